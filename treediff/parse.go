@@ -1,0 +1,436 @@
+package treediff
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// ParseOptions bounds what Parse accepts. Zero fields take the defaults.
+type ParseOptions struct {
+	// ContentType is the HTTP Content-Type header, if any: its charset is used
+	// when the bytes are not valid UTF-8.
+	ContentType string
+	// MaxBytes rejects larger sources (default 32 MiB).
+	MaxBytes int
+	// MaxNodes rejects pages with more nodes, text nodes included (default 1,000,000).
+	MaxNodes int
+	// MaxDepth caps nesting the way browsers do: an element opened deeper is
+	// attached at this depth instead (default 512).
+	MaxDepth int
+}
+
+// Default limits of ParseOptions.
+const (
+	DefaultMaxBytes = 32 << 20
+	DefaultMaxNodes = 1_000_000
+	DefaultMaxDepth = 512
+)
+
+func (o ParseOptions) withDefaults() ParseOptions {
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.MaxNodes <= 0 {
+		o.MaxNodes = DefaultMaxNodes
+	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = DefaultMaxDepth
+	}
+	if o.MaxDepth < 3 {
+		o.MaxDepth = 3 // html > body > content
+	}
+	return o
+}
+
+// ErrEmpty is returned for a source with no markup and no text.
+var ErrEmpty = errors.New("empty document")
+
+// ErrTooLarge is wrapped by errors about a page exceeding a size limit.
+var ErrTooLarge = errors.New("too large")
+
+// Decode turns the raw bytes of a page into UTF-8 text. The order is: a byte
+// order mark; valid UTF-8 (pages often declare ISO-8859-1 yet are UTF-8); the
+// charset of contentType; a <meta> charset in the first 1024 bytes;
+// windows-1252 (which is also what ISO-8859-1 means on the web). It returns
+// the text and the name of the encoding used.
+func Decode(src []byte, contentType string) (string, string, error) {
+	switch {
+	case bytes.HasPrefix(src, []byte{0xEF, 0xBB, 0xBF}):
+		return string(src[3:]), "utf-8", nil
+	case bytes.HasPrefix(src, []byte{0xFE, 0xFF}):
+		return decodeWith(unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), src, "utf-16be")
+	case bytes.HasPrefix(src, []byte{0xFF, 0xFE}):
+		return decodeWith(unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), src, "utf-16le")
+	case utf8.Valid(src):
+		return string(src), "utf-8", nil
+	}
+	if enc, name := declaredEncoding(src, contentType); enc != nil && name != "utf-8" {
+		return decodeWith(enc, src, name)
+	}
+	return decodeWith(charmap.Windows1252, src, "windows-1252")
+}
+
+func declaredEncoding(src []byte, contentType string) (encoding.Encoding, string) {
+	if contentType != "" {
+		if i := strings.Index(strings.ToLower(contentType), "charset="); i >= 0 {
+			label := strings.Trim(contentType[i+len("charset="):], `"' `)
+			if j := strings.IndexAny(label, "; "); j >= 0 {
+				label = label[:j]
+			}
+			if enc, name := charset.Lookup(label); enc != nil {
+				return enc, name
+			}
+		}
+	}
+	head := src
+	if len(head) > 1024 {
+		head = head[:1024]
+	}
+	enc, name, certain := charset.DetermineEncoding(head, "text/html")
+	if certain || name != "windows-1252" {
+		return enc, name
+	}
+	return nil, ""
+}
+
+func decodeWith(enc encoding.Encoding, src []byte, name string) (string, string, error) {
+	out, err := enc.NewDecoder().Bytes(src)
+	if err != nil {
+		return "", name, fmt.Errorf("decode as %s: %w", name, err)
+	}
+	return string(out), name, nil
+}
+
+// Parse decodes src (see Decode) and builds the page's full tree: elements and
+// text nodes, with script, style, noscript, template, comments and doctype
+// dropped. The builder is a simplified HTML5 tree construction (implied html,
+// head and body; void elements; implied end tags for p, li, dt/dd, table
+// parts, options and headings) that never recurses, so nesting depth costs no
+// stack. name identifies the page in errors.
+func Parse(name string, src []byte, opt ParseOptions) (*Tree, error) {
+	opt = opt.withDefaults()
+	if len(src) > opt.MaxBytes {
+		return nil, fmt.Errorf("page %s: %d bytes, over the limit of %d: %w", name, len(src), opt.MaxBytes, ErrTooLarge)
+	}
+	text, _, err := Decode(src, opt.ContentType)
+	if err != nil {
+		return nil, fmt.Errorf("page %s: %w", name, err)
+	}
+	if strings.TrimSpace(text) == "" {
+		return nil, fmt.Errorf("page %s: %w", name, ErrEmpty)
+	}
+	b := newBuilder(name, opt)
+	if err := b.run(text); err != nil {
+		return nil, err
+	}
+	return b.tree, nil
+}
+
+// ParseReader is Parse on everything r yields, read up to opt.MaxBytes+1 bytes.
+func ParseReader(name string, r io.Reader, opt ParseOptions) (*Tree, error) {
+	o := opt.withDefaults()
+	src, err := io.ReadAll(io.LimitReader(r, int64(o.MaxBytes)+1))
+	if err != nil {
+		return nil, fmt.Errorf("page %s: read: %w", name, err)
+	}
+	return Parse(name, src, opt)
+}
+
+var voidTags = map[string]bool{
+	"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true,
+	"img": true, "input": true, "link": true, "meta": true, "param": true,
+	"source": true, "track": true, "wbr": true, "keygen": true,
+}
+
+// skippedTags have content that is never page text.
+var skippedTags = map[string]bool{"script": true, "style": true, "noscript": true, "template": true}
+
+var headTags = map[string]bool{"title": true, "meta": true, "link": true, "base": true}
+
+// closesP lists start tags that end an open <p>.
+var closesP = map[string]bool{
+	"address": true, "article": true, "aside": true, "blockquote": true, "center": true,
+	"details": true, "dialog": true, "dir": true, "div": true, "dl": true, "fieldset": true,
+	"figcaption": true, "figure": true, "footer": true, "form": true, "h1": true, "h2": true,
+	"h3": true, "h4": true, "h5": true, "h6": true, "header": true, "hgroup": true, "hr": true,
+	"main": true, "menu": true, "nav": true, "ol": true, "p": true, "pre": true,
+	"section": true, "summary": true, "table": true, "ul": true, "li": true, "dd": true, "dt": true,
+}
+
+var headings = map[string]bool{"h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true}
+
+// scopeFence stops the search for an element to close: an end tag or an
+// implied end never reaches across these.
+var scopeFence = map[string]bool{"table": true, "td": true, "th": true, "caption": true, "html": true, "body": true, "marquee": true, "object": true, "applet": true}
+
+type builder struct {
+	name  string
+	opt   ParseOptions
+	tree  *Tree
+	html  *Node
+	head  *Node
+	body  *Node
+	stack []*Node // open elements below body (or head)
+	pos   int
+}
+
+func newBuilder(name string, opt ParseOptions) *builder {
+	t := &Tree{Name: name}
+	b := &builder{name: name, opt: opt, tree: t}
+	b.html = &Node{Kind: Element, Label: "html"}
+	t.add(b.html)
+	b.head = &Node{Kind: Element, Label: "head", Parent: b.html}
+	t.add(b.head)
+	return b
+}
+
+func (b *builder) newNode(n *Node) error {
+	if len(b.tree.Nodes) >= b.opt.MaxNodes {
+		return fmt.Errorf("page %s: more than %d nodes: %w", b.name, b.opt.MaxNodes, ErrTooLarge)
+	}
+	b.tree.add(n)
+	return nil
+}
+
+func (b *builder) ensureBody(offset int) error {
+	if b.body != nil {
+		return nil
+	}
+	b.body = &Node{Kind: Element, Label: "body", Parent: b.html, Offset: offset}
+	if err := b.newNode(b.body); err != nil {
+		return err
+	}
+	b.stack = []*Node{b.body}
+	return nil
+}
+
+func (b *builder) current() *Node {
+	if len(b.stack) == 0 {
+		return b.head
+	}
+	return b.stack[len(b.stack)-1]
+}
+
+// closeTo pops open elements up to and including the nearest one labelled
+// with one of names, unless a scope fence comes first. It reports whether one
+// was closed.
+func (b *builder) closeTo(names map[string]bool, fence map[string]bool) bool {
+	for i := len(b.stack) - 1; i >= 1; i-- {
+		l := b.stack[i].Label
+		if names[l] {
+			b.stack = b.stack[:i]
+			return true
+		}
+		if fence[l] {
+			return false
+		}
+	}
+	return false
+}
+
+var (
+	onlyP      = map[string]bool{"p": true}
+	onlyLi     = map[string]bool{"li": true}
+	dtdd       = map[string]bool{"dt": true, "dd": true}
+	onlyOption = map[string]bool{"option": true}
+	onlyTr     = map[string]bool{"tr": true}
+	tdth       = map[string]bool{"td": true, "th": true}
+	tsections  = map[string]bool{"thead": true, "tbody": true, "tfoot": true}
+	listFence  = map[string]bool{"ul": true, "ol": true, "table": true, "td": true, "th": true, "html": true, "body": true}
+	dlFence    = map[string]bool{"dl": true, "table": true, "td": true, "th": true, "html": true, "body": true}
+	rowFence   = map[string]bool{"table": true, "html": true, "body": true}
+	cellFence  = map[string]bool{"tr": true, "table": true, "html": true, "body": true}
+	selFence   = map[string]bool{"select": true, "datalist": true, "html": true, "body": true}
+	pFence     = map[string]bool{"button": true, "table": true, "td": true, "th": true, "caption": true, "html": true, "body": true, "marquee": true, "object": true, "applet": true}
+)
+
+// implyEnds closes what the start of tag ends implicitly.
+func (b *builder) implyEnds(tag string) {
+	if closesP[tag] {
+		b.closeTo(onlyP, pFence)
+	}
+	switch {
+	case tag == "li":
+		b.closeTo(onlyLi, listFence)
+	case tag == "dt" || tag == "dd":
+		b.closeTo(dtdd, dlFence)
+	case tag == "option":
+		b.closeTo(onlyOption, selFence)
+	case tag == "tr":
+		b.closeTo(tdth, rowFence)
+		b.closeTo(onlyTr, rowFence)
+	case tag == "td" || tag == "th":
+		b.closeTo(tdth, cellFence)
+	case tsections[tag]:
+		b.closeTo(tdth, rowFence)
+		b.closeTo(onlyTr, rowFence)
+		b.closeTo(tsections, rowFence)
+	case headings[tag]:
+		if cur := b.current(); headings[cur.Label] && len(b.stack) > 1 {
+			b.stack = b.stack[:len(b.stack)-1]
+		}
+	}
+}
+
+func (b *builder) run(src string) error {
+	z := html.NewTokenizerFragment(strings.NewReader(src), "")
+	z.SetMaxBuf(0)
+	skipDepth := 0 // > 0 while inside a dropped element (template nests)
+	skipTag := ""
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			if err := z.Err(); err != nil && err != io.EOF {
+				return fmt.Errorf("page %s: tokenize at byte %d: %w", b.name, b.pos, err)
+			}
+			break
+		}
+		raw := len(z.Raw())
+		offset := b.pos
+		b.pos += raw
+		if skipDepth > 0 {
+			switch tt {
+			case html.StartTagToken:
+				if name, _ := z.TagName(); string(name) == skipTag {
+					skipDepth++
+				}
+			case html.EndTagToken:
+				if name, _ := z.TagName(); string(name) == skipTag {
+					skipDepth--
+				}
+			}
+			continue
+		}
+		switch tt {
+		case html.TextToken:
+			text := string(z.Text())
+			if strings.TrimSpace(text) == "" {
+				if b.body != nil && len(b.stack) > 1 {
+					if err := b.newNode(&Node{Kind: Text, Label: text, Parent: b.current(), Offset: offset}); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			if b.body == nil && b.current().Label != "title" {
+				if err := b.ensureBody(offset); err != nil {
+					return err
+				}
+			}
+			if err := b.newNode(&Node{Kind: Text, Label: text, Parent: b.current(), Offset: offset}); err != nil {
+				return err
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			tok := z.Token()
+			tag := tok.Data
+			if skippedTags[tag] {
+				if tt == html.StartTagToken {
+					skipDepth, skipTag = 1, tag
+				}
+				continue
+			}
+			switch tag {
+			case "html":
+				b.html.Attrs = mergeAttrs(b.html.Attrs, tok.Attr)
+				continue
+			case "head":
+				if b.body == nil {
+					b.head.Attrs = mergeAttrs(b.head.Attrs, tok.Attr)
+					b.head.Offset = offset
+				}
+				continue
+			case "body":
+				if b.body == nil {
+					if err := b.ensureBody(offset); err != nil {
+						return err
+					}
+				}
+				b.body.Attrs = mergeAttrs(b.body.Attrs, tok.Attr)
+				continue
+			}
+			if b.body == nil && !(headTags[tag] && len(b.stack) == 0) {
+				if err := b.ensureBody(offset); err != nil {
+					return err
+				}
+			}
+			if b.body != nil {
+				b.implyEnds(tag)
+			}
+			n := &Node{Kind: Element, Label: tag, Attrs: tok.Attr, Parent: b.current(), Offset: offset}
+			if err := b.newNode(n); err != nil {
+				return err
+			}
+			if tt == html.StartTagToken && !voidTags[tag] {
+				if b.body == nil {
+					if tag == "title" {
+						b.stack = append(b.stack, n) // title text stays in head
+					}
+				} else if n.Depth < b.opt.MaxDepth {
+					b.stack = append(b.stack, n)
+				}
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			tag := string(name)
+			if b.body == nil {
+				if tag == "title" && len(b.stack) > 0 {
+					b.stack = b.stack[:0]
+				}
+				continue
+			}
+			switch tag {
+			case "p":
+				if !b.closeTo(onlyP, pFence) {
+					// </p> with no open p makes an empty paragraph, as in browsers.
+					if err := b.newNode(&Node{Kind: Element, Label: "p", Parent: b.current(), Offset: offset}); err != nil {
+						return err
+					}
+				}
+			case "br":
+				if err := b.newNode(&Node{Kind: Element, Label: "br", Parent: b.current(), Offset: offset}); err != nil {
+					return err
+				}
+			case "body", "html":
+				// Content after </body> still belongs to the body.
+			default:
+				fence := scopeFence
+				if scopeFence[tag] {
+					fence = nil
+				}
+				b.closeTo(map[string]bool{tag: true}, fence)
+			}
+		}
+	}
+	if b.body == nil {
+		if err := b.ensureBody(b.pos); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func mergeAttrs(have, add []html.Attribute) []html.Attribute {
+	for _, a := range add {
+		found := false
+		for _, h := range have {
+			if h.Key == a.Key {
+				found = true
+				break
+			}
+		}
+		if !found {
+			have = append(have, a)
+		}
+	}
+	return have
+}

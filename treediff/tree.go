@@ -1,0 +1,333 @@
+package treediff
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+)
+
+// Kind says what a Node stands for.
+type Kind uint8
+
+const (
+	// Element is an HTML element; its Label is the lower-case tag name.
+	Element Kind = iota
+	// Text is a run of character data (only in the full tree returned by Parse);
+	// its Label is the decoded text.
+	Text
+	// Token is one word of a text node (only in the token view); its Label is the
+	// word and its parent is the element that held the text.
+	Token
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Element:
+		return "element"
+	case Text:
+		return "text"
+	case Token:
+		return "token"
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Node is one node of an ordered labelled tree.
+type Node struct {
+	Kind     Kind
+	Label    string
+	Attrs    []html.Attribute // elements only, as written in the source
+	Parent   *Node
+	Children []*Node
+	// Depth is the number of edges from the root (the root has depth 0).
+	Depth int
+	// Offset is the byte offset of the node's start in the decoded (UTF-8)
+	// source: the '<' of an element's start tag, the first byte of a text or
+	// token. Implied elements take the offset of what implied them.
+	Offset int
+	// Index is the node's preorder rank in its tree (the root is 0).
+	Index int
+	// Origin is, in a view made by Tree.View, the node of the full tree this
+	// node was copied from (for a token: the text node it was cut from).
+	Origin *Node
+}
+
+// Tree is an ordered labelled tree with its nodes listed in preorder.
+type Tree struct {
+	// Name identifies the tree in errors and reports (a file name, a URL).
+	Name  string
+	Root  *Node
+	Nodes []*Node // preorder; Nodes[i].Index == i
+}
+
+// Len is the number of nodes.
+func (t *Tree) Len() int { return len(t.Nodes) }
+
+// Attr returns the value of the named attribute and whether it is present.
+func (n *Node) Attr(name string) (string, bool) {
+	for _, a := range n.Attrs {
+		if a.Key == name {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+// Path returns the XPath-like location of an element from the root, each step
+// numbered among the siblings of the same tag, e.g. /html/body/div[2]/p[1].
+// A token or text node is addressed through its parent with text()[i].
+func (n *Node) Path() string {
+	var steps []string
+	for c := n; c != nil; c = c.Parent {
+		name := c.Label
+		if c.Kind != Element {
+			name = "text()"
+		}
+		if c.Parent == nil {
+			steps = append(steps, name)
+			break
+		}
+		i := 0
+		for _, s := range c.Parent.Children {
+			if s.Kind == c.Kind && (c.Kind != Element || s.Label == c.Label) {
+				i++
+			}
+			if s == c {
+				break
+			}
+		}
+		steps = append(steps, name+"["+strconv.Itoa(i)+"]")
+	}
+	var b strings.Builder
+	for i := len(steps) - 1; i >= 0; i-- {
+		b.WriteByte('/')
+		b.WriteString(steps[i])
+	}
+	return b.String()
+}
+
+// Contains reports whether m is n or one of its descendants.
+func (n *Node) Contains(m *Node) bool {
+	for ; m != nil; m = m.Parent {
+		if m == n {
+			return true
+		}
+	}
+	return false
+}
+
+// Walk calls f on n and its descendants in preorder, without recursion; f
+// returning false skips the node's children.
+func (n *Node) Walk(f func(*Node) bool) {
+	stack := []*Node{n}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !f(c) {
+			continue
+		}
+		for i := len(c.Children) - 1; i >= 0; i-- {
+			stack = append(stack, c.Children[i])
+		}
+	}
+}
+
+// View selects which nodes a tree keeps.
+type View uint8
+
+const (
+	// TagView keeps elements only: the view used to group pages by template.
+	TagView View = iota
+	// TokenView keeps elements and, for each text node, its words as Token
+	// leaves of the text's parent element: the view used to locate content.
+	TokenView
+)
+
+func (v View) String() string {
+	switch v {
+	case TagView:
+		return "tag"
+	case TokenView:
+		return "token"
+	}
+	return "view(" + strconv.Itoa(int(v)) + ")"
+}
+
+// ParseView reads a view name as written on a command line ("tag", "token").
+func ParseView(s string) (View, error) {
+	switch s {
+	case "tag":
+		return TagView, nil
+	case "token":
+		return TokenView, nil
+	}
+	return 0, fmt.Errorf("unknown tree view %q (want tag or token)", s)
+}
+
+// View returns a copy of the tree restricted to v. Every node of the copy
+// records in Origin the node of t it comes from.
+func (t *Tree) View(v View) *Tree {
+	out := &Tree{Name: t.Name}
+	type item struct {
+		src    *Node
+		parent *Node
+	}
+	stack := []item{{t.Root, nil}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		s := it.src
+		switch s.Kind {
+		case Element:
+			n := &Node{Kind: Element, Label: s.Label, Attrs: s.Attrs, Parent: it.parent, Offset: s.Offset, Origin: s}
+			out.add(n)
+			for i := len(s.Children) - 1; i >= 0; i-- {
+				stack = append(stack, item{s.Children[i], n})
+			}
+		case Text:
+			if v != TokenView || it.parent == nil {
+				continue
+			}
+			for _, w := range Words(s.Label) {
+				n := &Node{Kind: Token, Label: w.Text, Parent: it.parent, Offset: s.Offset + w.Offset, Origin: s}
+				out.add(n)
+			}
+		case Token:
+			if v == TokenView && it.parent != nil {
+				out.add(&Node{Kind: Token, Label: s.Label, Parent: it.parent, Offset: s.Offset, Origin: s})
+			}
+		}
+	}
+	return out
+}
+
+// add appends n in preorder position and links it to its parent.
+func (t *Tree) add(n *Node) {
+	n.Index = len(t.Nodes)
+	t.Nodes = append(t.Nodes, n)
+	if n.Parent == nil {
+		t.Root = n
+		n.Depth = 0
+		return
+	}
+	n.Depth = n.Parent.Depth + 1
+	n.Parent.Children = append(n.Parent.Children, n)
+}
+
+// Word is one token of a text with its byte offset in that text.
+type Word struct {
+	Text   string
+	Offset int
+}
+
+// IsWordRune reports whether r belongs to a word: Unicode letters, digits and
+// '_' (Python's \w; Go's regexp \w is ASCII-only).
+func IsWordRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)
+}
+
+// Words splits s into maximal runs of word runes; whitespace and punctuation
+// separate words and are dropped. No case folding.
+func Words(s string) []Word {
+	var out []Word
+	start := -1
+	for i, r := range s {
+		if IsWordRune(r) {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			out = append(out, Word{s[start:i], start})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, Word{s[start:], start})
+	}
+	return out
+}
+
+// Text returns the text under n (text nodes and tokens, in document order),
+// with block-level elements separated by newlines and inline content joined
+// as written. Whitespace runs inside a line are collapsed.
+func (n *Node) Text() string {
+	var b strings.Builder
+	n.writeText(&b)
+	return normalizeLines(b.String())
+}
+
+func (n *Node) writeText(b *strings.Builder) {
+	type frame struct {
+		n    *Node
+		exit bool
+	}
+	stack := []frame{{n, false}}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		c := f.n
+		if f.exit {
+			b.WriteByte('\n')
+			continue
+		}
+		switch c.Kind {
+		case Text:
+			b.WriteString(c.Label)
+			continue
+		case Token:
+			b.WriteString(c.Label)
+			b.WriteByte(' ')
+			continue
+		}
+		block := IsBlock(c.Label)
+		if c.Label == "br" {
+			b.WriteByte('\n')
+			continue
+		}
+		if block {
+			b.WriteByte('\n')
+			stack = append(stack, frame{c, true})
+		}
+		for i := len(c.Children) - 1; i >= 0; i-- {
+			stack = append(stack, frame{c.Children[i], false})
+		}
+	}
+}
+
+// normalizeLines collapses horizontal whitespace, trims each line and keeps at
+// most one blank line between paragraphs.
+func normalizeLines(s string) string {
+	var out []string
+	blank := false
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.Join(strings.Fields(line), " ")
+		if line == "" {
+			blank = len(out) > 0
+			continue
+		}
+		if blank {
+			out = append(out, "")
+			blank = false
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+var blockTags = map[string]bool{
+	"address": true, "article": true, "aside": true, "blockquote": true, "body": true,
+	"dd": true, "details": true, "dialog": true, "div": true, "dl": true, "dt": true,
+	"fieldset": true, "figcaption": true, "figure": true, "footer": true, "form": true,
+	"h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true,
+	"header": true, "hgroup": true, "hr": true, "html": true, "li": true, "main": true,
+	"nav": true, "ol": true, "p": true, "pre": true, "section": true, "summary": true,
+	"table": true, "tbody": true, "td": true, "tfoot": true, "th": true, "thead": true,
+	"tr": true, "ul": true, "caption": true, "center": true, "frameset": true, "frame": true,
+	"head": true, "title": true, "option": true, "legend": true, "menu": true,
+}
+
+// IsBlock reports whether tag starts a new line when its text is rendered.
+func IsBlock(tag string) bool { return blockTags[tag] }
