@@ -1,0 +1,126 @@
+package heuristics
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// Methods that can decide a Result.
+const (
+	MethodSingle  = "single-page"
+	MethodPair    = "pair-diff"
+	MethodCluster = "cluster-rule"
+)
+
+// Result is the content located in one page.
+type Result struct {
+	// Title is the page's headline (one line).
+	Title string
+	// Body is the article text, paragraphs separated by blank lines.
+	Body string
+	// Node is the element chosen as holding the body (in the full tree), nil
+	// when no element was found.
+	Node *treediff.Node
+	// Selector is a CSS selector of Node (see CSSSelector).
+	Selector string
+	// Confidence in [0, 1]: how sure the method is of its choice.
+	Confidence float64
+	// Method says which method decided: MethodSingle, MethodPair or
+	// MethodCluster.
+	Method string
+	// Date is the publication date as stated by the page (ISO 8601 when the
+	// page gives a machine-readable one), empty when absent.
+	Date string
+	// Author is the stated author, empty when absent.
+	Author string
+}
+
+// Text returns what is scored against a gold that holds the headline: the
+// title line, a blank line, then the body. Either part may be empty.
+func (r Result) Text() string {
+	switch {
+	case r.Title == "":
+		return r.Body
+	case r.Body == "":
+		return r.Title
+	}
+	return r.Title + "\n\n" + r.Body
+}
+
+// CSSSelector returns a CSS selector that designates n from the document
+// root: one step per ancestor, with the element's id when it has one (the
+// path then starts there), its classes, and :nth-of-type when siblings share
+// the tag. It returns "" for nil or non-element nodes.
+func CSSSelector(n *treediff.Node) string {
+	if n == nil || n.Kind != treediff.Element {
+		return ""
+	}
+	var steps []string
+	for c := n; c != nil; c = c.Parent {
+		if c.Kind != treediff.Element {
+			continue
+		}
+		step := cssIdent(c.Label)
+		if id, ok := c.Attr("id"); ok && validIdent(strings.TrimSpace(id)) {
+			steps = append(steps, step+"#"+cssIdent(strings.TrimSpace(id)))
+			break
+		}
+		if cls, ok := c.Attr("class"); ok {
+			for _, f := range strings.Fields(cls) {
+				if validIdent(f) {
+					step += "." + cssIdent(f)
+				}
+			}
+		}
+		if c.Parent != nil {
+			nth, same := 0, 0
+			for _, s := range c.Parent.Children {
+				if s.Kind == treediff.Element && s.Label == c.Label {
+					same++
+					if s == c {
+						nth = same
+					}
+				}
+			}
+			if same > 1 {
+				step += ":nth-of-type(" + strconv.Itoa(nth) + ")"
+			}
+		}
+		steps = append(steps, step)
+	}
+	var b strings.Builder
+	for i := len(steps) - 1; i >= 0; i-- {
+		b.WriteString(steps[i])
+		if i > 0 {
+			b.WriteString(" > ")
+		}
+	}
+	return b.String()
+}
+
+// validIdent reports whether s can be written as a CSS identifier without
+// escaping beyond what cssIdent does (non-empty, no whitespace).
+func validIdent(s string) bool {
+	return s != "" && !strings.ContainsAny(s, " \t\n\r\f")
+}
+
+// cssIdent escapes s as a CSS identifier: characters outside
+// [A-Za-z0-9_-] and non-ASCII are backslash-escaped, and a leading digit
+// (or "-" followed by a digit) is escaped as a code point.
+func cssIdent(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r >= '0' && r <= '9' && (i == 0 || (i == 1 && s[0] == '-')):
+			b.WriteString(`\` + strconv.FormatInt(int64(r), 16) + " ")
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-', r >= 0x80:
+			b.WriteRune(r)
+		default:
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
