@@ -1,0 +1,149 @@
+package eval
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestTokens(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"Hello, World!", []string{"Hello", "World"}},
+		{"l'été naïf_x 3½ -- x", []string{"l", "été", "naïf_x", "3½", "x"}},
+		// A combining mark is not a word rune for Python's \w either.
+		{"cafe\u0301 ok", []string{"cafe", "ok"}},
+	}
+	for _, tt := range tests {
+		got := Tokens(tt.in)
+		if len(got) == 0 && len(tt.want) == 0 {
+			continue
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("Tokens(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestShingleCounts(t *testing.T) {
+	tests := []struct {
+		name       string
+		gold, pred string
+		want       Counts
+		p, r       float64
+	}{
+		{"identical", "a b c d e", "a b c d e", Counts{1, 0, 0}, 1, 1},
+		// gold shingles abcd bcde; pred abcd: tp 1 fn 1 -> /2.
+		{"cut low", "a b c d e", "a b c d", Counts{0.5, 0, 0.5}, 1, 0.5},
+		// pred shingles abcd bcde cdef defg; gold abcd.
+		{"cut high", "a b c d", "a b c d e f g", Counts{0.25, 0.75, 0}, 0.25, 1},
+		{"empty pred", "one two", "", Counts{0, 0, 1}, 0, 0},
+		{"empty gold", "", "one two", Counts{0, 1, 0}, 0, 0},
+		{"both empty", "", "  ", Counts{0, 0, 0}, 1, 1},
+		// Case is kept: no shingle in common.
+		{"case", "The cat sat down", "the cat sat down", Counts{0, 0.5, 0.5}, 0, 0},
+		// Short texts are one shingle of all their words.
+		{"short", "x y", "x y", Counts{1, 0, 0}, 1, 1},
+		// gold: abcd x2, bcda, cdab, dabc (5); pred abcd: tp1 fn4 -> /5.
+		{"repeats", "a b c d a b c d", "a b c d", Counts{0.2, 0, 0.8}, 1, 0.2},
+	}
+	for _, tt := range tests {
+		got := ShingleCounts(tt.gold, tt.pred)
+		if !near(got.TP, tt.want.TP) || !near(got.FP, tt.want.FP) || !near(got.FN, tt.want.FN) {
+			t.Errorf("%s: ShingleCounts = %+v, want %+v", tt.name, got, tt.want)
+		}
+		if p := got.precision(); !near(p, tt.p) {
+			t.Errorf("%s: precision = %v, want %v", tt.name, p, tt.p)
+		}
+		if r := got.recall(); !near(r, tt.r) {
+			t.Errorf("%s: recall = %v, want %v", tt.name, r, tt.r)
+		}
+	}
+}
+
+func TestCosine(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want float64
+	}{
+		{"a a b", "a b b", 0.8}, // (2,1)·(1,2) = 4, |.|² = 5
+		{"A b", "a B", 1},       // lower-cased
+		{"x", "y", 0},
+		{"", "", 1},
+		{"", "x", 0},
+		{"a b", "a", 1 / math.Sqrt2},
+	}
+	for _, tt := range tests {
+		if got := Cosine(tt.a, tt.b); !near(got, tt.want) {
+			t.Errorf("Cosine(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+func TestRelate(t *testing.T) {
+	tests := []struct {
+		t, gold string
+		want    Relation
+	}{
+		{"Title\n\nBody  text", "Title Body\ttext\n", Equal},
+		{"Body text", "Title\nBody text", Inside},
+		{"Menu\nTitle\nBody text\nFooter", "Title Body text", Contains},
+		{"Title other", "Title Body", Unrelated},
+		{"", "Title Body", Unrelated},
+	}
+	for _, tt := range tests {
+		if got := Relate(tt.t, tt.gold); got != tt.want {
+			t.Errorf("Relate(%q, %q) = %v, want %v", tt.t, tt.gold, got, tt.want)
+		}
+	}
+}
+
+func TestSameTokens(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"Hello, world.", "Hello world", true},
+		{"Hello world", "hello world", false},
+		{"", "", true},
+		{"a b", "a b c", false},
+	}
+	for _, tt := range tests {
+		if got := SameTokens(tt.a, tt.b); got != tt.want {
+			t.Errorf("SameTokens(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	pages := []PageScore{
+		ScorePage("p1", "s", "a b c d e", "a b c d"), // P 1, R 0.5, cos 4/sqrt(20)
+		ScorePage("p2", "s", "one two", ""),          // R 0 only, cos 0
+		ScorePage("p3", "s", "", ""),                 // in neither average, accurate, cos 1
+		ScorePage("p4", "s", "x y z", "x y z"),       // P 1, R 1, accurate, cos 1
+	}
+	got := Summarize(pages)
+	cos1 := 4 / math.Sqrt(20)
+	want := Summary{
+		Pages: 4, Exact: 2, Exactitude: 0.5,
+		MeanCos: (cos1 + 0 + 1 + 1) / 4,
+		Equal:   2, Inside: 1, Contains: 0,
+		Precision: 1, Recall: 0.5, // (0.5 + 0 + 1) / 3
+		F1:       2 * 1 * 0.5 / 1.5,
+		Accuracy: 0.5,
+	}
+	if got.Pages != want.Pages || got.Exact != want.Exact || !near(got.Exactitude, want.Exactitude) ||
+		!near(got.MeanCos, want.MeanCos) || got.Equal != want.Equal || got.Inside != want.Inside ||
+		got.Contains != want.Contains || !near(got.Precision, want.Precision) ||
+		!near(got.Recall, want.Recall) || !near(got.F1, want.F1) || !near(got.Accuracy, want.Accuracy) {
+		t.Errorf("Summarize =\n %+v\nwant\n %+v", got, want)
+	}
+	if s := Summarize(nil); s != (Summary{}) {
+		t.Errorf("Summarize(nil) = %+v, want zero", s)
+	}
+}
