@@ -1,0 +1,369 @@
+package treediff
+
+import (
+	"sync"
+)
+
+// postTree is a tree flattened for the Zhang–Shasha recurrences: nodes
+// numbered in postorder, with the postorder number of each node's leftmost
+// leaf descendant (lld) and the keyroots. When mirrored, children are taken
+// right to left, which turns Zhang–Shasha's left decomposition into the right
+// one.
+type postTree struct {
+	label    []int32 // interned label per postorder number
+	lld      []int32
+	keyroots []int32 // ascending
+	node     []*Node // postorder number -> node
+	// costLeft and costRight are the sums of the subtree sizes of the
+	// keyroots of the left and of the right decomposition (in traversal
+	// order): the Zhang–Shasha work is the product of the two trees' sums.
+	costLeft, costRight int64
+}
+
+func (p *postTree) len() int { return len(p.label) }
+
+type labelKey struct {
+	kind  Kind
+	label string
+}
+
+// interner numbers labels so that the inner loops compare ints. One interner
+// serves the two trees of a comparison.
+type interner struct {
+	kinds bool
+	ids   map[labelKey]int32
+}
+
+func (in *interner) id(n *Node) int32 {
+	k := labelKey{label: n.Label}
+	if in.kinds {
+		k.kind = n.Kind
+	}
+	id, ok := in.ids[k]
+	if !ok {
+		id = int32(len(in.ids))
+		in.ids[k] = id
+	}
+	return id
+}
+
+// flatten numbers t's nodes in postorder without recursion, children left to
+// right, or right to left when mirror is set.
+func flatten(t *Tree, mirror bool, in *interner) *postTree {
+	n := treeLen(t)
+	p := &postTree{
+		label: make([]int32, 0, n),
+		lld:   make([]int32, 0, n),
+		node:  make([]*Node, 0, n),
+	}
+	if n == 0 {
+		return p
+	}
+	type frame struct {
+		n   *Node
+		k   int   // children pushed so far
+		lld int32 // leftmost leaf of the first child done, -1 before
+	}
+	stack := []frame{{t.Root, 0, -1}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if kids := top.n.Children; top.k < len(kids) {
+			c := kids[top.k]
+			if mirror {
+				c = kids[len(kids)-1-top.k]
+			}
+			top.k++
+			stack = append(stack, frame{c, 0, -1})
+			continue
+		}
+		post := int32(len(p.label))
+		lld := top.lld
+		if lld < 0 {
+			lld = post
+		}
+		p.label = append(p.label, in.id(top.n))
+		p.lld = append(p.lld, lld)
+		p.node = append(p.node, top.n)
+		size := int64(post - lld + 1)
+		stack = stack[:len(stack)-1]
+		if len(stack) == 0 {
+			p.keyroots = append(p.keyroots, post)
+			p.costLeft += size
+			p.costRight += size
+			break
+		}
+		parent := &stack[len(stack)-1]
+		first := parent.k == 1
+		last := parent.k == len(parent.n.Children)
+		if first {
+			parent.lld = lld
+		} else {
+			p.keyroots = append(p.keyroots, post)
+		}
+		if !first {
+			p.costLeft += size
+		}
+		if !last {
+			p.costRight += size
+		}
+	}
+	return p
+}
+
+// cell is the integer type of the distance matrices: uint16 while every
+// distance fits (n1+n2 < 65535), halving memory and cache traffic.
+type cell interface{ ~uint16 | ~int32 }
+
+var (
+	pool16 sync.Pool // *[]uint16
+	pool32 sync.Pool // *[]int32
+)
+
+func getBuf[C cell](p *sync.Pool, n int) *[]C {
+	if v, ok := p.Get().(*[]C); ok && cap(*v) >= n {
+		*v = (*v)[:n]
+		return v
+	}
+	s := make([]C, n)
+	return &s
+}
+
+// comparison holds one TED computation: the two flattened trees, oriented
+// for the cheaper decomposition, and the matrices.
+type comparison struct {
+	a, b   *Tree
+	pa, pb *postTree
+	opt    Options
+	same   bool // identical trees: distance 0, identity mapping
+	wide   bool // int32 cells
+	td16   *[]uint16
+	fd16   *[]uint16
+	td32   *[]int32
+	fd32   *[]int32
+}
+
+func newComparison(a, b *Tree, opt Options) (*comparison, error) {
+	if opt.MaxCells <= 0 {
+		opt.MaxCells = DefaultMaxCells
+	}
+	n1, n2 := int64(treeLen(a)), int64(treeLen(b))
+	if n1*n2 > opt.MaxCells {
+		return nil, budgetError(a, b, n1*n2, opt.MaxCells)
+	}
+	c := &comparison{a: a, b: b, opt: opt, wide: n1+n2 >= 65535}
+	in := &interner{kinds: opt.CompareKinds, ids: make(map[labelKey]int32)}
+	c.pa, c.pb = flatten(a, false, in), flatten(b, false, in)
+	if c.pa.len() == c.pb.len() && equalInt32(c.pa.label, c.pb.label) && equalInt32(c.pa.lld, c.pb.lld) {
+		c.same = true
+		return c, nil
+	}
+	if c.pa.costRight*c.pb.costRight < c.pa.costLeft*c.pb.costLeft {
+		c.pa, c.pb = flatten(a, true, in), flatten(b, true, in)
+	}
+	return c, nil
+}
+
+func equalInt32(x, y []int32) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i] != y[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *comparison) release() {
+	if c.td16 != nil {
+		pool16.Put(c.td16)
+		pool16.Put(c.fd16)
+	}
+	if c.td32 != nil {
+		pool32.Put(c.td32)
+		pool32.Put(c.fd32)
+	}
+	c.td16, c.fd16, c.td32, c.fd32 = nil, nil, nil, nil
+}
+
+func (c *comparison) distance() int {
+	n1, n2 := c.pa.len(), c.pb.len()
+	if c.same {
+		return 0
+	}
+	if n1 == 0 || n2 == 0 {
+		return n1 + n2
+	}
+	if c.wide {
+		c.td32 = getBuf[int32](&pool32, n1*n2)
+		c.fd32 = getBuf[int32](&pool32, (n1+1)*(n2+1))
+		return int(zsDistance(c.pa, c.pb, *c.td32, *c.fd32))
+	}
+	c.td16 = getBuf[uint16](&pool16, n1*n2)
+	c.fd16 = getBuf[uint16](&pool16, (n1+1)*(n2+1))
+	return int(zsDistance(c.pa, c.pb, *c.td16, *c.fd16))
+}
+
+// mapping returns the edit mapping; distance must have run.
+func (c *comparison) mapping() []Pair {
+	n1, n2 := c.pa.len(), c.pb.len()
+	partner := make([]int32, n1) // postorder of a -> postorder of b, or -1
+	for i := range partner {
+		partner[i] = -1
+	}
+	switch {
+	case c.same:
+		for i := range partner {
+			partner[i] = int32(i)
+		}
+	case n1 == 0 || n2 == 0:
+	case c.wide:
+		zsMapping(c.pa, c.pb, *c.td32, *c.fd32, partner)
+	default:
+		zsMapping(c.pa, c.pb, *c.td16, *c.fd16, partner)
+	}
+	// Order the pairs by merging the two preorders: a mapping preserves
+	// ancestry and sibling order, so the k-th mapped node of a in preorder is
+	// mapped to the k-th mapped node of b.
+	inB := make(map[*Node]bool, n2)
+	for _, p := range partner {
+		if p >= 0 {
+			inB[c.pb.node[p]] = true
+		}
+	}
+	postA := make(map[*Node]int32, n1)
+	for i, n := range c.pa.node {
+		postA[n] = int32(i)
+	}
+	preA, preB := preorder(c.a), preorder(c.b)
+	out := make([]Pair, 0, n1+n2)
+	i, j := 0, 0
+	for i < len(preA) || j < len(preB) {
+		if i < len(preA) && partner[postA[preA[i]]] < 0 {
+			out = append(out, Pair{A: preA[i]})
+			i++
+			continue
+		}
+		if j < len(preB) && !inB[preB[j]] {
+			out = append(out, Pair{B: preB[j]})
+			j++
+			continue
+		}
+		// Both sides are mapped nodes (the loop invariants guarantee both
+		// exist while mapped nodes remain).
+		out = append(out, Pair{A: preA[i], B: c.pb.node[partner[postA[preA[i]]]]})
+		i++
+		j++
+	}
+	return out
+}
+
+func preorder(t *Tree) []*Node {
+	if treeLen(t) == 0 {
+		return nil
+	}
+	out := make([]*Node, 0, len(t.Nodes))
+	t.Root.Walk(func(n *Node) bool { out = append(out, n); return true })
+	return out
+}
+
+// zsDistance runs Zhang–Shasha over all keyroot pairs, filling td (n1×n2,
+// tree distances between subtrees) and using fd as forest scratch space.
+func zsDistance[C cell](a, b *postTree, td, fd []C) C {
+	for _, k1 := range a.keyroots {
+		for _, k2 := range b.keyroots {
+			forestDist(a, b, int(k1), int(k2), td, fd, true)
+		}
+	}
+	n1, n2 := a.len(), b.len()
+	return td[(n1-1)*n2+n2-1]
+}
+
+// forestDist fills fd with the distances between the prefixes of the forests
+// lld(k1)..k1 and lld(k2)..k2; with store set it records in td the distances
+// of subtree pairs on the two leftmost paths. Row x, column y of fd hold the
+// forests ending at l1+x-1 and l2+y-1; the stride is k2-l2+2.
+func forestDist[C cell](a, b *postTree, k1, k2 int, td, fd []C, store bool) {
+	l1, l2 := int(a.lld[k1]), int(b.lld[k2])
+	m, n := k1-l1+1, k2-l2+1
+	w := n + 1
+	n2 := b.len()
+	for y := 0; y <= n; y++ {
+		fd[y] = C(y)
+	}
+	lldB := b.lld[l2 : k2+1]
+	labB := b.label[l2 : k2+1]
+	for x := 1; x <= m; x++ {
+		i := l1 + x - 1
+		prev := fd[(x-1)*w : x*w]
+		row := fd[x*w : (x+1)*w]
+		row[0] = C(x)
+		tdrow := td[i*n2+l2 : i*n2+k2+1]
+		li := int(a.lld[i])
+		if li == l1 {
+			la := a.label[i]
+			for y := 1; y <= n; y++ {
+				lj := int(lldB[y-1])
+				var v C
+				if lj == l2 {
+					v = prev[y-1]
+					if la != labB[y-1] {
+						v++
+					}
+				} else {
+					v = C(lj-l2) + tdrow[y-1] // fd[0][lj-l2] = lj-l2
+				}
+				v = min(v, prev[y]+1, row[y-1]+1)
+				row[y] = v
+				if store && lj == l2 {
+					tdrow[y-1] = v
+				}
+			}
+			continue
+		}
+		base := fd[(li-l1)*w : (li-l1+1)*w]
+		for y := 1; y <= n; y++ {
+			v := base[int(lldB[y-1])-l2] + tdrow[y-1]
+			row[y] = min(v, prev[y]+1, row[y-1]+1)
+		}
+	}
+}
+
+// zsMapping recovers an optimal mapping from the filled td by backtracking
+// through recomputed forest distances, subtree pair by subtree pair, with an
+// explicit stack. partner receives, for each postorder node of a, its
+// partner in b or -1.
+func zsMapping[C cell](a, b *postTree, td, fd []C, partner []int32) {
+	type job struct{ i, j int }
+	stack := []job{{a.len() - 1, b.len() - 1}}
+	for len(stack) > 0 {
+		jb := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		forestDist(a, b, jb.i, jb.j, td, fd, false)
+		l1, l2 := int(a.lld[jb.i]), int(b.lld[jb.j])
+		w := jb.j - l2 + 2
+		x, y := jb.i-l1+1, jb.j-l2+1
+		for x > 0 || y > 0 {
+			v := fd[x*w+y]
+			if x > 0 && v == fd[(x-1)*w+y]+1 {
+				x--
+				continue
+			}
+			if y > 0 && v == fd[x*w+y-1]+1 {
+				y--
+				continue
+			}
+			i, j := l1+x-1, l2+y-1
+			li, lj := int(a.lld[i]), int(b.lld[j])
+			if li == l1 && lj == l2 {
+				partner[i] = int32(j)
+				x--
+				y--
+				continue
+			}
+			stack = append(stack, job{i, j})
+			x, y = li-l1, lj-l2
+		}
+	}
+}
