@@ -1,0 +1,289 @@
+package segment
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Kind classifies a token.
+type Kind uint8
+
+// Token kinds. Pre-tagged kinds (URL … Number) are recognised before word
+// splitting so that they stay whole.
+const (
+	Word Kind = iota
+	Punct
+	Symbol
+	URL
+	Email
+	Date
+	Time
+	Money
+	Measure
+	Number
+	Abbrev
+)
+
+var kindNames = [...]string{"word", "punct", "symbol", "url", "email", "date", "time", "money", "measure", "number", "abbrev"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind?"
+}
+
+// Pretagged reports whether tokens of kind k were recognised as a unit by a
+// pattern (URL, e-mail, date, time, money, measure, number) rather than by
+// word splitting.
+func (k Kind) Pretagged() bool { return k >= URL && k <= Number }
+
+// Token is one token of a text.
+type Token struct {
+	Text       string
+	Start, End int // byte offsets in the tokenized text
+	Kind       Kind
+	// SpaceAfter is false when the next token follows without white space
+	// (CoNLL-U's SpaceAfter=No).
+	SpaceAfter bool
+}
+
+// Month names of the supported languages, for date recognition.
+const months = `jan(?:uary|vier|uar)?|feb(?:ruary|ruar)?|f[ée]vr(?:ier)?|m[aä]r(?:ch|s|z)?|apr(?:il)?|avr(?:il)?|may|mai|june?|juin|juni|july?|juil(?:let)?|juli|aug(?:ust)?|ao[uû]t|sept?(?:ember|embre)?|o[ck]t(?:ober|obre)?|nov(?:ember|embre)?|d[ée]c(?:ember|embre)?|dez(?:ember)?`
+
+const units = `km/h|km²|m²|m³|cm²|kWh|MWh|GWh|kW|MW|GW|mph|km|cm|mm|nm|µm|mg|kg|Mo|Go|Ko|MB|GB|KB|TB|ml|cl|dl|°C|°F|ha|Hz|kHz|MHz|GHz|mi|ft|lb|lbs|oz|in|%|‰|°|m|g|t|l|L|h|min|s|V|W|A`
+
+const num = `\d{1,3}(?:[ \x{00A0}\x{202F},.]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?`
+
+// Patterns tried, in this order, at the start of each non-space run; each
+// is anchored and must end on a token boundary.
+var pretags = []struct {
+	kind Kind
+	re   *regexp.Regexp
+}{
+	{URL, regexp.MustCompile(`^(?i:(?:https?|ftp)://[^\s<>"]+|www\.[^\s<>"]+\.[^\s<>"]+)`)},
+	{Email, regexp.MustCompile(`^[\pL\pN._%+-]+@[\pL\pN-]+(?:\.[\pL\pN-]+)*\.\pL{2,}`)},
+	{Date, regexp.MustCompile(`^(?i:\d{4}-\d{1,2}-\d{1,2}(?:T\d{1,2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|\d{1,2}(?:er|st|nd|rd|th)?\.?\s(?:` + months + `)\.?(?:\s\d{4})?|(?:` + months + `)\.?\s\d{1,2}(?:st|nd|rd|th)?,?\s\d{4})`)},
+	{Time, regexp.MustCompile(`^(?i:\d{1,2}(?::\d{2}){1,2}(?:\s?[ap]\.?m\.?)?|\d{1,2}\s?h\s?\d{2}|\d{1,2}\s?[ap]\.?m\.)`)},
+	{Money, regexp.MustCompile(`^(?:[$€£¥]\s?(?:` + num + `)(?:\s?(?:[mb]n|k|M|Md|bn|billion|million)\b)?|(?:` + num + `)\s?(?:[$€£¥]|(?i:EUR|USD|GBP|CHF|euros?|dollars?|francs?)\b)|(?:EUR|USD|GBP|CHF)\s?(?:` + num + `))`)},
+	{Measure, regexp.MustCompile(`^(?:` + num + `)\s?(?:` + units + `)`)},
+	{Number, regexp.MustCompile(`^(?:[+-]?(?:` + num + `)(?:er|ère|e|ème|st|nd|rd|th)?)`)},
+}
+
+// Elided French words: "l'" in "l'homme" is a token of its own.
+var elisions = map[string]bool{
+	"l": true, "d": true, "j": true, "m": true, "n": true, "s": true, "t": true, "c": true,
+	"qu": true, "jusqu": true, "lorsqu": true, "puisqu": true, "quoiqu": true, "presqu": true,
+}
+
+// English clitics split off the end of a word.
+var clitics = []string{"n't", "'s", "'re", "'ve", "'ll", "'d", "'m"}
+
+// Tokenize splits text into tokens for language lang ("en", "fr", "de"; ""
+// applies the rules of every language).
+func Tokenize(text, lang string) []Token {
+	var toks []Token
+	i := 0
+	for i < len(text) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if unicode.IsSpace(r) || r == utf8.RuneError && size == 1 || unicode.IsControl(r) || r == '\u200b' {
+			if len(toks) > 0 {
+				toks[len(toks)-1].SpaceAfter = true
+			}
+			i += size
+			continue
+		}
+		if n, k := pretag(text, i); n > 0 {
+			toks = append(toks, Token{Text: text[i : i+n], Start: i, End: i + n, Kind: k})
+			i += n
+			continue
+		}
+		if isWordRune(r) {
+			n := wordLen(text[i:])
+			toks = appendWord(toks, text, i, i+n, lang)
+			i = max(i+n, toks[len(toks)-1].End)
+			continue
+		}
+		// Punctuation: runs of the same stop (..., !!, ?!) stay together.
+		n := size
+		if r == '.' || r == '!' || r == '?' {
+			for i+n < len(text) && strings.ContainsRune(".!?", rune(text[i+n])) {
+				n++
+			}
+		}
+		k := Punct
+		if unicode.IsSymbol(r) {
+			k = Symbol
+		}
+		toks = append(toks, Token{Text: text[i : i+n], Start: i, End: i + n, Kind: k})
+		i += n
+	}
+	return toks
+}
+
+// pretag returns the length and kind of a pre-tagged unit starting at i.
+func pretag(text string, i int) (int, Kind) {
+	if i > 0 {
+		// Only at a token start: not inside a word (a1b2) or after a digit.
+		r, _ := utf8.DecodeLastRuneInString(text[:i])
+		if isWordRune(r) {
+			return 0, 0
+		}
+	}
+	rest := text[i:]
+	if len(rest) > 512 {
+		rest = rest[:512]
+	}
+	for _, p := range pretags {
+		loc := p.re.FindStringIndex(rest)
+		if loc == nil {
+			continue
+		}
+		n := loc[1]
+		if p.kind == URL {
+			n = len(strings.TrimRight(rest[:n], ".,;:!?)]}'\"»”’"))
+		}
+		if p.kind == Number || p.kind == Measure || p.kind == Money {
+			// 1,2,3 lists and a trailing thousands separator are not part of
+			// the number: give back a trailing separator.
+			for n > 0 && strings.ContainsRune(",. ", rune(rest[n-1])) {
+				n--
+			}
+		}
+		if n == 0 || !boundaryAt(rest, n) {
+			continue
+		}
+		return n, p.kind
+	}
+	return 0, 0
+}
+
+// boundaryAt reports whether a token may end at s[:n]: the next rune is not
+// a letter or digit.
+func boundaryAt(s string, n int) bool {
+	if n >= len(s) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(s[n:])
+	return !isWordRune(r)
+}
+
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r)
+}
+
+func isApostrophe(r rune) bool { return r == '\'' || r == '’' }
+
+// wordLen is the length of the word at the start of s: word runes joined by
+// single internal apostrophes, hyphens and (for abbreviations like z.B.,
+// U.S.) dots between single letters.
+func wordLen(s string) int {
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if isWordRune(r) {
+			i += size
+			continue
+		}
+		if isApostrophe(r) || r == '-' || r == '‐' {
+			r2, _ := utf8.DecodeRuneInString(s[i+size:])
+			if i+size < len(s) && isWordRune(r2) {
+				i += size
+				continue
+			}
+		}
+		break
+	}
+	return i
+}
+
+// appendWord appends the word text[start:end], split at clitics and
+// elisions, and extended with a final dot when it is an abbreviation.
+func appendWord(toks []Token, text string, start, end int, lang string) []Token {
+	w := text[start:end]
+	// Dotted abbreviations: U.S., z.B., e.g., p.ex.
+	if m := dotted.FindString(text[start:]); m != "" && len(m) > len(w) && boundaryAt(text[start:], len(m)) {
+		return append(toks, Token{Text: m, Start: start, End: start + len(m), Kind: Abbrev})
+	}
+	if end < len(text) && text[end] == '.' && IsAbbreviation(w, lang) {
+		return append(toks, Token{Text: text[start : end+1], Start: start, End: end + 1, Kind: Abbrev})
+	}
+	if lang == "fr" || lang == "" {
+		if j := strings.IndexAny(w, "'’"); j > 0 {
+			if elisions[strings.ToLower(w[:j])] {
+				_, size := utf8.DecodeRuneInString(w[j:])
+				toks = append(toks, Token{Text: w[:j+size], Start: start, End: start + j + size, Kind: Word})
+				return appendWord(toks, text, start+j+size, end, lang)
+			}
+		}
+	}
+	if lang == "en" || lang == "" {
+		norm := strings.ReplaceAll(w, "’", "'")
+		low := strings.ToLower(norm)
+		for _, c := range clitics {
+			if strings.HasSuffix(low, c) && len(low) > len(c) {
+				cut := len(w) - len(c)
+				if strings.Contains(w[cut:], "’") {
+					cut = len(w) - (len(c) + len("’") - 1)
+				}
+				toks = append(toks, Token{Text: w[:cut], Start: start, End: start + cut, Kind: Word})
+				return append(toks, Token{Text: w[cut:], Start: start + cut, End: end, Kind: Word})
+			}
+		}
+	}
+	return append(toks, Token{Text: w, Start: start, End: end, Kind: Word})
+}
+
+var dotted = regexp.MustCompile(`^(?:\pL{1,4}\.){2,}`)
+
+// Sentences groups tokens into sentences (each a sub-slice of toks). text is
+// the string the tokens were cut from: a line break between two tokens ends
+// a sentence.
+func Sentences(toks []Token, text, lang string) [][]Token {
+	var out [][]Token
+	start := 0
+	for i := 0; i < len(toks); i++ {
+		last := i // the sentence ends after toks[last] when end is set
+		end := false
+		if i+1 < len(toks) && strings.ContainsRune(text[toks[i].End:toks[i+1].Start], '\n') {
+			end = true
+		} else if isStop(toks[i]) {
+			j := i + 1
+			// Closing quotes and brackets stay with the sentence they end.
+			for j < len(toks) && isCloser(toks[j].Text) && (!toks[j-1].SpaceAfter || strings.Contains("»”)]", toks[j].Text)) {
+				j++
+			}
+			if j >= len(toks) || canStart(toks[j]) {
+				last, end = j-1, true
+			}
+		}
+		if end {
+			out = append(out, toks[start:last+1])
+			start = last + 1
+			i = last
+		}
+	}
+	if start < len(toks) {
+		out = append(out, toks[start:])
+	}
+	return out
+}
+
+func isStop(t Token) bool {
+	if t.Kind == Abbrev {
+		// An abbreviation ends a sentence only if it is one that often
+		// closes one (etc., usw.); titles (Mr., Dr.) never do.
+		return sentenceFinalAbbrev[strings.ToLower(t.Text)]
+	}
+	return t.Kind == Punct && (strings.ContainsAny(t.Text, ".!?") || t.Text == "…")
+}
+
+func isCloser(s string) bool { return strings.Contains(`"')]}»”’`, s) && s != "" }
+
+// canStart reports whether t can begin a sentence.
+func canStart(t Token) bool {
+	r, _ := utf8.DecodeRuneInString(t.Text)
+	return unicode.IsUpper(r) || unicode.IsDigit(r) || strings.ContainsRune(`"'(«“‘¿¡-–—`, r) || t.Kind.Pretagged()
+}

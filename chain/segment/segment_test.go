@@ -1,0 +1,77 @@
+package segment
+
+import (
+	"strings"
+	"testing"
+)
+
+func texts(toks []Token) []string {
+	out := make([]string, len(toks))
+	for i, t := range toks {
+		out[i] = t.Text
+	}
+	return out
+}
+
+func TestTokenize(t *testing.T) {
+	tests := []struct {
+		lang, in string
+		want     []string
+		kinds    map[string]Kind
+	}{
+		{"fr", "L'homme qu'il a vu aujourd'hui coûte 12,50 € et pèse 3 kg.",
+			[]string{"L'", "homme", "qu'", "il", "a", "vu", "aujourd'hui", "coûte", "12,50 €", "et", "pèse", "3 kg", "."},
+			map[string]Kind{"12,50 €": Money, "3 kg": Measure}},
+		{"en", "Mr. Smith doesn't know it's $5,000 at https://example.com/a?b=1.",
+			[]string{"Mr.", "Smith", "does", "n't", "know", "it", "'s", "$5,000", "at", "https://example.com/a?b=1", "."},
+			map[string]Kind{"Mr.": Abbrev, "$5,000": Money, "https://example.com/a?b=1": URL}},
+		{"de", "Am 3. Mai 2024 kam z.B. Dr. Müller um 14:30 an (ca. 20 %).",
+			[]string{"Am", "3. Mai 2024", "kam", "z.B.", "Dr.", "Müller", "um", "14:30", "an", "(", "ca.", "20 %", ")", "."},
+			map[string]Kind{"3. Mai 2024": Date, "z.B.": Abbrev, "14:30": Time, "20 %": Measure}},
+		{"en", "Write to jane.doe@example.org on 2024-05-03, or call 1,234 times.",
+			[]string{"Write", "to", "jane.doe@example.org", "on", "2024-05-03", ",", "or", "call", "1,234", "times", "."},
+			map[string]Kind{"jane.doe@example.org": Email, "2024-05-03": Date, "1,234": Number}},
+		{"fr", "Le 1er mai 2023, M. Dupont est-il venu ?",
+			[]string{"Le", "1er mai 2023", ",", "M.", "Dupont", "est-il", "venu", "?"},
+			map[string]Kind{"1er mai 2023": Date}},
+	}
+	for _, tc := range tests {
+		toks := Tokenize(tc.in, tc.lang)
+		got := texts(toks)
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("Tokenize(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+		for _, tok := range toks {
+			if tc.in[tok.Start:tok.End] != tok.Text {
+				t.Errorf("token %q offsets %d:%d point at %q", tok.Text, tok.Start, tok.End, tc.in[tok.Start:tok.End])
+			}
+			if k, ok := tc.kinds[tok.Text]; ok && tok.Kind != k {
+				t.Errorf("%q: kind %v, want %v", tok.Text, tok.Kind, k)
+			}
+		}
+	}
+}
+
+func TestSentences(t *testing.T) {
+	tests := []struct {
+		lang, in string
+		want     []string
+	}{
+		{"en", "Mr. Smith went to Washington. He arrived on Jan. 5 at 3 p.m. and left. \"Why?\" she asked. It costs $3.50 etc. Next one.",
+			[]string{"Mr. Smith went to Washington .", "He arrived on Jan. 5 at 3 p.m. and left .", "\" Why ? \" she asked .", "It costs $3.50 etc.", "Next one ."}},
+		{"fr", "M. Dupont est arrivé. Il a dit : « Bonjour ! » Puis il est parti...\nTitre sans point\nFin.",
+			[]string{"M. Dupont est arrivé .", "Il a dit : « Bonjour ! »", "Puis il est parti ...", "Titre sans point", "Fin ."}},
+		{"de", "Das ist z. B. gut. Die Firma (gegr. 1900) wuchs. Am 3. Oktober war Feiertag.",
+			[]string{"Das ist z. B. gut .", "Die Firma ( gegr. 1900 ) wuchs .", "Am 3. Oktober war Feiertag ."}},
+	}
+	for _, tc := range tests {
+		toks := Tokenize(tc.in, tc.lang)
+		var got []string
+		for _, s := range Sentences(toks, tc.in, tc.lang) {
+			got = append(got, strings.Join(texts(s), " "))
+		}
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("Sentences(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
