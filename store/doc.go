@@ -1,0 +1,24 @@
+// Package store persists what Gleaner gathers and learns: sites, pages (raw and
+// rendered HTML, compressed, with their capture metadata and gold annotations),
+// template-learning runs with their clusters and memberships, a cache of tree
+// edit distances keyed by page content hash, extractions and learned cluster
+// rules.
+//
+// Store is the interface every backend implements; Open returns the embedded
+// default, SQLite (github.com/mattn/go-sqlite3) in WAL mode with a busy timeout
+// and foreign keys on. The SQL is kept portable (standard types, ON CONFLICT
+// upserts, RETURNING, "?" placeholders rebound per dialect) so that a
+// PostgreSQL backend only adds a dialect.
+//
+// # Schema migrations
+//
+// The schema is the numbered list of migrations in migrations.go, applied in
+// order at Open and recorded in the schema_migrations table. To change the
+// schema (for instance the crawler's frontier), append a Migration with the
+// next Version to that list; never edit or renumber a migration that has been
+// committed, since databases in the field already recorded it. In the
+// statements write {{id}} for an auto-increment primary key column and
+// {{blob}} for a binary column; everything else must be standard SQL that
+// SQLite and PostgreSQL both accept (TEXT, BIGINT, DOUBLE PRECISION, BOOLEAN;
+// times as BIGINT Unix milliseconds).
+package store

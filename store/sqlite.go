@@ -1,0 +1,58 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // the embedded default backend
+)
+
+// BusyTimeout is how long a SQLite connection waits for another writer's lock
+// before failing with "database is locked".
+const BusyTimeout = 30 * time.Second
+
+var sqliteDialect = dialect{
+	name:   "sqlite",
+	types:  strings.NewReplacer("{{id}}", "INTEGER PRIMARY KEY", "{{blob}}", "BLOB"),
+	rebind: func(q string) string { return q },
+}
+
+// Open opens (creating it if needed) the SQLite database at path and brings
+// its schema up to date. The database runs in WAL mode, so readers never
+// block the writer, with foreign keys enforced and a busy timeout so that
+// concurrent writers, in this process or others, wait for each other.
+func Open(ctx context.Context, path string) (*DB, error) {
+	if path == "" {
+		return nil, fmt.Errorf("store: open: empty database path")
+	}
+	q := url.Values{}
+	q.Set("_journal_mode", "WAL")
+	q.Set("_busy_timeout", fmt.Sprint(BusyTimeout.Milliseconds()))
+	q.Set("_foreign_keys", "on")
+	q.Set("_synchronous", "NORMAL")
+	// Write transactions take the write lock at BEGIN: a deferred transaction
+	// that reads then writes could otherwise fail at once with SQLITE_BUSY
+	// instead of waiting its turn.
+	q.Set("_txlock", "immediate")
+	dsn := "file:" + escapePath(path) + "?" + q.Encode()
+	sdb, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	db := &DB{db: sdb, d: sqliteDialect, name: path}
+	if err := db.migrate(ctx); err != nil {
+		sdb.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// escapePath makes a file path safe inside a "file:" URI: '?' and '#' would
+// otherwise start the query or fragment.
+func escapePath(p string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(p)
+}

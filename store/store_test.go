@@ -1,0 +1,128 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/gleaner/gleaner/store"
+)
+
+func openTemp(t *testing.T) (*store.DB, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "test.db")
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, path
+}
+
+func TestPageRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTemp(t)
+	fetched := time.Date(2026, 1, 2, 3, 4, 5, 6_000_000, time.UTC)
+	in := &store.Page{
+		URL: "https://news.example.co.uk/a/1.html", Dataset: "ds", ManifestID: "p1", Label: "2009",
+		FetchedAt: fetched, Status: 200, ContentType: "text/html; charset=utf-8",
+		RawHTML:      []byte("<html><body><p>raw</p></body></html>"),
+		RenderedHTML: []byte("<html><body><p>rendered</p></body></html>"),
+		Capture: &store.Capture{FinalURL: "https://news.example.co.uk/a/1", Title: "T",
+			Redirects: []store.Redirect{{URL: "http://news.example.co.uk/a/1.html", Status: 301}},
+			Links:     []store.Link{{URL: "https://news.example.co.uk/b", Text: "B"}},
+			Layout:    json.RawMessage(`{"boxes":3}`)},
+		Gold: &store.Gold{Title: "Title", Body: "Body é", Text: "Title\n\nBody é"},
+	}
+	if err := db.PutPages(ctx, []*store.Page{in}); err != nil {
+		t.Fatal(err)
+	}
+	if in.ID == 0 || in.Site != "example.co.uk" {
+		t.Fatalf("after put: id %d site %q", in.ID, in.Site)
+	}
+	if want := store.ContentHash(in.RenderedHTML); in.Hash != want {
+		t.Errorf("hash %s, want hash of rendered HTML %s", in.Hash, want)
+	}
+	got, err := db.Page(ctx, in.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.RawHTML, in.RawHTML) || !bytes.Equal(got.RenderedHTML, in.RenderedHTML) {
+		t.Errorf("HTML differs: %q %q", got.RawHTML, got.RenderedHTML)
+	}
+	if !reflect.DeepEqual(got.Capture, in.Capture) || !reflect.DeepEqual(got.Gold, in.Gold) {
+		t.Errorf("capture/gold differ: %+v %+v", got.Capture, got.Gold)
+	}
+	if !got.FetchedAt.Equal(fetched) || got.Status != 200 || got.Label != "2009" || got.Hash != in.Hash {
+		t.Errorf("metadata differs: %+v", got)
+	}
+	byKey, err := db.PageByKey(ctx, "ds", "p1")
+	if err != nil || byKey.ID != in.ID {
+		t.Fatalf("PageByKey: %v %v", byKey, err)
+	}
+	if _, err := db.Page(ctx, 999); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("missing page: err %v, want ErrNotFound", err)
+	}
+}
+
+func TestRunRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTemp(t)
+	var pages []*store.Page
+	for i := range 3 {
+		pages = append(pages, &store.Page{URL: "http://example.com/" + string(rune('a'+i)), RawHTML: []byte{byte(i)}})
+	}
+	if err := db.PutPages(ctx, pages); err != nil {
+		t.Fatal(err)
+	}
+	r := &store.Run{Site: "example.com", Seed: 7, Params: json.RawMessage(`{"kmax":5}`)}
+	if err := db.CreateRun(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	r.K = 2
+	r.Silhouette = map[int]float64{1: math.NaN(), 2: 0.75, 3: 0.5}
+	r.Pages = 3
+	clusters := []store.Cluster{{ID: 0, Medoid: pages[0].ID, Size: 2}, {ID: 1, Medoid: pages[2].ID, Size: 1}}
+	members := []store.Membership{
+		{PageID: pages[0].ID, Cluster: 0, X: 0.1, Y: -0.2},
+		{PageID: pages[1].ID, Cluster: 0, X: 0.2, Y: -0.1, Distance: 0.05},
+		{PageID: pages[2].ID, Cluster: 1, X: 3, Y: 4, Outlier: true, Reason: "singleton"},
+	}
+	if err := db.FinishRun(ctx, r, clusters, members); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.LatestRun(ctx, "example.com", store.RunDone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != r.ID || got.K != 2 || got.Seed != 7 || string(got.Params) != `{"kmax":5}` ||
+		got.Silhouette[2] != 0.75 || !math.IsNaN(got.Silhouette[1]) || got.Status != store.RunDone {
+		t.Errorf("run = %+v", got)
+	}
+	gc, err := db.Clusters(ctx, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range clusters {
+		clusters[i].RunID = r.ID
+	}
+	if !reflect.DeepEqual(gc, clusters) {
+		t.Errorf("clusters = %+v, want %+v", gc, clusters)
+	}
+	gm, err := db.Memberships(ctx, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range members {
+		members[i].RunID = r.ID
+	}
+	if !reflect.DeepEqual(gm, members) {
+		t.Errorf("memberships = %+v, want %+v", gm, members)
+	}
+}
