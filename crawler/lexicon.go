@@ -1,0 +1,220 @@
+package crawler
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// Lexicon is a weighted list of lower-cased terms describing a topic: the
+// categorizer of Babouk (seeds 001/003). A document's score is
+//
+//	score(d) = Σ_t w_t · (1 + ln tf(t,d)) / ln(e + |d|/100)
+//
+// over the lexicon terms t present in d, |d| its word count: each term counts
+// with diminishing returns for repetition, and the mild length damping keeps a
+// long off-topic page that mentions a term in passing below a short on-topic
+// one. Seed terms weigh 1; expanded terms weigh their log-odds relative to the
+// strongest (see Expand).
+type Lexicon struct {
+	weights map[string]float64
+}
+
+// NewLexicon returns a lexicon of seed terms, each of weight 1.
+func NewLexicon(seeds []string) *Lexicon {
+	l := &Lexicon{weights: map[string]float64{}}
+	for _, s := range seeds {
+		for _, w := range treediff.Words(s) {
+			l.weights[strings.ToLower(w.Text)] = 1
+		}
+	}
+	return l
+}
+
+// Len is the number of terms.
+func (l *Lexicon) Len() int { return len(l.weights) }
+
+// Weight returns a term's weight (0 if absent).
+func (l *Lexicon) Weight(term string) float64 { return l.weights[strings.ToLower(term)] }
+
+// Terms returns the terms, heaviest first (ties in alphabetical order).
+func (l *Lexicon) Terms() []WeightedTerm {
+	out := make([]WeightedTerm, 0, len(l.weights))
+	for t, w := range l.weights {
+		out = append(out, WeightedTerm{t, w})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Weight != out[j].Weight {
+			return out[i].Weight > out[j].Weight
+		}
+		return out[i].Term < out[j].Term
+	})
+	return out
+}
+
+// WeightedTerm is a lexicon entry.
+type WeightedTerm struct {
+	Term   string
+	Weight float64
+}
+
+// Counts returns the lower-cased word counts of a text and its word total.
+func Counts(text string) (map[string]int, int) {
+	c := map[string]int{}
+	n := 0
+	for _, w := range treediff.Words(text) {
+		c[strings.ToLower(w.Text)]++
+		n++
+	}
+	return c, n
+}
+
+// Score returns the relevance score of a text (see Lexicon).
+func (l *Lexicon) Score(text string) float64 {
+	c, n := Counts(text)
+	return l.ScoreCounts(c, n)
+}
+
+// ScoreCounts is Score on precomputed word counts.
+func (l *Lexicon) ScoreCounts(counts map[string]int, total int) float64 {
+	if total == 0 {
+		return 0
+	}
+	s := 0.0
+	for t, w := range l.weights {
+		if tf := counts[t]; tf > 0 {
+			s += w * (1 + math.Log(float64(tf)))
+		}
+	}
+	return s / math.Log(math.E+float64(total)/100)
+}
+
+// ExpandOptions tunes Expand.
+type ExpandOptions struct {
+	// MaxTerms is how many new terms to add at most (default 30).
+	MaxTerms int
+	// MinDocs is how many relevant documents a term must occur in (default 2).
+	MinDocs int
+	// MinLen is the shortest term kept, in runes (default 3): shorter words are
+	// mostly function words.
+	MinLen int
+}
+
+// Expand adds to the lexicon the terms most specific to the relevant texts
+// against the reference (non-relevant) texts, by the log-odds ratio of de
+// Groc's thesis with add-one smoothing:
+//
+//	lo(t) = ln(tf(t,E)+1) + ln(N_R − tf(t,R)+1) − ln(tf(t,R)+1) − ln(N_E − tf(t,E)+1)
+//
+// where E is the relevant corpus, R the reference, tf a term's count and N a
+// corpus' word total. Kept terms have lo > 0, occur in MinDocs relevant texts,
+// and weigh lo / max lo of the kept terms (so ≤ 1, the weight of a seed term).
+// It returns the added terms.
+func (l *Lexicon) Expand(relevant, reference []string, opt ExpandOptions) []WeightedTerm {
+	if opt.MaxTerms <= 0 {
+		opt.MaxTerms = 30
+	}
+	if opt.MinDocs <= 0 {
+		opt.MinDocs = 2
+	}
+	if opt.MinLen <= 0 {
+		opt.MinLen = 3
+	}
+	tfE, docsE := map[string]int{}, map[string]int{}
+	nE := 0
+	for _, d := range relevant {
+		c, n := Counts(d)
+		nE += n
+		for t, k := range c {
+			tfE[t] += k
+			docsE[t]++
+		}
+	}
+	tfR := map[string]int{}
+	nR := 0
+	for _, d := range reference {
+		c, n := Counts(d)
+		nR += n
+		for t, k := range c {
+			tfR[t] += k
+		}
+	}
+	var cand []WeightedTerm
+	for t, e := range tfE {
+		if _, ok := l.weights[t]; ok || docsE[t] < opt.MinDocs || len([]rune(t)) < opt.MinLen || isNumber(t) {
+			continue
+		}
+		r := tfR[t]
+		lo := math.Log(float64(e)+1) + math.Log(float64(nR-r)+1) - math.Log(float64(r)+1) - math.Log(float64(nE-e)+1)
+		if lo > 0 {
+			cand = append(cand, WeightedTerm{t, lo})
+		}
+	}
+	sort.Slice(cand, func(i, j int) bool {
+		if cand[i].Weight != cand[j].Weight {
+			return cand[i].Weight > cand[j].Weight
+		}
+		return cand[i].Term < cand[j].Term
+	})
+	if len(cand) > opt.MaxTerms {
+		cand = cand[:opt.MaxTerms]
+	}
+	if len(cand) == 0 {
+		return nil
+	}
+	top := cand[0].Weight
+	for i := range cand {
+		cand[i].Weight /= top
+		l.weights[cand[i].Term] = cand[i].Weight
+	}
+	return cand
+}
+
+func isNumber(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// CalibrateThreshold picks the relevance threshold from a sample of document
+// scores by Otsu's method: the cut that maximises the between-class variance
+// of the scores below and above it. Scores of a focused crawl's first pages
+// are bimodal (on-topic pages and the rest); Otsu finds the valley without a
+// hand-set constant. It needs at least 4 scores and two distinct values.
+func CalibrateThreshold(scores []float64) (float64, error) {
+	if len(scores) < 4 {
+		return 0, fmt.Errorf("calibrate threshold: %d scores, need at least 4", len(scores))
+	}
+	s := append([]float64(nil), scores...)
+	sort.Float64s(s)
+	if s[0] == s[len(s)-1] {
+		return 0, fmt.Errorf("calibrate threshold: all %d scores equal %.3g", len(s), s[0])
+	}
+	total := 0.0
+	for _, v := range s {
+		total += v
+	}
+	best, cut := -1.0, 0.0
+	sumLow := 0.0
+	for i := 0; i < len(s)-1; i++ {
+		sumLow += s[i]
+		if s[i] == s[i+1] {
+			continue
+		}
+		wl := float64(i + 1)
+		wh := float64(len(s)) - wl
+		ml := sumLow / wl
+		mh := (total - sumLow) / wh
+		v := wl * wh * (ml - mh) * (ml - mh)
+		if v > best {
+			best, cut = v, (s[i]+s[i+1])/2
+		}
+	}
+	return cut, nil
+}
