@@ -182,11 +182,13 @@ type builder struct {
 	body  *Node
 	stack []*Node // open elements below body (or head)
 	pos   int
+	// noRawEnd records the raw-text tags with no complete end tag left.
+	noRawEnd map[string]bool
 }
 
 func newBuilder(name string, opt ParseOptions) *builder {
 	t := &Tree{Name: name}
-	b := &builder{name: name, opt: opt, tree: t}
+	b := &builder{name: name, opt: opt, tree: t, noRawEnd: map[string]bool{}}
 	b.html = &Node{Kind: Element, Label: "html"}
 	t.add(b.html)
 	b.head = &Node{Kind: Element, Label: "head", Parent: b.html}
@@ -243,6 +245,7 @@ var (
 	onlyLi     = map[string]bool{"li": true}
 	dtdd       = map[string]bool{"dt": true, "dd": true}
 	onlyOption = map[string]bool{"option": true}
+	onlyA      = map[string]bool{"a": true}
 	onlyTr     = map[string]bool{"tr": true}
 	tdth       = map[string]bool{"td": true, "th": true}
 	tsections  = map[string]bool{"thead": true, "tbody": true, "tfoot": true}
@@ -254,8 +257,10 @@ var (
 	pFence     = map[string]bool{"button": true, "table": true, "td": true, "th": true, "caption": true, "html": true, "body": true, "marquee": true, "object": true, "applet": true}
 )
 
-// implyEnds closes what the start of tag ends implicitly.
-func (b *builder) implyEnds(tag string) {
+// implyEnds closes what the start of tag ends implicitly and opens the
+// table sections and rows it implies (tbody around a tr written directly in a
+// table, tr around a cell), as browsers do.
+func (b *builder) implyEnds(tag string, offset int) error {
 	if closesP[tag] {
 		b.closeTo(onlyP, pFence)
 	}
@@ -279,7 +284,35 @@ func (b *builder) implyEnds(tag string) {
 		if cur := b.current(); headings[cur.Label] && len(b.stack) > 1 {
 			b.stack = b.stack[:len(b.stack)-1]
 		}
+	case tag == "a":
+		// A link never contains a link: a new <a> ends the open one.
+		b.closeTo(onlyA, scopeFence)
 	}
+	if tag == "tr" || tag == "td" || tag == "th" {
+		if b.current().Label == "table" {
+			if err := b.open("tbody", offset); err != nil {
+				return err
+			}
+		}
+		if tag != "tr" && tsections[b.current().Label] {
+			if err := b.open("tr", offset); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// open adds an implied element under the current one and makes it current.
+func (b *builder) open(tag string, offset int) error {
+	n := &Node{Kind: Element, Label: tag, Parent: b.current(), Offset: offset}
+	if err := b.newNode(n); err != nil {
+		return err
+	}
+	if n.Depth < b.opt.MaxDepth {
+		b.stack = append(b.stack, n)
+	}
+	return nil
 }
 
 func (b *builder) run(src string) error {
@@ -334,9 +367,25 @@ func (b *builder) run(src string) error {
 			tok := z.Token()
 			tag := tok.Data
 			if skippedTags[tag] {
-				if tt == html.StartTagToken {
-					skipDepth, skipTag = 1, tag
+				if tt != html.StartTagToken {
+					continue
 				}
+				// A failed search fails again further on: remembering it keeps
+				// pages with many unclosed raw-text elements linear.
+				end := -1
+				if !b.noRawEnd[tag] {
+					end = rawTextEnd(src[b.pos:], tag)
+				}
+				if end < 0 {
+					b.noRawEnd[tag] = true
+				} else {
+					// Resume tokenizing after the complete end tag.
+					b.pos += end
+					z = html.NewTokenizerFragment(strings.NewReader(src[b.pos:]), "")
+					z.SetMaxBuf(0)
+					continue
+				}
+				skipDepth, skipTag = 1, tag
 				continue
 			}
 			switch tag {
@@ -364,7 +413,9 @@ func (b *builder) run(src string) error {
 				}
 			}
 			if b.body != nil {
-				b.implyEnds(tag)
+				if err := b.implyEnds(tag, offset); err != nil {
+					return err
+				}
 			}
 			n := &Node{Kind: Element, Label: tag, Attrs: tok.Attr, Parent: b.current(), Offset: offset}
 			if err := b.newNode(n); err != nil {
@@ -417,6 +468,46 @@ func (b *builder) run(src string) error {
 		}
 	}
 	return nil
+}
+
+// rawTextEnd returns the length of text up to and including the first
+// complete end tag of the raw-text element tag (script, style, noscript):
+// "</tag", optional whitespace, ">", in any case. An end tag missing its '>'
+// (as in "</style <link …>") does not close the element, so the text up to
+// the next complete one is dropped with it. It returns -1 for other tags or
+// when no complete end tag follows.
+func rawTextEnd(text, tag string) int {
+	if tag != "script" && tag != "style" && tag != "noscript" {
+		return -1
+	}
+	for i := 0; ; {
+		j := indexFold(text[i:], "</"+tag)
+		if j < 0 {
+			return -1
+		}
+		k := i + j + 2 + len(tag)
+		for k < len(text) && isHTMLSpace(text[k]) {
+			k++
+		}
+		if k < len(text) && text[k] == '>' {
+			return k + 1
+		}
+		i += j + 2
+	}
+}
+
+func isHTMLSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
+}
+
+// indexFold is strings.Index ignoring ASCII case of text.
+func indexFold(text, lowerSub string) int {
+	for i := 0; i+len(lowerSub) <= len(text); i++ {
+		if text[i] == '<' && strings.EqualFold(text[i:i+len(lowerSub)], lowerSub) {
+			return i
+		}
+	}
+	return -1
 }
 
 func mergeAttrs(have, add []html.Attribute) []html.Attribute {
