@@ -1,0 +1,230 @@
+package heuristics
+
+import (
+	"encoding/json"
+	"strings"
+
+	"golang.org/x/net/html"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// Meta is what a page states about itself.
+type Meta struct {
+	// Title is og:title, else twitter:title, else the <title> text.
+	Title string
+	// Date is the publication date as written by the page (ISO 8601 in meta
+	// tags, JSON-LD and <time datetime> of most sites).
+	Date   string
+	Author string
+}
+
+// Meta names (name=, property=, itemprop=) read for dates and authors, in
+// order of preference.
+var (
+	dateMetaNames = []string{
+		"article:published_time", "datepublished", "og:published_time",
+		"published_time", "publishdate", "publish-date", "pubdate", "date",
+		"dc.date.issued", "dc.date", "dcterms.date", "dcterms.created",
+		"sailthru.date", "parsely-pub-date", "article.published", "display-date",
+		"original-publish-date", "last-modified", "article:modified_time", "datemodified",
+	}
+	authorMetaNames = []string{
+		"author", "article:author", "byl", "dc.creator", "dcterms.creator",
+		"sailthru.author", "parsely-author", "twitter:creator",
+	}
+)
+
+// ExtractMeta reads the title, publication date and author a page states:
+// meta tags (name, property, itemprop), <time> elements, elements marked
+// itemprop=author or rel=author, and, when src (the page's bytes) is given,
+// its JSON-LD scripts, which the tree does not keep. Absent values are "".
+func ExtractMeta(t *treediff.Tree, src []byte) Meta {
+	var m Meta
+	metas := map[string]string{}
+	var docTitle, timeDate, propAuthor string
+	if t != nil && t.Root != nil {
+		t.Root.Walk(func(n *treediff.Node) bool {
+			if n.Kind != treediff.Element {
+				return false
+			}
+			switch n.Label {
+			case "meta":
+				key := ""
+				for _, k := range []string{"property", "name", "itemprop", "http-equiv"} {
+					if v, ok := n.Attr(k); ok && v != "" {
+						key = strings.ToLower(strings.TrimSpace(v))
+						break
+					}
+				}
+				val, _ := n.Attr("content")
+				val = strings.TrimSpace(val)
+				if key != "" && val != "" {
+					if _, seen := metas[key]; !seen {
+						metas[key] = val
+					}
+				}
+			case "title":
+				if docTitle == "" {
+					docTitle = strings.TrimSpace(n.Text())
+				}
+			case "time":
+				if timeDate == "" {
+					if v, ok := n.Attr("datetime"); ok && strings.TrimSpace(v) != "" {
+						timeDate = strings.TrimSpace(v)
+					}
+				}
+			}
+			if propAuthor == "" {
+				ip, _ := n.Attr("itemprop")
+				rel, _ := n.Attr("rel")
+				if (strings.EqualFold(ip, "author") || strings.EqualFold(rel, "author")) && n.Label != "meta" && n.Label != "link" {
+					propAuthor = cleanAuthor(n.Text())
+				}
+			}
+			return true
+		})
+	}
+	for _, k := range []string{"og:title", "twitter:title"} {
+		if v := metas[k]; v != "" {
+			m.Title = v
+			break
+		}
+	}
+	if m.Title == "" {
+		m.Title = docTitle
+	}
+	ld := jsonLD(src)
+	m.Date = firstOf(ld.date, pick(metas, dateMetaNames), timeDate)
+	a := pick(metas, authorMetaNames)
+	if strings.HasPrefix(a, "http") || strings.HasPrefix(a, "@") && ld.author != "" {
+		a = "" // a profile URL or handle: prefer a name when there is one
+	}
+	m.Author = firstOf(ld.author, cleanAuthor(a), propAuthor)
+	return m
+}
+
+func pick(metas map[string]string, names []string) string {
+	for _, k := range names {
+		if v := metas[k]; v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func firstOf(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// cleanAuthor trims a byline to the name: "By Jane Doe" -> "Jane Doe".
+func cleanAuthor(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 3 && strings.EqualFold(s[:3], "by ") {
+		s = s[3:]
+	}
+	if len(s) > 120 {
+		return ""
+	}
+	return strings.TrimSpace(s)
+}
+
+type ldMeta struct{ date, author string }
+
+// jsonLD reads datePublished and author from the page's JSON-LD scripts,
+// looking into @graph arrays and lists of objects. Malformed scripts are
+// skipped.
+func jsonLD(src []byte) ldMeta {
+	var out ldMeta
+	if len(src) == 0 {
+		return out
+	}
+	text, _, err := treediff.Decode(src, "")
+	if err != nil {
+		return out
+	}
+	z := html.NewTokenizer(strings.NewReader(text))
+	inLD := false
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return out
+		case html.StartTagToken:
+			name, hasAttr := z.TagName()
+			inLD = false
+			if string(name) != "script" {
+				continue
+			}
+			for hasAttr {
+				var k, v []byte
+				k, v, hasAttr = z.TagAttr()
+				if string(k) == "type" && strings.EqualFold(strings.TrimSpace(string(v)), "application/ld+json") {
+					inLD = true
+				}
+			}
+		case html.TextToken:
+			if !inLD {
+				continue
+			}
+			inLD = false
+			var v any
+			if json.Unmarshal(z.Text(), &v) != nil {
+				continue
+			}
+			walkLD(v, &out, 0)
+			if out.date != "" && out.author != "" {
+				return out
+			}
+		}
+	}
+}
+
+func walkLD(v any, out *ldMeta, depth int) {
+	if depth > 8 {
+		return
+	}
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			walkLD(e, out, depth+1)
+		}
+	case map[string]any:
+		if s, ok := x["datePublished"].(string); ok && out.date == "" {
+			out.date = strings.TrimSpace(s)
+		}
+		if a, ok := x["author"]; ok && out.author == "" {
+			out.author = ldName(a)
+		}
+		if g, ok := x["@graph"]; ok {
+			walkLD(g, out, depth+1)
+		}
+	}
+}
+
+// ldName returns the name(s) of a JSON-LD author: a string, a Person or a
+// list of them (joined with ", ").
+func ldName(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strings.TrimSpace(x)
+	case map[string]any:
+		if s, ok := x["name"].(string); ok {
+			return strings.TrimSpace(s)
+		}
+	case []any:
+		var names []string
+		for _, e := range x {
+			if s := ldName(e); s != "" {
+				names = append(names, s)
+			}
+		}
+		return strings.Join(names, ", ")
+	}
+	return ""
+}

@@ -1,0 +1,469 @@
+package heuristics
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// SingleOptions tunes ExtractSingle. Zero fields take the defaults.
+type SingleOptions struct {
+	// GoodWords is the number of words from which a block of text with few
+	// links counts as article text on its own (default 12).
+	GoodWords int
+	// MaxLinkDensity is the share of a block's words inside links above which
+	// the block is navigation (default 0.35).
+	MaxLinkDensity float64
+	// Source is the page's source bytes, optional: metadata the tree does not
+	// keep (JSON-LD scripts) is read from it.
+	Source []byte
+}
+
+// Default values of SingleOptions.
+const (
+	DefaultGoodWords      = 12
+	DefaultMaxLinkDensity = 0.35
+)
+
+func (o SingleOptions) withDefaults() SingleOptions {
+	if o.GoodWords <= 0 {
+		o.GoodWords = DefaultGoodWords
+	}
+	if o.MaxLinkDensity <= 0 {
+		o.MaxLinkDensity = DefaultMaxLinkDensity
+	}
+	return o
+}
+
+// ErrNoContent is returned when a page holds no text to extract.
+var ErrNoContent = errors.New("no content found")
+
+// ExtractSingle locates the article of a page from the page alone: it cuts
+// the page into blocks of text (paragraphs), classifies each block as
+// article-like (long, few links), navigation (mostly links, or under a
+// boilerplate class/id such as comments, sharing, menus) or short, picks the
+// element whose subtree gathers the most article text net of navigation
+// (coherent blocks, seed 002), and keeps its article blocks with the short
+// ones they surround. The title is the heading that best matches the
+// document's og:title or <title>.
+func ExtractSingle(t *treediff.Tree, opt SingleOptions) (Result, error) {
+	if t == nil || t.Root == nil {
+		return Result{}, errors.New("extract single: nil tree")
+	}
+	opt = opt.withDefaults()
+	p := newPage(t, opt)
+	res := Result{Method: MethodSingle}
+	meta := ExtractMeta(t, opt.Source)
+	res.Date, res.Author = meta.Date, meta.Author
+
+	title, titleBlock := p.title(meta.Title)
+	res.Title = title
+
+	best := p.mainElement()
+	if best == nil {
+		if title == "" {
+			return res, fmt.Errorf("extract single %s: %w", t.Name, ErrNoContent)
+		}
+		return res, nil
+	}
+	res.Node = best
+	res.Selector = CSSSelector(best)
+	paras, conf := p.bodyOf(best, titleBlock)
+	res.Body = strings.Join(paras, "\n\n")
+	res.Confidence = conf
+	if res.Body == "" && res.Title == "" {
+		return res, fmt.Errorf("extract single %s: %w", t.Name, ErrNoContent)
+	}
+	return res, nil
+}
+
+// blockClass is how a block of text is judged.
+type blockClass uint8
+
+const (
+	classShort blockClass = iota // too short to judge alone
+	classGood                    // article-like text
+	classBad                     // navigation, boilerplate
+)
+
+// block is a paragraph: the inline text between two block boundaries.
+type block struct {
+	text      string
+	words     int
+	linkWords int
+	container *treediff.Node // nearest block-level element
+	heading   int            // 1..6 inside <hN>, else 0
+	cue       bool           // under a boilerplate class/id/role
+	inLink    bool           // all words inside links
+	class     blockClass
+}
+
+func (b *block) linkDensity() float64 {
+	if b.words == 0 {
+		return 0
+	}
+	return float64(b.linkWords) / float64(b.words)
+}
+
+// page holds the blocks of one page and per-element aggregates.
+type page struct {
+	t      *treediff.Tree
+	opt    SingleOptions
+	blocks []*block
+	// first and end delimit, per element index, the blocks under it:
+	// blocks[first[i]:end[i]].
+	first, end []int
+	totalWords int
+}
+
+// skipTags never hold article text.
+var skipTags = map[string]bool{
+	"head": true, "select": true, "option": true, "button": true, "textarea": true,
+	"input": true, "iframe": true, "object": true, "embed": true, "svg": true,
+	"canvas": true, "map": true, "applet": true, "datalist": true, "audio": true, "video": true,
+}
+
+// boilerTags hold navigation or side content by definition.
+var boilerTags = map[string]bool{"nav": true, "aside": true, "footer": true, "menu": true}
+
+func newPage(t *treediff.Tree, opt SingleOptions) *page {
+	p := &page{t: t, opt: opt, first: make([]int, len(t.Nodes)), end: make([]int, len(t.Nodes))}
+	var cur *block
+	var sb strings.Builder
+	lastBR := false
+	flush := func() {
+		if cur != nil && cur.words > 0 {
+			cur.text = strings.Join(strings.Fields(sb.String()), " ")
+			cur.inLink = cur.linkWords == cur.words
+			p.blocks = append(p.blocks, cur)
+			p.totalWords += cur.words
+		}
+		cur = nil
+		sb.Reset()
+	}
+	type frame struct {
+		n    *treediff.Node
+		exit bool
+	}
+	linkDepth, cueDepth := 0, 0
+	heading := []int{}
+	containers := []*treediff.Node{}
+	stack := []frame{{t.Root, false}}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n := f.n
+		if f.exit {
+			switch {
+			case n.Label == "a":
+				linkDepth--
+			case headingLevel(n.Label) > 0:
+				heading = heading[:len(heading)-1]
+			}
+			if isCue(n) {
+				cueDepth--
+			}
+			if treediff.IsBlock(n.Label) {
+				flush()
+				containers = containers[:len(containers)-1]
+			}
+			p.end[n.Index] = len(p.blocks)
+			continue
+		}
+		switch n.Kind {
+		case treediff.Text, treediff.Token:
+			ws := treediff.Words(n.Label)
+			if strings.TrimSpace(n.Label) != "" {
+				lastBR = false
+			}
+			if len(ws) == 0 {
+				sb.WriteString(n.Label)
+				continue
+			}
+			if cur == nil {
+				cur = &block{cue: cueDepth > 0}
+				if len(containers) > 0 {
+					cur.container = containers[len(containers)-1]
+				} else {
+					cur.container = n.Parent
+				}
+				if len(heading) > 0 {
+					cur.heading = heading[len(heading)-1]
+				}
+			}
+			cur.words += len(ws)
+			if linkDepth > 0 {
+				cur.linkWords += len(ws)
+			}
+			sb.WriteString(n.Label)
+			continue
+		}
+		p.first[n.Index] = len(p.blocks)
+		if skipTags[n.Label] || hidden(n) {
+			p.end[n.Index] = len(p.blocks)
+			continue
+		}
+		if n.Label == "br" {
+			if lastBR {
+				flush()
+			} else {
+				sb.WriteByte(' ')
+			}
+			lastBR = true
+			p.end[n.Index] = len(p.blocks)
+			continue
+		}
+		if n.Label == "img" || n.Label == "hr" {
+			sb.WriteByte(' ')
+		}
+		block := treediff.IsBlock(n.Label)
+		if block {
+			flush()
+			lastBR = false
+			containers = append(containers, n)
+		} else if cur != nil && cur.heading != headingNow(heading) {
+			flush()
+		}
+		if n.Label == "a" {
+			linkDepth++
+		}
+		if h := headingLevel(n.Label); h > 0 {
+			heading = append(heading, h)
+		}
+		if isCue(n) {
+			cueDepth++
+		}
+		stack = append(stack, frame{n, true})
+		for i := len(n.Children) - 1; i >= 0; i-- {
+			stack = append(stack, frame{n.Children[i], false})
+		}
+	}
+	flush()
+	for _, b := range p.blocks {
+		b.class = p.classify(b)
+	}
+	p.smooth()
+	return p
+}
+
+func headingNow(h []int) int {
+	if len(h) == 0 {
+		return 0
+	}
+	return h[len(h)-1]
+}
+
+func headingLevel(tag string) int {
+	if len(tag) == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6' {
+		return int(tag[1] - '0')
+	}
+	return 0
+}
+
+// hidden reports elements a browser does not show.
+func hidden(n *treediff.Node) bool {
+	if _, ok := n.Attr("hidden"); ok {
+		return true
+	}
+	if s, ok := n.Attr("style"); ok {
+		s = strings.ReplaceAll(strings.ToLower(s), " ", "")
+		if strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden") {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *page) classify(b *block) blockClass {
+	ld := b.linkDensity()
+	switch {
+	case b.cue:
+		return classBad
+	case ld > p.opt.MaxLinkDensity:
+		return classBad
+	case b.heading > 0:
+		return classShort
+	case b.words >= p.opt.GoodWords:
+		return classGood
+	}
+	return classShort
+}
+
+// smooth reclassifies short blocks by their neighbours, as jusText does: a
+// short block between article blocks is article text (a one-line paragraph,
+// a subheading), one next to navigation is navigation.
+func (p *page) smooth() {
+	for i, b := range p.blocks {
+		if b.class != classShort {
+			continue
+		}
+		prev, next := p.neighbour(i, -1), p.neighbour(i, 1)
+		if prev == classGood && next == classGood {
+			b.class = classGood
+		}
+	}
+}
+
+// neighbour is the class of the nearest non-short block before (dir -1) or
+// after (dir 1) block i; classBad at the page's edges.
+func (p *page) neighbour(i, dir int) blockClass {
+	for j := i + dir; j >= 0 && j < len(p.blocks); j += dir {
+		if c := p.blocks[j].class; c != classShort {
+			return c
+		}
+	}
+	return classBad
+}
+
+// weight is what a block adds to the score of an element holding it.
+func (p *page) weight(b *block) float64 {
+	switch b.class {
+	case classGood:
+		return float64(b.words) * (1 - b.linkDensity())
+	case classBad:
+		return -float64(b.words)
+	}
+	return -0.1 * float64(b.words)
+}
+
+// mainElement returns the element whose blocks have the largest total
+// weight; ties go to the deeper element.
+func (p *page) mainElement() *treediff.Node {
+	if len(p.blocks) == 0 {
+		return nil
+	}
+	prefix := make([]float64, len(p.blocks)+1)
+	for i, b := range p.blocks {
+		prefix[i+1] = prefix[i] + p.weight(b)
+	}
+	var best *treediff.Node
+	bestScore := 0.0
+	for _, n := range p.t.Nodes {
+		if n.Kind != treediff.Element || p.end[n.Index] <= p.first[n.Index] {
+			continue
+		}
+		s := prefix[p.end[n.Index]] - prefix[p.first[n.Index]]
+		if best == nil || s > bestScore || (s == bestScore && n.Depth > best.Depth) {
+			best, bestScore = n, s
+		}
+	}
+	if bestScore <= 0 {
+		return nil
+	}
+	return best
+}
+
+// bodyOf returns the paragraphs of the article under n and a confidence:
+// the share of the page's article-like words that n holds.
+func (p *page) bodyOf(n *treediff.Node, titleBlock *block) ([]string, float64) {
+	var paras []string
+	good, inside := 0, 0
+	for _, b := range p.blocks {
+		if b.class == classGood {
+			good += b.words
+		}
+	}
+	lo, hi := p.first[n.Index], p.end[n.Index]
+	// Trim short blocks at the edges: bylines, datelines and "print this"
+	// lines around the article are not its text.
+	for lo < hi && p.blocks[lo].class != classGood {
+		lo++
+	}
+	for hi > lo && p.blocks[hi-1].class != classGood {
+		hi--
+	}
+	for _, b := range p.blocks[lo:hi] {
+		if b == titleBlock || b.class != classGood {
+			continue
+		}
+		inside += b.words
+		paras = append(paras, b.text)
+	}
+	if good == 0 {
+		return paras, 0
+	}
+	return paras, float64(inside) / float64(good)
+}
+
+// title returns the page's headline and the block holding it, if any: the
+// heading (or short block) that best matches the document title (og:title,
+// else <title>); failing that the first <h1>; failing that the document
+// title cut of its site-name part.
+func (p *page) title(docTitle string) (string, *block) {
+	ref := wordSet(docTitle)
+	var best *block
+	bestScore := 0.0
+	for _, b := range p.blocks {
+		if b.words > 40 || b.cue {
+			continue
+		}
+		s := overlap(wordSet(b.text), ref)
+		if s < 0.5 {
+			continue
+		}
+		// Headings first, then closeness of match.
+		if b.heading > 0 {
+			s += 1 + float64(7-b.heading)*0.05
+		}
+		if s > bestScore {
+			best, bestScore = b, s
+		}
+	}
+	if best != nil {
+		return best.text, best
+	}
+	for _, b := range p.blocks {
+		if b.heading == 1 && !b.cue && b.words <= 40 {
+			return b.text, b
+		}
+	}
+	return cleanTitle(docTitle), nil
+}
+
+// overlap is the share of ref's words found in a, scaled down when a holds
+// many other words.
+func overlap(a, ref map[string]bool) float64 {
+	if len(a) == 0 || len(ref) == 0 {
+		return 0
+	}
+	n := 0
+	for w := range a {
+		if ref[w] {
+			n++
+		}
+	}
+	// Harmonic mean of the shares on both sides (a Dice coefficient).
+	return 2 * float64(n) / float64(len(a)+len(ref))
+}
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range treediff.Words(s) {
+		m[strings.ToLower(w.Text)] = true
+	}
+	return m
+}
+
+// cleanTitle drops the site-name part of a document title ("Story - Site"):
+// the longest part between separators.
+func cleanTitle(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	best := s
+	for _, sep := range []string{" | ", " - ", " — ", " – ", " :: ", " : ", " » "} {
+		if !strings.Contains(s, sep) {
+			continue
+		}
+		longest := ""
+		for _, part := range strings.Split(s, sep) {
+			if len(part) > len(longest) {
+				longest = part
+			}
+		}
+		if len(longest) < len(best) {
+			best = longest
+		}
+	}
+	return strings.TrimSpace(best)
+}
