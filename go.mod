@@ -4,7 +4,9 @@ go 1.26.0
 
 require (
 	github.com/PuerkitoBio/goquery v1.13.0 // indirect
+	github.com/abadojack/whatlanggo v1.0.1 // indirect
 	github.com/andybalholm/cascadia v1.3.4 // indirect
+	github.com/blevesearch/snowballstem v0.9.0 // indirect
 	github.com/chromedp/cdproto v0.159.0 // indirect
 	github.com/chromedp/chromedp v0.23.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect

@@ -78,6 +78,10 @@ var elisions = map[string]bool{
 	"qu": true, "jusqu": true, "lorsqu": true, "puisqu": true, "quoiqu": true, "presqu": true,
 }
 
+// French pronouns joined to a verb by a hyphen, longest first.
+var frenchClitics = []string{"-t-elles", "-t-elle", "-t-ils", "-t-il", "-t-on", "-elles", "-elle", "-ils", "-il", "-on",
+	"-je", "-tu", "-nous", "-vous", "-moi", "-toi", "-les", "-lui", "-leur", "-le", "-la", "-y", "-en", "-ce"}
+
 // English clitics split off the end of a word.
 var clitics = []string{"n't", "'s", "'re", "'ve", "'ll", "'d", "'m"}
 
@@ -216,6 +220,17 @@ func appendWord(toks []Token, text string, start, end int, lang string) []Token 
 				_, size := utf8.DecodeRuneInString(w[j:])
 				toks = append(toks, Token{Text: w[:j+size], Start: start, End: start + j + size, Kind: Word})
 				return appendWord(toks, text, start+j+size, end, lang)
+			}
+		}
+	}
+	if lang == "fr" || lang == "" {
+		// Inverted clitic pronouns: est-il -> est -il, a-t-il -> a -t-il.
+		low := strings.ToLower(w)
+		for _, c := range frenchClitics {
+			if strings.HasSuffix(low, c) && len(low) > len(c) && low != "rendez-vous" && low != "c'est-à-dire" {
+				cut := len(w) - len(c)
+				toks = appendWord(toks, text, start, start+cut, lang)
+				return append(toks, Token{Text: w[cut:], Start: start + cut, End: end, Kind: Word})
 			}
 		}
 	}

@@ -1,0 +1,477 @@
+package tagger
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gleaner/gleaner/chain/segment"
+)
+
+// DefaultApertiumDir is where Debian installs Apertium language data.
+const DefaultApertiumDir = "/usr/share/apertium"
+
+// maxAnswer bounds one answer of a tagger process (bytes).
+const maxAnswer = 64 << 20
+
+// apertiumCodes are the codes Apertium packages use for a language.
+var apertiumCodes = map[string][]string{
+	"en": {"eng", "en"}, "fr": {"fra", "fr"}, "de": {"deu", "de"}, "es": {"spa", "es"},
+	"it": {"ita", "it"}, "pt": {"por", "pt"}, "ca": {"cat", "ca"}, "nl": {"nld", "nl"},
+}
+
+// FindApertium returns the analyser (.automorf.bin) and tagger model
+// (.prob) for lang under dir (DefaultApertiumDir when empty): those of the
+// first installed pair, by name, whose source language is lang. It returns
+// an error naming what was looked for when none is installed.
+func FindApertium(dir, lang string) (automorf, prob string, err error) {
+	if dir == "" {
+		dir = DefaultApertiumDir
+	}
+	codes := apertiumCodes[lang]
+	if codes == nil {
+		codes = []string{lang}
+	}
+	var found []string
+	for _, code := range codes {
+		m, _ := filepath.Glob(filepath.Join(dir, "apertium-*", code+"-*.automorf.bin"))
+		found = append(found, m...)
+	}
+	sort.Strings(found)
+	for _, morf := range found {
+		p := strings.TrimSuffix(morf, ".automorf.bin") + ".prob"
+		if _, err := os.Stat(p); err == nil {
+			return morf, p, nil
+		}
+	}
+	return "", "", fmt.Errorf("no Apertium analyser and tagger for %q under %s (looked for apertium-*/{%s}-*.automorf.bin with a .prob)", lang, dir, strings.Join(codes, ","))
+}
+
+// Apertium tags with lt-proc and apertium-tagger kept running.
+type Apertium struct {
+	lang string
+	name string
+	p    *pipeline
+}
+
+// NewApertium prepares an Apertium tagger for lang from the language data
+// under dir; the processes start on the first Tag.
+func NewApertium(dir, lang string) (*Apertium, error) {
+	morf, prob, err := FindApertium(dir, lang)
+	if err != nil {
+		return nil, err
+	}
+	for _, bin := range []string{"lt-proc", "apertium-tagger"} {
+		if _, err := exec.LookPath(bin); err != nil {
+			return nil, fmt.Errorf("apertium tagger for %s: %w", lang, err)
+		}
+	}
+	return &Apertium{
+		lang: lang,
+		name: "apertium:" + strings.TrimSuffix(filepath.Base(morf), ".automorf.bin"),
+		p: newPipeline(
+			[]string{"lt-proc", "-z", "-w", morf},
+			[]string{"apertium-tagger", "-z", "-g", "-p", prob},
+		),
+	}, nil
+}
+
+// Name is "apertium:" and the language pair whose data tags.
+func (a *Apertium) Name() string { return a.name }
+
+// Close stops the processes.
+func (a *Apertium) Close() error { return a.p.close() }
+
+// lu is one lexical unit of Apertium's stream: surface form and analyses
+// (several when the surface contracts words: du = de+le).
+type lu struct {
+	surface string
+	parts   []analysis
+	unknown bool
+}
+
+type analysis struct {
+	lemma string
+	tags  []string
+}
+
+// Tag implements Tagger: the sentences go in one request, one a line.
+func (a *Apertium) Tag(ctx context.Context, text string, sents [][]Token) error {
+	var req strings.Builder
+	type span struct{ s, t, start, end int } // token (s,t) at [start,end) of the request
+	var spans []span
+	for si, s := range sents {
+		for ti := range s {
+			t := &s[ti]
+			if ti > 0 && s[ti-1].End < t.Start {
+				req.WriteByte(' ')
+			}
+			start := req.Len()
+			req.WriteString(t.Text)
+			spans = append(spans, span{si, ti, start, req.Len()})
+		}
+		req.WriteByte('\n')
+	}
+	plain := req.String()
+	var units []lu
+	err := a.p.roundTrip(ctx, []byte(escapeStream(plain)+"\n\x00"), func(r *bufio.Reader) error {
+		b, err := readUntilNUL(r)
+		if err != nil {
+			return err
+		}
+		units, err = parseStream(b)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("apertium %s: %w", a.lang, err)
+	}
+	// Align units with tokens through their positions in the request.
+	type placed struct {
+		start, end int
+		u          *lu
+	}
+	var pl []placed
+	cur := 0
+	for i := range units {
+		u := &units[i]
+		j := strings.Index(plain[cur:], u.surface)
+		if u.surface == "" || j < 0 {
+			continue
+		}
+		pl = append(pl, placed{cur + j, cur + j + len(u.surface), u})
+		cur += j + len(u.surface)
+	}
+	// Tokens and units overlap in groups: one unit over two tokens
+	// (does|n't = do+not), two units over one token (a-t-il), or one to one.
+	k := 0
+	for i := 0; i < len(spans); {
+		t := &sents[spans[i].s][spans[i].t]
+		for k < len(pl) && pl[k].end <= spans[i].start {
+			k++
+		}
+		if k >= len(pl) || pl[k].start >= spans[i].end {
+			if !byKind(t) && t.UPOS == "_" {
+				guess(t)
+			}
+			i++
+			continue
+		}
+		// Extend the group while the last unit reaches into the next token.
+		j, m := i+1, k+1
+		for {
+			for m < len(pl) && pl[m].start < spans[j-1].end {
+				m++
+			}
+			if j < len(spans) && pl[m-1].end > spans[j].start {
+				j++
+				continue
+			}
+			break
+		}
+		var toks []*Token
+		for g := i; g < j; g++ {
+			toks = append(toks, &sents[spans[g].s][spans[g].t])
+		}
+		var over []*lu
+		for g := k; g < m; g++ {
+			over = append(over, pl[g].u)
+		}
+		applyGroup(toks, over, a.lang)
+		i, k = j, m
+	}
+	if a.lang == "en" {
+		englishRules(sents)
+	}
+	return nil
+}
+
+// applyGroup analyses tokens from the units that overlap them.
+func applyGroup(toks []*Token, over []*lu, lang string) {
+	if len(toks) == 1 {
+		if !byKind(toks[0]) {
+			applyUnits(toks[0], over, lang)
+		}
+		return
+	}
+	if len(over) == 1 && len(over[0].parts) == len(toks) {
+		// A contraction cut by the segmenter: one part per token.
+		for i, t := range toks {
+			if !byKind(t) {
+				applyUnits(t, []*lu{{surface: t.Text, parts: over[0].parts[i : i+1]}}, lang)
+			}
+		}
+		return
+	}
+	if len(over) == 1 && !over[0].unknown && len(over[0].parts) == 1 {
+		// A multiword unit (next year, d'accord): its part of speech for
+		// every token, its lemma split over the tokens when the words match.
+		u := over[0]
+		words := strings.FieldsFunc(u.parts[0].lemma, func(r rune) bool { return r == ' ' || r == '\'' || r == '’' })
+		for i, t := range toks {
+			if byKind(t) {
+				continue
+			}
+			applyUnits(t, over, lang)
+			switch {
+			case len(words) == len(toks):
+				t.Lemma = words[i]
+				if l, ok := elidedLemma[strings.ToLower(strings.TrimRight(t.Text, "'’"))]; ok {
+					t.Lemma = l
+				}
+			case i > 0:
+				t.Lemma = strings.ToLower(t.Text)
+			}
+		}
+		return
+	}
+	// Otherwise each token takes the units that overlap it.
+	for _, t := range toks {
+		if !byKind(t) {
+			applyUnits(t, over, lang)
+		}
+	}
+}
+
+// elidedLemma gives the full form of French elided words (d' -> de).
+var elidedLemma = map[string]string{
+	"l": "le", "d": "de", "j": "je", "m": "me", "n": "ne", "s": "se", "t": "te", "c": "ce",
+	"qu": "que", "jusqu": "jusque", "lorsqu": "lorsque", "puisqu": "puisque", "quoiqu": "quoique",
+}
+
+// applyUnits gives t the analysis of the units it overlaps.
+func applyUnits(t *Token, over []*lu, lang string) {
+	var lemmas, xpos []string
+	upos, feats := "", ""
+	if t.Kind == segment.Abbrev && len(over) > 1 {
+		// Apertium cut the abbreviation's dot off (M. = M + .): analyse
+		// the word alone, and an initial as a name.
+		over = over[:1]
+		if len(over[0].parts) > 0 && len(over[0].parts[0].tags) > 0 && over[0].parts[0].tags[0] == "num" {
+			t.UPOS, t.XPOS, t.Lemma = "PROPN", "abbr", t.Text
+			return
+		}
+	}
+	for _, u := range over {
+		if u.unknown {
+			if len(over) == 1 {
+				guess(t)
+				return
+			}
+			lemmas = append(lemmas, strings.ToLower(u.surface))
+			continue
+		}
+		for _, p := range u.parts {
+			lemma := p.lemma
+			if lemma == "prpers" { // Apertium's lemma for all English personal pronouns
+				lemma = strings.ToLower(u.surface)
+			}
+			lemmas = append(lemmas, lemma)
+			if len(p.tags) > 0 {
+				xpos = append(xpos, p.tags[0])
+			}
+			if upos == "" {
+				upos, feats = apertiumUD(p.tags)
+				if upos == "PRON|DET" {
+					upos = "DET"
+					if lang == "en" {
+						upos = "PRON"
+					}
+				}
+				if lang == "en" && lemma == "not" {
+					upos = "PART"
+				}
+			}
+		}
+	}
+	if upos == "" {
+		guess(t)
+		return
+	}
+	t.Lemma = strings.Join(lemmas, "+")
+	t.UPOS, t.XPOS, t.Feats = upos, strings.Join(xpos, "+"), feats
+}
+
+// englishRules brings Apertium's English tags to UD conventions: a
+// capitalised noun inside a sentence (Thursday, Bank of England) is a
+// proper noun, since English capitalises names only; "to" before an
+// infinitive is a particle.
+func englishRules(sents [][]Token) {
+	for _, s := range sents {
+		for i := range s {
+			t := &s[i]
+			if r, _ := utf8.DecodeRuneInString(t.Text); i > 0 && t.UPOS == "NOUN" && unicode.IsUpper(r) && s[i-1].UPOS != "PUNCT" {
+				t.UPOS, t.Lemma = "PROPN", t.Text
+			}
+			if t.Lemma == "to" && i+1 < len(s) && strings.Contains(s[i+1].Feats, "VerbForm=Inf") {
+				t.UPOS = "PART"
+			}
+		}
+	}
+}
+
+func readUntilNUL(r interface{ ReadSlice(byte) ([]byte, error) }) ([]byte, error) {
+	var out []byte
+	for {
+		chunk, err := r.ReadSlice(0)
+		out = append(out, chunk...)
+		if len(out) > maxAnswer {
+			return nil, errors.New("answer too large")
+		}
+		if err == nil {
+			return out[:len(out)-1], nil
+		}
+		if err != bufio.ErrBufferFull {
+			return nil, fmt.Errorf("reading answer: %w", err)
+		}
+	}
+}
+
+// escapeStream escapes the characters that have a meaning in Apertium's
+// stream format.
+func escapeStream(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`^$[]{}/\@<>`, r) {
+			b.WriteByte('\\')
+		}
+		if r == 0 {
+			r = ' '
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// parseStream reads ^surface/lemma<tag>…+lemma<tag>$ units, skipping the
+// blanks between them.
+func parseStream(b []byte) ([]lu, error) {
+	var units []lu
+	s := string(b)
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+			continue
+		case '[': // superblank: skip to its end
+			for i++; i < len(s) && s[i] != ']'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+			continue
+		case '^':
+		default:
+			continue
+		}
+		// Read to the unescaped '$'.
+		var fields []string
+		var cur strings.Builder
+		j := i + 1
+		for ; j < len(s) && s[j] != '$'; j++ {
+			switch s[j] {
+			case '\\':
+				j++
+				if j < len(s) {
+					cur.WriteByte(s[j])
+				}
+			case '/':
+				fields = append(fields, cur.String())
+				cur.Reset()
+			default:
+				cur.WriteByte(s[j])
+			}
+		}
+		if j >= len(s) {
+			return units, fmt.Errorf("unterminated unit at byte %d", i)
+		}
+		fields = append(fields, cur.String())
+		i = j
+		u := lu{surface: fields[0]}
+		if len(fields) < 2 {
+			u.unknown = true
+			units = append(units, u)
+			continue
+		}
+		an := fields[1]
+		if strings.HasPrefix(an, "*") || strings.HasPrefix(an, "@") || strings.HasPrefix(an, "#") {
+			u.unknown = true
+			units = append(units, u)
+			continue
+		}
+		for _, part := range strings.Split(an, "+") {
+			k := strings.IndexByte(part, '<')
+			if k < 0 {
+				u.parts = append(u.parts, analysis{lemma: part})
+				continue
+			}
+			a := analysis{lemma: part[:k]}
+			for _, tag := range strings.Split(strings.Trim(part[k:], "<>"), "><") {
+				a.tags = append(a.tags, tag)
+			}
+			u.parts = append(u.parts, a)
+		}
+		units = append(units, u)
+	}
+	return units, nil
+}
+
+// Apertium tags -> UPOS.
+var apertiumPOS = map[string]string{
+	"n": "NOUN", "np": "PROPN", "vblex": "VERB", "vbser": "AUX", "vbhaver": "AUX", "vbdo": "AUX",
+	"vbmod": "AUX", "vaux": "AUX", "adj": "ADJ", "adv": "ADV", "preadv": "ADV", "det": "DET",
+	"predet": "DET", "prn": "PRON", "rel": "PRON", "pr": "ADP", "cnjcoo": "CCONJ", "cnjsub": "SCONJ",
+	"cnjadv": "SCONJ", "num": "NUM", "ij": "INTJ", "sent": "PUNCT", "cm": "PUNCT", "lpar": "PUNCT",
+	"rpar": "PUNCT", "lquest": "PUNCT", "guio": "PUNCT", "apos": "PUNCT", "quot": "PUNCT",
+	"percent": "SYM", "gen": "PART", "abbr": "NOUN", "acr": "PROPN", "ord": "ADJ", "itg": "PRON",
+}
+
+// Apertium tags -> CoNLL-U features.
+var apertiumFeats = map[string]string{
+	"sg": "Number=Sing", "pl": "Number=Plur", "m": "Gender=Masc", "f": "Gender=Fem", "nt": "Gender=Neut",
+	"p1": "Person=1", "p2": "Person=2", "p3": "Person=3", "inf": "VerbForm=Inf", "pp": "VerbForm=Part",
+	"ger": "VerbForm=Ger", "pri": "Mood=Ind|Tense=Pres", "pii": "Mood=Ind|Tense=Imp", "ifi": "Mood=Ind|Tense=Past",
+	"fti": "Mood=Ind|Tense=Fut", "cni": "Mood=Cnd", "prs": "Mood=Sub|Tense=Pres", "imp": "Mood=Imp",
+	"past": "Tense=Past", "pres": "Tense=Pres", "def": "Definite=Def", "ind": "Definite=Ind",
+	"comp": "Degree=Cmp", "sup": "Degree=Sup",
+}
+
+// apertiumUD maps an Apertium tag list to UPOS and sorted features.
+func apertiumUD(tags []string) (string, string) {
+	if len(tags) == 0 {
+		return "", ""
+	}
+	upos := apertiumPOS[tags[0]]
+	if upos == "" {
+		upos = "X"
+	}
+	if tags[0] == "det" && len(tags) > 1 && tags[1] == "pos" {
+		upos = "PRON|DET" // possessive: PRON in English UD, DET elsewhere (resolved by the caller)
+	}
+	set := map[string]bool{}
+	for _, t := range tags[1:] {
+		for _, f := range strings.Split(apertiumFeats[t], "|") {
+			if f != "" {
+				set[f] = true
+			}
+		}
+	}
+	return upos, joinFeats(set)
+}
+
+// joinFeats sorts features the way CoNLL-U wants (by name, case-insensitive).
+func joinFeats(set map[string]bool) string {
+	feats := make([]string, 0, len(set))
+	for f := range set {
+		feats = append(feats, f)
+	}
+	sort.Slice(feats, func(i, j int) bool { return strings.ToLower(feats[i]) < strings.ToLower(feats[j]) })
+	return strings.Join(feats, "|")
+}

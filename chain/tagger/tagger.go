@@ -1,0 +1,98 @@
+// Package tagger gives tokens a part of speech and a lemma.
+//
+// Three implementations share the Tagger interface:
+//
+//   - Apertium runs Debian's Apertium morphological analyser (lt-proc) and
+//     HMM tagger (apertium-tagger) of a language as long-lived processes fed
+//     through pipes; a NUL byte flushes each request (the -z protocol), so a
+//     document costs a round trip, never a process start;
+//   - TreeTagger drives an installed TreeTagger (the user gives the binary
+//     and parameter file) the same way, one token a line, with SGML
+//     sentinels and padding to defeat its look-ahead and output buffering;
+//   - Stemmer, for languages with no tagger, gives Snowball stems as lemmas
+//     and no part of speech, and says so in its Name.
+//
+// Tags are mapped to Universal Dependencies UPOS and features; the tagger's
+// own tag is kept as XPOS.
+package tagger
+
+import (
+	"context"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gleaner/gleaner/chain/segment"
+)
+
+// Token is a token with its analysis.
+type Token struct {
+	segment.Token
+	Lemma string
+	UPOS  string // Universal Dependencies part of speech; "_" when unknown
+	XPOS  string // the tagger's own tag
+	Feats string // CoNLL-U features (Number=Sing|Gender=Fem), "" when none
+	// Unknown is set when the tagger's lexicon did not know the word.
+	Unknown bool
+}
+
+// Tagger analyses the sentences of one text in place.
+type Tagger interface {
+	// Tag fills Lemma, UPOS, XPOS and Feats of every token of sents, whose
+	// offsets point into text.
+	Tag(ctx context.Context, text string, sents [][]Token) error
+	// Name says which tagger analysed the text, for the output's metadata.
+	Name() string
+	// Close stops the tagger's processes.
+	Close() error
+}
+
+// FromSegments wraps segmented sentences for tagging.
+func FromSegments(sents [][]segment.Token) [][]Token {
+	out := make([][]Token, len(sents))
+	for i, s := range sents {
+		out[i] = make([]Token, len(s))
+		for j, t := range s {
+			out[i][j] = Token{Token: t, UPOS: "_"}
+		}
+	}
+	return out
+}
+
+// byKind analyses a token from its kind alone: pre-tagged units, punctuation
+// and symbols need no tagger. It reports whether it did.
+func byKind(t *Token) bool {
+	switch t.Kind {
+	case segment.Number, segment.Date, segment.Time, segment.Money, segment.Measure:
+		t.UPOS, t.XPOS = "NUM", t.Kind.String()
+	case segment.URL, segment.Email:
+		t.UPOS, t.XPOS = "X", t.Kind.String()
+	case segment.Punct:
+		t.UPOS, t.XPOS = "PUNCT", "punct"
+	case segment.Symbol:
+		t.UPOS, t.XPOS = "SYM", "sym"
+	default:
+		return false
+	}
+	t.Lemma = t.Text
+	return true
+}
+
+// guess analyses a word no lexicon knew: capitalised words are names.
+func guess(t *Token) {
+	if byKind(t) {
+		return
+	}
+	t.Unknown = true
+	t.Lemma = strings.ToLower(t.Text)
+	r, _ := utf8.DecodeRuneInString(t.Text)
+	switch {
+	case unicode.IsUpper(r):
+		t.UPOS, t.Lemma = "PROPN", t.Text
+	case unicode.IsDigit(r):
+		t.UPOS = "NUM"
+	default:
+		t.UPOS = "NOUN"
+	}
+	t.XPOS = "unknown"
+}
