@@ -1,0 +1,387 @@
+package heuristics
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// PairOptions tunes PairDiff. Zero fields take the defaults.
+type PairOptions struct {
+	// Align tunes the edit mapping between the page and its medoid.
+	Align AlignOptions
+	// MinShare prunes candidate elements holding less than this share of the
+	// page's words (the thesis's 2 %; default DefaultMinShare).
+	MinShare float64
+	// TemplatePenalty is what one word that does not differ from the medoid
+	// (template text, filtered zones) costs an element holding it, against 1
+	// gained per differing word (default DefaultTemplatePenalty).
+	TemplatePenalty float64
+}
+
+// Defaults of PairOptions, tuned on the Big9 dev pages.
+const (
+	DefaultMinShare        = 0.02
+	DefaultTemplatePenalty = 0.5
+)
+
+func (o PairOptions) withDefaults() PairOptions {
+	if o.MinShare <= 0 {
+		o.MinShare = DefaultMinShare
+	}
+	if o.TemplatePenalty <= 0 {
+		o.TemplatePenalty = DefaultTemplatePenalty
+	}
+	return o
+}
+
+// PairDiff locates the useful content of page by comparing it with medoid,
+// a page of the same template (seed 004, chapter 4.4). Both are full trees
+// as returned by treediff.Parse. The words of the page that differ from the
+// medoid, found by an edit mapping between the two tokenized trees (Align),
+// weigh on the elements holding them; the body is the element that gathers
+// the most differing text for the least template text, filtered of comment
+// and gallery zones, and the title the differing heading above it.
+func PairDiff(page, medoid *treediff.Tree, opt PairOptions) (Result, error) {
+	if page == nil || page.Root == nil {
+		return Result{}, fmt.Errorf("pair diff: empty page")
+	}
+	if medoid == nil || medoid.Root == nil {
+		return Result{}, fmt.Errorf("pair diff of %s: empty medoid", page.Name)
+	}
+	opt = opt.withDefaults()
+	pv, mv := page.View(treediff.TokenView), medoid.View(treediff.TokenView)
+	al, err := Align(pv, mv, opt.Align)
+	if err != nil {
+		return Result{}, fmt.Errorf("pair diff: %w", err)
+	}
+	loc := locate(al, opt)
+	return loc.result(page), nil
+}
+
+// located is what locate found in the page's token view.
+type located struct {
+	f     *features
+	body  *treediff.Node // view node, nil when nothing differs
+	title *treediff.Node // view node, may be nil
+	conf  float64
+}
+
+// features are per-node counts over the page's token view, by preorder index.
+type features struct {
+	view *treediff.Tree
+	// tok: words under the node; chg: words with no identical counterpart in
+	// the medoid; link: words inside links; chgLink: changed words in links.
+	tok, chg, link, chgLink []int32
+	// zone marks nodes inside a filtered zone (comments, galleries, navigation).
+	zone []bool
+	// score is the body score of each element: +1 per differing word outside
+	// links and zones, -penalty per other word (links count 0 when changed).
+	score []float64
+	al    *Alignment
+}
+
+func computeFeatures(al *Alignment, opt PairOptions) *features {
+	t := al.A
+	n := len(t.Nodes)
+	f := &features{view: t, al: al,
+		tok: make([]int32, n), chg: make([]int32, n), link: make([]int32, n), chgLink: make([]int32, n),
+		zone: make([]bool, n), score: make([]float64, n)}
+	inLink := make([]bool, n)
+	for _, x := range t.Nodes { // preorder: parents first
+		if p := x.Parent; p != nil {
+			inLink[x.Index] = inLink[p.Index] || p.Label == "a"
+			f.zone[x.Index] = f.zone[p.Index]
+		}
+		if x.Kind == treediff.Element && !f.zone[x.Index] && isFilteredZone(x) {
+			f.zone[x.Index] = true
+		}
+	}
+	for i := n - 1; i >= 0; i-- { // reverse preorder: children first
+		x := t.Nodes[i]
+		if x.Kind == treediff.Token {
+			f.tok[i] = 1
+			changed := al.Changed(i)
+			link := inLink[i]
+			if changed {
+				f.chg[i] = 1
+			}
+			if link {
+				f.link[i] = 1
+				if changed {
+					f.chgLink[i] = 1
+				}
+			}
+			switch {
+			case f.zone[i]:
+				f.score[i] = -opt.TemplatePenalty
+			case changed && link:
+				f.score[i] = 0
+			case changed:
+				f.score[i] = 1
+			default:
+				f.score[i] = -opt.TemplatePenalty
+			}
+		}
+		if p := x.Parent; p != nil {
+			j := p.Index
+			f.tok[j] += f.tok[i]
+			f.chg[j] += f.chg[i]
+			f.link[j] += f.link[i]
+			f.chgLink[j] += f.chgLink[i]
+			f.score[j] += f.score[i]
+		}
+	}
+	return f
+}
+
+// bodyOf returns the page's body element in the view (the root if none).
+func bodyOf(t *treediff.Tree) *treediff.Node {
+	for _, c := range t.Root.Children {
+		if c.Kind == treediff.Element && c.Label == "body" {
+			return c
+		}
+	}
+	return t.Root
+}
+
+// locate finds the body and title elements in the page's token view.
+func locate(al *Alignment, opt PairOptions) located {
+	f := computeFeatures(al, opt)
+	t := al.A
+	body := bodyOf(t)
+	total := float64(f.tok[t.Root.Index])
+	var best *treediff.Node
+	bestScore := 0.0
+	body.Walk(func(x *treediff.Node) bool {
+		if x.Kind != treediff.Element {
+			return false
+		}
+		i := x.Index
+		if f.zone[i] {
+			return false
+		}
+		if float64(f.tok[i]) < opt.MinShare*total || f.chg[i] == 0 {
+			return false // pruned: too little text below, nor in descendants
+		}
+		if s := f.score[i]; s > bestScore {
+			best, bestScore = x, s
+		}
+		return true
+	})
+	loc := located{f: f}
+	if best == nil {
+		return loc
+	}
+	best = preferNamed(f, best)
+	loc.body = best
+	loc.title = findTitle(f, best)
+	loc.conf = f.confidence(best)
+	return loc
+}
+
+// preferNamed climbs from x to the nearest ancestor with a class or id when
+// that ancestor holds no other word: the same content, but a selector that
+// names the template's container (the thesis prefers classed elements).
+func preferNamed(f *features, x *treediff.Node) *treediff.Node {
+	for c := x; c != nil && c.Label != "body"; c = c.Parent {
+		if f.tok[c.Index] != f.tok[x.Index] {
+			break
+		}
+		if hasName(c) {
+			return c
+		}
+	}
+	return x
+}
+
+func hasName(x *treediff.Node) bool {
+	for _, k := range []string{"class", "id"} {
+		if v, ok := x.Attr(k); ok && strings.TrimSpace(v) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// confidence combines how much of the page's differing text the element
+// holds, how little template text comes with it, and how much the element
+// stands out of its parent (the thesis's differential).
+func (f *features) confidence(x *treediff.Node) float64 {
+	i := x.Index
+	body := bodyOf(f.view).Index
+	useful := float64(f.chg[i] - f.chgLink[i])
+	allUseful := float64(f.chg[body] - f.chgLink[body])
+	if useful <= 0 || allUseful <= 0 {
+		return 0
+	}
+	coverage := useful / allUseful                   // share of the page's new text
+	purity := useful / float64(f.tok[i])             // share of new text in the element
+	lengthFactor := 1 - math.Exp(-useful/60)         // short texts are less sure
+	c := math.Sqrt(coverage) * purity * lengthFactor // in [0, 1]
+	return math.Round(c*1000) / 1000
+}
+
+// result turns what was located into a Result over the full tree.
+func (l located) result(page *treediff.Tree) Result {
+	r := Result{Method: MethodPair}
+	if l.body == nil {
+		return r
+	}
+	f := l.f
+	r.Node = l.body.Origin
+	r.Selector = CSSSelector(r.Node)
+	r.Confidence = l.conf
+	skip := map[*treediff.Node]bool{}
+	l.body.Walk(func(x *treediff.Node) bool {
+		if x.Kind != treediff.Element || x == l.body {
+			return true
+		}
+		i := x.Index
+		if f.zone[i] || (f.tok[i] > 0 && f.chg[i] == 0) {
+			skip[x.Origin] = true // comment zones and template blocks inside the body
+			return false
+		}
+		return true
+	})
+	if l.title != nil {
+		r.Title = oneLine(l.title.Origin.Text())
+		if l.body.Contains(l.title) {
+			skip[l.title.Origin] = true
+		}
+	}
+	r.Body = textWithout(r.Node, skip)
+	return r
+}
+
+// oneLine joins the lines of s with spaces.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// textWithout is n.Text() with the subtrees rooted at skipped nodes left out.
+func textWithout(n *treediff.Node, skip map[*treediff.Node]bool) string {
+	if len(skip) == 0 {
+		return n.Text()
+	}
+	root := &treediff.Node{Kind: n.Kind, Label: n.Label}
+	type item struct{ src, dst *treediff.Node }
+	stack := []item{{n, root}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, c := range it.src.Children {
+			if skip[c] {
+				continue
+			}
+			d := &treediff.Node{Kind: c.Kind, Label: c.Label, Parent: it.dst}
+			it.dst.Children = append(it.dst.Children, d)
+			stack = append(stack, item{c, d})
+		}
+	}
+	return root.Text()
+}
+
+// findTitle picks the headline: a short element whose words differ from the
+// medoid, above or at the start of the body, scored by heading tag, by
+// title-like class names and by its words' overlap with the document title.
+func findTitle(f *features, body *treediff.Node) *treediff.Node {
+	t := f.view
+	docTitle := wordCounts(documentTitle(t))
+	bodyEnd := body.Offset
+	if last := lastNode(body); last != nil {
+		bodyEnd = last.Offset
+	}
+	var best *treediff.Node
+	bestScore := 0.0
+	bodyOf(t).Walk(func(x *treediff.Node) bool {
+		if x.Kind != treediff.Element {
+			return false
+		}
+		i := x.Index
+		if f.zone[i] || f.chg[i] == 0 {
+			return false
+		}
+		if f.tok[i] > 40 {
+			return true // too long to be a headline: look below
+		}
+		if x.Offset > bodyEnd || f.chg[i]*2 < f.tok[i] {
+			return false
+		}
+		s := 0.0
+		switch x.Label {
+		case "h1":
+			s += 1
+		case "h2":
+			s += 0.6
+		case "h3":
+			s += 0.4
+		case "b", "strong", "font", "span", "div", "td", "p":
+		default:
+			s += 0
+		}
+		if titleCue(x) {
+			s += 0.5
+		}
+		s += 2 * cosine(wordCounts(x.Text()), docTitle)
+		if x.Offset > body.Offset && body.Contains(x) {
+			s -= 0.2 // inside the body: only a title if it is its first line
+		}
+		if s > bestScore {
+			best, bestScore = x, s
+		}
+		return false
+	})
+	if bestScore < 0.8 {
+		return nil
+	}
+	return best
+}
+
+func lastNode(n *treediff.Node) *treediff.Node {
+	for len(n.Children) > 0 {
+		n = n.Children[len(n.Children)-1]
+	}
+	return n
+}
+
+// documentTitle returns the text of the page's <title> element.
+func documentTitle(t *treediff.Tree) string {
+	var out string
+	t.Root.Walk(func(x *treediff.Node) bool {
+		if out != "" {
+			return false
+		}
+		if x.Kind == treediff.Element && x.Label == "title" {
+			out = x.Text()
+			return false
+		}
+		return x.Label != "body"
+	})
+	return out
+}
+
+// wordCounts counts the lower-cased words of s.
+func wordCounts(s string) map[string]float64 {
+	m := map[string]float64{}
+	for _, w := range treediff.Words(s) {
+		m[strings.ToLower(w.Text)]++
+	}
+	return m
+}
+
+// cosine is the cosine similarity of two word-count vectors.
+func cosine(a, b map[string]float64) float64 {
+	var dot, na, nb float64
+	for k, v := range a {
+		na += v * v
+		dot += v * b[k]
+	}
+	for _, v := range b {
+		nb += v * v
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
+}
