@@ -19,17 +19,25 @@ type PairOptions struct {
 	// (template text, filtered zones) costs an element holding it, against 1
 	// gained per differing word (default DefaultTemplatePenalty).
 	TemplatePenalty float64
+	// MinBlockWords: differing words of a block (paragraph, cell, list item)
+	// holding fewer words than this are neutral, neither body nor template
+	// (default DefaultMinBlockWords).
+	MinBlockWords int
 }
 
 // Defaults of PairOptions, tuned on the Big9 dev pages.
 const (
 	DefaultMinShare        = 0.02
 	DefaultTemplatePenalty = 0.5
+	DefaultMinBlockWords   = 10
 )
 
 func (o PairOptions) withDefaults() PairOptions {
 	if o.MinShare <= 0 {
 		o.MinShare = DefaultMinShare
+	}
+	if o.MinBlockWords <= 0 {
+		o.MinBlockWords = DefaultMinBlockWords
 	}
 	if o.TemplatePenalty <= 0 {
 		o.TemplatePenalty = DefaultTemplatePenalty
@@ -90,13 +98,26 @@ func computeFeatures(al *Alignment, opt PairOptions) *features {
 		tok: make([]int32, n), chg: make([]int32, n), link: make([]int32, n), chgLink: make([]int32, n),
 		zone: make([]bool, n), score: make([]float64, n)}
 	inLink := make([]bool, n)
+	// block[i] is the nearest block-level element at or above node i; words
+	// directly in a short block (a teaser, a date line, a caption) weigh
+	// nothing, so lists of changing snippets do not pull the body up.
+	block := make([]int32, n)
+	blockWords := make([]int32, n)
 	for _, x := range t.Nodes { // preorder: parents first
+		i := x.Index
+		block[i] = int32(i)
 		if p := x.Parent; p != nil {
-			inLink[x.Index] = inLink[p.Index] || p.Label == "a"
-			f.zone[x.Index] = f.zone[p.Index]
+			inLink[i] = inLink[p.Index] || p.Label == "a"
+			f.zone[i] = f.zone[p.Index]
+			if x.Kind != treediff.Element || !treediff.IsBlock(x.Label) {
+				block[i] = block[p.Index]
+			}
 		}
-		if x.Kind == treediff.Element && !f.zone[x.Index] && isFilteredZone(x) {
-			f.zone[x.Index] = true
+		if x.Kind == treediff.Element && !f.zone[i] && isFilteredZone(x) {
+			f.zone[i] = true
+		}
+		if x.Kind == treediff.Token {
+			blockWords[block[i]]++
 		}
 	}
 	for i := n - 1; i >= 0; i-- { // reverse preorder: children first
@@ -117,7 +138,7 @@ func computeFeatures(al *Alignment, opt PairOptions) *features {
 			switch {
 			case f.zone[i]:
 				f.score[i] = -opt.TemplatePenalty
-			case changed && link:
+			case changed && link, changed && int(blockWords[block[i]]) < opt.MinBlockWords:
 				f.score[i] = 0
 			case changed:
 				f.score[i] = 1
@@ -240,8 +261,10 @@ func (l located) result(page *treediff.Tree) Result {
 			return true
 		}
 		i := x.Index
-		if f.zone[i] || (f.tok[i] > 0 && f.chg[i] == 0) {
-			skip[x.Origin] = true // comment zones and template blocks inside the body
+		if f.zone[i] || (f.tok[i] > 0 && f.chg[i] == 0) ||
+			(treediff.IsBlock(x.Label) && f.tok[i] > 0 && float64(f.link[i]) >= 0.5*float64(f.tok[i])) {
+			// comment zones, template blocks and link lists inside the body
+			skip[x.Origin] = true
 			return false
 		}
 		return true
