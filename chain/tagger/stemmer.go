@@ -49,7 +49,9 @@ func NewStemmer(lang string) (*Stemmer, error) {
 }
 
 // Name says that no tagger analysed the text.
-func (s *Stemmer) Name() string { return "snowball-stems:" + s.lang + " (no POS tagger for " + s.lang + ")" }
+func (s *Stemmer) Name() string {
+	return "snowball-stems:" + s.lang + " (no POS tagger for " + s.lang + ")"
+}
 
 // Close does nothing: the stemmer runs in process.
 func (s *Stemmer) Close() error { return nil }

@@ -1,0 +1,253 @@
+// Package chain is Gleaner's linguistic chain: it turns the useful content
+// of a page into an annotated document, ready for corpus tools.
+//
+// Per document it identifies the language among the configured ones
+// (chain/langid), keeps the coherent blocks of text apart (chain/blocks: a
+// caption is never glued into a sentence of the article), cuts sentences
+// and tokens with pre-tagged URLs, e-mails, dates, numbers, money and
+// measures (chain/segment), then gives each token a part of speech and a
+// lemma (chain/tagger): a TreeTagger when the user configured one for the
+// language, else Debian's Apertium, else Snowball stems — Document.Tagger
+// says which, and says so when no tagger exists for the language. Taggers
+// are processes started once and kept alive for every document.
+//
+// The chain knows nothing of where documents come from: package export and
+// "gleaner export" feed it from a store.
+package chain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/gleaner/gleaner/chain/langid"
+	"github.com/gleaner/gleaner/chain/segment"
+	"github.com/gleaner/gleaner/chain/tagger"
+)
+
+// TreeTaggerModel points to an installed TreeTagger for one language.
+type TreeTaggerModel struct {
+	Bin string // tree-tagger executable
+	Par string // parameter file, e.g. french.par
+}
+
+// Config sets up a Chain. The zero value is usable.
+type Config struct {
+	// Languages the documents may be in (ISO 639-1); default en, fr, de.
+	Languages []string
+	// ApertiumDir holds Apertium's language data (default
+	// /usr/share/apertium).
+	ApertiumDir string
+	// NoApertium disables Apertium (stems or TreeTagger only).
+	NoApertium bool
+	// TreeTagger, per language, takes precedence over Apertium.
+	TreeTagger map[string]TreeTaggerModel
+	// MaxBytes caps the text of one document (default 4 MiB); the rest is
+	// dropped and Document.Truncated set.
+	MaxBytes int
+}
+
+// DefaultLanguages are the languages of a zero Config.
+var DefaultLanguages = []string{"en", "fr", "de"}
+
+// Chain annotates documents. It is safe for concurrent use; each
+// language's tagger serves one request at a time.
+type Chain struct {
+	cfg Config
+	id  *langid.Identifier
+
+	mu      sync.Mutex
+	taggers map[string]tagger.Tagger
+}
+
+// New returns a chain; taggers start on first use.
+func New(cfg Config) (*Chain, error) {
+	if len(cfg.Languages) == 0 {
+		cfg.Languages = DefaultLanguages
+	}
+	if cfg.MaxBytes <= 0 {
+		cfg.MaxBytes = 4 << 20
+	}
+	id, err := langid.New(cfg.Languages)
+	if err != nil {
+		return nil, fmt.Errorf("chain: %w", err)
+	}
+	return &Chain{cfg: cfg, id: id, taggers: map[string]tagger.Tagger{}}, nil
+}
+
+// Close stops the tagger processes.
+func (c *Chain) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var errs []error
+	for _, t := range c.taggers {
+		errs = append(errs, t.Close())
+	}
+	c.taggers = map[string]tagger.Tagger{}
+	return errors.Join(errs...)
+}
+
+// Input is a document to annotate.
+type Input struct {
+	ID    string // stable identifier (page id, file name)
+	URL   string
+	Title string
+	// Blocks are the coherent texts of the document, in order (see
+	// chain/blocks); sentences never cross them. Text is used when Blocks
+	// is empty: its paragraphs (blank-line separated) are the blocks.
+	Blocks []string
+	Text   string
+	// Lang forces the language (skips identification) when set.
+	Lang string
+}
+
+// Document is an annotated document.
+type Document struct {
+	ID, URL, Title string
+	Lang           string  // ISO 639-1; "" when not identified
+	LangConfidence float64 // in [0, 1]; 1 when the language was given
+	// Tagger names what analysed the tokens: "apertium:fr-es",
+	// "treetagger:de", "snowball-stems:de (no POS tagger for de)", or
+	// "none (…)" when nothing could.
+	Tagger    string
+	Blocks    []Block
+	Truncated bool
+}
+
+// Block is one coherent text.
+type Block struct {
+	Text      string
+	Sentences []Sentence
+}
+
+// Sentence is a run of tokens; Text is its span of the block's text.
+type Sentence struct {
+	Text   string
+	Tokens []tagger.Token
+}
+
+// Tokens counts the document's tokens.
+func (d *Document) Tokens() int {
+	n := 0
+	for _, b := range d.Blocks {
+		for _, s := range b.Sentences {
+			n += len(s.Tokens)
+		}
+	}
+	return n
+}
+
+// Process annotates one document.
+func (c *Chain) Process(ctx context.Context, in Input) (*Document, error) {
+	blocks := in.Blocks
+	if len(blocks) == 0 {
+		blocks = paragraphs(in.Text)
+	}
+	doc := &Document{ID: in.ID, URL: in.URL, Title: in.Title}
+	// Bound the work on huge pages.
+	total := 0
+	for i, b := range blocks {
+		total += len(b)
+		if total > c.cfg.MaxBytes {
+			blocks, doc.Truncated = blocks[:i], true
+			break
+		}
+	}
+	doc.Lang, doc.LangConfidence = in.Lang, 1
+	if doc.Lang == "" {
+		doc.Lang, doc.LangConfidence = c.id.Detect(in.Title + "\n" + strings.Join(blocks, "\n"))
+	}
+	tg, err := c.tagger(doc.Lang)
+	if err != nil {
+		doc.Tagger = "none (" + err.Error() + ")"
+	}
+	if tg != nil {
+		doc.Tagger = tg.Name()
+	}
+	for _, text := range blocks {
+		text = strings.TrimSpace(text)
+		if text == "" {
+			continue
+		}
+		segs := segment.Sentences(segment.Tokenize(text, doc.Lang), text, doc.Lang)
+		sents := tagger.FromSegments(segs)
+		if tg != nil {
+			if err := tg.Tag(ctx, text, sents); err != nil {
+				return nil, fmt.Errorf("chain: document %s: %w", in.ID, err)
+			}
+		} else {
+			for _, s := range sents {
+				for i := range s {
+					if s[i].Lemma == "" {
+						s[i].Lemma = s[i].Text
+					}
+				}
+			}
+		}
+		b := Block{Text: text}
+		for _, s := range sents {
+			b.Sentences = append(b.Sentences, Sentence{Text: text[s[0].Start:s[len(s)-1].End], Tokens: s})
+		}
+		doc.Blocks = append(doc.Blocks, b)
+	}
+	return doc, ctx.Err()
+}
+
+// tagger returns the tagger of lang, starting it on first use.
+func (c *Chain) tagger(lang string) (tagger.Tagger, error) {
+	if lang == "" {
+		return nil, errors.New("language not identified")
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t, ok := c.taggers[lang]; ok {
+		return t, nil
+	}
+	var t tagger.Tagger
+	var errs []error
+	if m, ok := c.cfg.TreeTagger[lang]; ok {
+		tt, err := tagger.NewTreeTagger(lang, m.Bin, m.Par)
+		if err == nil {
+			t = tt
+		}
+		errs = append(errs, err)
+	}
+	if t == nil && !c.cfg.NoApertium {
+		a, err := tagger.NewApertium(c.cfg.ApertiumDir, lang)
+		if err == nil {
+			t = a
+		}
+		errs = append(errs, err)
+	}
+	if t == nil {
+		s, err := tagger.NewStemmer(lang)
+		if err != nil {
+			return nil, errors.Join(append(errs, err)...)
+		}
+		t = s
+	}
+	c.taggers[lang] = t
+	return t, nil
+}
+
+// Tagger reports which tagger the chain uses for lang (starting it).
+func (c *Chain) Tagger(lang string) string {
+	t, err := c.tagger(lang)
+	if err != nil {
+		return "none (" + err.Error() + ")"
+	}
+	return t.Name()
+}
+
+// paragraphs splits text at blank lines.
+func paragraphs(text string) []string {
+	var out []string
+	for _, p := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
