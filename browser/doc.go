@@ -1,0 +1,37 @@
+// Package browser fetches web pages the way a reader sees them: rendered by a
+// real headless Chromium (driven with chromedp), after the page's scripts
+// have run, lazy content has been scrolled in, "load more" buttons pressed
+// and cookie-consent overlays dismissed.
+//
+// Two implementations of the small [Fetcher] interface exist:
+//
+//   - [Renderer] drives one Chromium process with a bounded number of tabs.
+//     Each page gets its own isolated browser context (or one per site when
+//     cookies are shared), a hard deadline that closes the tab but never the
+//     browser, and a retry on a fresh browser when Chromium crashes. The
+//     browser is retired after a number of pages or above an RSS limit, and
+//     no Chromium process outlives the program (process group, parent-death
+//     signal, and a sweep of leftovers of dead programs at start).
+//   - [HTTPFetcher] is a plain net/http client with size and time limits for
+//     static pages and tests.
+//
+// A rendered [Page] carries the final URL, HTTP status, redirect chain,
+// title, the DOM serialized as HTML (open shadow roots flattened into their
+// hosts, same-origin iframes recorded in Frames), outgoing links with their
+// anchor text (including script-created links and history.pushState
+// navigations), an optional screenshot, and a [Layout]: the bounding box and
+// visibility of every element, taken with DOMSnapshot.captureSnapshot.
+//
+// # Layout for heuristics
+//
+// Layout boxes are keyed by the element's XPath-like path as
+// treediff.Node.Path computes it on the tree that treediff.Parse builds from
+// Page.HTML (e.g. /html/body/div[2]/p[1]). Page.HTML is serialized from the
+// same snapshot the boxes come from, so the keys match the parsed tree; use
+// Layout.Box(node) with a node of that tree (text nodes take their parent's
+// box). Box.Visible is false for elements that are not rendered, have zero
+// area, visibility:hidden or opacity:0 (themselves or an ancestor), so
+// "visible text only" is the text of nodes whose box is visible, and Box.Y
+// gives the vertical position in the whole document (CSS pixels from the
+// top of the page, not the viewport).
+package browser

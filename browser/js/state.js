@@ -1,0 +1,11 @@
+// The state the waiting loop polls.
+(() => {
+  const g = window.__gleaner || { lastMutation: 0, mutations: 0 };
+  const se = document.scrollingElement || document.documentElement;
+  return {
+    quiet: performance.now() - g.lastMutation,
+    mutations: g.mutations,
+    height: se ? se.scrollHeight : 0,
+    ready: document.readyState,
+  };
+})()

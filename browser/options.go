@@ -1,0 +1,172 @@
+package browser
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"time"
+)
+
+// Resource types that Options.Block can name (Chrome's network resource
+// types).
+const (
+	Image      = "Image"
+	Media      = "Media"
+	Font       = "Font"
+	Stylesheet = "Stylesheet"
+)
+
+// DefaultBlock is the resource blocking of a zero Options: what a text
+// extractor never needs.
+var DefaultBlock = []string{Image, Media, Font}
+
+// Options configure a [Renderer]. The zero value is usable: every zero field
+// takes the default written beside it.
+type Options struct {
+	// ExecPath is the Chromium binary. Default: $GLEANER_CHROMIUM, else the
+	// first of chromium, chromium-browser, google-chrome found on PATH, else
+	// /usr/bin/chromium.
+	ExecPath string
+	// Tabs is how many pages render at once in the one browser (default 2).
+	Tabs int
+	// PageTimeout is the hard cap on one page, waiting and capture included
+	// (default 30s). A page that has not settled by then is captured as it
+	// is and marked Partial; only the tab is closed, never the browser.
+	PageTimeout time.Duration
+	// Retries is how many times a page is tried again after the browser or
+	// its tab crashed (default 1; negative: none).
+	Retries int
+	// RetireAfter restarts the browser after this many pages (default 500).
+	RetireAfter int
+	// MaxRSS restarts the browser when its process tree's resident memory
+	// exceeds this many bytes (default 2 GiB).
+	MaxRSS int64
+	// ShareCookies keeps one browser context per site (host) so cookies and
+	// storage carry over between its pages; by default every page gets a
+	// fresh, isolated context.
+	ShareCookies bool
+	// Block lists resource types the browser must not download (default
+	// DefaultBlock). NoBlock turns blocking off.
+	Block   []string
+	NoBlock bool
+	// Screenshot asks for a JPEG of the whole page.
+	Screenshot bool
+	// Width and Height are the window size (default 1280x900).
+	Width, Height int
+	// UserAgent overrides the browser's user agent.
+	UserAgent string
+	// MaxHTMLBytes caps the serialized DOM (default 16 MiB); a longer one is
+	// cut and the page marked Partial.
+	MaxHTMLBytes int
+	// Wait tunes how the renderer decides a page is ready.
+	Wait WaitOptions
+	// Logf, when set, receives the renderer's diagnostics (restarts,
+	// retries, crashes).
+	Logf func(format string, args ...any)
+}
+
+// WaitOptions tune the waiting for a page's real content. Every step runs
+// under the page's hard cap.
+type WaitOptions struct {
+	// NetworkIdle is how long no request may be in flight before the network
+	// counts as idle (default 500ms).
+	NetworkIdle time.Duration
+	// LongRequest: a request in flight for longer than this is taken for a
+	// long poll or stream and no longer holds the page (default 5s).
+	LongRequest time.Duration
+	// DOMQuiet is how long the DOM must not change (a MutationObserver on
+	// child lists and text) before it counts as settled (default 300ms).
+	DOMQuiet time.Duration
+	// ScrollSteps bounds the scroll loop for lazy and infinite content
+	// (default 10; negative: no scrolling). The loop stops earlier when the
+	// page height no longer grows.
+	ScrollSteps int
+	// LoadMoreSelector names the "load more" control; empty uses a heuristic
+	// on common button texts in several languages.
+	LoadMoreSelector string
+	// LoadMoreClicks bounds the clicks on "load more" (default 5; negative:
+	// never click).
+	LoadMoreClicks int
+	// KeepConsent leaves cookie-consent overlays alone.
+	KeepConsent bool
+}
+
+func (o Options) withDefaults() (Options, error) {
+	if o.ExecPath == "" {
+		p, err := FindChromium()
+		if err != nil {
+			return o, err
+		}
+		o.ExecPath = p
+	}
+	if o.Tabs <= 0 {
+		o.Tabs = 2
+	}
+	if o.PageTimeout <= 0 {
+		o.PageTimeout = 30 * time.Second
+	}
+	if o.Retries == 0 {
+		o.Retries = 1
+	} else if o.Retries < 0 {
+		o.Retries = 0
+	}
+	if o.RetireAfter <= 0 {
+		o.RetireAfter = 500
+	}
+	if o.MaxRSS <= 0 {
+		o.MaxRSS = 2 << 30
+	}
+	if o.Block == nil {
+		o.Block = DefaultBlock
+	}
+	if o.NoBlock {
+		o.Block = nil
+	}
+	if o.Width <= 0 {
+		o.Width = 1280
+	}
+	if o.Height <= 0 {
+		o.Height = 900
+	}
+	if o.MaxHTMLBytes <= 0 {
+		o.MaxHTMLBytes = 16 << 20
+	}
+	w := &o.Wait
+	if w.NetworkIdle <= 0 {
+		w.NetworkIdle = 500 * time.Millisecond
+	}
+	if w.LongRequest <= 0 {
+		w.LongRequest = 5 * time.Second
+	}
+	if w.DOMQuiet <= 0 {
+		w.DOMQuiet = 300 * time.Millisecond
+	}
+	if w.ScrollSteps == 0 {
+		w.ScrollSteps = 10
+	}
+	if w.LoadMoreClicks == 0 {
+		w.LoadMoreClicks = 5
+	}
+	return o, nil
+}
+
+// FindChromium returns the Chromium binary to use: $GLEANER_CHROMIUM, else
+// the first of chromium, chromium-browser, google-chrome on PATH, else
+// /usr/bin/chromium. It fails when none exists, saying how to install one.
+func FindChromium() (string, error) {
+	if p := os.Getenv("GLEANER_CHROMIUM"); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("GLEANER_CHROMIUM=%s: %w", p, err)
+		}
+		return p, nil
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium", nil
+	}
+	return "", fmt.Errorf("no Chromium found (set GLEANER_CHROMIUM, or run scripts/setup.sh to install Debian's chromium)")
+}

@@ -1,0 +1,159 @@
+package browser
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// dirPrefix starts the name of every user data directory this package
+// creates; the owner's pid follows, so a later program can tell the
+// leftovers of a dead one (see sweepStale).
+const dirPrefix = "gleaner-chromium-"
+
+// procsUsingDir returns the pids of the processes whose command line has
+// --user-data-dir=dir. Chromium passes the flag to its helper processes, so
+// this finds a browser's whole tree even when its parent is gone.
+func procsUsingDir(dir string) []int {
+	want := []byte("--user-data-dir=" + dir)
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	self := os.Getpid()
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		cmdline, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil {
+			continue
+		}
+		for arg := range bytes.SplitSeq(cmdline, []byte{0}) {
+			if bytes.Equal(arg, want) {
+				pids = append(pids, pid)
+				break
+			}
+		}
+	}
+	return pids
+}
+
+// killTree kills the process group pgid (0: none) and every process still
+// using dir, looking again until nothing is found for a few passes, because a
+// helper can fork while its parent dies.
+func killTree(pgid int, dir string) {
+	if pgid > 0 {
+		syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	if dir == "" {
+		return
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for quiet := 0; quiet < 3 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		pids := procsUsingDir(dir)
+		if len(pids) == 0 {
+			quiet++
+			continue
+		}
+		quiet = 0
+		for _, pid := range pids {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// sweepStale kills the Chromium processes and removes the user data
+// directories left by programs of this package that died without cleaning
+// up (SIGKILL, OOM): directories named dirPrefix+pid+... whose pid is gone.
+func sweepStale() {
+	entries, err := os.ReadDir(os.TempDir())
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() || !strings.HasPrefix(name, dirPrefix) {
+			continue
+		}
+		rest := strings.TrimPrefix(name, dirPrefix)
+		i := strings.IndexByte(rest, '-')
+		if i <= 0 {
+			continue
+		}
+		pid, err := strconv.Atoi(rest[:i])
+		if err != nil || pid == os.Getpid() || alive(pid) {
+			continue
+		}
+		dir := filepath.Join(os.TempDir(), name)
+		killTree(0, dir)
+		os.RemoveAll(dir)
+	}
+}
+
+// alive reports whether a process with this pid exists (and is not a zombie).
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil
+	}
+	// The state follows the parenthesized command name.
+	if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) {
+		return b[i+2] != 'Z'
+	}
+	return true
+}
+
+// treeRSS returns the summed resident set size, in bytes, of pid and all its
+// descendants (shared pages are counted once per process, as ps does).
+func treeRSS(pid int) int64 {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0
+	}
+	children := map[int][]int{}
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 2 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		children[ppid] = append(children[ppid], p)
+	}
+	page := int64(os.Getpagesize())
+	var total int64
+	stack := []int{pid}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		stack = append(stack, children[p]...)
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/statm")
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(b))
+		if len(f) >= 2 {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			total += n * page
+		}
+	}
+	return total
+}

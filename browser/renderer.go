@@ -1,0 +1,355 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+)
+
+// Renderer renders pages in one headless Chromium with a bounded number of
+// tabs. It is safe for concurrent use; Close it to stop the browser.
+type Renderer struct {
+	opt Options
+	sem chan struct{}
+
+	mu       sync.Mutex
+	cur      *instance
+	closed   bool
+	retiring sync.WaitGroup // instances retired but not yet stopped
+
+	pages, retries, started, crashes atomic.Int64
+	peakRSS                          atomic.Int64
+}
+
+// Stats are counters of a Renderer's life.
+type Stats struct {
+	Pages    int64 // pages returned (partial ones included)
+	Retries  int64 // attempts repeated after a crash
+	Restarts int64 // browsers started after the first
+	Crashes  int64 // browsers or tabs found dead
+	PeakRSS  int64 // highest sampled RSS of the browser's process tree, bytes
+}
+
+// instance is one Chromium process.
+type instance struct {
+	id          int
+	dir         string // private user data directory
+	pid         int
+	allocCancel context.CancelFunc
+	ctx         context.Context // browser context; Done when the browser dies
+	cancel      context.CancelFunc
+
+	mu     sync.Mutex
+	active int  // pages in progress
+	retire bool // stop once active drops to 0
+	sites  map[string]cdp.BrowserContextID
+	pages  int
+}
+
+// New checks the options and returns a Renderer. The browser starts with the
+// first page. It also kills the Chromium processes left by earlier programs
+// of this package that died without cleaning up.
+func New(opt Options) (*Renderer, error) {
+	o, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	sweepStale()
+	return &Renderer{opt: o, sem: make(chan struct{}, o.Tabs)}, nil
+}
+
+// ErrClosed is returned by Fetch after Close.
+var ErrClosed = errors.New("browser: renderer closed")
+
+// errCrashed marks an attempt that failed because the browser or its tab
+// died; such attempts are retried.
+var errCrashed = errors.New("browser crashed")
+
+// Fetch renders rawURL and captures it. The page's own deadline is
+// Options.PageTimeout; ctx can cut it shorter. An HTTP error status is not
+// an error: it is in Page.Status.
+func (r *Renderer) Fetch(ctx context.Context, rawURL string) (*Page, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "file") || (u.Scheme != "file" && u.Host == "") {
+		return nil, fmt.Errorf("render %q: not an absolute http(s) URL", rawURL)
+	}
+	select {
+	case r.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("render %s: %w", rawURL, ctx.Err())
+	}
+	defer func() { <-r.sem }()
+
+	var lastErr error
+	for attempt := 1; attempt <= r.opt.Retries+1; attempt++ {
+		inst, err := r.acquire()
+		if err != nil {
+			return nil, fmt.Errorf("render %s: %w", rawURL, err)
+		}
+		p, err := r.render(ctx, inst, u)
+		r.release(inst, err)
+		if err == nil {
+			p.Attempts = attempt
+			r.pages.Add(1)
+			return p, nil
+		}
+		lastErr = err
+		if !errors.Is(err, errCrashed) || ctx.Err() != nil {
+			break
+		}
+		r.crashes.Add(1)
+		if attempt <= r.opt.Retries {
+			r.retries.Add(1)
+			r.logf("browser: %s: %v; retrying", rawURL, err)
+		}
+	}
+	return nil, fmt.Errorf("render %s: %w", rawURL, lastErr)
+}
+
+// Stats returns the counters so far.
+func (r *Renderer) Stats() Stats {
+	return Stats{
+		Pages: r.pages.Load(), Retries: r.retries.Load(), Restarts: max(r.started.Load()-1, 0),
+		Crashes: r.crashes.Load(), PeakRSS: r.peakRSS.Load(),
+	}
+}
+
+// BrowserPID returns the pid of the running browser, or 0 when none runs.
+// Tests use it to kill the browser.
+func (r *Renderer) BrowserPID() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cur == nil || r.cur.ctx.Err() != nil {
+		return 0
+	}
+	return r.cur.pid
+}
+
+// RSS returns the resident memory of the running browser's process tree in
+// bytes (0 when none runs), and records it in the peak.
+func (r *Renderer) RSS() int64 {
+	pid := r.BrowserPID()
+	if pid == 0 {
+		return 0
+	}
+	rss := treeRSS(pid)
+	for {
+		old := r.peakRSS.Load()
+		if rss <= old || r.peakRSS.CompareAndSwap(old, rss) {
+			break
+		}
+	}
+	return rss
+}
+
+// Close stops the browser (waiting for pages in progress to end) and removes
+// its user data directory. Fetch fails with ErrClosed afterwards.
+func (r *Renderer) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	inst := r.cur
+	r.cur = nil
+	r.mu.Unlock()
+	if inst != nil {
+		r.retireInstance(inst)
+	}
+	r.retiring.Wait()
+	return nil
+}
+
+func (r *Renderer) logf(format string, args ...any) {
+	if r.opt.Logf != nil {
+		r.opt.Logf(format, args...)
+	}
+}
+
+// acquire returns the running browser, starting one when none runs or the
+// current one died or is being retired, and counts a page on it.
+func (r *Renderer) acquire() (*instance, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, ErrClosed
+	}
+	if r.cur != nil && r.cur.ctx.Err() != nil {
+		r.logf("browser: chromium %d died; starting a new one", r.cur.pid)
+		old := r.cur
+		r.cur = nil
+		r.retireInstance(old)
+	}
+	if r.cur == nil {
+		inst, err := r.start()
+		if err != nil {
+			return nil, err
+		}
+		r.cur = inst
+	}
+	inst := r.cur
+	inst.mu.Lock()
+	inst.active++
+	inst.pages++
+	full := inst.pages >= r.opt.RetireAfter
+	inst.mu.Unlock()
+	if full {
+		// Later pages go to a new browser; this one stops after its last page.
+		r.logf("browser: retiring chromium %d after %d pages", inst.pid, r.opt.RetireAfter)
+		r.cur = nil
+		r.retireInstance(inst)
+	}
+	return inst, nil
+}
+
+// release ends a page on inst, retiring inst when it is over the memory
+// limit or died.
+func (r *Renderer) release(inst *instance, err error) {
+	rss := int64(0)
+	if inst.ctx.Err() == nil {
+		rss = treeRSS(inst.pid)
+		for {
+			old := r.peakRSS.Load()
+			if rss <= old || r.peakRSS.CompareAndSwap(old, rss) {
+				break
+			}
+		}
+	}
+	inst.mu.Lock()
+	inst.active--
+	stop := inst.retire && inst.active == 0
+	inst.mu.Unlock()
+	if stop {
+		r.stop(inst)
+		return
+	}
+	if rss > r.opt.MaxRSS || inst.ctx.Err() != nil {
+		r.mu.Lock()
+		if r.cur == inst {
+			if rss > r.opt.MaxRSS {
+				r.logf("browser: retiring chromium %d at %d MiB RSS", inst.pid, rss>>20)
+			}
+			r.cur = nil
+			r.retireInstance(inst)
+		}
+		r.mu.Unlock()
+	}
+}
+
+// retireInstance marks inst to stop once its pages are done (at once when it
+// has none).
+func (r *Renderer) retireInstance(inst *instance) {
+	inst.mu.Lock()
+	if inst.retire {
+		inst.mu.Unlock()
+		return
+	}
+	inst.retire = true
+	idle := inst.active == 0
+	inst.mu.Unlock()
+	r.retiring.Add(1)
+	if idle {
+		go r.stop(inst)
+	}
+}
+
+// stop closes the browser gracefully for a short while, then kills its whole
+// process tree and removes its directory.
+func (r *Renderer) stop(inst *instance) {
+	defer r.retiring.Done()
+	if inst.ctx.Err() == nil {
+		tctx, cancel := context.WithTimeout(inst.ctx, 3*time.Second)
+		chromedp.Cancel(tctx)
+		cancel()
+	}
+	inst.cancel()
+	inst.allocCancel()
+	killTree(inst.pid, inst.dir)
+	os.RemoveAll(inst.dir)
+}
+
+// start launches a browser.
+func (r *Renderer) start() (*instance, error) {
+	dir, err := os.MkdirTemp("", dirPrefix+strconv.Itoa(os.Getpid())+"-")
+	if err != nil {
+		return nil, fmt.Errorf("start chromium: %w", err)
+	}
+	o := r.opt
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(o.ExecPath),
+		chromedp.UserDataDir(dir),
+		chromedp.ModifyCmdFunc(setProcAttr),
+		chromedp.WindowSize(o.Width, o.Height),
+		chromedp.DisableGPU,
+		chromedp.Flag("no-sandbox", os.Geteuid() == 0), // Chromium refuses to run as root with its sandbox
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-domain-reliability", true),
+		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,PrivacySandboxSettings4"),
+		chromedp.Flag("no-pings", true),
+		chromedp.Flag("mute-audio", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.Flag("disable-crash-reporter", true),
+		chromedp.Flag("no-default-browser-check", true),
+	)
+	if o.UserAgent != "" {
+		opts = append(opts, chromedp.UserAgent(o.UserAgent))
+	}
+	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	startCtx, startCancel := context.WithTimeout(context.Background(), 30*time.Second)
+	stopWatch := context.AfterFunc(startCtx, func() {
+		if startCtx.Err() == context.DeadlineExceeded {
+			cancel()
+		}
+	})
+	err = chromedp.Do(ctx) // starts the browser; its life is bound to ctx
+	stopWatch()
+	startCancel()
+	if err != nil {
+		cancel()
+		allocCancel()
+		killTree(0, dir)
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("start chromium %s: %w", o.ExecPath, err)
+	}
+	pid := 0
+	if p := chromedp.FromContext(ctx).Browser.Process(); p != nil {
+		pid = p.Pid
+	}
+	n := r.started.Add(1)
+	return &instance{id: int(n), dir: dir, pid: pid, allocCancel: allocCancel, ctx: ctx, cancel: cancel, sites: map[string]cdp.BrowserContextID{}}, nil
+}
+
+// browserContext returns the context options of a new tab for u: a fresh
+// isolated browser context, or the site's shared one.
+func (inst *instance) browserContext(u *url.URL, share bool) ([]chromedp.ContextOption, error) {
+	if !share {
+		return []chromedp.ContextOption{chromedp.WithNewBrowserContext()}, nil
+	}
+	site := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+	inst.mu.Lock()
+	defer inst.mu.Unlock()
+	id, ok := inst.sites[site]
+	if !ok {
+		res, err := chromedp.CallBrowser(inst.ctx, target.CreateBrowserContext, target.CreateBrowserContextParams{})
+		if err != nil {
+			return nil, fmt.Errorf("create browser context for %s: %w", site, err)
+		}
+		id = res.BrowserContextID
+		inst.sites[site] = id
+	}
+	return []chromedp.ContextOption{chromedp.WithExistingBrowserContext(id)}, nil
+}

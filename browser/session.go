@@ -1,0 +1,431 @@
+package browser
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/inspector"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+var (
+	//go:embed js/init.js
+	initJS string
+	//go:embed js/state.js
+	stateJS string
+	//go:embed js/consent.js
+	consentJS string
+	//go:embed js/loadmore.js
+	loadMoreJS string
+)
+
+// pollEvery is how often the waiting loop looks at the page.
+const pollEvery = 100 * time.Millisecond
+
+// tabState is what the event listener of one tab learns. The listener runs
+// in chromedp's read loop, so it only records, under mu.
+type tabState struct {
+	mu        sync.Mutex
+	mainFrame cdp.FrameID
+	mainReq   network.RequestID
+	inflight  map[network.RequestID]time.Time
+	lastNet   time.Time
+	status    int
+	ctype     string
+	redirects []Redirect
+	nav       []string
+	requests  int
+	blocked   int
+	paused    []fetch.RequestID
+
+	loaded    chan struct{} // closed at the main frame's load event
+	crashed   chan struct{} // closed when the renderer of the tab crashed
+	pausedSig chan struct{} // a request waits in paused
+	once      sync.Once
+	crashOnce sync.Once
+}
+
+func newTabState() *tabState {
+	return &tabState{
+		inflight:  map[network.RequestID]time.Time{},
+		lastNet:   time.Now(),
+		loaded:    make(chan struct{}),
+		crashed:   make(chan struct{}),
+		pausedSig: make(chan struct{}, 1),
+	}
+}
+
+func (s *tabState) listen(ev any) {
+	now := time.Now()
+	switch ev := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		s.mu.Lock()
+		if ev.RedirectResponse != nil {
+			if ev.RequestID == s.mainReq {
+				s.redirects = append(s.redirects, Redirect{URL: ev.RedirectResponse.URL, Status: int(ev.RedirectResponse.Status)})
+			}
+		} else {
+			s.requests++
+		}
+		if s.mainReq == "" && ev.Type == network.ResourceTypeDocument && s.mainFrame != "" && ev.FrameID == s.mainFrame {
+			s.mainReq = ev.RequestID
+		}
+		s.inflight[ev.RequestID] = now
+		s.lastNet = now
+		s.mu.Unlock()
+	case *network.EventResponseReceived:
+		s.mu.Lock()
+		if ev.RequestID == s.mainReq && ev.Response != nil {
+			s.status = int(ev.Response.Status)
+			s.ctype = ev.Response.MimeType
+		}
+		s.mu.Unlock()
+	case *network.EventLoadingFinished:
+		s.done(ev.RequestID, now)
+	case *network.EventLoadingFailed:
+		s.done(ev.RequestID, now)
+	case *page.EventLoadEventFired:
+		s.once.Do(func() { close(s.loaded) })
+	case *page.EventNavigatedWithinDocument:
+		s.mu.Lock()
+		if ev.FrameID == s.mainFrame {
+			s.nav = append(s.nav, ev.URL)
+		}
+		s.mu.Unlock()
+	case *inspector.EventTargetCrashed:
+		s.crashOnce.Do(func() { close(s.crashed) })
+	case *fetch.EventRequestPaused:
+		s.mu.Lock()
+		s.paused = append(s.paused, ev.RequestID)
+		s.mu.Unlock()
+		select {
+		case s.pausedSig <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func (s *tabState) done(id network.RequestID, now time.Time) {
+	s.mu.Lock()
+	delete(s.inflight, id)
+	s.lastNet = now
+	s.mu.Unlock()
+}
+
+// netIdle reports whether no request (younger than long) was in flight,
+// and none started or ended, in the window before now, counting from since.
+func (s *tabState) netIdle(now, since time.Time, window, long time.Duration) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range s.inflight {
+		if now.Sub(t) < long {
+			return false
+		}
+	}
+	last := s.lastNet
+	if since.After(last) {
+		last = since
+	}
+	return now.Sub(last) >= window
+}
+
+// blockLoop fails every request the Fetch domain paused: Fetch.enable was
+// given only the blocked resource types.
+func (s *tabState) blockLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.pausedSig:
+		}
+		s.mu.Lock()
+		ids := s.paused
+		s.paused = nil
+		s.blocked += len(ids)
+		s.mu.Unlock()
+		for _, id := range ids {
+			if _, err := chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: id, ErrorReason: network.ErrorReasonBlockedByClient}); err != nil && ctx.Err() != nil {
+				return
+			}
+		}
+	}
+}
+
+// pageState is what state.js returns.
+type pageState struct {
+	Quiet     float64 `json:"quiet"` // ms since the DOM last changed
+	Mutations int     `json:"mutations"`
+	Height    float64 `json:"height"`
+	Ready     string  `json:"ready"`
+}
+
+// render renders u in a new tab of inst.
+func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Page, error) {
+	start := time.Now()
+	deadline := start.Add(r.opt.PageTimeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	// Part of the budget is kept for the capture, so a page that never
+	// settles still returns by its deadline.
+	reserve := min(r.opt.PageTimeout/5, 5*time.Second)
+	waitUntil := deadline.Add(-reserve)
+
+	st := newTabState()
+	fail := func(step string, err error) error {
+		crashed := inst.ctx.Err() != nil
+		select {
+		case <-st.crashed:
+			crashed = true
+		default:
+		}
+		switch {
+		case crashed && ctx.Err() == nil:
+			return fmt.Errorf("%s: %w: %w", step, errCrashed, err)
+		case ctx.Err() != nil:
+			return fmt.Errorf("%s: %w", step, ctx.Err())
+		}
+		return fmt.Errorf("%s: %w", step, err)
+	}
+	copts, err := inst.browserContext(u, r.opt.ShareCookies)
+	if err != nil {
+		return nil, fail("open tab", err)
+	}
+	copts = append(copts, chromedp.WithListener(st.listen))
+	tabCtx, cancelTab := chromedp.NewContext(inst.ctx, copts...)
+	defer cancelTab()
+	defer context.AfterFunc(ctx, cancelTab)()
+	// The tab's own life is bound to tabCtx; this closes it (never the
+	// browser) if the page outlives its deadline.
+	hard := time.AfterFunc(time.Until(deadline)+2*time.Second, cancelTab)
+	defer hard.Stop()
+
+	if err := chromedp.Do(tabCtx); err != nil {
+		return nil, fail("open tab", err)
+	}
+	c := chromedp.FromContext(tabCtx)
+	st.mu.Lock()
+	st.mainFrame = cdp.FrameID(c.Target.TargetID)
+	st.mu.Unlock()
+	if detached, err := chromedp.Detached(tabCtx); err == nil {
+		go func() {
+			select {
+			case <-detached:
+				st.crashOnce.Do(func() { close(st.crashed) })
+			case <-tabCtx.Done():
+			}
+		}()
+	}
+
+	sctx, cancelS := context.WithDeadline(tabCtx, deadline)
+	defer cancelS()
+	if _, err := chromedp.Call(sctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: initJS}); err != nil {
+		return nil, fail("install page hooks", err)
+	}
+	if len(r.opt.Block) > 0 {
+		var pats []*fetch.RequestPattern
+		for _, t := range r.opt.Block {
+			pats = append(pats, &fetch.RequestPattern{URLPattern: "*", ResourceType: network.ResourceType(t)})
+		}
+		if _, err := chromedp.Call(sctx, fetch.Enable, fetch.EnableParams{Patterns: pats}); err != nil {
+			return nil, fail("enable resource blocking", err)
+		}
+		go st.blockLoop(tabCtx)
+	}
+	nav, err := chromedp.Call(sctx, page.Navigate, page.NavigateParams{URL: u.String()})
+	if err != nil {
+		return nil, fail("navigate", err)
+	}
+	if nav.ErrorText != "" {
+		return nil, fmt.Errorf("navigate: %s", nav.ErrorText)
+	}
+	if nav.IsDownload {
+		return nil, fmt.Errorf("navigate: the URL is a download, not a page")
+	}
+
+	p := &Page{URL: u.String(), Rendered: true, FetchedAt: start}
+	wctx, cancelW := context.WithDeadline(tabCtx, waitUntil)
+	r.settle(wctx, st, p)
+	cancelW()
+	select {
+	case <-st.crashed:
+		return nil, fail("wait", fmt.Errorf("tab crashed"))
+	default:
+	}
+	if inst.ctx.Err() != nil {
+		return nil, fail("wait", inst.ctx.Err())
+	}
+	if err := r.capture(sctx, st, p); err != nil {
+		return nil, fail("capture", err)
+	}
+	p.Elapsed = time.Since(start)
+	return p, nil
+}
+
+// settle waits for the page's real content: load event, then quiet network
+// and DOM, consent dismissal, the scroll loop and "load more" clicks. It
+// marks p partial when ctx ends first.
+func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page) {
+	w := r.opt.Wait
+	partial := func(reason string) {
+		if !p.Partial {
+			p.Partial, p.PartialReason = true, reason
+		}
+	}
+	select {
+	case <-st.loaded:
+	case <-st.crashed:
+		return
+	case <-ctx.Done():
+		partial("the load event had not fired at the deadline")
+		return
+	}
+	ps, ok := r.quiet(ctx, st, time.Now())
+	if !ok {
+		partial("network or DOM still busy at the deadline")
+		return
+	}
+	if !w.KeepConsent {
+		r.dismissConsent(ctx, st, p)
+	}
+	steps, clicks := 0, 0
+	for {
+		for w.ScrollSteps > 0 && steps < w.ScrollSteps {
+			h0 := ps.Height
+			if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, (document.scrollingElement || document.documentElement).scrollHeight)`)); err != nil {
+				break
+			}
+			steps++
+			if ps, ok = r.quiet(ctx, st, time.Now()); !ok {
+				p.Notes = append(p.Notes, fmt.Sprintf("scroll: %d steps", steps))
+				partial("still loading while scrolling at the deadline")
+				return
+			}
+			if ps.Height <= h0 {
+				break
+			}
+		}
+		if w.LoadMoreClicks < 0 || clicks >= w.LoadMoreClicks {
+			break
+		}
+		label, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf("(%s)(%s)", loadMoreJS, strconv.Quote(w.LoadMoreSelector))))
+		if err != nil || label == "" {
+			break
+		}
+		clicks++
+		if ps, ok = r.quiet(ctx, st, time.Now()); !ok {
+			partial("still loading after a load-more click at the deadline")
+			break
+		}
+	}
+	if steps > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("scroll: %d steps", steps))
+	}
+	if clicks > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("load-more: %d clicks", clicks))
+	}
+	if !w.KeepConsent && !p.Partial {
+		r.dismissConsent(ctx, st, p) // banners that appear late
+	}
+	chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+}
+
+// quiet waits until the network is idle and the DOM has not changed for
+// their windows, both counted from since at the earliest. ok is false when
+// ctx ended first.
+func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time) (pageState, bool) {
+	w := r.opt.Wait
+	var ps pageState
+	for {
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[pageState](stateJS))
+		now := time.Now()
+		if err == nil {
+			ps = got
+			domQuiet := time.Duration(ps.Quiet * float64(time.Millisecond))
+			if d := now.Sub(since); d < domQuiet {
+				domQuiet = d
+			}
+			if domQuiet >= w.DOMQuiet && st.netIdle(now, since, w.NetworkIdle, w.LongRequest) {
+				return ps, true
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ps, false
+		case <-st.crashed:
+			return ps, false
+		case <-time.After(pollEvery):
+		}
+	}
+}
+
+// dismissConsent clicks the accept button of consent overlays, and removes
+// the ones still there after the page reacted.
+func (r *Renderer) dismissConsent(ctx context.Context, st *tabState, p *Page) {
+	did, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](fmt.Sprintf("(%s)(false)", consentJS)))
+	if err != nil || len(did) == 0 {
+		return
+	}
+	for _, d := range did {
+		if strings.HasPrefix(d, "clicked") {
+			p.Notes = append(p.Notes, "consent: "+d)
+		}
+	}
+	r.quiet(ctx, st, time.Now())
+	removed, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](fmt.Sprintf("(%s)(true)", consentJS)))
+	if err == nil {
+		for _, d := range removed {
+			p.Notes = append(p.Notes, "consent: "+d)
+		}
+	}
+}
+
+// capture fills p from the tab: network facts, a DOM snapshot with layout,
+// links and the optional screenshot.
+func (r *Renderer) capture(ctx context.Context, st *tabState, p *Page) error {
+	doc, err := snapshot(ctx, r.opt.MaxHTMLBytes)
+	if err != nil {
+		return err
+	}
+	p.HTML, p.Layout, p.Frames, p.Title = doc.html, doc.layout, doc.frames, doc.title
+	p.FinalURL = doc.url
+	if doc.truncated {
+		p.Partial = true
+		if p.PartialReason == "" {
+			p.PartialReason = fmt.Sprintf("HTML cut at %d bytes", r.opt.MaxHTMLBytes)
+		}
+	}
+	st.mu.Lock()
+	p.Status, p.ContentType = st.status, st.ctype
+	p.Redirects = append([]Redirect(nil), st.redirects...)
+	p.Requests, p.Blocked = st.requests, st.blocked
+	nav := append([]string(nil), st.nav...)
+	st.mu.Unlock()
+	if p.FinalURL == "" {
+		p.FinalURL = p.URL
+	}
+	// URLs pushed with the history API (the hook also sees replaceState
+	// calls that Chrome reports no event for).
+	if more, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(window.__gleaner && window.__gleaner.nav) || []`)); err == nil {
+		nav = append(nav, more...)
+	}
+	p.Links = pageLinks(p.HTML, p.FinalURL, nav)
+	if r.opt.Screenshot {
+		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(70))
+		if err != nil {
+			return fmt.Errorf("screenshot: %w", err)
+		}
+		p.Screenshot = shot
+	}
+	return nil
+}
