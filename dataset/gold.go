@@ -10,16 +10,22 @@ import (
 )
 
 // DecodeGold decodes the bytes of a gold file: UTF-8 when they are valid
-// UTF-8 (a byte order mark is dropped), else windows-1252, which maps every
-// byte. Line ends become "\n".
+// UTF-8 (a byte order mark is dropped), else windows-1252. The five bytes
+// windows-1252 leaves undefined become the C1 controls of the same value, as
+// browsers decode them (WHATWG), so no byte is lost. Line ends become "\n".
 func DecodeGold(b []byte) string {
 	s := strings.TrimPrefix(string(b), "\uFEFF")
 	if !utf8.ValidString(s) {
-		d, err := charmap.Windows1252.NewDecoder().String(s)
-		if err != nil { // cannot happen: every byte maps
-			d = strings.ToValidUTF8(s, "\uFFFD")
+		var d strings.Builder
+		d.Grow(len(s) + len(s)/8)
+		for i := 0; i < len(s); i++ {
+			r := charmap.Windows1252.DecodeByte(s[i])
+			if r == utf8.RuneError {
+				r = rune(s[i])
+			}
+			d.WriteRune(r)
 		}
-		s = d
+		s = d.String()
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 }
