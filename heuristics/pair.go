@@ -120,11 +120,12 @@ func computeFeatures(al *Alignment, opt PairOptions) *features {
 			blockWords[block[i]]++
 		}
 	}
+	moved := movedTemplate(al, opt)
 	for i := n - 1; i >= 0; i-- { // reverse preorder: children first
 		x := t.Nodes[i]
 		if x.Kind == treediff.Token {
 			f.tok[i] = 1
-			changed := al.Changed(i)
+			changed := al.Changed(i) && !moved[i]
 			link := inLink[i]
 			if changed {
 				f.chg[i] = 1
@@ -407,4 +408,66 @@ func cosine(a, b map[string]float64) float64 {
 		return 0
 	}
 	return dot / math.Sqrt(na*nb)
+}
+
+// maxMovedWords bounds the blocks checked by movedTemplate: template
+// snippets (labels, notices, bylines of the desk) are short.
+const maxMovedWords = 30
+
+// movedTemplate marks, by preorder index in the page view, the words of short
+// blocks whose whole text is also the text of a block of the medoid: template
+// text that the mapping left unmatched because it moved. The thesis drops
+// template text as identical on every page; this finds it wherever it sits.
+func movedTemplate(al *Alignment, opt PairOptions) []bool {
+	seen := map[string]bool{}
+	for _, k := range blockKeys(al.B) {
+		seen[k.key] = true
+	}
+	out := make([]bool, len(al.A.Nodes))
+	for _, k := range blockKeys(al.A) {
+		if !seen[k.key] {
+			continue
+		}
+		k.node.Walk(func(x *treediff.Node) bool {
+			out[x.Index] = true
+			return true
+		})
+	}
+	return out
+}
+
+type blockKey struct {
+	node *treediff.Node
+	key  string
+}
+
+// blockKeys returns the lower-cased words of every short block element,
+// innermost blocks first in preorder.
+func blockKeys(t *treediff.Tree) []blockKey {
+	var out []blockKey
+	words := make([]int, len(t.Nodes))
+	for i := len(t.Nodes) - 1; i >= 0; i-- {
+		x := t.Nodes[i]
+		if x.Kind == treediff.Token {
+			words[i] = 1
+		}
+		if x.Parent != nil {
+			words[x.Parent.Index] += words[i]
+		}
+	}
+	for _, x := range t.Nodes {
+		if x.Kind != treediff.Element || !treediff.IsBlock(x.Label) || words[x.Index] == 0 || words[x.Index] > maxMovedWords {
+			continue
+		}
+		var b strings.Builder
+		x.Walk(func(y *treediff.Node) bool {
+			if y.Kind == treediff.Token {
+				b.WriteString(strings.ToLower(y.Label))
+				b.WriteByte(' ')
+			}
+			return true
+		})
+		out = append(out, blockKey{x, b.String()})
+	}
+	return out
 }

@@ -9,7 +9,7 @@ import (
 // zoneTags never hold an article body.
 var zoneTags = map[string]bool{
 	"nav": true, "aside": true, "footer": true, "select": true, "option": true,
-	"button": true, "iframe": true, "textarea": true,
+	"button": true, "iframe": true, "textarea": true, "noembed": true, "noframes": true,
 }
 
 // zoneWords mark, in a class, id, role or aria-label, a zone whose text
@@ -32,6 +32,9 @@ var zoneRoles = map[string]bool{
 // isFilteredZone reports whether the element is a comment zone, a photo
 // gallery or other page furniture by its tag, class, id, role or aria-label.
 func isFilteredZone(x *treediff.Node) bool {
+	if x.Label == "body" || x.Label == "html" {
+		return false // a cue on the whole page says nothing of a zone
+	}
 	if zoneTags[x.Label] {
 		return true
 	}
