@@ -7,8 +7,9 @@ import (
 
 // ParseBracket reads a tree in bracket notation, {label child1 child2 …} with
 // no separators, e.g. {html{head{title{Hello}}}{body}}: the format of the
-// ted-bench reference pairs. Labels hold no '{', '}' or '\'. Nodes are of kind
-// Element; reading never recurses, so depth is unbounded.
+// ted-bench reference pairs. A '\' in a label escapes the next byte (so
+// labels may hold '{', '}' and '\'). Nodes are of kind Element; reading never
+// recurses, so depth is unbounded.
 func ParseBracket(name, s string) (*Tree, error) {
 	s = strings.TrimSpace(s)
 	t := &Tree{Name: name}
@@ -18,8 +19,17 @@ func ParseBracket(name, s string) (*Tree, error) {
 		switch s[i] {
 		case '{':
 			j := i + 1
+			escaped := false
 			for j < len(s) && s[j] != '{' && s[j] != '}' {
+				if s[j] == '\\' && j+1 < len(s) {
+					escaped = true
+					j++
+				}
 				j++
+			}
+			label := s[i+1 : j]
+			if escaped {
+				label = unescapeLabel(label)
 			}
 			var parent *Node
 			if len(stack) > 0 {
@@ -27,7 +37,7 @@ func ParseBracket(name, s string) (*Tree, error) {
 			} else if t.Root != nil {
 				return nil, fmt.Errorf("tree %s: byte %d: a second root", name, i)
 			}
-			n := &Node{Kind: Element, Label: s[i+1 : j], Parent: parent, Offset: i}
+			n := &Node{Kind: Element, Label: label, Parent: parent, Offset: i}
 			t.add(n)
 			stack = append(stack, n)
 			i = j
@@ -50,8 +60,8 @@ func ParseBracket(name, s string) (*Tree, error) {
 	return t, nil
 }
 
-// Bracket writes the tree in bracket notation (see ParseBracket). Token labels
-// are written as they are; Text nodes are skipped.
+// Bracket writes the tree in bracket notation (see ParseBracket), escaping
+// '{', '}' and '\' in labels with '\'; Text nodes are skipped.
 func (t *Tree) Bracket() string {
 	var b strings.Builder
 	type frame struct {
@@ -70,11 +80,35 @@ func (t *Tree) Bracket() string {
 			continue
 		}
 		b.WriteByte('{')
-		b.WriteString(f.n.Label)
+		writeLabel(&b, f.n.Label)
 		stack = append(stack, frame{f.n, true})
 		for i := len(f.n.Children) - 1; i >= 0; i-- {
 			stack = append(stack, frame{f.n.Children[i], false})
 		}
+	}
+	return b.String()
+}
+
+func writeLabel(b *strings.Builder, label string) {
+	if !strings.ContainsAny(label, "{}\\") {
+		b.WriteString(label)
+		return
+	}
+	for i := 0; i < len(label); i++ {
+		if c := label[i]; c == '{' || c == '}' || c == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(label[i])
+	}
+}
+
+func unescapeLabel(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
 	}
 	return b.String()
 }

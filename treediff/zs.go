@@ -147,15 +147,16 @@ func newComparison(a, b *Tree, opt Options) (*comparison, error) {
 		opt.MaxCells = DefaultMaxCells
 	}
 	n1, n2 := int64(treeLen(a)), int64(treeLen(b))
-	if n1*n2 > opt.MaxCells {
-		return nil, budgetError(a, b, n1*n2, opt.MaxCells)
-	}
 	c := &comparison{a: a, b: b, opt: opt, wide: n1+n2 >= 65535}
 	in := &interner{kinds: opt.CompareKinds, ids: make(map[labelKey]int32)}
 	c.pa, c.pb = flatten(a, false, in), flatten(b, false, in)
 	if c.pa.len() == c.pb.len() && equalInt32(c.pa.label, c.pb.label) && equalInt32(c.pa.lld, c.pb.lld) {
+		// Identical trees (common among a site's pages): no matrix.
 		c.same = true
 		return c, nil
+	}
+	if n1*n2 > opt.MaxCells {
+		return nil, budgetError(a, b, n1*n2, opt.MaxCells)
 	}
 	if c.pa.costRight*c.pb.costRight < c.pa.costLeft*c.pb.costLeft {
 		c.pa, c.pb = flatten(a, true, in), flatten(b, true, in)
