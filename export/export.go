@@ -1,0 +1,61 @@
+// Package export writes annotated documents and crawled pages in the
+// formats corpus tools read: CoNLL-U, TreeTagger-style vertical text,
+// XML-TEI (one file per document), JSON Lines, WARC (the rendered response
+// and a conversion record holding the extracted text) and the hyperlink
+// graph (CSV edge list and GraphML).
+//
+// Every writer streams: nothing holds more than one document in memory.
+// Each format has a reader or validator in the tests (ReadWARC is exported
+// for users who want to read the WARC files back).
+package export
+
+import (
+	"strings"
+	"time"
+
+	"github.com/gleaner/gleaner/chain"
+)
+
+// Page is a stored page with its annotated extracted content.
+type Page struct {
+	ID          string
+	URL         string
+	FetchedAt   time.Time
+	Status      int    // HTTP status (200 when unknown)
+	ContentType string // of HTML
+	HTML        []byte // the rendered DOM (or raw HTML)
+	Title       string
+	Date        string // publication date stated by the page
+	Author      string
+	Text        string // extracted text
+	Links       []Link
+	Doc         *chain.Document // nil when the page was not annotated
+}
+
+// Link is a hyperlink of a page.
+type Link struct {
+	URL  string `json:"url"`
+	Text string `json:"text,omitempty"`
+}
+
+// clean replaces characters that break line- and tab-separated formats.
+func clean(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '\t', '\n', '\r', '\v', '\f', 0x85, 0x2028, 0x2029:
+			return ' '
+		}
+		if r < 0x20 {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func orUnderscore(s string) string {
+	s = clean(s)
+	if strings.TrimSpace(s) == "" {
+		return "_"
+	}
+	return s
+}

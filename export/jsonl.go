@@ -1,0 +1,75 @@
+package export
+
+import (
+	"encoding/json"
+	"io"
+)
+
+// JSONL writes one JSON object per line per page.
+type JSONL struct{ enc *json.Encoder }
+
+// NewJSONL returns a JSON Lines writer on w.
+func NewJSONL(w io.Writer) *JSONL {
+	e := json.NewEncoder(w)
+	e.SetEscapeHTML(false)
+	return &JSONL{enc: e}
+}
+
+type jsonDoc struct {
+	ID             string      `json:"id"`
+	URL            string      `json:"url,omitempty"`
+	Title          string      `json:"title,omitempty"`
+	Date           string      `json:"date,omitempty"`
+	Author         string      `json:"author,omitempty"`
+	Text           string      `json:"text"`
+	Lang           string      `json:"lang,omitempty"`
+	LangConfidence float64     `json:"lang_confidence,omitempty"`
+	Tagger         string      `json:"tagger,omitempty"`
+	Blocks         []jsonBlock `json:"blocks,omitempty"`
+	Links          []Link      `json:"links,omitempty"`
+}
+
+type jsonBlock struct {
+	Text      string     `json:"text"`
+	Sentences []jsonSent `json:"sentences"`
+}
+
+type jsonSent struct {
+	Text   string      `json:"text"`
+	Tokens []jsonToken `json:"tokens"`
+}
+
+type jsonToken struct {
+	Form  string `json:"form"`
+	Lemma string `json:"lemma,omitempty"`
+	UPOS  string `json:"upos,omitempty"`
+	XPOS  string `json:"xpos,omitempty"`
+	Feats string `json:"feats,omitempty"`
+	Kind  string `json:"kind,omitempty"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+}
+
+// Write writes page as one line.
+func (j *JSONL) Write(page *Page) error {
+	d := jsonDoc{ID: page.ID, URL: page.URL, Title: page.Title, Date: page.Date, Author: page.Author, Text: page.Text, Links: page.Links}
+	if doc := page.Doc; doc != nil {
+		d.Lang, d.LangConfidence, d.Tagger = doc.Lang, doc.LangConfidence, doc.Tagger
+		for _, b := range doc.Blocks {
+			jb := jsonBlock{Text: b.Text}
+			for _, s := range b.Sentences {
+				js := jsonSent{Text: s.Text}
+				for _, t := range s.Tokens {
+					k := ""
+					if t.Kind.Pretagged() {
+						k = t.Kind.String()
+					}
+					js.Tokens = append(js.Tokens, jsonToken{Form: t.Text, Lemma: t.Lemma, UPOS: t.UPOS, XPOS: t.XPOS, Feats: t.Feats, Kind: k, Start: t.Start, End: t.End})
+				}
+				jb.Sentences = append(jb.Sentences, js)
+			}
+			d.Blocks = append(d.Blocks, jb)
+		}
+	}
+	return j.enc.Encode(d)
+}
