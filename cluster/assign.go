@@ -1,0 +1,145 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+)
+
+// Template is a learned template of a site as Assign uses it: its medoid
+// page and the distance beyond which a page is far from it.
+type Template struct {
+	Cluster int
+	Medoid  Page
+	Far     float64
+}
+
+// Model assigns new pages of a site to the templates learned from earlier
+// ones, comparing each page with the medoids only, and tells when the
+// templates no longer fit (drift).
+type Model struct {
+	Templates []Template
+	opt       Options
+}
+
+// NewModel returns a model over templates (for instance medoids loaded from a
+// stored run); opt supplies the workers, cache and drift thresholds.
+func NewModel(templates []Template, opt Options) *Model {
+	return &Model{Templates: templates, opt: opt.withDefaults()}
+}
+
+// Model returns the templates Learn found: one per cluster of two pages or
+// more (a lone page is an outlier, not a template), or the single page of a
+// one-page site.
+func (r *Result) Model() *Model {
+	var ts []Template
+	for _, c := range r.Clusters {
+		if len(c.Members) > 1 || len(r.Clusters) == 1 && len(c.Members) == 1 {
+			far := c.Far
+			if far == 0 {
+				far = r.opt.FarDistance
+			}
+			ts = append(ts, Template{Cluster: c.ID, Medoid: r.pages[c.Medoid], Far: far})
+		}
+	}
+	return &Model{Templates: ts, opt: r.opt}
+}
+
+// Assignment is where Assign put a page.
+type Assignment struct {
+	// Cluster is the nearest template's cluster, -1 when the page could not
+	// be used.
+	Cluster int
+	// Distance is the normalised tree edit distance to that template's medoid.
+	Distance float64
+	// Far reports that the page is beyond the template's radius: it fits no
+	// learned template.
+	Far bool
+	// Reason says why the page is far or unusable.
+	Reason string
+}
+
+// Assign places each page with its nearest template by tree edit distance to
+// the medoids (len(pages) × len(Templates) distances, computed in parallel
+// and cached like Learn's). Pages with Err set are returned unassigned.
+func (m *Model) Assign(ctx context.Context, pages []Page) ([]Assignment, error) {
+	if len(m.Templates) == 0 {
+		return nil, fmt.Errorf("assign: the model has no template")
+	}
+	all := make([]Page, 0, len(m.Templates)+len(pages))
+	for _, t := range m.Templates {
+		all = append(all, t.Medoid)
+	}
+	all = append(all, pages...)
+	var usable []int
+	for i, p := range all {
+		if p.Err == nil && p.Tree != nil && p.Tree.Root != nil {
+			usable = append(usable, i)
+		} else if i < len(m.Templates) {
+			return nil, fmt.Errorf("assign: template %d medoid %s has no tree", m.Templates[i].Cluster, p.Name)
+		}
+	}
+	o := newTEDOracle(all, usable, m.opt)
+	var pairs [][2]int
+	for u := len(m.Templates); u < len(usable); u++ {
+		for t := range m.Templates {
+			pairs = append(pairs, [2]int{u, t})
+		}
+	}
+	ds, err := o.distances(ctx, pairs)
+	if err != nil {
+		return nil, fmt.Errorf("assign: %w", err)
+	}
+	out := make([]Assignment, len(pages))
+	for i, p := range pages {
+		if p.Err != nil || p.Tree == nil || p.Tree.Root == nil {
+			reason := "unusable: no tree"
+			if p.Err != nil {
+				reason = "unusable: " + p.Err.Error()
+			}
+			out[i] = Assignment{Cluster: -1, Far: true, Reason: reason}
+		}
+	}
+	for x := 0; x < len(pairs); x += len(m.Templates) {
+		u := pairs[x][0]
+		i := usable[u] - len(m.Templates)
+		best := 0
+		for t := range m.Templates {
+			if ds[x+t] < ds[x+best] {
+				best = t
+			}
+		}
+		t := m.Templates[best]
+		a := Assignment{Cluster: t.Cluster, Distance: ds[x+best]}
+		if a.Distance > t.Far {
+			a.Far = true
+			a.Reason = fmt.Sprintf("far from every template: normalised TED %.3f to the nearest medoid (cluster %d, %s) exceeds %.3f",
+				a.Distance, t.Cluster, t.Medoid.Name, t.Far)
+		}
+		out[i] = a
+	}
+	return out, nil
+}
+
+// Drift reports whether the assignments show that the site's templates have
+// changed: at least Options.DriftMinPages usable pages assigned and more than
+// Options.DriftFraction of them far from every template. The message gives
+// the counts either way.
+func (m *Model) Drift(as []Assignment) (bool, string) {
+	used, far := 0, 0
+	for _, a := range as {
+		if a.Cluster < 0 {
+			continue
+		}
+		used++
+		if a.Far {
+			far++
+		}
+	}
+	frac := 0.0
+	if used > 0 {
+		frac = float64(far) / float64(used)
+	}
+	msg := fmt.Sprintf("%d of %d assigned pages far from every template (%.0f%%, relearn above %.0f%% of at least %d)",
+		far, used, 100*frac, 100*m.opt.DriftFraction, m.opt.DriftMinPages)
+	return used >= m.opt.DriftMinPages && frac > m.opt.DriftFraction, msg
+}

@@ -1,0 +1,81 @@
+// Package cluster learns which pages of a site share a page template, so that
+// each page can be compared with a structurally similar page (its template's
+// medoid) to find its useful content.
+//
+// # Pipeline
+//
+// Learn takes one site's pages and:
+//
+//  1. computes the tree edit distance (treediff.Distance, unit costs) between
+//     the tag trees (treediff.TagView) of pairs of pages, on Options.Workers
+//     goroutines, cancelled with the context, and cached by page content hash
+//     (Options.Cache, e.g. the store) so that a re-run computes only new pairs;
+//  2. embeds the pages in the plane: classical (Torgerson) MDS, the two
+//     leading eigenpairs of the double-centred squared distance matrix found by
+//     Jacobi rotations, refined by SMACOF stress majorisation;
+//  3. runs k-means (k-means++ seeds, Options.Restarts restarts, a
+//     math/rand/v2 PCG generator seeded from Options.Seed and k) in the plane
+//     for every k from 2 to Options.MaxK, on muesli/clusters observations;
+//  4. scores each partition by its mean silhouette computed on the original
+//     normalised tree edit distances, not on the embedding;
+//  5. picks each cluster's medoid and flags outliers.
+//
+// The same pages in the same order with the same seed give the same result:
+// every random choice comes from the seeded generator and the parallel
+// distance computation writes each result to its own slot.
+//
+// # Normalisation
+//
+// A unit-cost tree edit distance d between trees of n1 and n2 nodes is mapped
+// to [0, 1] by
+//
+//	2·d / (n1 + n2 + d)
+//
+// (Li & Chen's normalisation, which keeps the triangle inequality). Since
+// d ≤ n1 + n2 (delete one tree, insert the other) the value is at most 1; it is
+// 0 only for identical trees. The ratio d / max(n1, n2) is not used: it exceeds
+// 1 when the trees' shapes disagree (a chain of n nodes against a star of n
+// nodes needs about 2n edits).
+//
+// # Choosing k
+//
+// For each k the best of the restarts (least within-cluster sum of squares)
+// is scored by its mean silhouette s(i) = (b(i) − a(i)) / max(a(i), b(i)) over
+// all pages, a page alone in its cluster scoring 0. The k with the highest
+// mean silhouette is kept when that mean is at least Options.MinSilhouette
+// (0.25 by default: below it Kaufman & Rousseeuw find no substantial
+// structure); otherwise the site has one template, k = 1. Sites with two
+// usable pages, or whose pages all have the same tag tree, have k = 1 without
+// trying.
+//
+// # Medoids and outliers
+//
+// Each cluster has two candidate representatives: the thesis's, the member
+// nearest the cluster centroid in the plane (CentroidMedoid), and the member
+// with the least mean tree edit distance to the other members (TrueMedoid).
+// Options.Medoid chooses which one is the cluster's Medoid; both are
+// reported. A page is an outlier when it is alone in its cluster, when its
+// distance to the nearest medoid (of clusters with two members or more)
+// exceeds that cluster's radius Far = max(Options.FarDistance, median +
+// Options.FarMADs × 1.4826 × MAD of the members' distances to the medoid), or
+// when it could not be parsed. Outliers keep their cluster but come with the
+// reason.
+//
+// # Scale
+//
+// Up to Options.LandmarkThreshold pages (60) every pair is compared. Larger
+// sites use Options.Landmarks landmark pages (30), chosen alternately at
+// random and farthest-first from the landmarks so far: each page is compared
+// with the landmarks only, the landmarks are embedded as above and every other
+// page is triangulated from its landmark distances (landmark MDS, de Silva &
+// Tenenbaum) then moved to reduce its stress against them. Silhouettes and
+// true medoids use the distances to the landmarks (an unbiased sample of each
+// cluster), and each page is compared with each medoid once more. The number
+// of tree edit distances thus grows linearly: about (Landmarks + k) · n
+// instead of n²/2, e.g. about 35,000 instead of 500,000 for 1,000 pages.
+//
+// A Model (Result.Model, or NewModel from stored medoids) assigns new pages to
+// the nearest template by comparing them with the medoids only, and Drift says
+// when too many of them are far from every template and the site must be
+// learned again.
+package cluster

@@ -1,0 +1,650 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sort"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// MedoidRule says which page represents a cluster.
+type MedoidRule uint8
+
+const (
+	// CentroidMedoid is the thesis's choice: the member nearest the cluster's
+	// centroid in the 2-D embedding.
+	CentroidMedoid MedoidRule = iota
+	// TrueMedoid is the member with the least mean tree edit distance to the
+	// other members (measured on the original distances, not the embedding).
+	TrueMedoid
+)
+
+func (r MedoidRule) String() string {
+	switch r {
+	case CentroidMedoid:
+		return "centroid"
+	case TrueMedoid:
+		return "true"
+	}
+	return fmt.Sprintf("medoid(%d)", uint8(r))
+}
+
+// ParseMedoidRule reads a rule as written on a command line ("centroid",
+// "true").
+func ParseMedoidRule(s string) (MedoidRule, error) {
+	switch s {
+	case "centroid":
+		return CentroidMedoid, nil
+	case "true":
+		return TrueMedoid, nil
+	}
+	return 0, fmt.Errorf("unknown medoid rule %q (want centroid or true)", s)
+}
+
+// Options tunes Learn. Zero fields take the defaults listed with each.
+type Options struct {
+	// Seed drives every random choice (landmarks, k-means++ seeds): the
+	// same pages and seed give the same clusters.
+	Seed int64
+	// MaxK bounds the number of clusters tried (default 8; never more than
+	// the number of pages less one).
+	MaxK int
+	// MinSilhouette is the mean silhouette the best k > 1 must reach to be
+	// kept; below it the site is one template, k = 1 (default 0.25, where
+	// Kaufman & Rousseeuw's scale starts to call structure "weak" rather
+	// than absent).
+	MinSilhouette float64
+	// Restarts is the number of k-means runs per k, the best kept (default 10).
+	Restarts int
+	// LandmarkThreshold is the largest number of pages learned from the full
+	// distance matrix (default 60); larger sites use landmarks.
+	LandmarkThreshold int
+	// Landmarks is the number of landmark pages used above the threshold
+	// (default 30, at most half the threshold).
+	Landmarks int
+	// Medoid chooses each cluster's representative (default CentroidMedoid).
+	Medoid MedoidRule
+	// FarDistance is the least normalised distance to the nearest medoid
+	// that makes a page an outlier (default 0.35); see the package doc.
+	FarDistance float64
+	// FarMADs widens a cluster's outlier radius beyond FarDistance for
+	// clusters whose members are spread: median + FarMADs robust standard
+	// deviations of the members' distances to the medoid (default 4).
+	FarMADs float64
+	// DriftFraction and DriftMinPages make Model.Drift ask for relearning
+	// when at least DriftMinPages pages were assigned and more than
+	// DriftFraction of them were far from every medoid (defaults 0.25 and 5).
+	DriftFraction float64
+	DriftMinPages int
+	// Workers is the number of tree edit distances computed at once
+	// (default runtime.NumCPU()).
+	Workers int
+	// Cache, when set, keeps tree edit distances by page content hash across
+	// runs so that a re-run computes only pairs it has not seen.
+	Cache DistanceCache
+	// TED bounds each tree edit distance computation.
+	TED treediff.Options
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxK <= 0 {
+		o.MaxK = 8
+	}
+	if o.MinSilhouette == 0 {
+		o.MinSilhouette = 0.25
+	}
+	if o.Restarts <= 0 {
+		o.Restarts = 10
+	}
+	if o.LandmarkThreshold <= 0 {
+		o.LandmarkThreshold = 60
+	}
+	if o.Landmarks <= 0 {
+		o.Landmarks = 30
+	}
+	if o.Landmarks > o.LandmarkThreshold/2 {
+		o.Landmarks = max(o.LandmarkThreshold/2, 2)
+	}
+	if o.FarDistance <= 0 {
+		o.FarDistance = 0.35
+	}
+	if o.FarMADs <= 0 {
+		o.FarMADs = 4
+	}
+	if o.DriftFraction <= 0 {
+		o.DriftFraction = 0.25
+	}
+	if o.DriftMinPages <= 0 {
+		o.DriftMinPages = 5
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.NumCPU()
+	}
+	return o
+}
+
+// Site statuses reported in Result.Status.
+const (
+	StatusLearned   = "learned"   // k chosen by silhouette (k may be 1)
+	StatusOnePage   = "one-page"  // a single usable page: nothing to compare
+	StatusIdentical = "identical" // every usable page has the same tag tree
+	StatusTooFew    = "too-few"   // two usable pages: too few to split
+	StatusNoPages   = "no-pages"  // no page could be parsed
+)
+
+// Result is what Learn found for one site.
+type Result struct {
+	// Status is one of the Status constants; Message says it in words.
+	Status  string
+	Message string
+	// K is the number of clusters kept.
+	K int
+	// Silhouette is the mean silhouette of the best k-means partition for
+	// each k ≥ 2 tried, on the original distances.
+	Silhouette map[int]float64
+	// Clusters lists the templates, by ID from 0.
+	Clusters []Cluster
+	// Members has one entry per input page, in input order.
+	Members []Member
+	// Outliers lists the pages that are alone in their cluster, too far from
+	// every medoid, or unusable, in input order.
+	Outliers []Outlier
+	// Stress is Kruskal's stress-1 of the embedding (of the landmarks when
+	// landmarks were used).
+	Stress float64
+	// Landmarks lists the pages (input indices) whose distances to every
+	// page were computed, when the site was above the landmark threshold.
+	Landmarks []int
+	// Distances counts the tree edit distances the run needed; Computed is
+	// how many of them were not found in the cache.
+	Distances, Computed int
+
+	pages []Page // the input, for Model
+	opt   Options
+}
+
+// Cluster is one template of a site.
+type Cluster struct {
+	ID      int
+	Members []int // input indices, increasing
+	// Centroid is the mean position of the members in the embedding.
+	Centroid Point
+	// CentroidMedoid and TrueMedoid are the members chosen by each rule;
+	// Medoid is the one Options.Medoid selected.
+	CentroidMedoid, TrueMedoid, Medoid int
+	// Far is the distance to Medoid beyond which a page is far from this
+	// template (see the package doc).
+	Far float64
+}
+
+// Member places one input page.
+type Member struct {
+	// Cluster is the page's cluster ID, -1 for a page that could not be used.
+	Cluster int
+	Point   Point
+	// Distance is the normalised tree edit distance to the cluster's medoid.
+	Distance float64
+	Outlier  bool
+	Reason   string
+}
+
+// Outlier is a page that is not paired with a template medoid, and why.
+type Outlier struct {
+	Page   int // input index
+	Reason string
+}
+
+// ErrNoPages is returned by Learn when given no page at all.
+var ErrNoPages = errors.New("no pages to learn from")
+
+// Learn groups one site's pages by template: normalised tree edit distances
+// between their tag trees, an MDS embedding in the plane, k-means for each k
+// up to Options.MaxK, k chosen by silhouette, medoids and outliers. Pages
+// whose Err is set are reported as outliers and otherwise left out. The
+// distances are computed on Options.Workers goroutines and the computation
+// stops when ctx is done.
+func Learn(ctx context.Context, pages []Page, opt Options) (*Result, error) {
+	if len(pages) == 0 {
+		return nil, ErrNoPages
+	}
+	opt = opt.withDefaults()
+	var usable []int
+	for i, p := range pages {
+		if p.Err == nil && p.Tree != nil && p.Tree.Root != nil {
+			usable = append(usable, i)
+		}
+	}
+	o := newTEDOracle(pages, usable, opt)
+	res, err := learn(ctx, o, opt)
+	if err != nil {
+		return nil, err
+	}
+	res.pages = pages
+	res.expand(len(pages), usable, func(i int) string {
+		if pages[i].Err != nil {
+			return "unusable: " + pages[i].Err.Error()
+		}
+		return "unusable: no tree"
+	})
+	res.Distances, res.Computed = o.asked, o.computed
+	return res, nil
+}
+
+// LearnMatrix is Learn on distances already computed: d holds normalised
+// distances in [0, 1] between n pages. Above the landmark threshold it still
+// reads only the landmark columns, as Learn would compute them.
+func LearnMatrix(ctx context.Context, d *Matrix, opt Options) (*Result, error) {
+	if d == nil || d.Len() == 0 {
+		return nil, ErrNoPages
+	}
+	opt = opt.withDefaults()
+	o := &matrixOracle{m: d}
+	res, err := learn(ctx, o, opt)
+	if err != nil {
+		return nil, err
+	}
+	res.Distances = o.asked
+	return res, nil
+}
+
+// oracle gives the distances between the pages being learned (indices
+// 0..n-1), a batch at a time so that an implementation can compute them in
+// parallel.
+type oracle interface {
+	len() int
+	name(i int) string
+	distances(ctx context.Context, pairs [][2]int) ([]float64, error)
+}
+
+type matrixOracle struct {
+	m     *Matrix
+	asked int
+}
+
+func (o *matrixOracle) len() int          { return o.m.Len() }
+func (o *matrixOracle) name(i int) string { return fmt.Sprintf("page %d", i) }
+func (o *matrixOracle) distances(ctx context.Context, pairs [][2]int) ([]float64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(pairs))
+	for k, p := range pairs {
+		out[k] = o.m.At(p[0], p[1])
+	}
+	o.asked += len(pairs)
+	return out, nil
+}
+
+// learner holds one run's state over the n usable pages.
+type learner struct {
+	o   oracle
+	opt Options
+	n   int
+	ref []int       // reference pages: all pages, or the landmarks
+	d   [][]float64 // d[i][r] = distance from page i to page ref[r]
+	pos []Point
+}
+
+func learn(ctx context.Context, o oracle, opt Options) (*Result, error) {
+	n := o.len()
+	res := &Result{Silhouette: map[int]float64{}, opt: opt}
+	l := &learner{o: o, opt: opt, n: n}
+	switch n {
+	case 0:
+		res.Status, res.Message = StatusNoPages, "no page of the site could be used"
+		return res, nil
+	case 1:
+		res.Status, res.Message = StatusOnePage, "a single page: nothing to compare it with"
+		res.K = 1
+		res.Clusters = []Cluster{{ID: 0, Members: []int{0}}}
+		res.Members = []Member{{Cluster: 0, Outlier: true, Reason: "only page of its site: no other page to compare with"}}
+		res.Outliers = []Outlier{{Page: 0, Reason: res.Members[0].Reason}}
+		return res, nil
+	}
+	if err := l.references(ctx); err != nil {
+		return nil, err
+	}
+	res.Stress = l.embed()
+	if len(l.ref) < n {
+		res.Landmarks = slices.Clone(l.ref)
+	}
+
+	labels := make([]int, n)
+	res.K = 1
+	spread := 0.0
+	for i := range l.d {
+		for _, v := range l.d[i] {
+			spread = max(spread, v)
+		}
+	}
+	switch {
+	case spread == 0:
+		res.Status = StatusIdentical
+		res.Message = fmt.Sprintf("all %d pages have the same tag tree: one template", n)
+	case n == 2:
+		res.Status = StatusTooFew
+		res.Message = "two pages: too few to split, one template"
+	default:
+		res.Status = StatusLearned
+		bestK, bestS, bestLab := 1, math.Inf(-1), labels
+		for k := 2; k <= min(opt.MaxK, n-1); k++ {
+			rng := rand.New(rand.NewPCG(uint64(opt.Seed), uint64(k)))
+			lab, groups := kmeans(l.pos, k, opt.Restarts, rng)
+			if groups < k {
+				break // fewer distinct positions than k: larger k cannot do better
+			}
+			s, ok := silhouette(lab, groups, l.ref, func(i, r int) float64 { return l.d[i][r] })
+			if !ok {
+				continue
+			}
+			res.Silhouette[k] = s
+			if s > bestS+1e-12 {
+				bestK, bestS, bestLab = k, s, lab
+			}
+		}
+		if bestK > 1 && bestS >= opt.MinSilhouette {
+			res.K, labels = bestK, bestLab
+			res.Message = fmt.Sprintf("k = %d by mean silhouette %.3f", bestK, bestS)
+		} else if bestK > 1 {
+			res.Message = fmt.Sprintf("one template: best mean silhouette %.3f (k = %d) is below %.2f", bestS, bestK, opt.MinSilhouette)
+		} else {
+			res.Message = "one template: no k > 1 could be scored"
+		}
+	}
+	if err := l.finish(ctx, res, labels); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// references computes the distances from every page to the reference
+// pages: all of them up to the landmark threshold, else Options.Landmarks
+// landmarks picked alternately at random and farthest-first (max-min), so
+// that both the bulk of the site and its rare templates are sampled.
+func (l *learner) references(ctx context.Context) error {
+	n := l.n
+	if n <= l.opt.LandmarkThreshold {
+		l.ref = make([]int, n)
+		var pairs [][2]int
+		for i := 0; i < n; i++ {
+			l.ref[i] = i
+			for j := i + 1; j < n; j++ {
+				pairs = append(pairs, [2]int{i, j})
+			}
+		}
+		ds, err := l.o.distances(ctx, pairs)
+		if err != nil {
+			return err
+		}
+		l.d = make([][]float64, n)
+		for i := range l.d {
+			l.d[i] = make([]float64, n)
+		}
+		for k, p := range pairs {
+			l.d[p[0]][p[1]], l.d[p[1]][p[0]] = ds[k], ds[k]
+		}
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(uint64(l.opt.Seed), 0x6c616e64)) // "land"
+	l.d = make([][]float64, n)
+	for i := range l.d {
+		l.d[i] = make([]float64, 0, l.opt.Landmarks)
+	}
+	isRef := make([]bool, n)
+	minD := make([]float64, n)
+	for i := range minD {
+		minD[i] = math.Inf(1)
+	}
+	next := rng.IntN(n)
+	for len(l.ref) < l.opt.Landmarks {
+		col, err := l.column(ctx, next)
+		if err != nil {
+			return err
+		}
+		isRef[next] = true
+		l.ref = append(l.ref, next)
+		for i, v := range col {
+			l.d[i] = append(l.d[i], v)
+			minD[i] = min(minD[i], v)
+		}
+		// Pick the next landmark among the pages not yet chosen.
+		var rest []int
+		far := -1
+		for i := 0; i < n; i++ {
+			if isRef[i] {
+				continue
+			}
+			rest = append(rest, i)
+			if far < 0 || minD[i] > minD[far] {
+				far = i
+			}
+		}
+		if len(l.ref)%2 == 1 && minD[far] > 0 {
+			next = far
+		} else {
+			next = rest[rng.IntN(len(rest))]
+		}
+	}
+	return nil
+}
+
+// column returns the distances from every page to page j.
+func (l *learner) column(ctx context.Context, j int) ([]float64, error) {
+	pairs := make([][2]int, 0, l.n-1)
+	for i := 0; i < l.n; i++ {
+		if i != j {
+			pairs = append(pairs, [2]int{i, j})
+		}
+	}
+	ds, err := l.o.distances(ctx, pairs)
+	if err != nil {
+		return nil, err
+	}
+	col := make([]float64, l.n)
+	for k, p := range pairs {
+		col[p[0]] = ds[k]
+	}
+	return col, nil
+}
+
+// embed places the pages in the plane: classical MDS then SMACOF on the
+// reference pages; with landmarks, every other page is triangulated from its
+// distances to the landmarks and refined against their positions.
+func (l *learner) embed() float64 {
+	m := len(l.ref)
+	dl := make([][]float64, m)
+	for a, p := range l.ref {
+		dl[a] = l.d[p]
+	}
+	t := classicalMDS(dl)
+	y := slices.Clone(t.coords)
+	s := smacof(dl, y, 300, 1e-7)
+	l.pos = make([]Point, l.n)
+	if m == l.n {
+		copy(l.pos, y)
+		return s
+	}
+	isRef := make(map[int]int, m)
+	for a, p := range l.ref {
+		isRef[p] = a
+	}
+	for i := range l.pos {
+		if a, ok := isRef[i]; ok {
+			l.pos[i] = y[a]
+			continue
+		}
+		l.pos[i] = placeStress(t.place(l.d[i]), y, l.d[i], 200)
+	}
+	return s
+}
+
+// finish builds the clusters, their medoids and the outliers from labels.
+func (l *learner) finish(ctx context.Context, res *Result, labels []int) error {
+	k := 0
+	for _, c := range labels {
+		k = max(k, c+1)
+	}
+	res.Clusters = make([]Cluster, k)
+	for c := range res.Clusters {
+		res.Clusters[c].ID = c
+	}
+	for i, c := range labels {
+		cl := &res.Clusters[c]
+		cl.Members = append(cl.Members, i)
+		cl.Centroid[0] += l.pos[i][0]
+		cl.Centroid[1] += l.pos[i][1]
+	}
+	refIndex := make(map[int]int, len(l.ref))
+	for r, p := range l.ref {
+		refIndex[p] = r
+	}
+	medDist := make([][]float64, k) // medDist[c][i]: page i to cluster c's medoid
+	for c := range res.Clusters {
+		cl := &res.Clusters[c]
+		cl.Centroid[0] /= float64(len(cl.Members))
+		cl.Centroid[1] /= float64(len(cl.Members))
+		cl.CentroidMedoid = cl.Members[0]
+		for _, i := range cl.Members {
+			if l.pos[i].dist(cl.Centroid) < l.pos[cl.CentroidMedoid].dist(cl.Centroid)-1e-12 {
+				cl.CentroidMedoid = i
+			}
+		}
+		cl.TrueMedoid = l.trueMedoid(cl, labels)
+		cl.Medoid = cl.CentroidMedoid
+		if l.opt.Medoid == TrueMedoid {
+			cl.Medoid = cl.TrueMedoid
+		}
+		if r, ok := refIndex[cl.Medoid]; ok {
+			medDist[c] = make([]float64, l.n)
+			for i := range medDist[c] {
+				medDist[c][i] = l.d[i][r]
+			}
+		} else {
+			col, err := l.column(ctx, cl.Medoid)
+			if err != nil {
+				return err
+			}
+			medDist[c] = col
+		}
+		var ds []float64
+		for _, i := range cl.Members {
+			if i != cl.Medoid {
+				ds = append(ds, medDist[c][i])
+			}
+		}
+		cl.Far = farRadius(ds, l.opt)
+	}
+	res.Members = make([]Member, l.n)
+	for i, c := range labels {
+		m := Member{Cluster: c, Point: l.pos[i], Distance: medDist[c][i]}
+		if len(res.Clusters[c].Members) == 1 {
+			m.Outlier, m.Reason = true, "alone in its cluster"
+		} else {
+			// Far from every medoid: the nearest template (singletons aside)
+			// is still beyond its radius.
+			near := -1
+			for c2, cl := range res.Clusters {
+				if len(cl.Members) > 1 && (near < 0 || medDist[c2][i] < medDist[near][i]) {
+					near = c2
+				}
+			}
+			if d, far := medDist[near][i], res.Clusters[near].Far; d > far {
+				m.Outlier = true
+				m.Reason = fmt.Sprintf("far from every template: normalised TED %.3f to the nearest medoid (cluster %d, %s) exceeds %.3f",
+					d, near, l.o.name(res.Clusters[near].Medoid), far)
+			}
+		}
+		res.Members[i] = m
+		if m.Outlier {
+			res.Outliers = append(res.Outliers, Outlier{Page: i, Reason: m.Reason})
+		}
+	}
+	return nil
+}
+
+// trueMedoid returns the member with the least mean distance to the
+// cluster's reference pages (all its other members below the landmark
+// threshold; its landmarks above it, an unbiased sample). A cluster without
+// landmarks falls back to the centroid medoid.
+func (l *learner) trueMedoid(cl *Cluster, labels []int) int {
+	best, bestMean := cl.CentroidMedoid, math.Inf(1)
+	for _, i := range cl.Members {
+		sum, cnt := 0.0, 0
+		for r, p := range l.ref {
+			if p != i && labels[p] == cl.ID {
+				sum += l.d[i][r]
+				cnt++
+			}
+		}
+		if cnt == 0 {
+			continue
+		}
+		if m := sum / float64(cnt); m < bestMean-1e-12 {
+			best, bestMean = i, m
+		}
+	}
+	return best
+}
+
+// farRadius is max(FarDistance, median + FarMADs·1.4826·MAD) of the
+// members' distances to their medoid: a spread-out template tolerates more.
+func farRadius(ds []float64, opt Options) float64 {
+	if len(ds) < 3 {
+		return opt.FarDistance
+	}
+	med := median(ds)
+	dev := make([]float64, len(ds))
+	for i, v := range ds {
+		dev[i] = math.Abs(v - med)
+	}
+	return max(opt.FarDistance, med+opt.FarMADs*1.4826*median(dev))
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// expand maps a result over the usable pages back to all n input pages: the
+// unusable ones get cluster -1 and an outlier entry with reason(i).
+func (res *Result) expand(n int, usable []int, reason func(i int) string) {
+	members := make([]Member, n)
+	for i := range members {
+		members[i] = Member{Cluster: -1}
+	}
+	for u, i := range usable {
+		members[i] = res.Members[u]
+	}
+	for c := range res.Clusters {
+		cl := &res.Clusters[c]
+		for k, u := range cl.Members {
+			cl.Members[k] = usable[u]
+		}
+		if len(cl.Members) > 0 {
+			cl.CentroidMedoid, cl.TrueMedoid, cl.Medoid = usable[cl.CentroidMedoid], usable[cl.TrueMedoid], usable[cl.Medoid]
+		}
+	}
+	for k, r := range res.Landmarks {
+		res.Landmarks[k] = usable[r]
+	}
+	res.Outliers = res.Outliers[:0]
+	for i := range members {
+		if members[i].Cluster < 0 {
+			members[i].Outlier, members[i].Reason = true, reason(i)
+		}
+		if members[i].Outlier {
+			res.Outliers = append(res.Outliers, Outlier{Page: i, Reason: members[i].Reason})
+		}
+	}
+	res.Members = members
+}
