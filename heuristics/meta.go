@@ -1,6 +1,7 @@
 package heuristics
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -97,8 +98,8 @@ func ExtractMeta(t *treediff.Tree, src []byte) Meta {
 	ld := jsonLD(src)
 	m.Date = firstOf(ld.date, pick(metas, dateMetaNames), timeDate)
 	a := pick(metas, authorMetaNames)
-	if strings.HasPrefix(a, "http") || strings.HasPrefix(a, "@") && ld.author != "" {
-		a = "" // a profile URL or handle: prefer a name when there is one
+	if strings.HasPrefix(a, "http") {
+		a = "" // a profile URL, not a name
 	}
 	m.Author = firstOf(ld.author, cleanAuthor(a), propAuthor)
 	return m
@@ -141,7 +142,8 @@ type ldMeta struct{ date, author string }
 // skipped.
 func jsonLD(src []byte) ldMeta {
 	var out ldMeta
-	if len(src) == 0 {
+	// Most pages have none: skip tokenizing the whole source again.
+	if len(src) == 0 || !bytes.Contains(bytes.ToLower(src), []byte("ld+json")) {
 		return out
 	}
 	text, _, err := treediff.Decode(src, "")

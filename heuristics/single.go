@@ -58,10 +58,13 @@ func ExtractSingle(t *treediff.Tree, opt SingleOptions) (Result, error) {
 	meta := ExtractMeta(t, opt.Source)
 	res.Date, res.Author = meta.Date, meta.Author
 
-	title, titleBlock := p.title(meta.Title)
-	res.Title = title
-
 	best := p.mainElement()
+	bodyStart := len(p.blocks)
+	if best != nil {
+		bodyStart, _ = p.span(best)
+	}
+	title := p.title(meta.Title, bodyStart)
+	res.Title = title
 	if best == nil {
 		if title == "" {
 			return res, fmt.Errorf("extract single %s: %w", t.Name, ErrNoContent)
@@ -70,7 +73,7 @@ func ExtractSingle(t *treediff.Tree, opt SingleOptions) (Result, error) {
 	}
 	res.Node = best
 	res.Selector = CSSSelector(best)
-	paras, conf := p.bodyOf(best, titleBlock)
+	paras, conf := p.bodyOf(best, title)
 	res.Body = strings.Join(paras, "\n\n")
 	res.Confidence = conf
 	if res.Body == "" && res.Title == "" {
@@ -90,13 +93,17 @@ const (
 
 // block is a paragraph: the inline text between two block boundaries.
 type block struct {
-	text      string
+	text      string   // whitespace-normalized
+	lines     []string // text cut at <br>
 	words     int
 	linkWords int
 	container *treediff.Node // nearest block-level element
 	heading   int            // 1..6 inside <hN>, else 0
 	cue       bool           // under a boilerplate class/id/role
+	weak      bool           // under a weak boilerplate cue (see cueOf)
 	inLink    bool           // all words inside links
+	leadLink  int            // words of the link the block starts with
+	started   bool           // a word has been seen (for leadLink)
 	class     blockClass
 }
 
@@ -135,7 +142,8 @@ func newPage(t *treediff.Tree, opt SingleOptions) *page {
 	lastBR := false
 	flush := func() {
 		if cur != nil && cur.words > 0 {
-			cur.text = strings.Join(strings.Fields(sb.String()), " ")
+			cur.lines = splitLines(sb.String())
+			cur.text = strings.Join(cur.lines, " ")
 			cur.inLink = cur.linkWords == cur.words
 			p.blocks = append(p.blocks, cur)
 			p.totalWords += cur.words
@@ -147,7 +155,7 @@ func newPage(t *treediff.Tree, opt SingleOptions) *page {
 		n    *treediff.Node
 		exit bool
 	}
-	linkDepth, cueDepth := 0, 0
+	linkDepth, cueDepth, weakDepth := 0, 0, 0
 	heading := []int{}
 	containers := []*treediff.Node{}
 	stack := []frame{{t.Root, false}}
@@ -162,8 +170,11 @@ func newPage(t *treediff.Tree, opt SingleOptions) *page {
 			case headingLevel(n.Label) > 0:
 				heading = heading[:len(heading)-1]
 			}
-			if isCue(n) {
+			switch cueOf(n) {
+			case strongCue:
 				cueDepth--
+			case weakCue:
+				weakDepth--
 			}
 			if treediff.IsBlock(n.Label) {
 				flush()
@@ -183,7 +194,7 @@ func newPage(t *treediff.Tree, opt SingleOptions) *page {
 				continue
 			}
 			if cur == nil {
-				cur = &block{cue: cueDepth > 0}
+				cur = &block{cue: cueDepth > 0, weak: weakDepth > 0}
 				if len(containers) > 0 {
 					cur.container = containers[len(containers)-1]
 				} else {
@@ -196,7 +207,11 @@ func newPage(t *treediff.Tree, opt SingleOptions) *page {
 			cur.words += len(ws)
 			if linkDepth > 0 {
 				cur.linkWords += len(ws)
+				if !cur.started || cur.leadLink == cur.words-len(ws) && cur.leadLink > 0 {
+					cur.leadLink += len(ws)
+				}
 			}
+			cur.started = true
 			sb.WriteString(n.Label)
 			continue
 		}
@@ -209,7 +224,7 @@ func newPage(t *treediff.Tree, opt SingleOptions) *page {
 			if lastBR {
 				flush()
 			} else {
-				sb.WriteByte(' ')
+				sb.WriteByte('\n')
 			}
 			lastBR = true
 			p.end[n.Index] = len(p.blocks)
@@ -232,8 +247,11 @@ func newPage(t *treediff.Tree, opt SingleOptions) *page {
 		if h := headingLevel(n.Label); h > 0 {
 			heading = append(heading, h)
 		}
-		if isCue(n) {
+		switch cueOf(n) {
+		case strongCue:
 			cueDepth++
+		case weakCue:
+			weakDepth++
 		}
 		stack = append(stack, frame{n, true})
 		for i := len(n.Children) - 1; i >= 0; i-- {
@@ -241,8 +259,14 @@ func newPage(t *treediff.Tree, opt SingleOptions) *page {
 		}
 	}
 	flush()
-	for _, b := range p.blocks {
+	for i, b := range p.blocks {
 		b.class = p.classify(b)
+		// A teaser's summary: a short text right under a linked headline.
+		if b.class == classGood && i > 0 && b.words < 2*p.opt.GoodWords {
+			if prev := p.blocks[i-1]; prev.inLink && prev.words >= 2 {
+				b.class = classBad
+			}
+		}
 	}
 	p.smooth()
 	return p
@@ -281,7 +305,16 @@ func (p *page) classify(b *block) blockClass {
 	switch {
 	case b.cue:
 		return classBad
+	case b.weak && (b.words < 2*p.opt.GoodWords || ld >= 0.1):
+		return classBad
 	case ld > p.opt.MaxLinkDensity:
+		return classBad
+	case looksLikeCode(b.text):
+		return classBad
+	case b.leadLink >= 3 && ld >= 0.15:
+		// A teaser: a linked headline followed by its summary.
+		return classBad
+	case isBoilerLine(b):
 		return classBad
 	case b.heading > 0:
 		return classShort
@@ -355,9 +388,48 @@ func (p *page) mainElement() *treediff.Node {
 	return best
 }
 
+// span returns the blocks of the article under n, blocks[lo:hi]: the run
+// of consecutive blocks with the largest total weight (a maximum subarray,
+// as in Body Text Extraction), where each run of navigation blocks costs
+// boundaryCost words more than its own words. It drops teasers and bylines before or after the
+// article that n happens to hold too.
+func (p *page) span(n *treediff.Node) (lo, hi int) {
+	first, end := p.first[n.Index], p.end[n.Index]
+	best, sum := 0.0, 0.0
+	lo, hi = first, first
+	start := first
+	for i := first; i < end; i++ {
+		b := p.blocks[i]
+		w := p.weight(b)
+		if b.class == classBad {
+			// Inside the article's element, a box of links (related
+			// stories) interrupts the text rather than ends it: its link
+			// words cost less, but each run of such blocks costs
+			// boundaryCost.
+			w = -float64(b.words-b.linkWords) - 0.3*float64(b.linkWords)
+			if i == first || p.blocks[i-1].class != classBad {
+				w -= boundaryCost
+			}
+		}
+		if sum <= 0 {
+			sum, start = 0, i
+		}
+		sum += w
+		if sum > best {
+			best, lo, hi = sum, start, i+1
+		}
+	}
+	return lo, hi
+}
+
+// boundaryCost is the least weight, in words, a navigation block takes off
+// a run of article text: a few short links between the article and a
+// teaser are enough to part them.
+const boundaryCost = 10
+
 // bodyOf returns the paragraphs of the article under n and a confidence:
 // the share of the page's article-like words that n holds.
-func (p *page) bodyOf(n *treediff.Node, titleBlock *block) ([]string, float64) {
+func (p *page) bodyOf(n *treediff.Node, title string) ([]string, float64) {
 	var paras []string
 	good, inside := 0, 0
 	for _, b := range p.blocks {
@@ -365,19 +437,14 @@ func (p *page) bodyOf(n *treediff.Node, titleBlock *block) ([]string, float64) {
 			good += b.words
 		}
 	}
-	lo, hi := p.first[n.Index], p.end[n.Index]
-	// Trim short blocks at the edges: bylines, datelines and "print this"
-	// lines around the article are not its text.
-	for lo < hi && p.blocks[lo].class != classGood {
-		lo++
-	}
-	for hi > lo && p.blocks[hi-1].class != classGood {
-		hi--
-	}
-	for _, b := range p.blocks[lo:hi] {
-		if b == titleBlock || b.class != classGood {
+	lo, hi := p.span(n)
+	seen := map[string]bool{}
+	for i, b := range p.blocks[lo:hi] {
+		if b.class != classGood || seen[b.text] || i < 5 && isTitleEcho(b, title) {
 			continue
 		}
+		// A repeated block is a caption or a pull quote shown twice.
+		seen[b.text] = true
 		inside += b.words
 		paras = append(paras, b.text)
 	}
@@ -387,39 +454,127 @@ func (p *page) bodyOf(n *treediff.Node, titleBlock *block) ([]string, float64) {
 	return paras, float64(inside) / float64(good)
 }
 
-// title returns the page's headline and the block holding it, if any: the
-// heading (or short block) that best matches the document title (og:title,
-// else <title>); failing that the first <h1>; failing that the document
-// title cut of its site-name part.
-func (p *page) title(docTitle string) (string, *block) {
+// title returns the page's headline: the element (a heading first) whose
+// text best matches the document title (og:title, else <title>), so that
+// the headline is taken as the page shows it, without the site name the
+// document title adds; failing that the first <h1>; failing that the
+// document title cut of its site-name part.
+func (p *page) title(docTitle string, bodyStart int) string {
 	ref := wordSet(docTitle)
-	var best *block
+	words, hits := p.elementWords(ref)
+	var best *treediff.Node
 	bestScore := 0.0
-	for _, b := range p.blocks {
-		if b.words > 40 || b.cue {
+	for _, n := range p.t.Nodes {
+		w := words[n.Index]
+		if n.Kind != treediff.Element || w == 0 || w > 40 || n.Label == "title" || p.end[n.Index] <= p.first[n.Index] {
 			continue
 		}
-		s := overlap(wordSet(b.text), ref)
+		h := headingLevel(n.Label)
+		if h == 0 && p.blocks[p.first[n.Index]].cue {
+			continue
+		}
+		// An upper bound of the Dice coefficient from word counts spares
+		// building the text of every small element.
+		if 2*float64(min(hits[n.Index], len(ref)))/float64(w+len(ref)) < 0.5 {
+			continue
+		}
+		s := overlap(wordSet(n.Text()), ref)
 		if s < 0.5 {
 			continue
 		}
-		// Headings first, then closeness of match.
-		if b.heading > 0 {
-			s += 1 + float64(7-b.heading)*0.05
+		if h > 0 {
+			s += 0.2 + float64(7-h)*0.01
 		}
-		if s > bestScore {
-			best, bestScore = b, s
+		// Ties go to the deeper element: the one holding the headline alone.
+		if s > bestScore || s == bestScore && best.Contains(n) {
+			best, bestScore = n, s
 		}
 	}
+	bestText := ""
 	if best != nil {
-		return best.text, best
+		bestText = strings.Join(strings.Fields(best.Text()), " ")
+	}
+	// Lines cut by <br> inside one element: "Kicker<br>Headline<br>Byline".
+	for _, b := range p.blocks {
+		if len(b.lines) < 2 || b.cue {
+			continue
+		}
+		for _, l := range b.lines {
+			if s := overlap(wordSet(l), ref); s >= 0.5 && s > bestScore {
+				bestText, bestScore = l, s
+			}
+		}
+	}
+	if bestText != "" {
+		return bestText
 	}
 	for _, b := range p.blocks {
 		if b.heading == 1 && !b.cue && b.words <= 40 {
-			return b.text, b
+			return b.text
 		}
 	}
-	return cleanTitle(docTitle), nil
+	// The document title does not name the story: take the nearest line
+	// above the body that could be a headline.
+	for i := bodyStart - 1; i >= 0 && i >= bodyStart-6; i-- {
+		b := p.blocks[i]
+		if b.cue || b.inLink || b.class == classBad || b.words < 2 || b.words > 25 || looksLikeCode(b.text) {
+			continue
+		}
+		if len(b.lines) > 1 {
+			continue
+		}
+		return b.text
+	}
+	return cleanTitle(docTitle)
+}
+
+// splitLines cuts s at newlines, collapses whitespace and drops empty lines.
+func splitLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.Join(strings.Fields(l), " "); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// elementWords returns, per node index, the number of words under it
+// outside skipped and hidden elements, and how many of them are in ref.
+func (p *page) elementWords(ref map[string]bool) (words, hits []int) {
+	words = make([]int, len(p.t.Nodes))
+	hits = make([]int, len(p.t.Nodes))
+	for i := len(p.t.Nodes) - 1; i >= 0; i-- {
+		n := p.t.Nodes[i]
+		switch {
+		case n.Kind != treediff.Element:
+			for _, w := range treediff.Words(n.Label) {
+				words[i]++
+				if ref[strings.ToLower(w.Text)] {
+					hits[i]++
+				}
+			}
+		case skipTags[n.Label] || hidden(n):
+			words[i], hits[i] = 0, 0
+			continue
+		}
+		if n.Parent != nil {
+			words[n.Parent.Index] += words[i]
+			hits[n.Parent.Index] += hits[i]
+		}
+	}
+	return words, hits
+}
+
+// isTitleEcho reports a block that repeats the headline, possibly with a
+// kicker or a byline around it.
+func isTitleEcho(b *block, title string) bool {
+	if title == "" {
+		return false
+	}
+	t := strings.ToLower(strings.Join(strings.Fields(title), " "))
+	x := strings.ToLower(b.text)
+	return x == t || strings.Contains(x, t) && b.words <= len(treediff.Words(title))+12
 }
 
 // overlap is the share of ref's words found in a, scaled down when a holds

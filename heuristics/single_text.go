@@ -1,0 +1,97 @@
+package heuristics
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// looksLikeCode reports text that is script or markup shown as text (a
+// script the page hid from old parsers, an ad's escaped HTML): many
+// programming punctuation characters for its length, or escaped tags.
+func looksLikeCode(s string) bool {
+	if strings.Contains(s, "<a href") || strings.Contains(s, "<img ") || strings.Contains(s, "<script") {
+		return true
+	}
+	code, letters := 0, 0
+	for _, r := range s {
+		switch r {
+		case '{', '}', ';', '=', '<', '>', '(', ')', '[', ']', '\\', '|', '+', '&':
+			code++
+		default:
+			if unicode.IsLetter(r) {
+				letters++
+			}
+		}
+	}
+	return code >= 4 && float64(code) > 0.04*float64(letters)
+}
+
+// dateWords are the words a dateline or timestamp line is made of.
+var dateWords = map[string]bool{
+	"jan": true, "january": true, "feb": true, "february": true, "mar": true, "march": true,
+	"apr": true, "april": true, "may": true, "jun": true, "june": true, "jul": true, "july": true,
+	"aug": true, "august": true, "sep": true, "sept": true, "september": true, "oct": true,
+	"october": true, "nov": true, "november": true, "dec": true, "december": true,
+	"mon": true, "monday": true, "tue": true, "tuesday": true, "wed": true, "wednesday": true,
+	"thu": true, "thursday": true, "fri": true, "friday": true, "sat": true, "saturday": true,
+	"sun": true, "sunday": true, "am": true, "pm": true, "et": true, "est": true, "edt": true,
+	"pt": true, "pst": true, "pdt": true, "gmt": true, "bst": true, "utc": true, "cet": true,
+	"updated": true, "posted": true, "published": true, "last": true, "modified": true,
+	"at": true, "on": true, "date": true, "time": true,
+}
+
+// boilerLines are whole short lines that label page furniture rather than
+// say anything.
+var boilerLines = map[string]bool{
+	"advertisement": true, "advertising": true, "sponsored": true, "ad": true,
+	"story continues below": true, "continue reading": true, "continued": true,
+	"read more": true, "more": true, "print": true, "email": true, "share": true,
+	"share this": true, "comments": true, "related": true, "related stories": true,
+	"see also": true, "photos": true, "video": true, "close": true,
+}
+
+// isBoilerLine reports short blocks that are bylines, datelines or labels:
+// "By Jane Doe, Staff Writer", "Posted: 2:51 pm March 12, 2009",
+// "ADVERTISEMENT".
+func isBoilerLine(b *block) bool {
+	if b.words > 15 {
+		return false
+	}
+	low := strings.ToLower(strings.Trim(b.text, " .:|-–—»›>"))
+	if boilerLines[low] {
+		return true
+	}
+	ws := treediff.Words(b.text)
+	if len(ws) >= 2 {
+		first := strings.ToLower(ws[0].Text)
+		if (first == "by" || first == "from") && startsUpper(ws[1].Text) && b.words <= 12 {
+			return true
+		}
+	}
+	dates := 0
+	for _, w := range ws {
+		t := strings.ToLower(w.Text)
+		if dateWords[t] || isDigits(t) {
+			dates++
+		}
+	}
+	return len(ws) >= 3 && float64(dates) >= 0.7*float64(len(ws))
+}
+
+func startsUpper(s string) bool {
+	for _, r := range s {
+		return unicode.IsUpper(r)
+	}
+	return false
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
