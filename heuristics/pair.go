@@ -329,8 +329,11 @@ func findTitle(f *features, body *treediff.Node) *treediff.Node {
 		if f.tok[i] > 40 {
 			return true // too long to be a headline: look below
 		}
-		if x.Offset > bodyEnd || f.chg[i]*2 < f.tok[i] {
+		if x.Offset > bodyEnd {
 			return false
+		}
+		if f.chg[i]*2 < f.tok[i] {
+			return true
 		}
 		s := 0.0
 		switch x.Label {
@@ -354,7 +357,7 @@ func findTitle(f *features, body *treediff.Node) *treediff.Node {
 		if s > bestScore {
 			best, bestScore = x, s
 		}
-		return false
+		return true
 	})
 	if bestScore < 0.8 {
 		return nil
@@ -460,14 +463,22 @@ func blockKeys(t *treediff.Tree) []blockKey {
 			continue
 		}
 		var b strings.Builder
+		linked := false
 		x.Walk(func(y *treediff.Node) bool {
+			if y.Label == "a" && y.Kind == treediff.Element {
+				linked = true
+			}
 			if y.Kind == treediff.Token {
 				b.WriteString(strings.ToLower(y.Label))
 				b.WriteByte(' ')
 			}
 			return true
 		})
-		out = append(out, blockKey{x, b.String()})
+		if !linked {
+			// A linked block may be a teaser of another page's headline
+			// (the medoid listing this very article), not template text.
+			out = append(out, blockKey{x, b.String()})
+		}
 	}
 	return out
 }

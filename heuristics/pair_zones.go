@@ -18,7 +18,7 @@ var zoneTags = map[string]bool{
 var zoneWords = []string{
 	"comment", "gallery", "slideshow", "carousel", "disqus", "reply", "replies",
 	"related", "share", "sharing", "social", "sidebar", "breadcrumb", "newsletter",
-	"promo", "advert", "sponsor", "outbrain", "taboola", "popular", "mostread",
+	"advert", "sponsor", "outbrain", "taboola", "popular", "mostread",
 	"most-read", "trending", "recommend", "navigation", "navbar", "menu", "footer",
 	"toolbar", "wm-ipp", "tags", "subscribe",
 }
