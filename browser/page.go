@@ -145,3 +145,13 @@ func (p *Page) Capture() ([]byte, error) {
 	}
 	return b, nil
 }
+
+// ParseCapture reads metadata written by Page.Capture (HTML and screenshot
+// are not in it).
+func ParseCapture(data []byte) (*Page, error) {
+	var p Page
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, fmt.Errorf("parse page capture: %w", err)
+	}
+	return &p, nil
+}

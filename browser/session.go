@@ -178,7 +178,7 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 	}
 	// Part of the budget is kept for the capture, so a page that never
 	// settles still returns by its deadline.
-	reserve := min(r.opt.PageTimeout/5, 5*time.Second)
+	reserve := min(deadline.Sub(start)/5, 5*time.Second)
 	waitUntil := deadline.Add(-reserve)
 
 	st := newTabState()
