@@ -33,7 +33,7 @@ var migrations = []Migration{
 			raw_html {{blob}},
 			rendered_html {{blob}},
 			content_hash TEXT NOT NULL,
-			capture TEXT,
+			capture {{blob}},
 			created_at BIGINT NOT NULL,
 			updated_at BIGINT NOT NULL,
 			UNIQUE (dataset, page_key)

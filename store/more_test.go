@@ -39,7 +39,7 @@ func TestMigrationsFromEmptyAndReopen(t *testing.T) {
 		t.Fatalf("reopen: schema version %d (%v), want %d", v2, err, v)
 	}
 	var n int
-	if err := db2.SQL().QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations`).Scan(&n); err != nil || n != v {
+	if err := db2.SQL().QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE component = 'store'`).Scan(&n); err != nil || n != v {
 		t.Fatalf("schema_migrations has %d rows (%v), want %d: a reopen must not re-apply", n, err, v)
 	}
 	got, err := db2.Page(ctx, p.ID)
@@ -55,13 +55,67 @@ func TestMigrationsFromEmptyAndReopen(t *testing.T) {
 func TestNewerSchemaRefused(t *testing.T) {
 	ctx := context.Background()
 	db, path := openTemp(t)
-	if _, err := db.SQL().ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 0)`); err != nil {
+	if _, err := db.SQL().ExecContext(ctx, `INSERT INTO schema_migrations (component, version, name, applied_at) VALUES ('store', 999, 'future', 0)`); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
 	if db2, err := store.Open(ctx, path); err == nil {
 		db2.Close()
 		t.Fatal("opening a database with a newer schema succeeded")
+	}
+}
+
+func TestComponentMigrate(t *testing.T) {
+	ctx := context.Background()
+	db, path := openTemp(t)
+	v1 := []store.Migration{{Version: 1, Name: "frontier", Statements: []string{
+		`CREATE TABLE frontier (id {{id}}, url TEXT NOT NULL UNIQUE, page_id BIGINT REFERENCES pages(id), body {{blob}})`,
+	}}}
+	if err := db.Migrate(ctx, "crawler", v1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SQL().ExecContext(ctx, db.Rebind(`INSERT INTO frontier (url) VALUES (?)`), "http://a.example/"); err != nil {
+		t.Fatal(err)
+	}
+	v2 := append(v1, store.Migration{Version: 2, Name: "priority", Statements: []string{
+		`ALTER TABLE frontier ADD COLUMN priority DOUBLE PRECISION NOT NULL DEFAULT 0`,
+	}})
+	db.Close()
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for range 2 { // the second call is a no-op
+		if err := db.Migrate(ctx, "crawler", v2); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var url string
+	var prio float64
+	if err := db.SQL().QueryRowContext(ctx, `SELECT url, priority FROM frontier`).Scan(&url, &prio); err != nil || url != "http://a.example/" {
+		t.Fatalf("frontier row after migration 2: %q %v %v", url, prio, err)
+	}
+	if err := db.Migrate(ctx, "crawler", v1); err == nil {
+		t.Error("an older program's migrations were accepted on a newer schema")
+	}
+	for _, tc := range []struct {
+		component string
+		ms        []store.Migration
+	}{
+		{"store", v1},
+		{"", v1},
+		{"gap", []store.Migration{{Version: 2, Name: "x"}}},
+		{"bad sql", []store.Migration{{Version: 1, Name: "x", Statements: []string{"CREATE TABLE ("}}}},
+	} {
+		if err := db.Migrate(ctx, tc.component, tc.ms); err == nil {
+			t.Errorf("Migrate(%q) succeeded", tc.component)
+		}
+	}
+	// A failed migration leaves nothing behind.
+	var n int
+	if err := db.SQL().QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE component = 'bad sql'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("failed migration recorded: %d %v", n, err)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -43,39 +42,61 @@ func (s *DB) Rebind(q string) string { return s.d.rebind(q) }
 // Close closes the database.
 func (s *DB) Close() error { return s.db.Close() }
 
-// SchemaVersion returns the version of the last migration applied.
+// coreComponent names the store's own migrations in schema_migrations.
+const coreComponent = "store"
+
+// SchemaVersion returns the version of the last core migration applied.
 func (s *DB) SchemaVersion(ctx context.Context) (int, error) {
+	return s.schemaVersion(ctx, coreComponent)
+}
+
+func (s *DB) schemaVersion(ctx context.Context, component string) (int, error) {
 	var v sql.NullInt64
-	if err := s.db.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_migrations`).Scan(&v); err != nil {
-		return 0, fmt.Errorf("store: schema version: %w", err)
+	if err := s.db.QueryRowContext(ctx, s.d.rebind(`SELECT MAX(version) FROM schema_migrations WHERE component = ?`), component).Scan(&v); err != nil {
+		return 0, fmt.Errorf("store: schema version of %s: %w", component, err)
 	}
 	return int(v.Int64), nil
 }
 
-func (s *DB) migrate(ctx context.Context) error {
+// Migrate brings the tables of a component (a package keeping its own tables
+// in this database, e.g. "crawler") up to date with its migrations, numbered
+// 1, 2, … in order, and records them in schema_migrations under its name.
+// It is idempotent and safe when several processes open the database at
+// once; call it once when the component starts using the store.
+func (s *DB) Migrate(ctx context.Context, component string, ms []Migration) error {
+	if component == "" || component == coreComponent {
+		return fmt.Errorf("store: migrate: component name %q is reserved", component)
+	}
+	if err := s.migrate(ctx, component, ms); err != nil {
+		return fmt.Errorf("store: migrate %s: %w", component, err)
+	}
+	return nil
+}
+
+func (s *DB) migrate(ctx context.Context, component string, ms []Migration) error {
 	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version INTEGER PRIMARY KEY,
+		component TEXT NOT NULL,
+		version INTEGER NOT NULL,
 		name TEXT NOT NULL,
-		applied_at BIGINT NOT NULL
+		applied_at BIGINT NOT NULL,
+		PRIMARY KEY (component, version)
 	)`); err != nil {
 		return fmt.Errorf("create schema_migrations: %w", err)
 	}
-	have, err := s.SchemaVersion(ctx)
+	for i, m := range ms {
+		if m.Version != i+1 {
+			return fmt.Errorf("migration %q has version %d, want %d (versions are consecutive from 1)", m.Name, m.Version, i+1)
+		}
+	}
+	have, err := s.schemaVersion(ctx, component)
 	if err != nil {
 		return err
 	}
-	last := 0
-	for i, m := range migrations {
-		if m.Version != i+1 {
-			return fmt.Errorf("migration %q has version %d, want %d (versions are consecutive)", m.Name, m.Version, i+1)
-		}
-		last = m.Version
+	if have > len(ms) {
+		return fmt.Errorf("database schema version %d of %s is newer than this program's (%d)", have, component, len(ms))
 	}
-	if have > last {
-		return fmt.Errorf("database schema version %d is newer than this program's (%d)", have, last)
-	}
-	for _, m := range migrations[have:] {
-		if err := s.apply(ctx, m); err != nil {
+	for _, m := range ms[have:] {
+		if err := s.apply(ctx, component, m); err != nil {
 			return err
 		}
 	}
@@ -84,10 +105,11 @@ func (s *DB) migrate(ctx context.Context) error {
 
 // apply runs one migration in a transaction, unless another process applied
 // it meanwhile.
-func (s *DB) apply(ctx context.Context, m Migration) error {
+func (s *DB) apply(ctx context.Context, component string, m Migration) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		var n int
-		if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM schema_migrations WHERE version = ?`), m.Version).Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM schema_migrations WHERE component = ? AND version = ?`),
+			component, m.Version).Scan(&n); err != nil {
 			return err
 		}
 		if n > 0 {
@@ -98,8 +120,8 @@ func (s *DB) apply(ctx context.Context, m Migration) error {
 				return fmt.Errorf("migration %d (%s), statement %d: %w", m.Version, m.Name, i+1, err)
 			}
 		}
-		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`),
-			m.Version, m.Name, millis(time.Now()))
+		_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO schema_migrations (component, version, name, applied_at) VALUES (?, ?, ?, ?)`),
+			component, m.Version, m.Name, millis(time.Now()))
 		return err
 	})
 }
@@ -222,8 +244,7 @@ const putGoldSQL = `INSERT INTO gold (page_id, title, body, text) VALUES (?, ?, 
 // PutPages inserts or updates pages in one transaction.
 func (s *DB) PutPages(ctx context.Context, pages []*Page) error {
 	type prepared struct {
-		raw, rendered []byte
-		capture       sql.NullString
+		raw, rendered, capture []byte
 	}
 	// Validate and compress before taking the write lock.
 	prep := make([]prepared, len(pages))
@@ -250,10 +271,12 @@ func (s *DB) PutPages(ctx context.Context, pages []*Page) error {
 		}
 		if p.Capture != nil {
 			b, err := json.Marshal(p.Capture)
+			if err == nil {
+				prep[i].capture, err = compress(b)
+			}
 			if err != nil {
 				return fmt.Errorf("store: put page %q: capture: %w", p.Key(), err)
 			}
-			prep[i].capture = sql.NullString{String: string(b), Valid: true}
 		}
 		p.Hash = ContentHash(p.HTML())
 	}
@@ -323,8 +346,8 @@ func (s *DB) queryPages(ctx context.Context, q string, content bool, args ...any
 		var fetched, created, updated int64
 		dest := []any{&p.ID, &p.Site, &p.URL, &p.Dataset, &p.ManifestID, &p.Label, &fetched, &p.Status,
 			&p.Error, &p.ContentType, &p.Hash, &created, &updated}
-		var raw, rendered []byte
-		var capture, gTitle, gBody, gText sql.NullString
+		var raw, rendered, capture []byte
+		var gTitle, gBody, gText sql.NullString
 		if content {
 			dest = append(dest, &raw, &rendered, &capture, &gTitle, &gBody, &gText)
 		}
@@ -339,9 +362,13 @@ func (s *DB) queryPages(ctx context.Context, q string, content bool, args ...any
 			if p.RenderedHTML, err = decompress(rendered); err != nil {
 				return nil, fmt.Errorf("page %d: rendered HTML: %w", p.ID, err)
 			}
-			if capture.Valid {
+			if capture != nil {
+				b, err := decompress(capture)
+				if err != nil {
+					return nil, fmt.Errorf("page %d: capture: %w", p.ID, err)
+				}
 				p.Capture = &Capture{}
-				if err := json.Unmarshal([]byte(capture.String), p.Capture); err != nil {
+				if err := json.Unmarshal(b, p.Capture); err != nil {
 					return nil, fmt.Errorf("page %d: capture: %w", p.ID, err)
 				}
 			}
@@ -716,64 +743,108 @@ func (s *DB) Memberships(ctx context.Context, runID int64) ([]Membership, error)
 	return out, nil
 }
 
-// Distances looks up cached distances. One connection serves the whole
-// lookup with a prepared statement: a primary-key probe per pair is the
-// fastest portable form and keeps memory flat.
+// distancesPerQuery is how many pairs one lookup query asks for: the pairs
+// form a VALUES list joined to the table, so the database probes the primary
+// key once per pair without a round trip per pair. (CROSS JOIN makes SQLite
+// keep that join order; a row-value IN list would scan the whole view.)
+const distancesPerQuery = 250
+
+// Distances looks up cached distances.
 func (s *DB) Distances(ctx context.Context, view string, pairs []Pair) (map[Pair]Distance, error) {
 	out := make(map[Pair]Distance)
-	if len(pairs) == 0 {
-		return out, nil
-	}
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("store: distances (%s): %w", view, err)
-	}
-	defer conn.Close()
-	st, err := conn.PrepareContext(ctx, s.d.rebind(`SELECT distance, nodes_a, nodes_b FROM distances WHERE view = ? AND hash_a = ? AND hash_b = ?`))
-	if err != nil {
-		return nil, fmt.Errorf("store: distances (%s): %w", view, err)
-	}
-	defer st.Close()
+	want := make(map[Pair]bool, len(pairs))
+	uniq := make([]Pair, 0, len(pairs))
 	for _, p := range pairs {
 		p = MakePair(p.A, p.B)
-		if _, ok := out[p]; ok {
-			continue
+		if !want[p] {
+			want[p] = true
+			uniq = append(uniq, p)
 		}
-		d := Distance{Pair: p, View: view}
-		err := st.QueryRowContext(ctx, view, p.A, p.B).Scan(&d.Distance, &d.NodesA, &d.NodesB)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			continue
-		case err != nil:
-			return nil, fmt.Errorf("store: distance (%s) %.12s/%.12s: %w", view, p.A, p.B, err)
+	}
+	var q strings.Builder
+	args := make([]any, 0, 1+2*distancesPerQuery)
+	for start := 0; start < len(uniq); start += distancesPerQuery {
+		chunk := uniq[start:min(start+distancesPerQuery, len(uniq))]
+		q.Reset()
+		q.WriteString(`WITH want (a, b) AS (VALUES `)
+		args = args[:0]
+		for i, p := range chunk {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			q.WriteString("(?, ?)")
+			args = append(args, p.A, p.B)
 		}
-		out[p] = d
+		q.WriteString(`) SELECT d.hash_a, d.hash_b, d.distance, d.nodes_a, d.nodes_b
+			FROM want CROSS JOIN distances d
+			WHERE d.view = ? AND d.hash_a = want.a AND d.hash_b = want.b`)
+		args = append(args, view)
+		if err := s.scanDistances(ctx, q.String(), args, view, out); err != nil {
+			return nil, fmt.Errorf("store: distances (%s): %w", view, err)
+		}
 	}
 	return out, nil
 }
 
-// PutDistances inserts or replaces cached distances.
+func (s *DB) scanDistances(ctx context.Context, q string, args []any, view string, out map[Pair]Distance) error {
+	rows, err := s.db.QueryContext(ctx, s.d.rebind(q), args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		d := Distance{View: view}
+		if err := rows.Scan(&d.A, &d.B, &d.Distance, &d.NodesA, &d.NodesB); err != nil {
+			return err
+		}
+		out[d.Pair] = d
+	}
+	return rows.Err()
+}
+
+// PutDistances inserts or replaces cached distances, many rows per
+// statement. A pair given twice keeps its last distance.
 func (s *DB) PutDistances(ctx context.Context, ds []Distance) error {
-	for _, d := range ds {
+	type key struct {
+		view string
+		p    Pair
+	}
+	last := make(map[key]int, len(ds))
+	for i, d := range ds {
 		if d.View == "" || d.A == "" || d.B == "" {
 			return fmt.Errorf("store: put distance %.12s/%.12s: empty view or hash", d.A, d.B)
 		}
 		if math.IsNaN(d.Distance) || math.IsInf(d.Distance, 0) {
 			return fmt.Errorf("store: put distance (%s) %.12s/%.12s: distance is %v", d.View, d.A, d.B, d.Distance)
 		}
+		last[key{d.View, MakePair(d.A, d.B)}] = i
 	}
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		st, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO distances (view, hash_a, hash_b, distance, nodes_a, nodes_b)
-			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (view, hash_a, hash_b) DO UPDATE SET
-			distance = excluded.distance, nodes_a = excluded.nodes_a, nodes_b = excluded.nodes_b`))
-		if err != nil {
-			return err
+	rows := make([]Distance, 0, len(last))
+	for i, d := range ds {
+		d = d.canonical()
+		if last[key{d.View, d.Pair}] == i {
+			rows = append(rows, d)
 		}
-		defer st.Close()
-		for _, d := range ds {
-			d = d.canonical()
-			if _, err := st.ExecContext(ctx, d.View, d.A, d.B, d.Distance, d.NodesA, d.NodesB); err != nil {
-				return fmt.Errorf("distance (%s) %.12s/%.12s: %w", d.View, d.A, d.B, err)
+	}
+	var q strings.Builder
+	args := make([]any, 0, 6*distancesPerQuery)
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		for start := 0; start < len(rows); start += distancesPerQuery {
+			chunk := rows[start:min(start+distancesPerQuery, len(rows))]
+			q.Reset()
+			q.WriteString(`INSERT INTO distances (view, hash_a, hash_b, distance, nodes_a, nodes_b) VALUES `)
+			args = args[:0]
+			for i, d := range chunk {
+				if i > 0 {
+					q.WriteString(", ")
+				}
+				q.WriteString("(?, ?, ?, ?, ?, ?)")
+				args = append(args, d.View, d.A, d.B, d.Distance, d.NodesA, d.NodesB)
+			}
+			q.WriteString(` ON CONFLICT (view, hash_a, hash_b) DO UPDATE SET
+				distance = excluded.distance, nodes_a = excluded.nodes_a, nodes_b = excluded.nodes_b`)
+			if _, err := tx.ExecContext(ctx, s.d.rebind(q.String()), args...); err != nil {
+				return fmt.Errorf("distances (%s) %.12s/%.12s…: %w", chunk[0].View, chunk[0].A, chunk[0].B, err)
 			}
 		}
 		return nil

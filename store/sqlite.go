@@ -44,7 +44,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	db := &DB{db: sdb, d: sqliteDialect, name: path}
-	if err := db.migrate(ctx); err != nil {
+	if err := db.migrate(ctx, coreComponent, migrations); err != nil {
 		sdb.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}

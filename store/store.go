@@ -142,17 +142,29 @@ func ContentHash(b []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// Capture is what rendering recorded about a page besides its DOM.
+// Capture is what fetching and rendering recorded about a page besides its
+// DOM. It is stored as compressed JSON.
 type Capture struct {
 	FinalURL  string     `json:"final_url,omitempty"`
 	Redirects []Redirect `json:"redirects,omitempty"`
 	Title     string     `json:"title,omitempty"`
 	Links     []Link     `json:"links,omitempty"`
+	// Frames are the documents of same-origin iframes.
+	Frames []Frame `json:"frames,omitempty"`
+	// Rendered is true when a browser ran the page's scripts.
+	Rendered bool `json:"rendered,omitempty"`
 	// Partial is true when the page never finished loading and the DOM was
-	// taken at the deadline.
-	Partial bool `json:"partial,omitempty"`
+	// taken at the deadline; PartialReason says why.
+	Partial       bool   `json:"partial,omitempty"`
+	PartialReason string `json:"partial_reason,omitempty"`
+	// Notes lists what the renderer did (consent dismissed, scroll steps…).
+	Notes    []string      `json:"notes,omitempty"`
+	Elapsed  time.Duration `json:"elapsed_ns,omitempty"`
+	Attempts int           `json:"attempts,omitempty"`
+	Requests int           `json:"requests,omitempty"`
+	Blocked  int           `json:"blocked,omitempty"`
 	// Layout is the renderer's layout summary (boxes, visibility), kept as
-	// the renderer encoded it.
+	// the renderer encoded it (browser.Layout).
 	Layout json.RawMessage `json:"layout,omitempty"`
 }
 
@@ -164,8 +176,16 @@ type Redirect struct {
 
 // Link is an outgoing link of a page.
 type Link struct {
+	URL    string `json:"url"`
+	Text   string `json:"text,omitempty"`
+	Source string `json:"source,omitempty"` // "a", "area", "pushState"…
+}
+
+// Frame is the document of an iframe of a page.
+type Frame struct {
 	URL  string `json:"url"`
-	Text string `json:"text,omitempty"`
+	Path string `json:"path,omitempty"` // of the <iframe> element
+	HTML string `json:"html,omitempty"`
 }
 
 // Gold is the human annotation of a page's useful content.

@@ -36,8 +36,11 @@ func TestPageRoundTrip(t *testing.T) {
 		RenderedHTML: []byte("<html><body><p>rendered</p></body></html>"),
 		Capture: &store.Capture{FinalURL: "https://news.example.co.uk/a/1", Title: "T",
 			Redirects: []store.Redirect{{URL: "http://news.example.co.uk/a/1.html", Status: 301}},
-			Links:     []store.Link{{URL: "https://news.example.co.uk/b", Text: "B"}},
-			Layout:    json.RawMessage(`{"boxes":3}`)},
+			Links:     []store.Link{{URL: "https://news.example.co.uk/b", Text: "B", Source: "a"}},
+			Frames:    []store.Frame{{URL: "https://news.example.co.uk/f", Path: "/html/body/iframe", HTML: "<p>f</p>"}},
+			Rendered:  true, Partial: true, PartialReason: "deadline", Notes: []string{"scroll: 3 steps"},
+			Elapsed: 1500 * time.Millisecond, Attempts: 2, Requests: 14, Blocked: 3,
+			Layout: json.RawMessage(`{"width":800,"height":2000,"boxes":{"/html/body":[0,0,800,2000,1]}}`)},
 		Gold: &store.Gold{Title: "Title", Body: "Body é", Text: "Title\n\nBody é"},
 	}
 	if err := db.PutPages(ctx, []*store.Page{in}); err != nil {
