@@ -12,13 +12,23 @@
 //
 // # Schema migrations
 //
-// The schema is the numbered list of migrations in migrations.go, applied in
-// order at Open and recorded in the schema_migrations table. To change the
-// schema (for instance the crawler's frontier), append a Migration with the
-// next Version to that list; never edit or renumber a migration that has been
-// committed, since databases in the field already recorded it. In the
-// statements write {{id}} for an auto-increment primary key column and
-// {{blob}} for a binary column; everything else must be standard SQL that
-// SQLite and PostgreSQL both accept (TEXT, BIGINT, DOUBLE PRECISION, BOOLEAN;
-// times as BIGINT Unix milliseconds).
+// The store's own schema is the numbered list of migrations in
+// migrations.go, applied in order at Open and recorded in the
+// schema_migrations table under the component "store". To change it, append a
+// Migration with the next Version to that list; never edit or renumber a
+// migration that has been committed, since databases in the field recorded
+// it.
+//
+// A package that keeps its own tables in the same database (the crawler's
+// frontier, the linguistic chain's annotations) does not edit that list: it
+// declares its own numbered list and calls DB.Migrate(ctx, "crawler", list)
+// when it starts, then queries through DB.SQL with DB.Rebind. Its versions
+// are counted separately, so parallel work on several components never
+// collides, and its tables may reference the store's (pages(id)…).
+//
+// In migration statements write {{id}} for an auto-increment primary key
+// column and {{blob}} for a binary column; everything else must be standard
+// SQL that SQLite and PostgreSQL both accept (TEXT, BIGINT, INTEGER, DOUBLE
+// PRECISION, BOOLEAN; times as BIGINT Unix milliseconds; upserts as INSERT …
+// ON CONFLICT … DO UPDATE; "?" placeholders, rebound per backend).
 package store
