@@ -155,3 +155,16 @@ func ParseCapture(data []byte) (*Page, error) {
 	}
 	return &p, nil
 }
+
+// ParseLayout reads a layout stored as JSON (e.g. store.Capture.Layout).
+// An empty input gives nil and no error.
+func ParseLayout(data []byte) (*Layout, error) {
+	if len(data) == 0 {
+		return nil, nil
+	}
+	var l Layout
+	if err := json.Unmarshal(data, &l); err != nil {
+		return nil, fmt.Errorf("parse layout: %w", err)
+	}
+	return &l, nil
+}

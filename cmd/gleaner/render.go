@@ -1,0 +1,266 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/store"
+)
+
+func init() {
+	register(&command{
+		name:  "render",
+		short: "render pages in headless Chromium and store them with their capture data",
+		run:   runRender,
+	})
+}
+
+func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("render", stderr)
+	db := addDBFlag(fs)
+	urlsFile := fs.String("urls", "", "read URLs from `file`, one per line (\"-\": standard input), besides the arguments")
+	tabs := fs.Int("tabs", 2, "pages rendered at once")
+	timeout := fs.Duration("timeout", 30*time.Second, "hard cap per page; a page still loading then is stored as it is, marked partial")
+	retries := fs.Int("retries", 1, "retries of a page after the browser crashed")
+	plain := fs.Bool("plain", false, "plain HTTP fetch, no browser (static pages)")
+	noBlock := fs.Bool("no-block", false, "download images, media and fonts too")
+	block := fs.String("block", strings.Join(browser.DefaultBlock, ","), "resource `types` not downloaded (Image, Media, Font, Stylesheet)")
+	shareCookies := fs.Bool("share-cookies", false, "keep cookies between the pages of a site (default: every page isolated)")
+	scroll := fs.Int("scroll", 10, "scroll steps for lazy and infinite content (0: none)")
+	loadMore := fs.String("load-more", "", "CSS `selector` of a \"load more\" control (default: found by its text)")
+	clicks := fs.Int("load-more-clicks", 5, "clicks on \"load more\" at most (0: none)")
+	keepConsent := fs.Bool("keep-consent", false, "leave cookie-consent overlays in place")
+	screenshots := fs.String("screenshots", "", "write a JPEG of each page into `dir`")
+	chromium := fs.String("chromium", "", "Chromium `binary` (default: $GLEANER_CHROMIUM, chromium on PATH, /usr/bin/chromium)")
+	siteFrom := fs.String("site-from", "domain", "how a page's site is found: domain (registrable domain) or host")
+	dataset := fs.String("dataset", "", "dataset `name` to file the pages under (default: none, crawled pages)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: gleaner render [flags] URL...\n\nRenders each URL, prints one line per page and stores the pages (rendered DOM,\nstatus, redirects, title, links, layout) in the database. A page that fails is\nstored with its error.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	mode, err := store.ParseSiteMode(*siteFrom)
+	if err != nil {
+		return fmt.Errorf("%w: --site-from: %v", errUsage, err)
+	}
+	if *tabs < 1 {
+		return fmt.Errorf("%w: --tabs must be at least 1", errUsage)
+	}
+	urls := fs.Args()
+	if *urlsFile != "" {
+		more, err := readURLList(*urlsFile)
+		if err != nil {
+			return err
+		}
+		urls = append(urls, more...)
+	}
+	if len(urls) == 0 {
+		return fmt.Errorf("%w: no URL to render", errUsage)
+	}
+	if *screenshots != "" {
+		if err := os.MkdirAll(*screenshots, 0o755); err != nil {
+			return fmt.Errorf("--screenshots: %w", err)
+		}
+	}
+
+	var f browser.Fetcher
+	if *plain {
+		f = &browser.HTTPFetcher{Timeout: *timeout}
+	} else {
+		opt := browser.Options{
+			ExecPath: *chromium, Tabs: *tabs, PageTimeout: *timeout, Retries: *retries,
+			ShareCookies: *shareCookies, Screenshot: *screenshots != "", NoBlock: *noBlock,
+			Wait: browser.WaitOptions{
+				ScrollSteps: orNegative(*scroll), LoadMoreSelector: *loadMore,
+				LoadMoreClicks: orNegative(*clicks), KeepConsent: *keepConsent,
+			},
+			Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) },
+		}
+		if !*noBlock {
+			opt.Block = nil
+			for _, t := range strings.Split(*block, ",") {
+				if t = strings.TrimSpace(t); t != "" {
+					opt.Block = append(opt.Block, t)
+				}
+			}
+			if len(opt.Block) == 0 {
+				opt.NoBlock = true
+			}
+		}
+		r, err := browser.New(opt)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		f = r
+	}
+
+	st, err := openStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	type result struct {
+		i   int
+		url string
+		p   *browser.Page
+		err error
+	}
+	jobs := make(chan int)
+	results := make(chan result)
+	var wg sync.WaitGroup
+	for range *tabs {
+		wg.Go(func() {
+			for i := range jobs {
+				p, err := f.Fetch(ctx, urls[i])
+				results <- result{i, urls[i], p, err}
+			}
+		})
+	}
+	go func() {
+		defer close(jobs)
+		for i := range urls {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	var failed, partial, stored int
+	var storeErr error
+	for res := range results {
+		sp, err := storePage(res.url, res.p, res.err, mode, *dataset)
+		if err != nil {
+			fmt.Fprintf(stdout, "ERR   %s: %v\n", res.url, err)
+			failed++
+			continue
+		}
+		if res.err != nil {
+			failed++
+			fmt.Fprintf(stdout, "ERR   %s: %v\n", res.url, res.err)
+		} else {
+			p := res.p
+			flag := ""
+			if p.Partial {
+				partial++
+				flag = " PARTIAL(" + p.PartialReason + ")"
+			}
+			fmt.Fprintf(stdout, "%d   %s %.1fs %d links%s %q\n", p.Status, p.FinalURL, p.Elapsed.Seconds(), len(p.Links), flag, p.Title)
+			if *screenshots != "" && len(p.Screenshot) > 0 {
+				name := filepath.Join(*screenshots, fmt.Sprintf("%04d.jpg", res.i+1))
+				if err := os.WriteFile(name, p.Screenshot, 0o644); err != nil {
+					fmt.Fprintf(stderr, "gleaner render: screenshot of %s: %v\n", res.url, err)
+				}
+			}
+		}
+		if err := st.PutPages(ctx, []*store.Page{sp}); err != nil && storeErr == nil {
+			storeErr = fmt.Errorf("store %s: %w", res.url, err)
+		} else if err == nil {
+			stored++
+		}
+	}
+	fmt.Fprintf(stdout, "rendered %d of %d pages (%d partial, %d failed), %d stored in %s\n", len(urls)-failed, len(urls), partial, failed, stored, *db)
+	if storeErr != nil {
+		return storeErr
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d pages failed", failed, len(urls))
+	}
+	return st.Close()
+}
+
+// orNegative maps the command's "0 means none" to the options' "negative
+// means none".
+func orNegative(n int) int {
+	if n <= 0 {
+		return -1
+	}
+	return n
+}
+
+// readURLList reads one URL per line, skipping blank lines and # comments.
+func readURLList(name string) ([]string, error) {
+	var r io.Reader = os.Stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("--urls: %w", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	var urls []string
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line != "" && !strings.HasPrefix(line, "#") {
+			urls = append(urls, line)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("--urls %s: %w", name, err)
+	}
+	return urls, nil
+}
+
+// storePage turns a fetched page (or the error of fetching it) into a store
+// page with its capture metadata.
+func storePage(url string, p *browser.Page, fetchErr error, mode store.SiteMode, dataset string) (*store.Page, error) {
+	site, err := store.SiteOf(url, mode)
+	if err != nil {
+		return nil, err
+	}
+	sp := &store.Page{Site: site, URL: url, Dataset: dataset}
+	if fetchErr != nil {
+		sp.Error = fetchErr.Error()
+		sp.FetchedAt = time.Now()
+		return sp, nil
+	}
+	sp.FetchedAt, sp.Status, sp.ContentType = p.FetchedAt, p.Status, p.ContentType
+	if p.Rendered {
+		sp.RenderedHTML = []byte(p.HTML)
+	} else {
+		sp.RawHTML = []byte(p.HTML)
+	}
+	c := &store.Capture{
+		FinalURL: p.FinalURL, Title: p.Title, Rendered: p.Rendered,
+		Partial: p.Partial, PartialReason: p.PartialReason, Notes: p.Notes,
+		Elapsed: p.Elapsed, Attempts: p.Attempts, Requests: p.Requests, Blocked: p.Blocked,
+	}
+	for _, r := range p.Redirects {
+		c.Redirects = append(c.Redirects, store.Redirect{URL: r.URL, Status: r.Status})
+	}
+	for _, l := range p.Links {
+		c.Links = append(c.Links, store.Link{URL: l.URL, Text: l.Text, Source: l.Source})
+	}
+	for _, fr := range p.Frames {
+		c.Frames = append(c.Frames, store.Frame{URL: fr.URL, Path: fr.Path, HTML: fr.HTML})
+	}
+	if p.Layout != nil {
+		b, err := json.Marshal(p.Layout)
+		if err != nil {
+			return nil, fmt.Errorf("encode layout of %s: %w", url, err)
+		}
+		c.Layout = b
+	}
+	sp.Capture = c
+	return sp, nil
+}

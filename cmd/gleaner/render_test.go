@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// renderTestServer serves a page whose article arrives by script, and a
+// redirect to it.
+func renderTestServer(t *testing.T) *httptest.Server {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/a", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!DOCTYPE html><html><head><title>Script page</title></head><body>
+<nav><a href="/other">Other page</a></nav><main id="m"></main>
+<script>document.getElementById('m').innerHTML = '<p>Paragraph written by script.</p><a href="/made-by-script">made</a>';</script>
+</body></html>`)
+	})
+	mux.HandleFunc("/go", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/a", http.StatusFound) })
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+func TestRenderCommandStoresRenderedPages(t *testing.T) {
+	if _, err := browser.FindChromium(); err != nil {
+		t.Skip(err)
+	}
+	ts := renderTestServer(t)
+	db := filepath.Join(t.TempDir(), "g.db")
+	code, out, errs := runGleaner("render", "--db", db, "--tabs", "2", ts.URL+"/go", ts.URL+"/missing", "http://127.0.0.1:1/refused")
+	if code != 1 || !strings.Contains(out, "rendered 2 of 3 pages (0 partial, 1 failed), 3 stored") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errs)
+	}
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, err := st.PageByKey(context.Background(), "", ts.URL+"/go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(p.RenderedHTML), "Paragraph written by script.") || p.Status != 200 || p.Capture == nil {
+		t.Fatalf("stored page: status %d capture %+v html %q", p.Status, p.Capture, p.RenderedHTML)
+	}
+	c := p.Capture
+	if c.FinalURL != ts.URL+"/a" || len(c.Redirects) != 1 || c.Redirects[0].Status != 302 || c.Title != "Script page" || !c.Rendered {
+		t.Errorf("capture %+v", c)
+	}
+	found := false
+	for _, l := range c.Links {
+		found = found || strings.HasSuffix(l.URL, "/made-by-script")
+	}
+	if !found {
+		t.Errorf("script-made link not stored: %+v", c.Links)
+	}
+	// The stored layout answers for the nodes of the stored HTML.
+	lay, err := browser.ParseLayout(c.Layout)
+	if err != nil || lay == nil {
+		t.Fatalf("layout: %v", err)
+	}
+	tree, err := treediff.Parse(p.URL, p.RenderedHTML, treediff.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	visible := 0
+	for _, n := range tree.Nodes {
+		if n.Kind == treediff.Text && strings.Contains(n.Label, "Paragraph written by script.") && lay.Visible(n) {
+			visible++
+		}
+	}
+	if visible != 1 {
+		t.Errorf("script paragraph visible %d times in the stored layout", visible)
+	}
+	if p, err := st.PageByKey(context.Background(), "", "http://127.0.0.1:1/refused"); err != nil || p.Error == "" {
+		t.Errorf("failed page not stored with its error: %+v %v", p, err)
+	}
+	if p, err := st.PageByKey(context.Background(), "", ts.URL+"/missing"); err != nil || p.Status != 404 {
+		t.Errorf("404 page: %+v %v", p, err)
+	}
+}
+
+func TestRenderCommandPlainAndUsage(t *testing.T) {
+	ts := renderTestServer(t)
+	db := filepath.Join(t.TempDir(), "g.db")
+	code, out, errs := runGleaner("render", "--plain", "--db", db, ts.URL+"/a")
+	if code != 0 || !strings.Contains(out, "rendered 1 of 1 pages") {
+		t.Fatalf("exit %d: %s %s", code, out, errs)
+	}
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, err := st.PageByKey(context.Background(), "", ts.URL+"/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(p.HTML()), `<main id="m"></main>`) {
+		t.Error("plain fetch: the script's target is not empty")
+	}
+	if p.Capture == nil || p.Capture.Rendered || len(p.RawHTML) == 0 {
+		t.Errorf("plain page: %+v", p.Capture)
+	}
+	for _, args := range [][]string{{"render"}, {"render", "--tabs", "0", "http://x/"}, {"render", "--site-from", "planet", "http://x/"}, {"render", "--bogus"}} {
+		if code, _, _ := runGleaner(args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
