@@ -346,25 +346,44 @@ func zsMapping[C cell](a, b *postTree, td, fd []C, partner []int32) {
 		w := jb.j - l2 + 2
 		x, y := jb.i-l1+1, jb.j-l2+1
 		for x > 0 || y > 0 {
+			// Among equally optimal steps, prefer keeping nodes with equal
+			// labels, then deletions and insertions, and rename last: the
+			// mapping then reads as users expect (an extra paragraph is
+			// deleted, not its neighbour renamed).
 			v := fd[x*w+y]
-			if x > 0 && v == fd[(x-1)*w+y]+1 {
+			i, j := l1+x-1, l2+y-1
+			onPath, viaDiag := false, false
+			var diag C
+			if x > 0 && y > 0 {
+				li, lj := int(a.lld[i]), int(b.lld[j])
+				onPath = li == l1 && lj == l2
+				if onPath {
+					diag = fd[(x-1)*w+y-1]
+					if a.label[i] != b.label[j] {
+						diag++
+					}
+				} else {
+					diag = fd[(li-l1)*w+lj-l2] + td[i*b.len()+j]
+				}
+				viaDiag = diag == v
+			}
+			switch {
+			case viaDiag && a.label[i] == b.label[j]:
+			case x > 0 && v == fd[(x-1)*w+y]+1:
 				x--
 				continue
-			}
-			if y > 0 && v == fd[x*w+y-1]+1 {
+			case y > 0 && v == fd[x*w+y-1]+1:
 				y--
 				continue
 			}
-			i, j := l1+x-1, l2+y-1
-			li, lj := int(a.lld[i]), int(b.lld[j])
-			if li == l1 && lj == l2 {
+			if onPath {
 				partner[i] = int32(j)
 				x--
 				y--
 				continue
 			}
 			stack = append(stack, job{i, j})
-			x, y = li-l1, lj-l2
+			x, y = int(a.lld[i])-l1, int(b.lld[j])-l2
 		}
 	}
 }
