@@ -429,6 +429,9 @@ func (s *DB) Pages(ctx context.Context, q PageQuery) ([]*Page, error) {
 	if q.Label != "" {
 		where, args = append(where, "p.label = ?"), append(args, q.Label)
 	}
+	if q.Hash != "" {
+		where, args = append(where, "p.content_hash = ?"), append(args, q.Hash)
+	}
 	if q.AfterID > 0 {
 		where, args = append(where, "p.id > ?"), append(args, q.AfterID)
 	}
@@ -574,10 +577,8 @@ func (s *DB) FinishRun(ctx context.Context, r *Run, clusters []Cluster, members 
 	if err != nil {
 		return fmt.Errorf("store: finish run %d: silhouette: %w", r.ID, err)
 	}
-	for _, m := range members {
-		if math.IsNaN(m.X) || math.IsNaN(m.Y) || math.IsNaN(m.Distance) {
-			return fmt.Errorf("store: finish run %d: membership of page %d: NaN coordinate or distance", r.ID, m.PageID)
-		}
+	if err := checkMemberships(members); err != nil {
+		return fmt.Errorf("store: finish run %d: %w", r.ID, err)
 	}
 	err = s.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE runs SET finished_at = ?, k = ?, silhouette = ?, pages = ?, status = ?, message = ?,
@@ -605,21 +606,52 @@ func (s *DB) FinishRun(ctx context.Context, r *Run, clusters []Cluster, members 
 				return fmt.Errorf("cluster %d: %w", c.ID, err)
 			}
 		}
-		mst, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO memberships (run_id, page_id, cluster, x, y, distance, outlier, reason)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`))
-		if err != nil {
-			return err
+		for i := range members {
+			members[i].RunID = r.ID
 		}
-		defer mst.Close()
-		for _, m := range members {
-			if _, err := mst.ExecContext(ctx, r.ID, m.PageID, m.Cluster, m.X, m.Y, m.Distance, m.Outlier, m.Reason); err != nil {
-				return fmt.Errorf("membership of page %d: %w", m.PageID, err)
-			}
-		}
-		return nil
+		return s.putMemberships(ctx, tx, members)
 	})
 	if err != nil {
 		return fmt.Errorf("store: finish run %d: %w", r.ID, err)
+	}
+	return nil
+}
+
+func checkMemberships(members []Membership) error {
+	for _, m := range members {
+		if math.IsNaN(m.X) || math.IsNaN(m.Y) || math.IsNaN(m.Distance) {
+			return fmt.Errorf("membership of page %d: NaN coordinate or distance", m.PageID)
+		}
+	}
+	return nil
+}
+
+const putMembershipSQL = `INSERT INTO memberships (run_id, page_id, cluster, x, y, distance, outlier, reason)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, page_id) DO UPDATE SET
+	cluster = excluded.cluster, x = excluded.x, y = excluded.y, distance = excluded.distance,
+	outlier = excluded.outlier, reason = excluded.reason`
+
+func (s *DB) putMemberships(ctx context.Context, tx *sql.Tx, members []Membership) error {
+	st, err := tx.PrepareContext(ctx, s.d.rebind(putMembershipSQL))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, m := range members {
+		if _, err := st.ExecContext(ctx, m.RunID, m.PageID, m.Cluster, m.X, m.Y, m.Distance, m.Outlier, m.Reason); err != nil {
+			return fmt.Errorf("membership of page %d in run %d: %w", m.PageID, m.RunID, err)
+		}
+	}
+	return nil
+}
+
+// PutMemberships inserts or replaces memberships of existing runs.
+func (s *DB) PutMemberships(ctx context.Context, members []Membership) error {
+	if err := checkMemberships(members); err != nil {
+		return fmt.Errorf("store: put memberships: %w", err)
+	}
+	if err := s.tx(ctx, func(tx *sql.Tx) error { return s.putMemberships(ctx, tx, members) }); err != nil {
+		return fmt.Errorf("store: put memberships: %w", err)
 	}
 	return nil
 }

@@ -40,6 +40,10 @@ type Store interface {
 	// FinishedAt: now when zero) with its clusters and memberships, in one
 	// transaction. The run's RunID fields are set from r.ID.
 	FinishRun(ctx context.Context, r *Run, clusters []Cluster, members []Membership) error
+	// PutMemberships inserts or replaces memberships of finished runs, keyed
+	// by (RunID, PageID): a new page assigned to an existing template joins
+	// the run without re-clustering.
+	PutMemberships(ctx context.Context, members []Membership) error
 	// Run returns one run.
 	Run(ctx context.Context, id int64) (*Run, error)
 	// LatestRun returns the most recent run of site with the given status
@@ -202,11 +206,14 @@ type PageQuery struct {
 	Site    string
 	Dataset string
 	Label   string
+	Hash    string  // pages with this content hash
 	IDs     []int64 // only these pages
 	AfterID int64   // pages with a larger ID (paging)
 	Limit   int     // at most this many; 0 for all
 	// WithContent loads HTML, capture and gold; without it pages carry only
-	// their metadata and hash, which is cheap.
+	// their metadata and hash, which is cheap. Rendered pages can weigh
+	// megabytes: to hold few at a time, list metadata first and load content
+	// by IDs or with AfterID and Limit.
 	WithContent bool
 }
 

@@ -122,10 +122,35 @@ func TestRunRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range members {
-		members[i].RunID = r.ID
-	}
 	if !reflect.DeepEqual(gm, members) {
 		t.Errorf("memberships = %+v, want %+v", gm, members)
+	}
+
+	// A new page joins the run's nearest template; an old one moves.
+	late := &store.Page{URL: "http://example.com/late", RawHTML: []byte("late")}
+	if err := db.PutPages(ctx, []*store.Page{late}); err != nil {
+		t.Fatal(err)
+	}
+	more := []store.Membership{
+		{RunID: r.ID, PageID: late.ID, Cluster: 1, X: 2.5, Y: 4, Distance: 0.2},
+		{RunID: r.ID, PageID: pages[1].ID, Cluster: 1, X: 2, Y: 3, Distance: 0.4, Outlier: true, Reason: "far from every medoid"},
+	}
+	if err := db.PutMemberships(ctx, more); err != nil {
+		t.Fatal(err)
+	}
+	gm, err = db.Memberships(ctx, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []store.Membership{members[0], more[1], members[2], more[0]}
+	if !reflect.DeepEqual(gm, want) {
+		t.Errorf("memberships after PutMemberships = %+v, want %+v", gm, want)
+	}
+	if err := db.PutMemberships(ctx, []store.Membership{{RunID: r.ID + 100, PageID: late.ID}}); err == nil {
+		t.Error("membership of a missing run accepted")
+	}
+	byHash, err := db.Pages(ctx, store.PageQuery{Hash: late.Hash})
+	if err != nil || len(byHash) != 1 || byHash[0].ID != late.ID {
+		t.Errorf("pages by hash: %+v %v", byHash, err)
 	}
 }
