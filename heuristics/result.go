@@ -75,16 +75,21 @@ func CSSSelector(n *treediff.Node) string {
 			}
 		}
 		if c.Parent != nil {
-			nth, same := 0, 0
+			nth, same, alike := 0, 0, 0
 			for _, s := range c.Parent.Children {
 				if s.Kind == treediff.Element && s.Label == c.Label {
 					same++
 					if s == c {
 						nth = same
 					}
+					if hasClasses(s, c) {
+						alike++
+					}
 				}
 			}
-			if same > 1 {
+			// Position only when the classes do not single the element
+			// out among its siblings.
+			if alike > 1 {
 				step += ":nth-of-type(" + strconv.Itoa(nth) + ")"
 			}
 		}
@@ -98,6 +103,27 @@ func CSSSelector(n *treediff.Node) string {
 		}
 	}
 	return b.String()
+}
+
+// hasClasses reports whether s carries every class of c (so that c's step
+// would match s too).
+func hasClasses(s, c *treediff.Node) bool {
+	want, _ := c.Attr("class")
+	have, _ := s.Attr("class")
+	hs := strings.Fields(have)
+	for _, w := range strings.Fields(want) {
+		found := false
+		for _, h := range hs {
+			if h == w {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // validIdent reports whether s can be written as a CSS identifier without

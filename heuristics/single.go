@@ -440,12 +440,14 @@ func (p *page) bodyOf(n *treediff.Node, title string) ([]string, float64) {
 	lo, hi := p.span(n)
 	seen := map[string]bool{}
 	for i, b := range p.blocks[lo:hi] {
-		if b.class != classGood || seen[b.text] || i < 5 && isTitleEcho(b, title) {
+		if b.class != classGood && !sentenceLike(b) || seen[b.text] || i < 5 && isTitleEcho(b, title) {
 			continue
 		}
 		// A repeated block is a caption or a pull quote shown twice.
 		seen[b.text] = true
-		inside += b.words
+		if b.class == classGood {
+			inside += b.words
+		}
 		paras = append(paras, b.text)
 	}
 	if good == 0 {
@@ -517,13 +519,20 @@ func (p *page) title(docTitle string, bodyStart int) string {
 	// above the body that could be a headline.
 	for i := bodyStart - 1; i >= 0 && i >= bodyStart-6; i-- {
 		b := p.blocks[i]
-		if b.cue || b.inLink || b.class == classBad || b.words < 2 || b.words > 25 || looksLikeCode(b.text) {
+		if b.cue || b.inLink || looksLikeCode(b.text) {
 			continue
 		}
-		if len(b.lines) > 1 {
+		// "Headline<br>Posted: date": the first line, unless it is a
+		// dateline or byline (then the block is one: "By X<br>Writer").
+		if len(b.lines) == 0 {
 			continue
 		}
-		return b.text
+		l := b.lines[0]
+		n := len(treediff.Words(l))
+		if n < 2 || n > 25 || isBoilerLine(&block{text: l, words: n}) {
+			continue
+		}
+		return l
 	}
 	return cleanTitle(docTitle)
 }

@@ -95,3 +95,16 @@ func isDigits(s string) bool {
 	}
 	return s != ""
 }
+
+// sentenceLike reports a short block that reads as a sentence of the
+// article ("Work starts next spring."): a few words, no link, ending as
+// sentences end. Inside the article's span it is kept even when a box of
+// links separates it from the paragraphs around.
+func sentenceLike(b *block) bool {
+	if b.class == classBad || b.heading > 0 || b.linkWords > 0 || b.words < 5 {
+		return false
+	}
+	t := strings.TrimRight(b.text, " ")
+	return strings.HasSuffix(t, ".") || strings.HasSuffix(t, "!") || strings.HasSuffix(t, "?") ||
+		strings.HasSuffix(t, ".\"") || strings.HasSuffix(t, ".”") || strings.HasSuffix(t, "?\"")
+}
