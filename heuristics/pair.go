@@ -59,14 +59,8 @@ func PairDiff(page, medoid *treediff.Tree, opt PairOptions) (Result, error) {
 	if medoid == nil || medoid.Root == nil {
 		return Result{}, fmt.Errorf("pair diff of %s: empty medoid", page.Name)
 	}
-	opt = opt.withDefaults()
-	pv, mv := page.View(treediff.TokenView), medoid.View(treediff.TokenView)
-	al, err := Align(pv, mv, opt.Align)
-	if err != nil {
-		return Result{}, fmt.Errorf("pair diff: %w", err)
-	}
-	loc := locate(al, opt)
-	return loc.result(page), nil
+	po := pairDiff(page, medoid, opt)
+	return po.res, po.err
 }
 
 // located is what locate found in the page's token view.
@@ -88,13 +82,13 @@ type features struct {
 	// score is the body score of each element: +1 per differing word outside
 	// links and zones, -penalty per other word (links count 0 when changed).
 	score []float64
-	al    *Alignment
 }
 
-func computeFeatures(al *Alignment, opt PairOptions) *features {
-	t := al.A
+// computeFeatures counts, over the page's token view t, the words that
+// differ from the medoid as changed(i) says.
+func computeFeatures(t *treediff.Tree, changed func(i int) bool, opt PairOptions) *features {
 	n := len(t.Nodes)
-	f := &features{view: t, al: al,
+	f := &features{view: t,
 		tok: make([]int32, n), chg: make([]int32, n), link: make([]int32, n), chgLink: make([]int32, n),
 		zone: make([]bool, n), score: make([]float64, n)}
 	inLink := make([]bool, n)
@@ -120,12 +114,11 @@ func computeFeatures(al *Alignment, opt PairOptions) *features {
 			blockWords[block[i]]++
 		}
 	}
-	moved := movedTemplate(al, opt)
 	for i := n - 1; i >= 0; i-- { // reverse preorder: children first
 		x := t.Nodes[i]
 		if x.Kind == treediff.Token {
 			f.tok[i] = 1
-			changed := al.Changed(i) && !moved[i]
+			changed := changed(i)
 			link := inLink[i]
 			if changed {
 				f.chg[i] = 1
@@ -171,7 +164,8 @@ func bodyOf(t *treediff.Tree) *treediff.Node {
 
 // locate finds the body and title elements in the page's token view.
 func locate(al *Alignment, opt PairOptions) located {
-	f := computeFeatures(al, opt)
+	moved := movedTemplate(al.A, al.B)
+	f := computeFeatures(al.A, func(i int) bool { return al.Changed(i) && !moved[i] }, opt)
 	t := al.A
 	body := bodyOf(t)
 	total := float64(f.tok[t.Root.Index])
@@ -418,16 +412,19 @@ func cosine(a, b map[string]float64) float64 {
 const maxMovedWords = 30
 
 // movedTemplate marks, by preorder index in the page view, the words of short
-// blocks whose whole text is also the text of a block of the medoid: template
+// blocks whose whole text is also the text of a block of the medoid view: template
 // text that the mapping left unmatched because it moved. The thesis drops
 // template text as identical on every page; this finds it wherever it sits.
-func movedTemplate(al *Alignment, opt PairOptions) []bool {
+func movedTemplate(page, medoid *treediff.Tree) []bool {
+	out := make([]bool, len(page.Nodes))
+	if medoid == nil {
+		return out
+	}
 	seen := map[string]bool{}
-	for _, k := range blockKeys(al.B) {
+	for _, k := range blockKeys(medoid) {
 		seen[k.key] = true
 	}
-	out := make([]bool, len(al.A.Nodes))
-	for _, k := range blockKeys(al.A) {
+	for _, k := range blockKeys(page) {
 		if !seen[k.key] {
 			continue
 		}

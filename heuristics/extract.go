@@ -1,0 +1,312 @@
+package heuristics
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// ExtractOptions tunes Extract and ExtractSite. Zero fields take the
+// defaults.
+type ExtractOptions struct {
+	Pair   PairOptions
+	Single SingleOptions
+	// MinConfidence is the pair-diff confidence under which the result is
+	// checked against the cluster rule and the single-page extractor
+	// (default DefaultMinConfidence).
+	MinConfidence float64
+	// MinSupport is the share of a cluster's voting pages a rule needs to be
+	// used (default DefaultMinSupport).
+	MinSupport float64
+	// RulesFirst extracts a page whose cluster has a rule with that rule
+	// alone, without the pair diff (fast; the pair diff still runs when the
+	// rule selects nothing in the page).
+	RulesFirst bool
+}
+
+// Defaults of ExtractOptions, tuned on the Big9 dev pages.
+const (
+	DefaultMinConfidence = 0.5
+	DefaultMinSupport    = 0.5
+)
+
+func (o ExtractOptions) withDefaults() ExtractOptions {
+	if o.MinConfidence <= 0 {
+		o.MinConfidence = DefaultMinConfidence
+	}
+	if o.MinSupport <= 0 {
+		o.MinSupport = DefaultMinSupport
+	}
+	return o
+}
+
+// Rules are a template cluster's learned rules; a zero Rule is no rule.
+type Rules struct {
+	Body, Title Rule
+}
+
+// usable reports whether the body rule may decide.
+func (r Rules) usable(minSupport float64) bool {
+	return r.Body.Selector != "" && r.Body.Support >= minSupport
+}
+
+// Extract locates the content of one page with the best method available:
+//
+//   - with a medoid, the pair diff (PairDiff); when its confidence is under
+//     MinConfidence, the cluster rule's element (if the rule selects one)
+//     or else the single-page extractor's, whichever is more confident;
+//   - without a medoid (an outlier, a singleton, a new page), the cluster
+//     rule when there is one, else the single-page extractor (ExtractSingle).
+//
+// page and medoid are full trees (treediff.Parse); src, optional, is the
+// page's source, read for JSON-LD metadata. Date and author come from the
+// page's metadata (ExtractMeta) whatever method located the body.
+func Extract(in Input, opt ExtractOptions) (Result, error) {
+	if in.Page == nil || in.Page.Root == nil {
+		return Result{}, errors.New("extract: empty page")
+	}
+	opt = opt.withDefaults()
+	r, err := extract(in, opt, nil)
+	if err != nil {
+		return r, err
+	}
+	return withMeta(r, in.Page, in.Src), nil
+}
+
+// withMeta adds the page's stated date and author to r, and its stated
+// title when no element gave one.
+func withMeta(r Result, page *treediff.Tree, src []byte) Result {
+	meta := ExtractMeta(page, src)
+	r.Date, r.Author = meta.Date, meta.Author
+	if r.Title == "" {
+		r.Title = meta.Title
+	}
+	return r
+}
+
+// Input is one page to extract with what is known of its template.
+type Input struct {
+	Page *treediff.Tree
+	// Src is the page's source bytes, optional (JSON-LD metadata).
+	Src []byte
+	// Medoid is the page's template medoid, nil for none.
+	Medoid *treediff.Tree
+	// Rules are the page's cluster rules, zero for none.
+	Rules Rules
+}
+
+// pairOutcome is a pair diff already computed for a page.
+type pairOutcome struct {
+	res   Result
+	title *treediff.Node // full-tree node of the title, nil if none
+	err   error
+}
+
+// pairDiff is PairDiff keeping the title element.
+func pairDiff(page, medoid *treediff.Tree, opt PairOptions) pairOutcome {
+	if page == nil || page.Root == nil || medoid == nil || medoid.Root == nil {
+		return pairOutcome{err: errors.New("pair diff: empty tree")}
+	}
+	opt = opt.withDefaults()
+	al, err := Align(page.View(treediff.TokenView), medoid.View(treediff.TokenView), opt.Align)
+	if err != nil {
+		return pairOutcome{err: fmt.Errorf("pair diff: %w", err)}
+	}
+	loc := locate(al, opt)
+	out := pairOutcome{res: loc.result(page)}
+	if loc.title != nil {
+		out.title = loc.title.Origin
+	}
+	return out
+}
+
+func extract(in Input, opt ExtractOptions, pre *pairOutcome) (Result, error) {
+	single := func() (Result, error) {
+		so := opt.Single
+		if so.Source == nil {
+			so.Source = in.Src
+		}
+		return ExtractSingle(in.Page, so)
+	}
+	rule := func() (Result, bool) {
+		if !in.Rules.usable(opt.MinSupport) {
+			return Result{}, false
+		}
+		return ApplyRules(in.Page, in.Medoid, in.Rules.Body, in.Rules.Title, opt.Pair)
+	}
+	if in.Medoid == nil || in.Medoid.Root == nil || opt.RulesFirst {
+		if r, ok := rule(); ok {
+			return r, nil
+		}
+		if in.Medoid == nil || in.Medoid.Root == nil {
+			return single()
+		}
+	}
+	if pre == nil {
+		po := pairDiff(in.Page, in.Medoid, opt.Pair)
+		pre = &po
+	}
+	pr, err := pre.res, pre.err
+	if err != nil {
+		// A page the pair diff cannot handle is still extracted alone.
+		sr, serr := single()
+		if serr != nil {
+			return Result{}, fmt.Errorf("extract %s: %w; single page: %w", in.Page.Name, err, serr)
+		}
+		return sr, nil
+	}
+	if pr.Confidence >= opt.MinConfidence && pr.Body != "" {
+		return pr, nil
+	}
+	if r, ok := rule(); ok && r.Body != "" {
+		return r, nil
+	}
+	sr, err := single()
+	if err != nil || sr.Body == "" {
+		if pr.Body != "" {
+			return pr, nil
+		}
+		return sr, err
+	}
+	if sr.Confidence > pr.Confidence {
+		return sr, nil
+	}
+	return pr, nil
+}
+
+// SitePage is one page of a site with its place among the site's templates.
+type SitePage struct {
+	Page *treediff.Tree
+	// Src is the page's source bytes, optional (JSON-LD metadata).
+	Src []byte
+	// Cluster is the page's template cluster, -1 for an outlier.
+	Cluster int
+	// Medoid is the index, in the site's pages, of the page this one is
+	// compared with: its cluster's medoid, or for the medoid itself another
+	// member of the cluster (its nearest); -1 for none.
+	Medoid int
+}
+
+// SiteExtraction is what ExtractSite found.
+type SiteExtraction struct {
+	// Results and Errs have one entry per input page, in input order.
+	Results []Result
+	Errs    []error
+	// Rules are the rules voted per cluster (clusters without a rule are
+	// absent).
+	Rules map[int]Rules
+}
+
+// ExtractSite extracts every page of one site: the pair diff of each page
+// against its medoid, then, per cluster, a vote among the pages extracted
+// with confidence for the element signature (CSS selector) of the body and
+// of the title; the winners become the cluster's rules, which then settle
+// the low-confidence pages (see Extract). Outliers get the cluster-free
+// methods. Pages are compared on up to runtime.NumCPU() goroutines; ctx
+// stops the work.
+func ExtractSite(ctx context.Context, pages []SitePage, opt ExtractOptions) (*SiteExtraction, error) {
+	opt = opt.withDefaults()
+	for i, p := range pages {
+		if p.Page == nil || p.Page.Root == nil {
+			return nil, fmt.Errorf("extract site: page %d has no tree", i)
+		}
+		if p.Medoid >= len(pages) || p.Medoid == i {
+			return nil, fmt.Errorf("extract site: page %s: medoid index %d out of range", p.Page.Name, p.Medoid)
+		}
+	}
+	pairs := make([]*pairOutcome, len(pages))
+	parallel(ctx, len(pages), func(i int) {
+		p := pages[i]
+		if p.Medoid < 0 || p.Cluster < 0 {
+			return
+		}
+		po := pairDiff(p.Page, pages[p.Medoid].Page, opt.Pair)
+		pairs[i] = &po
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := &SiteExtraction{Results: make([]Result, len(pages)), Errs: make([]error, len(pages)), Rules: map[int]Rules{}}
+	out.Rules = voteRules(pages, pairs, opt)
+	parallel(ctx, len(pages), func(i int) {
+		p := pages[i]
+		in := Input{Page: p.Page, Src: p.Src}
+		if p.Medoid >= 0 && p.Cluster >= 0 {
+			in.Medoid = pages[p.Medoid].Page
+		}
+		if p.Cluster >= 0 {
+			in.Rules = out.Rules[p.Cluster]
+		}
+		r, err := extract(in, opt, pairs[i])
+		if err == nil {
+			r = withMeta(r, p.Page, p.Src)
+		}
+		out.Results[i], out.Errs[i] = r, err
+	})
+	return out, ctx.Err()
+}
+
+// MinRuleVotes is the least number of pages that must agree on a selector
+// for it to become a cluster's rule.
+const MinRuleVotes = 2
+
+// voteRules votes, per cluster, the body and title selectors of the pages
+// whose pair diff was confident.
+func voteRules(pages []SitePage, pairs []*pairOutcome, opt ExtractOptions) map[int]Rules {
+	bodies := map[int][]string{}
+	titles := map[int][]string{}
+	for i, po := range pairs {
+		if po == nil || po.err != nil {
+			continue
+		}
+		c := pages[i].Cluster
+		sel, tsel := "", ""
+		if po.res.Confidence >= opt.MinConfidence {
+			sel = po.res.Selector
+			if po.title != nil {
+				tsel = CSSSelector(po.title)
+			}
+		}
+		bodies[c] = append(bodies[c], sel)
+		titles[c] = append(titles[c], tsel)
+	}
+	out := map[int]Rules{}
+	for c, sels := range bodies {
+		var rs Rules
+		var ok bool
+		if rs.Body, ok = Vote(FieldBody, sels, MinRuleVotes); !ok {
+			continue
+		}
+		if t, ok := Vote(FieldTitle, titles[c], MinRuleVotes); ok && t.Support >= opt.MinSupport {
+			rs.Title = t
+		}
+		out[c] = rs
+	}
+	return out
+}
+
+// parallel calls f(0..n-1) on up to runtime.NumCPU() goroutines, skipping
+// the calls not started when ctx is done.
+func parallel(ctx context.Context, n int, f func(i int)) {
+	workers := min(runtime.NumCPU(), n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	for i := 0; i < n && ctx.Err() == nil; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
