@@ -1,0 +1,126 @@
+package eval
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRunMini(t *testing.T) {
+	rep, err := Run(context.Background(), filepath.Join("testdata", "mini", "manifest.tsv"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]PageResult{}
+	for _, p := range rep.Pages {
+		byID[p.ID] = p
+	}
+	bridge, storm, lost := byID["bridge"], byID["storm"], byID["lost"]
+	if !bridge.Accurate || bridge.Relation != Equal || bridge.F1 != 1 || bridge.Cos < 0.999999 {
+		t.Errorf("bridge: %+v, want an exact extraction", bridge.PageScore)
+	}
+	// storm's gold has 68 words, the last four ("Café owners were
+	// pleased") not on the page: 65 gold shingles, 61 predicted, all right.
+	if storm.Relation != Inside || !near(storm.Recall, 61.0/65) || storm.Precision != 1 || storm.Cos < 0.95 {
+		t.Errorf("storm: %+v, want T⊂T*, R = 61/65, P = 1", storm.PageScore)
+	}
+	if lost.Err == "" || lost.Text != "" || lost.Cos != 0 || lost.Recall != 0 {
+		t.Errorf("lost: %+v, want an error and an empty text", lost.PageScore)
+	}
+	if rep.Pages[0].ID != "lost" || rep.Pages[len(rep.Pages)-1].ID != "bridge" {
+		t.Errorf("pages not listed failing first: %s ... %s", rep.Pages[0].ID, rep.Pages[len(rep.Pages)-1].ID)
+	}
+	o := rep.Overall
+	if o.Pages != 3 || o.Errors != 1 || o.Exact != 2 || !near(o.Precision, 1) || !near(o.Recall, (1+61.0/65+0)/3) || !near(o.Accuracy, 1.0/3) {
+		t.Errorf("overall = %+v", o)
+	}
+	if len(rep.Sites) != 2 || rep.Sites[0].Site != "gazette" || rep.Sites[1].Site != "times" || rep.Sites[1].Pages != 2 {
+		t.Errorf("sites = %+v", rep.Sites)
+	}
+
+	var buf bytes.Buffer
+	if err := rep.WritePredictions(&buf); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d prediction lines, want 3", len(lines))
+	}
+	var first Prediction
+	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil {
+		t.Fatal(err)
+	}
+	if first.ID != "bridge" || first.Text != first.Title+"\n\n"+first.Body || first.Error != "" {
+		t.Errorf("first prediction = %+v", first)
+	}
+	var last Prediction
+	if err := json.Unmarshal([]byte(lines[1]), &last); err != nil {
+		t.Fatal(err)
+	}
+	if last.ID != "lost" || last.Text != "" || last.Error == "" {
+		t.Errorf("lost prediction = %+v, want empty text and an error", last)
+	}
+
+	buf.Reset()
+	if err := rep.WriteTables(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"gazette", "times", "overall", "exactitude", "F1"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("tables lack %q:\n%s", want, buf.String())
+		}
+	}
+}
+
+func TestReadManifestErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, content, want string
+	}{
+		{"nocol", "id\tsite\thtml_path\n", `lacks column "gold_path"`},
+		{"empty", "", "empty"},
+		{"dup", "id\tsite\thtml_path\tgold_path\na\ts\th\tg\na\ts\th\tg\n", `duplicate id "a"`},
+		{"blank", "id\tsite\thtml_path\tgold_path\n\ts\th\tg\n", "line 2: empty id"},
+	}
+	for _, tt := range tests {
+		p := filepath.Join(dir, tt.name+".tsv")
+		if err := os.WriteFile(p, []byte(tt.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadManifest(p)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), p) {
+			t.Errorf("%s: err = %v, want one naming %s and %q", tt.name, err, p, tt.want)
+		}
+	}
+	if _, err := ReadManifest(filepath.Join(dir, "absent.tsv")); err == nil {
+		t.Error("absent manifest: no error")
+	}
+}
+
+func TestDecodeGold(t *testing.T) {
+	tests := []struct {
+		in   []byte
+		want string
+	}{
+		{[]byte("caf\xc3\xa9"), "café"},
+		{[]byte("caf\xe9 \x93q\x94"), "café “q”"},
+		{[]byte("\xef\xbb\xbfbom"), "bom"},
+	}
+	for _, tt := range tests {
+		if got := DecodeGold(tt.in); got != tt.want {
+			t.Errorf("DecodeGold(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRunCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, filepath.Join("testdata", "mini", "manifest.tsv"), Options{}); err == nil {
+		t.Error("cancelled run: no error")
+	}
+}
