@@ -1,0 +1,314 @@
+// Package terms extracts term candidates from tagged text and relates them
+// the way the ERSS tools did (seed 000: Syntex then Upery).
+//
+// Candidates are noun phrases matched by part-of-speech patterns per
+// language (English: adjectives and nouns ending in a noun; French: a noun,
+// its adjectives and one "de/à" complement; German: adjectives and a noun)
+// and ranked by C-value (Frantzi, Ananiadou & Mima 2000), which favours
+// frequent candidates that are not only parts of longer ones. The log2|a|
+// factor is taken as log2(|a|+1) so that one-word terms rank too.
+//
+// Distrib is Upery's distributional analysis: terms share syntactic
+// contexts; a context's productivity is its number of distinct terms, a
+// term's its number of distinct contexts; for two terms sharing a contexts
+// C, prox = Σ_{c∈C} 1/√prod(c), j₁ = a/prod(t₁), j₂ = a/prod(t₂). Without
+// a dependency parser, Contexts approximates Syntex's relations from the
+// tagged sentence: the verb before a term (OBJ), the verb after it (SUJ),
+// the noun and preposition it completes (N, DE), the preposition and noun
+// that complete it (DE, N).
+//
+// Matrix is the document × word frequency matrix over lemmas.
+package terms
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/gleaner/gleaner/chain/tagger"
+)
+
+// maxLen bounds a candidate's length in tokens.
+const maxLen = 6
+
+// patterns over one letter per token (N noun, A adjective, P de/of/à, D
+// determiner, other letters never match).
+var patterns = map[string]*regexp.Regexp{
+	"en": regexp.MustCompile(`^[AN]*N$`),
+	"fr": regexp.MustCompile(`^NA*(?:PD?NA*)?$`),
+	"de": regexp.MustCompile(`^A*N$`),
+}
+
+// linkPreps are the prepositions a French noun phrase may contain.
+var linkPreps = map[string]bool{"de": true, "d'": true, "à": true, "du": true, "des": true, "de+le": true, "à+le": true}
+
+func letter(t *tagger.Token, lang string) byte {
+	switch t.UPOS {
+	case "NOUN":
+		return 'N'
+	case "ADJ":
+		return 'A'
+	case "DET":
+		if lang == "fr" {
+			return 'D'
+		}
+	case "ADP":
+		if lang == "fr" && linkPreps[strings.ToLower(t.Lemma)] || linkPreps[strings.ToLower(t.Text)] && lang == "fr" {
+			return 'P'
+		}
+	}
+	return '.'
+}
+
+// Occurrence is one candidate occurrence in a sentence.
+type Occurrence struct {
+	Term       string // lemmas joined by spaces
+	Start, End int    // token range in the sentence
+}
+
+// Candidates returns every candidate occurrence of a sentence in lang
+// (nested ones included: "banque centrale" inside "banque centrale
+// européenne"). Languages without a pattern give none.
+func Candidates(sent []tagger.Token, lang string) []Occurrence {
+	re, ok := patterns[lang]
+	if !ok {
+		return nil
+	}
+	letters := make([]byte, len(sent))
+	for i := range sent {
+		letters[i] = letter(&sent[i], lang)
+	}
+	var out []Occurrence
+	for i := range sent {
+		if letters[i] == '.' {
+			continue
+		}
+		for j := i + 1; j <= len(sent) && j-i <= maxLen; j++ {
+			if letters[j-1] == '.' {
+				break
+			}
+			if re.Match(letters[i:j]) {
+				out = append(out, Occurrence{Term: key(sent[i:j]), Start: i, End: j})
+			}
+		}
+	}
+	return out
+}
+
+// key is the term's canonical form: lower-case lemmas.
+func key(toks []tagger.Token) string {
+	parts := make([]string, len(toks))
+	for i, t := range toks {
+		l := t.Lemma
+		if l == "" {
+			l = t.Text
+		}
+		parts[i] = strings.ToLower(l)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Term is a ranked candidate.
+type Term struct {
+	Term   string
+	Len    int // words
+	Freq   int
+	CValue float64
+}
+
+// CValue ranks the candidates of freq (term -> frequency), best first
+// (ties by term).
+func CValue(freq map[string]int) []Term {
+	type cand struct {
+		words []string
+		f     int
+	}
+	cands := map[string]cand{}
+	for t, f := range freq {
+		cands[t] = cand{strings.Fields(t), f}
+	}
+	// For each candidate, the longer candidates that contain it.
+	nestSum := map[string]int{}
+	nestN := map[string]int{}
+	for _, c := range cands {
+		for n := 1; n < len(c.words); n++ {
+			for i := 0; i+n <= len(c.words); i++ {
+				sub := strings.Join(c.words[i:i+n], " ")
+				if _, ok := cands[sub]; ok {
+					nestSum[sub] += c.f
+					nestN[sub]++
+				}
+			}
+		}
+	}
+	out := make([]Term, 0, len(cands))
+	for t, c := range cands {
+		w := math.Log2(float64(len(c.words)) + 1)
+		v := float64(c.f)
+		if n := nestN[t]; n > 0 {
+			v -= float64(nestSum[t]) / float64(n)
+		}
+		out = append(out, Term{Term: t, Len: len(c.words), Freq: c.f, CValue: w * v})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].CValue != out[j].CValue {
+			return out[i].CValue > out[j].CValue
+		}
+		return out[i].Term < out[j].Term
+	})
+	return out
+}
+
+// Contexts returns the syntactic contexts of the occurrence o in sent, as
+// "(governor, RELATION)" strings in Upery's notation.
+func Contexts(sent []tagger.Token, o Occurrence) []string {
+	var out []string
+	skip := func(t *tagger.Token) bool {
+		return t.UPOS == "DET" || t.UPOS == "ADV" || t.UPOS == "AUX" || t.UPOS == "PART" || t.UPOS == "PRON" && len(t.Text) <= 3
+	}
+	lemma := func(t *tagger.Token) string { return strings.ToLower(t.Lemma) }
+	// Left: verb (object), or noun + preposition (complement).
+	i := o.Start - 1
+	for i >= 0 && sent[i].UPOS == "DET" {
+		i--
+	}
+	if i >= 0 {
+		switch sent[i].UPOS {
+		case "VERB":
+			out = append(out, "("+lemma(&sent[i])+", OBJ)")
+		case "ADP":
+			if i > 0 && (sent[i-1].UPOS == "NOUN" || sent[i-1].UPOS == "VERB") {
+				out = append(out, "("+lemma(&sent[i-1])+", "+strings.ToUpper(lemma(&sent[i]))+")")
+			}
+		}
+	}
+	// Right: verb (subject), or preposition + noun (expansion).
+	j := o.End
+	for j < len(sent) && skip(&sent[j]) {
+		j++
+	}
+	if j < len(sent) {
+		switch sent[j].UPOS {
+		case "VERB":
+			out = append(out, "("+lemma(&sent[j])+", SUJ)")
+		case "ADP":
+			k := j + 1
+			for k < len(sent) && sent[k].UPOS == "DET" {
+				k++
+			}
+			if k < len(sent) && sent[k].UPOS == "NOUN" {
+				out = append(out, "("+strings.ToUpper(lemma(&sent[j]))+", "+lemma(&sent[k])+")")
+			}
+		}
+	}
+	return out
+}
+
+// Distrib holds which terms occur in which contexts.
+type Distrib struct {
+	termCtx map[string]map[string]bool
+	ctxTerm map[string]map[string]bool
+}
+
+// NewDistrib returns an empty analysis.
+func NewDistrib() *Distrib {
+	return &Distrib{termCtx: map[string]map[string]bool{}, ctxTerm: map[string]map[string]bool{}}
+}
+
+// Add records that term occurs in context.
+func (d *Distrib) Add(term, context string) {
+	if d.termCtx[term] == nil {
+		d.termCtx[term] = map[string]bool{}
+	}
+	if d.ctxTerm[context] == nil {
+		d.ctxTerm[context] = map[string]bool{}
+	}
+	d.termCtx[term][context] = true
+	d.ctxTerm[context][term] = true
+}
+
+// AddSentence records the contexts of every candidate of a tagged sentence.
+func (d *Distrib) AddSentence(sent []tagger.Token, lang string) {
+	for _, o := range Candidates(sent, lang) {
+		for _, c := range Contexts(sent, o) {
+			d.Add(o.Term, c)
+		}
+	}
+}
+
+// ContextProductivity is the number of distinct terms seen in context.
+func (d *Distrib) ContextProductivity(context string) int { return len(d.ctxTerm[context]) }
+
+// TermProductivity is the number of distinct contexts of term.
+func (d *Distrib) TermProductivity(term string) int { return len(d.termCtx[term]) }
+
+// Proximity is Upery's measure between two terms.
+type Proximity struct {
+	T1, T2 string
+	A      int     // shared contexts
+	Prox   float64 // Σ 1/√prod(c) over shared contexts
+	J1, J2 float64 // a/prod(t1), a/prod(t2)
+	Shared []string
+}
+
+// Proximity measures t1 against t2.
+func (d *Distrib) Proximity(t1, t2 string) Proximity {
+	p := Proximity{T1: t1, T2: t2}
+	for c := range d.termCtx[t1] {
+		if d.termCtx[t2][c] {
+			p.Shared = append(p.Shared, c)
+		}
+	}
+	sort.Strings(p.Shared)
+	for _, c := range p.Shared {
+		p.Prox += 1 / math.Sqrt(float64(d.ContextProductivity(c)))
+	}
+	p.A = len(p.Shared)
+	if n := d.TermProductivity(t1); n > 0 {
+		p.J1 = float64(p.A) / float64(n)
+	}
+	if n := d.TermProductivity(t2); n > 0 {
+		p.J2 = float64(p.A) / float64(n)
+	}
+	return p
+}
+
+// Neighbours returns the n terms closest to term by prox (ties by term),
+// sharing at least minShared contexts.
+func (d *Distrib) Neighbours(term string, n, minShared int) []Proximity {
+	cands := map[string]bool{}
+	for c := range d.termCtx[term] {
+		for t := range d.ctxTerm[c] {
+			if t != term {
+				cands[t] = true
+			}
+		}
+	}
+	var out []Proximity
+	for t := range cands {
+		if p := d.Proximity(term, t); p.A >= max(minShared, 1) {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Prox != out[j].Prox {
+			return out[i].Prox > out[j].Prox
+		}
+		return out[i].T2 < out[j].T2
+	})
+	if n > 0 && len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+// Terms lists the analysed terms, sorted.
+func (d *Distrib) Terms() []string {
+	out := make([]string, 0, len(d.termCtx))
+	for t := range d.termCtx {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
