@@ -1,0 +1,333 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// SiteOptions tunes LearnSite.
+type SiteOptions struct {
+	Options
+	// Relearn learns from scratch even when the latest run could take the
+	// site's new pages by assignment.
+	Relearn bool
+	// Parse bounds the parsing of each page.
+	Parse treediff.ParseOptions
+}
+
+// Modes of a SiteRun.
+const (
+	ModeLearned   = "learned"   // clustered from scratch
+	ModeAssigned  = "assigned"  // new pages assigned to the previous run's templates
+	ModeRelearned = "relearned" // assignment showed drift, so clustered from scratch
+	ModeUnchanged = "unchanged" // no new page since the latest run with the same parameters
+)
+
+// SiteRun is the stored outcome of LearnSite for one site.
+type SiteRun struct {
+	Site string
+	Mode string
+	// Note says why the mode was chosen (drift counts, previous run).
+	Note     string
+	Run      *store.Run
+	Clusters []store.Cluster
+	Members  []store.Membership
+	// Names maps page IDs to how reports name them (manifest id, else URL).
+	Names map[int64]string
+	// Params is the run's decoded parameters.
+	Params RunParams
+	// Result is the in-memory result when the run clustered (nil otherwise).
+	Result *Result
+}
+
+// RunParams is what a run records in store.Run.Params: its options and what
+// the store's tables do not hold.
+type RunParams struct {
+	Mode          string  `json:"mode"`
+	BaseRun       int64   `json:"base_run,omitempty"` // the run whose templates were used (assign)
+	MaxK          int     `json:"max_k"`
+	MinSilhouette float64 `json:"min_silhouette"`
+	Medoid        string  `json:"medoid"`
+	Landmarks     []int64 `json:"landmarks,omitempty"` // page IDs
+	Stress        float64 `json:"stress"`
+	Distances     int     `json:"distances"`
+	Computed      int     `json:"computed"`
+	// Per cluster ID: both medoid candidates and the outlier radius.
+	CentroidMedoids map[int]int64   `json:"centroid_medoids"`
+	TrueMedoids     map[int]int64   `json:"true_medoids"`
+	Far             map[int]float64 `json:"far"`
+}
+
+// LearnSite learns the templates of one stored site and records the run:
+// clusters, memberships with 2-D coordinates, silhouette per k. When the
+// latest finished run used the same seed and medoid rule, only the pages
+// added since are compared with its medoids (Model.Assign); if that shows
+// drift the site is learned again from scratch, and if no page was added
+// the latest run is returned unchanged.
+func LearnSite(ctx context.Context, st store.Store, site string, opt SiteOptions) (*SiteRun, error) {
+	opt.Options = opt.Options.withDefaults()
+	if opt.Cache == nil {
+		opt.Cache = st
+	}
+	metas, err := st.Pages(ctx, store.PageQuery{Site: site})
+	if err != nil {
+		return nil, fmt.Errorf("learn %s: %w", site, err)
+	}
+	if len(metas) == 0 {
+		return nil, fmt.Errorf("learn %s: no pages stored for this site", site)
+	}
+	sr := &SiteRun{Site: site, Names: map[int64]string{}}
+	for _, p := range metas {
+		sr.Names[p.ID] = p.Name()
+	}
+	if !opt.Relearn {
+		done, err := sr.tryAssign(ctx, st, metas, opt)
+		if err != nil || done {
+			return sr, err
+		}
+	}
+	return sr, sr.learn(ctx, st, metas, opt)
+}
+
+// loadPages parses the pages with the given IDs, a chunk at a time so that
+// only one chunk of HTML is in memory.
+func loadPages(ctx context.Context, st store.Store, ids []int64, popt treediff.ParseOptions) ([]Page, error) {
+	const chunk = 32
+	byID := make(map[int64]Page, len(ids))
+	for start := 0; start < len(ids); start += chunk {
+		ps, err := st.Pages(ctx, store.PageQuery{IDs: ids[start:min(start+chunk, len(ids))], WithContent: true})
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range ps {
+			pg := NewPage(p.Name(), p.Hash, p.HTML(), popt)
+			if pg.Err == nil && len(p.HTML()) == 0 {
+				pg.Err = errors.New("no HTML stored")
+			}
+			if p.Error != "" && len(p.HTML()) == 0 {
+				pg.Err = fmt.Errorf("fetch failed: %s", p.Error)
+			}
+			byID[p.ID] = pg
+		}
+	}
+	out := make([]Page, len(ids))
+	for i, id := range ids {
+		p, ok := byID[id]
+		if !ok {
+			return nil, fmt.Errorf("page %d vanished from the store", id)
+		}
+		out[i] = p
+	}
+	return out, nil
+}
+
+func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Page, opt SiteOptions) error {
+	ids := make([]int64, len(metas))
+	for i, p := range metas {
+		ids[i] = p.ID
+	}
+	pages, err := loadPages(ctx, st, ids, opt.Parse)
+	if err != nil {
+		return fmt.Errorf("learn %s: %w", sr.Site, err)
+	}
+	run := &store.Run{Site: sr.Site, Seed: opt.Seed, Status: store.RunRunning}
+	if err := st.CreateRun(ctx, run); err != nil {
+		return fmt.Errorf("learn %s: %w", sr.Site, err)
+	}
+	res, err := Learn(ctx, pages, opt.Options)
+	if err != nil {
+		run.Status, run.Message = store.RunFailed, err.Error()
+		if ferr := st.FinishRun(context.WithoutCancel(ctx), run, nil, nil); ferr != nil {
+			err = errors.Join(err, ferr)
+		}
+		return fmt.Errorf("learn %s: %w", sr.Site, err)
+	}
+	if sr.Mode == "" {
+		sr.Mode = ModeLearned
+	}
+	sr.Result = res
+	p := RunParams{Mode: sr.Mode, MaxK: opt.MaxK, MinSilhouette: opt.MinSilhouette, Medoid: opt.Medoid.String(),
+		Stress: res.Stress, Distances: res.Distances, Computed: res.Computed,
+		CentroidMedoids: map[int]int64{}, TrueMedoids: map[int]int64{}, Far: map[int]float64{}}
+	for _, l := range res.Landmarks {
+		p.Landmarks = append(p.Landmarks, ids[l])
+	}
+	var clusters []store.Cluster
+	for _, c := range res.Clusters {
+		clusters = append(clusters, store.Cluster{ID: c.ID, Medoid: ids[c.Medoid], Size: len(c.Members)})
+		p.CentroidMedoids[c.ID], p.TrueMedoids[c.ID], p.Far[c.ID] = ids[c.CentroidMedoid], ids[c.TrueMedoid], c.Far
+	}
+	members := make([]store.Membership, len(res.Members))
+	for i, m := range res.Members {
+		members[i] = store.Membership{PageID: ids[i], Cluster: m.Cluster, X: m.Point[0], Y: m.Point[1],
+			Distance: m.Distance, Outlier: m.Outlier, Reason: m.Reason}
+	}
+	run.K, run.Silhouette, run.Pages, run.Status = res.K, res.Silhouette, len(pages), store.RunDone
+	run.Message = res.Status + ": " + res.Message
+	if sr.Note != "" {
+		run.Message = sr.Note + "; " + run.Message
+	}
+	return sr.finish(ctx, st, run, p, clusters, members)
+}
+
+func (sr *SiteRun) finish(ctx context.Context, st store.Store, run *store.Run, p RunParams, clusters []store.Cluster, members []store.Membership) error {
+	raw, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Errorf("learn %s: %w", sr.Site, err)
+	}
+	run.Params = raw
+	if err := st.FinishRun(ctx, run, clusters, members); err != nil {
+		return fmt.Errorf("learn %s: %w", sr.Site, err)
+	}
+	sr.Run, sr.Clusters, sr.Members, sr.Params = run, clusters, members, p
+	return nil
+}
+
+// tryAssign handles the site from its latest run when that is possible:
+// returns done = false when the site must be learned from scratch.
+func (sr *SiteRun) tryAssign(ctx context.Context, st store.Store, metas []*store.Page, opt SiteOptions) (bool, error) {
+	prev, err := st.LatestRun(ctx, sr.Site, store.RunDone)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
+	}
+	var pp RunParams
+	if err := json.Unmarshal(prev.Params, &pp); err != nil || prev.Seed != opt.Seed || pp.Medoid != opt.Medoid.String() ||
+		pp.MaxK != opt.MaxK || pp.MinSilhouette != opt.MinSilhouette {
+		return false, nil // other parameters: learn again
+	}
+	clusters, err := st.Clusters(ctx, prev.ID)
+	if err != nil {
+		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
+	}
+	members, err := st.Memberships(ctx, prev.ID)
+	if err != nil {
+		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
+	}
+	known := map[int64]bool{}
+	for _, m := range members {
+		known[m.PageID] = true
+	}
+	var fresh []int64
+	for _, p := range metas {
+		if !known[p.ID] {
+			fresh = append(fresh, p.ID)
+		}
+	}
+	if len(fresh) == 0 && len(known) == len(metas) {
+		sr.Mode, sr.Note = ModeUnchanged, fmt.Sprintf("no new page since run %d", prev.ID)
+		sr.Run, sr.Clusters, sr.Members, sr.Params = prev, clusters, members, pp
+		return true, nil
+	}
+	if len(fresh) == 0 || len(known) > len(metas) {
+		return false, nil // pages were removed: learn again
+	}
+	// Templates: clusters of two pages or more (or the only cluster).
+	var tIDs []int64
+	var tClusters []store.Cluster
+	for _, c := range clusters {
+		if c.Size > 1 || len(clusters) == 1 {
+			tIDs = append(tIDs, c.Medoid)
+			tClusters = append(tClusters, c)
+		}
+	}
+	if len(tIDs) == 0 {
+		return false, nil
+	}
+	medoids, err := loadPages(ctx, st, tIDs, opt.Parse)
+	if err != nil {
+		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
+	}
+	ts := make([]Template, len(medoids))
+	for i, c := range tClusters {
+		far := pp.Far[c.ID]
+		if far == 0 {
+			far = opt.FarDistance
+		}
+		ts[i] = Template{Cluster: c.ID, Medoid: medoids[i], Far: far}
+	}
+	newPages, err := loadPages(ctx, st, fresh, opt.Parse)
+	if err != nil {
+		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
+	}
+	model := NewModel(ts, opt.Options)
+	as, err := model.Assign(ctx, newPages)
+	if err != nil {
+		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
+	}
+	drift, msg := model.Drift(as)
+	if drift {
+		sr.Mode, sr.Note = ModeRelearned, fmt.Sprintf("drift since run %d: %s", prev.ID, msg)
+		return false, nil
+	}
+	sr.Note = fmt.Sprintf("%d new pages assigned to the templates of run %d: %s", len(fresh), prev.ID, msg)
+	// A new run: the previous memberships plus the assigned pages, placed
+	// beside their medoid in the plane.
+	pos := map[int64]store.Membership{}
+	for _, m := range members {
+		pos[m.PageID] = m
+	}
+	sizes := map[int]int{}
+	var out []store.Membership
+	for _, m := range members {
+		m.RunID = 0
+		out = append(out, m)
+		sizes[m.Cluster]++
+	}
+	medoidOf := map[int]int64{}
+	for _, c := range clusters {
+		medoidOf[c.ID] = c.Medoid
+	}
+	for i, a := range as {
+		m := store.Membership{PageID: fresh[i], Cluster: a.Cluster, Distance: a.Distance, Outlier: a.Far, Reason: a.Reason}
+		if a.Cluster >= 0 {
+			mp := pos[medoidOf[a.Cluster]]
+			m.X, m.Y = mp.X+a.Distance, mp.Y
+			sizes[a.Cluster]++
+		}
+		out = append(out, m)
+	}
+	var outClusters []store.Cluster
+	for _, c := range clusters {
+		c.RunID, c.Size = 0, sizes[c.ID]
+		outClusters = append(outClusters, c)
+	}
+	run := &store.Run{Site: sr.Site, Seed: opt.Seed, Status: store.RunRunning}
+	if err := st.CreateRun(ctx, run); err != nil {
+		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
+	}
+	run.K, run.Silhouette, run.Pages, run.Status = prev.K, prev.Silhouette, len(out), store.RunDone
+	run.Message = sr.Note
+	pp.Mode, pp.BaseRun, pp.Computed, pp.Distances = ModeAssigned, prev.ID, 0, len(as)*len(ts)
+	sr.Mode = ModeAssigned
+	return true, sr.finish(ctx, st, run, pp, outClusters, out)
+}
+
+// Outliers lists the run's outliers in page ID order.
+func (sr *SiteRun) Outliers() []store.Membership {
+	var out []store.Membership
+	for _, m := range sr.Members {
+		if m.Outlier {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// MembersOf lists the page IDs of a cluster in page ID order.
+func (sr *SiteRun) MembersOf(cluster int) []int64 {
+	var out []int64
+	for _, m := range sr.Members {
+		if m.Cluster == cluster {
+			out = append(out, m.PageID)
+		}
+	}
+	return out
+}

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/gleaner/gleaner/cluster"
+)
+
+func init() {
+	register(&command{
+		name:  "learn",
+		short: "group each site's pages by template (TED, MDS, k-means, silhouette) and record the run",
+		run:   runLearn,
+	})
+}
+
+// learnJSON is the --json output of gleaner learn.
+type learnJSON struct {
+	Sites []learnSiteJSON `json:"sites"`
+}
+
+type learnSiteJSON struct {
+	Site       string             `json:"site"`
+	K          int                `json:"k"`
+	Silhouette map[string]float64 `json:"silhouette"`
+	Clusters   []learnClusterJSON `json:"clusters"`
+	Outliers   []learnOutlierJSON `json:"outliers"`
+}
+
+type learnClusterJSON struct {
+	ID      int      `json:"id"`
+	Medoid  string   `json:"medoid"`
+	Members []string `json:"members"`
+}
+
+type learnOutlierJSON struct {
+	Page   string `json:"page"`
+	Reason string `json:"reason"`
+}
+
+func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("learn", stderr)
+	db := addDBFlag(fs)
+	site := fs.String("site", "", "learn only this `site` (default: every site in the store)")
+	seed := fs.Int64("seed", 1, "`seed` of the random choices (same pages and seed: same clusters)")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	medoid := fs.String("medoid", "centroid", "cluster representative: centroid (nearest the centroid in the MDS plane, the thesis's) or true (least total TED)")
+	relearn := fs.Bool("relearn", false, "cluster from scratch even when new pages could be assigned to the latest run's templates")
+	maxK := fs.Int("max-k", 8, "largest number of clusters tried per site")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: gleaner learn [--db PATH] [--site S] [--seed N] [--json] [--medoid centroid|true] [--relearn]\n\n"+
+			"Learns each site's templates and records the run in the store. When the latest run\n"+
+			"used the same parameters, pages added since are assigned to its templates, and the\n"+
+			"site is learned again only if too many of them fit no template (drift).\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+	}
+	rule, err := cluster.ParseMedoidRule(*medoid)
+	if err != nil {
+		return fmt.Errorf("%w: --medoid: %v", errUsage, err)
+	}
+	if *maxK < 2 {
+		return fmt.Errorf("%w: --max-k %d: want at least 2", errUsage, *maxK)
+	}
+	st, err := openStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var sites []string
+	if *site != "" {
+		sites = []string{*site}
+	} else {
+		all, err := st.Sites(ctx)
+		if err != nil {
+			return err
+		}
+		for _, s := range all {
+			if s.Pages > 0 {
+				sites = append(sites, s.Name)
+			}
+		}
+		if len(sites) == 0 {
+			return fmt.Errorf("no pages in %s: import or crawl some first (gleaner import)", *db)
+		}
+	}
+	opt := cluster.SiteOptions{Options: cluster.Options{Seed: *seed, Medoid: rule, MaxK: *maxK}, Relearn: *relearn}
+	var out learnJSON
+	for _, s := range sites {
+		sr, err := cluster.LearnSite(ctx, st, s, opt)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			out.Sites = append(out.Sites, siteJSON(sr))
+		} else {
+			printSiteRun(stdout, sr)
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	}
+	return st.Close()
+}
+
+func siteJSON(sr *cluster.SiteRun) learnSiteJSON {
+	j := learnSiteJSON{Site: sr.Site, K: sr.Run.K, Silhouette: map[string]float64{},
+		Clusters: []learnClusterJSON{}, Outliers: []learnOutlierJSON{}}
+	for k, s := range sr.Run.Silhouette {
+		j.Silhouette[fmt.Sprint(k)] = s
+	}
+	for _, c := range sr.Clusters {
+		jc := learnClusterJSON{ID: c.ID, Medoid: sr.Names[c.Medoid], Members: []string{}}
+		for _, id := range sr.MembersOf(c.ID) {
+			jc.Members = append(jc.Members, sr.Names[id])
+		}
+		j.Clusters = append(j.Clusters, jc)
+	}
+	for _, m := range sr.Outliers() {
+		j.Outliers = append(j.Outliers, learnOutlierJSON{Page: sr.Names[m.PageID], Reason: m.Reason})
+	}
+	return j
+}
+
+func printSiteRun(w io.Writer, sr *cluster.SiteRun) {
+	r := sr.Run
+	fmt.Fprintf(w, "site %s: %d pages, k = %d (run %d, %s", sr.Site, r.Pages, r.K, r.ID, sr.Mode)
+	if sr.Result != nil {
+		fmt.Fprintf(w, ", %d distances, %d computed", sr.Result.Distances, sr.Result.Computed)
+	}
+	fmt.Fprintf(w, ")\n  %s\n", r.Message)
+	if sr.Note != "" && !strings.Contains(r.Message, sr.Note) {
+		fmt.Fprintf(w, "  %s\n", sr.Note)
+	}
+	if len(r.Silhouette) > 0 {
+		ks := make([]int, 0, len(r.Silhouette))
+		for k := range r.Silhouette {
+			ks = append(ks, k)
+		}
+		sort.Ints(ks)
+		fmt.Fprint(w, "  silhouette:")
+		for _, k := range ks {
+			mark := ""
+			if k == r.K {
+				mark = "*"
+			}
+			fmt.Fprintf(w, " k=%d %.3f%s", k, r.Silhouette[k], mark)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, c := range sr.Clusters {
+		fmt.Fprintf(w, "  cluster %d: %d pages, medoid %s", c.ID, c.Size, sr.Names[c.Medoid])
+		if t, ok := sr.Params.TrueMedoids[c.ID]; ok && t != c.Medoid {
+			fmt.Fprintf(w, " (true medoid %s)", sr.Names[t])
+		} else if ct, ok := sr.Params.CentroidMedoids[c.ID]; ok && ct != c.Medoid {
+			fmt.Fprintf(w, " (centroid medoid %s)", sr.Names[ct])
+		}
+		fmt.Fprintln(w)
+		var names []string
+		for _, id := range sr.MembersOf(c.ID) {
+			names = append(names, sr.Names[id])
+		}
+		fmt.Fprintf(w, "    %s\n", strings.Join(names, " "))
+	}
+	for _, m := range sr.Outliers() {
+		fmt.Fprintf(w, "  outlier %s: %s\n", sr.Names[m.PageID], m.Reason)
+	}
+}
+
