@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"sync"
@@ -488,5 +489,42 @@ func TestContextCanceled(t *testing.T) {
 	}
 	if _, err := db.Pages(ctx, store.PageQuery{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Pages with canceled context: %v", err)
+	}
+}
+
+func TestOpenMemory(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.PutPages(ctx, []*store.Page{{URL: "http://m.example/", RawHTML: []byte("m")}}); err != nil {
+		t.Fatal(err)
+	}
+	// Several queries in a row must see the same database.
+	for range 3 {
+		if ps, err := db.Pages(ctx, store.PageQuery{}); err != nil || len(ps) != 1 {
+			t.Fatalf("%d pages (%v), want 1", len(ps), err)
+		}
+	}
+	if _, err := db.Distances(ctx, "tag", []store.Pair{{A: "a", B: "b"}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOpenOddPaths(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range []string{"with space.db", "q?mark.db", "hash#.db", "pct%20.db", "é.db"} {
+		path := filepath.Join(t.TempDir(), name)
+		db, err := store.Open(ctx, path)
+		if err != nil {
+			t.Errorf("Open(%q): %v", name, err)
+			continue
+		}
+		db.Close()
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("Open(%q) did not create that file: %v", name, err)
+		}
 	}
 }

@@ -22,7 +22,8 @@ var sqliteDialect = dialect{
 }
 
 // Open opens (creating it if needed) the SQLite database at path and brings
-// its schema up to date. The database runs in WAL mode, so readers never
+// its schema up to date; ":memory:" opens a private database that lives as
+// long as the returned DB. The database runs in WAL mode, so readers never
 // block the writer, with foreign keys enforced and a busy timeout so that
 // concurrent writers, in this process or others, wait for each other.
 func Open(ctx context.Context, path string) (*DB, error) {
@@ -39,9 +40,16 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	// instead of waiting its turn.
 	q.Set("_txlock", "immediate")
 	dsn := "file:" + escapePath(path) + "?" + q.Encode()
+	if path == ":memory:" {
+		dsn = "file::memory:?" + q.Encode()
+	}
 	sdb, err := sql.Open("sqlite3", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	if path == ":memory:" {
+		// Every connection to ":memory:" is a database of its own: keep one.
+		sdb.SetMaxOpenConns(1)
 	}
 	db := &DB{db: sdb, d: sqliteDialect, name: path}
 	if err := db.migrate(ctx, coreComponent, migrations); err != nil {
