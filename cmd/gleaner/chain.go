@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gleaner/gleaner/chain"
+	"github.com/gleaner/gleaner/chain/blocks"
+	"github.com/gleaner/gleaner/export"
+	"github.com/gleaner/gleaner/treediff"
+)
+
+func init() {
+	register(&command{
+		name:  "chain",
+		short: "annotate text or HTML files with the linguistic chain (language, sentences, tokens, POS, lemmas)",
+		run:   runChain,
+	})
+}
+
+// chainFlags are the flags that configure the linguistic chain.
+type chainFlags struct {
+	langs       *string
+	apertiumDir *string
+	noApertium  *bool
+	treeTagger  multiFlag
+}
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, " ") }
+func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
+
+func addChainFlags(fs *flag.FlagSet) *chainFlags {
+	cf := &chainFlags{
+		langs:       fs.String("langs", strings.Join(chain.DefaultLanguages, ","), "`languages` documents may be in (ISO 639-1, comma-separated)"),
+		apertiumDir: fs.String("apertium-dir", "", "Apertium language data `folder` (default /usr/share/apertium)"),
+		noApertium:  fs.Bool("no-apertium", false, "do not use Apertium (Snowball stems unless a TreeTagger is given)"),
+	}
+	fs.Var(&cf.treeTagger, "treetagger", "use an installed TreeTagger for a language: `lang=BIN:PARFILE` (repeatable)")
+	return cf
+}
+
+func (cf *chainFlags) config() (chain.Config, error) {
+	cfg := chain.Config{ApertiumDir: *cf.apertiumDir, NoApertium: *cf.noApertium, TreeTagger: map[string]chain.TreeTaggerModel{}}
+	for _, l := range strings.Split(*cf.langs, ",") {
+		if l = strings.TrimSpace(l); l != "" {
+			cfg.Languages = append(cfg.Languages, l)
+		}
+	}
+	for _, t := range cf.treeTagger {
+		lang, rest, ok1 := strings.Cut(t, "=")
+		bin, par, ok2 := strings.Cut(rest, ":")
+		if !ok1 || !ok2 || lang == "" || bin == "" || par == "" {
+			return cfg, fmt.Errorf("%w: --treetagger %q: want lang=BIN:PARFILE", errUsage, t)
+		}
+		cfg.TreeTagger[lang] = chain.TreeTaggerModel{Bin: bin, Par: par}
+	}
+	return cfg, nil
+}
+
+func runChain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("chain", stderr)
+	cf := addChainFlags(fs)
+	format := fs.String("format", "conllu", "output `format`: conllu, vertical, jsonl or tei")
+	lang := fs.String("lang", "", "the documents' `language` (default: identified per document)")
+	html := fs.Bool("html", false, "inputs are HTML: their body is split into coherent blocks (default: files ending in .html/.htm)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: gleaner chain [--format conllu|vertical|jsonl|tei] [--lang L] [--langs en,fr,de] [--treetagger lang=BIN:PAR] [FILE...]\n\n"+
+			"Annotates each file (standard input when none) and writes the result to standard output.\n"+
+			"Paragraphs of text files are blank-line separated; HTML files are split into coherent blocks.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	switch *format {
+	case "conllu", "vertical", "jsonl", "tei":
+	default:
+		return fmt.Errorf("%w: unknown format %q (want conllu, vertical, jsonl or tei)", errUsage, *format)
+	}
+	cfg, err := cf.config()
+	if err != nil {
+		return err
+	}
+	c, err := chain.New(cfg)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	defer c.Close()
+	files := fs.Args()
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	jl := export.NewJSONL(out)
+	for _, name := range files {
+		var src []byte
+		if name == "-" {
+			src, err = io.ReadAll(io.LimitReader(os.Stdin, 64<<20))
+		} else {
+			src, err = os.ReadFile(name)
+		}
+		if err != nil {
+			return err
+		}
+		in := chain.Input{ID: filepath.Base(name), Lang: *lang}
+		ext := strings.ToLower(filepath.Ext(name))
+		if *html || ext == ".html" || ext == ".htm" {
+			tree, err := treediff.Parse(name, src, treediff.ParseOptions{})
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			for _, b := range blocks.Split(tree.Root, blocks.Options{}) {
+				in.Blocks = append(in.Blocks, b.Text)
+			}
+		} else {
+			in.Text = string(src)
+		}
+		doc, err := c.Process(ctx, in)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		switch *format {
+		case "conllu":
+			err = export.WriteCoNLLU(out, doc)
+		case "vertical":
+			err = export.WriteVertical(out, doc)
+		case "jsonl":
+			err = jl.Write(&export.Page{ID: doc.ID, Text: in.Text, Doc: doc})
+		case "tei":
+			err = export.WriteTEI(out, &export.Page{ID: doc.ID, Doc: doc})
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return out.Flush()
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/gleaner/gleaner/chain"
+	"github.com/gleaner/gleaner/export"
+)
+
+func init() {
+	register(&command{
+		name:  "export",
+		short: "write the extracted pages as a corpus: CoNLL-U, vertical, TEI, JSONL, WARC, link graph, terms, matrix",
+		run:   runExport,
+	})
+}
+
+func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("export", stderr)
+	db := addDBFlag(fs)
+	cf := addChainFlags(fs)
+	formats := fs.String("format", "", "comma-separated `formats`: conllu, vertical, tei, jsonl, warc, graph, terms, matrix, or all")
+	out := fs.String("out", "", "output `folder` (created if missing)")
+	site := fs.String("site", "", "export only this `site`")
+	runID := fs.Int64("run", 0, "export the extractions of this learning `run` (default: each page's latest)")
+	gold := fs.Bool("gold", false, "export the pages' gold annotations instead of extractions")
+	limit := fs.Int("limit", 0, "stop after `N` pages (0: all)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: gleaner export --db D --format F[,F…] --out DIR [--site S] [--run R] [--gold]\n\n"+
+			"Runs the linguistic chain over the extracted pages of the store and writes:")
+		names := make([]string, 0, len(export.Formats))
+		for k := range export.Formats {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			fmt.Fprintf(stderr, "  %-9s %s\n", k, export.Formats[k])
+		}
+		fmt.Fprintln(stderr, "\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+	}
+	if *out == "" || *formats == "" {
+		return fmt.Errorf("%w: give --format and --out", errUsage)
+	}
+	fl, err := export.ParseFormats(*formats)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	cfg, err := cf.config()
+	if err != nil {
+		return err
+	}
+	c, err := chain.New(cfg)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	defer c.Close()
+	st, err := openStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	stats, err := export.Corpus(ctx, st, c, export.CorpusOptions{Formats: fl, Out: *out, Site: *site, RunID: *runID, Gold: *gold, Limit: *limit, Progress: stderr})
+	if err != nil {
+		return err
+	}
+	secs := stats.Elapsed.Seconds()
+	fmt.Fprintf(stdout, "exported %d documents, %d tokens, %d link edges in %.1fs (%.1f docs/s)\n", stats.Documents, stats.Tokens, stats.Edges, secs, float64(stats.Documents)/max(secs, 1e-9))
+	for _, m := range []struct {
+		name string
+		m    map[string]int
+	}{{"languages", stats.Languages}, {"taggers", stats.Taggers}} {
+		keys := make([]string, 0, len(m.m))
+		for k := range m.m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			name := k
+			if name == "" {
+				name = "(not identified)"
+			}
+			fmt.Fprintf(stdout, "  %s: %s: %d documents\n", m.name, name, m.m[k])
+		}
+	}
+	for _, f := range stats.Files {
+		fmt.Fprintln(stdout, "  wrote", f)
+	}
+	return nil
+}

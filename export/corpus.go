@@ -1,0 +1,499 @@
+package export
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gleaner/gleaner/chain"
+	"github.com/gleaner/gleaner/chain/blocks"
+	"github.com/gleaner/gleaner/chain/tagger"
+	"github.com/gleaner/gleaner/chain/terms"
+	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// Formats Corpus writes, and the files they go to under the output folder.
+var Formats = map[string]string{
+	"conllu":   "corpus.conllu",
+	"vertical": "corpus.vrt",
+	"tei":      "tei/<page>.xml",
+	"jsonl":    "corpus.jsonl",
+	"warc":     "corpus.warc.gz",
+	"graph":    "links.csv, links.graphml",
+	"terms":    "terms.tsv, proximity.tsv",
+	"matrix":   "matrix.tsv",
+}
+
+// ParseFormats reads a comma-separated list of formats ("all" for every
+// one) and returns them sorted.
+func ParseFormats(s string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(strings.ToLower(f))
+		switch {
+		case f == "":
+			continue
+		case f == "all":
+			for k := range Formats {
+				if !seen[k] {
+					seen[k] = true
+					out = append(out, k)
+				}
+			}
+			continue
+		case Formats[f] == "":
+			names := make([]string, 0, len(Formats))
+			for k := range Formats {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			return nil, fmt.Errorf("unknown format %q (want %s or all)", f, strings.Join(names, ", "))
+		}
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no format given")
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// CorpusOptions select what Corpus exports.
+type CorpusOptions struct {
+	Formats []string
+	Out     string // output folder, created if missing
+	Site    string // only this site ("" for all)
+	RunID   int64  // only extractions of this run (0: the latest per page)
+	// Gold exports the pages' gold annotations instead of extractions
+	// (for annotated datasets).
+	Gold bool
+	// Limit stops after this many pages (0: all).
+	Limit int
+	// Progress, when set, receives a line per 100 pages.
+	Progress io.Writer
+}
+
+// CorpusStats reports an export.
+type CorpusStats struct {
+	Documents int
+	Tokens    int
+	Languages map[string]int // documents per language ("" not identified)
+	Taggers   map[string]int // documents per tagger
+	Edges     int
+	Files     []string
+	Elapsed   time.Duration
+}
+
+// Corpus exports the extracted pages of st through the chain c (nil when
+// no chosen format needs annotation: warc, graph).
+func Corpus(ctx context.Context, st store.Store, c *chain.Chain, opt CorpusOptions) (*CorpusStats, error) {
+	start := time.Now()
+	want := map[string]bool{}
+	for _, f := range opt.Formats {
+		want[f] = true
+	}
+	annotate := want["conllu"] || want["vertical"] || want["tei"] || want["jsonl"] || want["terms"] || want["matrix"]
+	if annotate && c == nil {
+		return nil, errors.New("export: the chosen formats need the linguistic chain")
+	}
+	items, err := sources(ctx, st, opt)
+	if err != nil {
+		return nil, err
+	}
+	if len(items) == 0 {
+		what := "extracted pages (run gleaner eval or an extraction first)"
+		if opt.Gold {
+			what = "pages with a gold annotation"
+		}
+		return nil, fmt.Errorf("export: no %s in the store", what)
+	}
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	w := &outputs{dir: opt.Out}
+	defer w.closeAll()
+	stats := &CorpusStats{Languages: map[string]int{}, Taggers: map[string]int{}}
+	var graphPages []*Page
+	matrix := terms.NewMatrix()
+	freq := map[string]map[string]int{} // lang -> term -> frequency
+	distrib := map[string]*terms.Distrib{}
+	for i, it := range items {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p, err := st.Page(ctx, it.pageID)
+		if err != nil {
+			return nil, fmt.Errorf("export: page %d: %w", it.pageID, err)
+		}
+		page := toPage(p, it)
+		if annotate {
+			in := chain.Input{ID: page.ID, URL: page.URL, Title: page.Title, Blocks: contentBlocks(p, it)}
+			doc, err := c.Process(ctx, in)
+			if err != nil {
+				return nil, fmt.Errorf("export: page %s: %w", page.ID, err)
+			}
+			page.Doc = doc
+			stats.Tokens += doc.Tokens()
+			stats.Languages[doc.Lang]++
+			stats.Taggers[doc.Tagger]++
+		}
+		if err := w.write(page, want, matrix, freq, distrib); err != nil {
+			return nil, err
+		}
+		if want["graph"] {
+			graphPages = append(graphPages, &Page{ID: page.ID, URL: page.URL, Links: page.Links})
+		}
+		stats.Documents++
+		if opt.Progress != nil && (i+1)%100 == 0 {
+			fmt.Fprintf(opt.Progress, "export: %d/%d pages\n", i+1, len(items))
+		}
+	}
+	if want["graph"] {
+		edges := Edges(graphPages)
+		stats.Edges = len(edges)
+		if err := w.file("links.csv", func(f io.Writer) error { return WriteEdgesCSV(f, edges) }); err != nil {
+			return nil, err
+		}
+		if err := w.file("links.graphml", func(f io.Writer) error { return WriteGraphML(f, graphPages, edges) }); err != nil {
+			return nil, err
+		}
+	}
+	if want["matrix"] {
+		if err := w.file("matrix.tsv", matrix.WriteTSV); err != nil {
+			return nil, err
+		}
+	}
+	if want["terms"] {
+		if err := w.file("terms.tsv", func(f io.Writer) error { return writeTerms(f, freq) }); err != nil {
+			return nil, err
+		}
+		if err := w.file("proximity.tsv", func(f io.Writer) error { return writeProximity(f, freq, distrib) }); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.closeAll(); err != nil {
+		return nil, err
+	}
+	stats.Files = w.names
+	stats.Elapsed = time.Since(start)
+	return stats, nil
+}
+
+// item is one page to export with its content.
+type item struct {
+	pageID int64
+	x      store.Extraction // zero Body when Gold
+	gold   bool
+}
+
+func sources(ctx context.Context, st store.Store, opt CorpusOptions) ([]item, error) {
+	var out []item
+	if opt.Gold {
+		ps, err := st.Pages(ctx, store.PageQuery{Site: opt.Site})
+		if err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		for _, p := range ps {
+			out = append(out, item{pageID: p.ID, gold: true})
+		}
+	} else {
+		xs, err := st.Extractions(ctx, store.ExtractionQuery{Site: opt.Site, RunID: opt.RunID})
+		if err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		// The latest extraction of each page.
+		latest := map[int64]store.Extraction{}
+		for _, x := range xs {
+			if l, ok := latest[x.PageID]; !ok || x.CreatedAt.After(l.CreatedAt) || x.CreatedAt.Equal(l.CreatedAt) && x.RunID > l.RunID {
+				latest[x.PageID] = x
+			}
+		}
+		for id, x := range latest {
+			out = append(out, item{pageID: id, x: x})
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].pageID < out[j].pageID })
+	}
+	if opt.Limit > 0 && len(out) > opt.Limit {
+		out = out[:opt.Limit]
+	}
+	return out, nil
+}
+
+func toPage(p *store.Page, it item) *Page {
+	page := &Page{ID: fmt.Sprintf("p%d", p.ID), URL: p.URL, FetchedAt: p.FetchedAt, Status: p.Status,
+		ContentType: p.ContentType, HTML: p.HTML()}
+	if p.URL == "" {
+		page.URL = "urn:gleaner:" + p.Dataset + ":" + p.Key()
+	}
+	if it.gold {
+		if p.Gold != nil {
+			page.Title, page.Text = p.Gold.Title, p.Gold.Body
+			if page.Text == "" {
+				page.Text = p.Gold.Text
+			}
+		}
+	} else {
+		page.Title, page.Text, page.Date, page.Author = it.x.Title, it.x.Body, it.x.Date, it.x.Author
+	}
+	if p.Capture != nil {
+		for _, l := range p.Capture.Links {
+			page.Links = append(page.Links, Link{URL: l.URL, Text: l.Text})
+		}
+	}
+	return page
+}
+
+// contentBlocks returns the coherent blocks of the extracted content: the
+// blocks of the element the extraction chose whose text belongs to the
+// extracted body, when they hold most of it; else the body's paragraphs.
+// The title comes first, as a block of its own.
+func contentBlocks(p *store.Page, it item) []string {
+	title, body := it.x.Title, it.x.Body
+	if it.gold && p.Gold != nil {
+		title, body = p.Gold.Title, p.Gold.Body
+		if body == "" {
+			body = p.Gold.Text
+		}
+	}
+	var out []string
+	if t := strings.TrimSpace(title); t != "" && !strings.HasPrefix(strings.TrimSpace(body), t) {
+		out = append(out, t)
+	}
+	paras := func() []string {
+		var ps []string
+		for _, para := range strings.Split(body, "\n\n") {
+			if para = strings.TrimSpace(para); para != "" {
+				ps = append(ps, para)
+			}
+		}
+		return ps
+	}
+	if it.x.Selector == "" || len(p.HTML()) == 0 {
+		return append(out, paras()...)
+	}
+	tree, err := treediff.Parse(p.Name(), p.HTML(), treediff.ParseOptions{ContentType: p.ContentType})
+	if err != nil {
+		return append(out, paras()...)
+	}
+	node, err := heuristics.Select(tree, it.x.Selector)
+	if err != nil || node == nil {
+		return append(out, paras()...)
+	}
+	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	nbody := norm(body)
+	kept, words := []string{}, 0
+	for _, b := range blocks.Split(node, blocks.Options{}) {
+		lines := strings.Split(b.Text, "\n")
+		var in []string
+		for _, l := range lines {
+			if nl := norm(l); nl != "" && strings.Contains(nbody, nl) {
+				in = append(in, l)
+			}
+		}
+		if len(in) > 0 {
+			kept = append(kept, strings.Join(in, "\n"))
+			words += len(strings.Fields(strings.Join(in, " ")))
+		}
+	}
+	if total := len(strings.Fields(nbody)); total == 0 || float64(words) < 0.8*float64(total) {
+		return append(out, paras()...)
+	}
+	return append(out, kept...)
+}
+
+// outputs holds the open output files.
+type outputs struct {
+	dir   string
+	files map[string]*os.File
+	bufs  map[string]*bufio.Writer
+	warc  *WARC
+	jsonl *JSONL
+	names []string
+}
+
+func (o *outputs) open(name string) (*bufio.Writer, error) {
+	if b, ok := o.bufs[name]; ok {
+		return b, nil
+	}
+	if o.files == nil {
+		o.files, o.bufs = map[string]*os.File{}, map[string]*bufio.Writer{}
+	}
+	path := filepath.Join(o.dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	o.files[name] = f
+	o.bufs[name] = bufio.NewWriterSize(f, 256<<10)
+	o.names = append(o.names, path)
+	return o.bufs[name], nil
+}
+
+// file writes a whole file at once.
+func (o *outputs) file(name string, write func(io.Writer) error) error {
+	b, err := o.open(name)
+	if err != nil {
+		return err
+	}
+	if err := write(b); err != nil {
+		return fmt.Errorf("export: %s: %w", name, err)
+	}
+	return o.close(name)
+}
+
+func (o *outputs) close(name string) error {
+	b, f := o.bufs[name], o.files[name]
+	delete(o.bufs, name)
+	delete(o.files, name)
+	err := b.Flush()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("export: %s: %w", name, err)
+	}
+	return nil
+}
+
+func (o *outputs) closeAll() error {
+	var errs []error
+	names := make([]string, 0, len(o.bufs))
+	for n := range o.bufs {
+		names = append(names, n)
+	}
+	for _, n := range names {
+		errs = append(errs, o.close(n))
+	}
+	return errors.Join(errs...)
+}
+
+func (o *outputs) write(page *Page, want map[string]bool, matrix *terms.Matrix, freq map[string]map[string]int, distrib map[string]*terms.Distrib) error {
+	doc := page.Doc
+	if want["conllu"] {
+		b, err := o.open("corpus.conllu")
+		if err == nil {
+			err = WriteCoNLLU(b, doc)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if want["vertical"] {
+		b, err := o.open("corpus.vrt")
+		if err == nil {
+			err = WriteVertical(b, doc)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if want["jsonl"] {
+		b, err := o.open("corpus.jsonl")
+		if err != nil {
+			return err
+		}
+		if o.jsonl == nil {
+			o.jsonl = NewJSONL(b)
+		}
+		if err := o.jsonl.Write(page); err != nil {
+			return err
+		}
+	}
+	if want["tei"] {
+		if err := o.file(filepath.Join("tei", page.ID+".xml"), func(w io.Writer) error { return WriteTEI(w, page) }); err != nil {
+			return err
+		}
+	}
+	if want["warc"] {
+		b, err := o.open("corpus.warc.gz")
+		if err != nil {
+			return err
+		}
+		if o.warc == nil {
+			if o.warc, err = NewWARC(b, "gleaner"); err != nil {
+				return err
+			}
+		}
+		if err := o.warc.WritePage(page); err != nil {
+			return err
+		}
+	}
+	if doc != nil && (want["matrix"] || want["terms"]) {
+		var sents [][]tagger.Token
+		for _, b := range doc.Blocks {
+			for _, s := range b.Sentences {
+				sents = append(sents, s.Tokens)
+			}
+		}
+		if want["matrix"] {
+			matrix.AddDocument(page.ID, sents)
+		}
+		if want["terms"] && doc.Lang != "" {
+			if freq[doc.Lang] == nil {
+				freq[doc.Lang], distrib[doc.Lang] = map[string]int{}, terms.NewDistrib()
+			}
+			for _, s := range sents {
+				for _, occ := range terms.Candidates(s, doc.Lang) {
+					freq[doc.Lang][occ.Term]++
+				}
+				distrib[doc.Lang].AddSentence(s, doc.Lang)
+			}
+		}
+	}
+	return nil
+}
+
+func writeTerms(w io.Writer, freq map[string]map[string]int) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("lang\tterm\twords\tfreq\tc_value\n")
+	for _, lang := range sortedKeys(freq) {
+		for _, t := range terms.CValue(freq[lang]) {
+			fmt.Fprintf(bw, "%s\t%s\t%d\t%d\t%.3f\n", lang, clean(t.Term), t.Len, t.Freq, t.CValue)
+		}
+	}
+	return bw.Flush()
+}
+
+// writeProximity lists, for the 200 best terms of each language, their ten
+// nearest terms by Upery's prox.
+func writeProximity(w io.Writer, freq map[string]map[string]int, distrib map[string]*terms.Distrib) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("lang\tterm1\tterm2\ta\tprox\tj1\tj2\tshared_contexts\n")
+	for _, lang := range sortedKeys(freq) {
+		ranked := terms.CValue(freq[lang])
+		for i, t := range ranked {
+			if i >= 200 {
+				break
+			}
+			for _, p := range distrib[lang].Neighbours(t.Term, 10, 1) {
+				fmt.Fprintf(bw, "%s\t%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%s\n", lang, clean(p.T1), clean(p.T2), p.A, p.Prox, p.J1, p.J2, clean(strings.Join(p.Shared, " ")))
+			}
+		}
+	}
+	return bw.Flush()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
