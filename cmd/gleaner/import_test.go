@@ -11,26 +11,7 @@ import (
 	"github.com/gleaner/gleaner/store"
 )
 
-// importTestData returns shared/data/name found above the package directory,
-// skipping the test only when it is absent.
-func importTestData(t *testing.T, name string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", "data", name)
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skipf("shared/data/%s not found", name)
-		}
-		dir = filepath.Dir(dir)
-	}
-}
-
+// runGleaner runs gleaner with args and returns its exit code and output.
 func runGleaner(args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	code = run(context.Background(), args, &out, &errb)
@@ -38,7 +19,7 @@ func runGleaner(args ...string) (code int, stdout, stderr string) {
 }
 
 func TestImportCommandBig9(t *testing.T) {
-	manifest := filepath.Join(importTestData(t, "big9-dev"), "manifest.tsv")
+	manifest := filepath.Join(tedSharedData(t, "big9-dev"), "manifest.tsv")
 	db := filepath.Join(t.TempDir(), "g.db")
 	for range 2 {
 		code, out, errs := runGleaner("import", "--manifest", manifest, "--db", db)
