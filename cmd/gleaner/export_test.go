@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gleaner/gleaner/export"
+	"github.com/gleaner/gleaner/store"
+)
+
+// exportCmd runs gleaner with args.
+func exportCmd(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestExportCommand(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "g.db")
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &store.Page{URL: "https://example.org/a", RawHTML: []byte(`<html><body><main><h1>Le port</h1><p>Le port a rouvert lundi. Les navires sont partis.</p></main></body></html>`),
+		Capture: &store.Capture{Links: []store.Link{{URL: "https://example.org/b"}}}}
+	if err := st.PutPages(ctx, []*store.Page{p}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutExtractions(ctx, []store.Extraction{{PageID: p.ID, Title: "Le port", Body: "Le port a rouvert lundi. Les navires sont partis.", Selector: "html > body > main"}}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	out := filepath.Join(t.TempDir(), "corpus")
+	code, stdout, stderr := exportCmd("export", "--db", db, "--format", "conllu,warc,graph", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "exported 1 documents") || !strings.Contains(stdout, "languages: fr: 1") {
+		t.Errorf("stdout %q", stdout)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "corpus.conllu"))
+	if err != nil || !strings.Contains(string(b), "# text = Le port a rouvert lundi.") {
+		t.Errorf("conllu %q %v", b, err)
+	}
+	f, err := os.Open(filepath.Join(out, "corpus.warc.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if recs, err := export.ReadWARC(f, 0); err != nil || len(recs) != 3 {
+		t.Errorf("warc: %d records, %v", len(recs), err)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"export", "--db", db, "--out", out}, 2, "give --format and --out"},
+		{[]string{"export", "--db", db, "--format", "pdf", "--out", out}, 2, `unknown format "pdf"`},
+		{[]string{"export", "--db", db, "--format", "conllu", "--out", out, "--langs", "xx"}, 2, `unknown language code "xx"`},
+		{[]string{"export", "--db", db, "--format", "conllu", "--out", out, "--treetagger", "fr"}, 2, "want lang=BIN:PARFILE"},
+		{[]string{"export", "--db", filepath.Join(t.TempDir(), "empty.db"), "--format", "conllu", "--out", out}, 1, "no extracted pages"},
+	} {
+		code, _, stderr := exportCmd(tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+	}
+}
+
+func TestChainCommand(t *testing.T) {
+	dir := t.TempDir()
+	txt := filepath.Join(dir, "a.txt")
+	os.WriteFile(txt, []byte("Die Kinder spielten im Garten. Danach gingen sie nach Hause."), 0o644)
+	code, stdout, stderr := exportCmd("chain", "--format", "vertical", txt)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, `lang="de"`) || !strings.Contains(stdout, "no POS tagger for de") || !strings.Contains(stdout, "Kinder\t_\tkind\n") {
+		t.Errorf("vertical:\n%s", stdout)
+	}
+	html := filepath.Join(dir, "a.html")
+	os.WriteFile(html, []byte(`<body><ul><li><a href="/1">Home</a></li><li><a href="/2">News</a></li></ul><p>The ship left the harbour at dawn.</p></body>`), 0o644)
+	code, stdout, stderr = exportCmd("chain", "--format", "conllu", "--lang", "en", html)
+	if code != 0 || strings.Count(stdout, "# sent_id") != 3 {
+		t.Errorf("html: exit %d (%s), output:\n%s", code, stderr, stdout)
+	}
+	if code, _, stderr := exportCmd("chain", "--format", "pdf", txt); code != 2 || !strings.Contains(stderr, "unknown format") {
+		t.Errorf("bad format: exit %d %q", code, stderr)
+	}
+	if code, _, stderr := exportCmd("chain", filepath.Join(dir, "missing.txt")); code != 1 || !strings.Contains(stderr, "missing.txt") {
+		t.Errorf("missing file: exit %d %q", code, stderr)
+	}
+}
