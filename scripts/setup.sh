@@ -7,6 +7,12 @@ set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 # Further Debian packages the project needs are appended to this list.
+# Linguistic chain: Apertium's analyser and tagger, with the English and
+# French data of the eng-spa and fr-es pairs (Debian has no German data).
+command -v apertium-tagger >/dev/null 2>&1 || need+=(apertium)
+command -v lt-proc >/dev/null 2>&1 || need+=(lttoolbox)
+[ -e /usr/share/apertium/apertium-eng-spa/eng-spa.prob ] || need+=(apertium-eng-spa)
+[ -e /usr/share/apertium/apertium-fr-es/fr-es.prob ] || need+=(apertium-fr-es)
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2
