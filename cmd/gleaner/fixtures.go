@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/gleaner/gleaner/fixtures"
+)
+
+func init() {
+	register(&command{
+		name:  "fixtures",
+		short: "serve the generated fixture news sites, or export their gold as a manifest",
+		run:   runFixtures,
+	})
+}
+
+const fixturesUsage = `Usage:
+  gleaner fixtures serve [--addr 127.0.0.1:0] [--seed N] [--articles N] [--distinct-ips] [--manifest DIR]
+      serve the fixture sites until interrupted; prints one base URL per site
+  gleaner fixtures manifest --out DIR [--addr 127.0.0.1:8700] [--seed N] [--articles N] [--per-site N] [--distinct-ips]
+      write DIR/manifest.tsv, html/, gold/ and relevance.tsv for "gleaner eval --manifest";
+      the URLs are those "gleaner fixtures serve" uses with the same --addr and --seed
+
+Site i listens on the port of --addr plus i (a random port each when the port is 0),
+or on 127.0.0.(10+i) with --distinct-ips.
+`
+
+func runFixtures(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stdout, fixturesUsage)
+		if len(args) == 0 {
+			return fmt.Errorf("%w: a subcommand is required (serve or manifest)", errUsage)
+		}
+		return nil
+	}
+	sub, rest := args[0], args[1:]
+	fs := newFlagSet("fixtures "+sub, stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, fixturesUsage) }
+	seed := fs.Int64("seed", 1, "seed of the generated web")
+	articles := fs.Int("articles", 120, "articles per site")
+	distinct := fs.Bool("distinct-ips", false, "one loopback address per site (127.0.0.10-13)")
+	switch sub {
+	case "serve":
+		addr := fs.String("addr", "127.0.0.1:0", "address of the first site")
+		manifest := fs.String("manifest", "", "also write the manifest of the served URLs to this folder")
+		if err := fs.Parse(rest); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if fs.NArg() > 0 {
+			return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+		}
+		srv, err := fixtures.Start(ctx, fixtures.Options{Seed: *seed, Addr: *addr, Articles: *articles, DistinctIPs: *distinct})
+		if err != nil {
+			return err
+		}
+		defer srv.Close()
+		printSites(stdout, srv.Web)
+		if *manifest != "" {
+			n, err := srv.WriteManifest(*manifest, fixtures.ManifestOptions{})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "manifest: %d article pages in %s\n", n, *manifest)
+		}
+		fmt.Fprintf(stdout, "serving seed %d; interrupt to stop\n", *seed)
+		<-ctx.Done()
+		return srv.Close()
+	case "manifest":
+		addr := fs.String("addr", "127.0.0.1:8700", "address the sites will be served on (fixed port)")
+		out := fs.String("out", "", "output folder (required)")
+		perSite := fs.Int("per-site", 0, "at most this many article pages per site (0: all)")
+		if err := fs.Parse(rest); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if *out == "" || fs.NArg() > 0 {
+			return fmt.Errorf("%w: --out DIR is required and no argument is taken", errUsage)
+		}
+		bases, err := fixtures.BaseURLs(*addr, *distinct)
+		if err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		w, err := fixtures.New(fixtures.Options{Seed: *seed, Articles: *articles}, bases)
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		n, err := w.WriteManifest(*out, fixtures.ManifestOptions{PerSite: *perSite})
+		if err != nil {
+			return err
+		}
+		printSites(stdout, w)
+		fmt.Fprintf(stdout, "manifest: %d article pages in %s (%.1fs); serve them with: gleaner fixtures serve --seed %d --articles %d --addr %s%s\n",
+			n, *out, time.Since(start).Seconds(), *seed, *articles, *addr, map[bool]string{true: " --distinct-ips"}[*distinct])
+		return nil
+	}
+	return fmt.Errorf("%w: unknown subcommand %q (serve or manifest)", errUsage, sub)
+}
+
+func printSites(w io.Writer, web *fixtures.Web) {
+	for _, s := range web.Sites {
+		lang := string(s.Lang)
+		if lang == "" {
+			lang = "en,fr,de"
+		}
+		fmt.Fprintf(w, "%-10s %s/  (%s, %d articles)\n", s.Name, s.Base, lang, len(s.Articles))
+		fmt.Fprintf(w, "           %s: %s\n", s.Title, strings.Join(s.Behaviours, "; "))
+	}
+}
