@@ -83,6 +83,9 @@ func (s *DB) migrate(ctx context.Context, component string, ms []Migration) erro
 	)`); err != nil {
 		return fmt.Errorf("create schema_migrations: %w", err)
 	}
+	if _, err := s.db.ExecContext(ctx, `SELECT component FROM schema_migrations WHERE 1 = 0`); err != nil {
+		return fmt.Errorf("schema_migrations has no component column: the database was made by a pre-release gleaner of November 2026; delete it and import again (%w)", err)
+	}
 	for i, m := range ms {
 		if m.Version != i+1 {
 			return fmt.Errorf("migration %q has version %d, want %d (versions are consecutive from 1)", m.Name, m.Version, i+1)
