@@ -75,3 +75,53 @@ func TestSentences(t *testing.T) {
 		}
 	}
 }
+
+func checkTokens(t *testing.T, text string, toks []Token) {
+	t.Helper()
+	end := 0
+	for _, tok := range toks {
+		if tok.Start < end || tok.End <= tok.Start || tok.End > len(text) || text[tok.Start:tok.End] != tok.Text {
+			t.Fatalf("bad token %+v after offset %d in %q", tok, end, text)
+		}
+		end = tok.End
+	}
+}
+
+func TestTokenizeBadInput(t *testing.T) {
+	for _, text := range []string{
+		"caf\xe9 \xff\xfe ok.", "\x00\x01 a\u200bb", strings.Repeat("a", 100000), strings.Repeat("1,", 5000),
+		"http://" + strings.Repeat("x", 3000), strings.Repeat(".", 1000) + "A", "'' -- '", "",
+	} {
+		for _, lang := range []string{"en", "fr", "de", ""} {
+			toks := Tokenize(text, lang)
+			checkTokens(t, text, toks)
+			n := 0
+			for _, s := range Sentences(toks, text, lang) {
+				n += len(s)
+			}
+			if n != len(toks) {
+				t.Fatalf("sentences hold %d of %d tokens", n, len(toks))
+			}
+		}
+	}
+}
+
+func FuzzTokenize(f *testing.F) {
+	for _, s := range []string{"L'homme a 3 kg.", "Mr. Smith's $5 at www.x.org.", "z.B. 3. Mai 2024", "a-t-il ?"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		toks := Tokenize(text, "")
+		checkTokens(t, text, toks)
+		n := 0
+		for _, s := range Sentences(toks, text, "") {
+			if len(s) == 0 {
+				t.Fatal("empty sentence")
+			}
+			n += len(s)
+		}
+		if n != len(toks) {
+			t.Fatalf("sentences hold %d of %d tokens", n, len(toks))
+		}
+	})
+}

@@ -192,3 +192,22 @@ func TestStemmer(t *testing.T) {
 		t.Error("stemmer for xx")
 	}
 }
+
+// TestApertiumOddAndLarge sends characters of Apertium's stream syntax,
+// control characters and a large document (far beyond a pipe buffer).
+func TestApertiumOddAndLarge(t *testing.T) {
+	a := newApertium(t, "fr")
+	odd := "Le chat\x00 mange ^$[]{}/\\@<> \x01\x7f des souris * # ~ ."
+	for _, s := range tagText(t, a, odd, "fr") {
+		for _, tok := range s {
+			if tok.UPOS == "" || tok.UPOS == "_" || tok.Lemma == "" {
+				t.Errorf("token %q left without analysis: %+v", tok.Text, tok)
+			}
+		}
+	}
+	big := strings.Repeat("Le conseil municipal a voté le budget de la ville pour l'année prochaine. ", 4000)
+	sents := tagText(t, a, big, "fr")
+	if len(sents) != 4000 || sents[3999][1].Lemma != "conseil" || sents[3999][4].Lemma != "voter" {
+		t.Errorf("%d sentences; last %+v", len(sents), sents[len(sents)-1][:4])
+	}
+}
