@@ -41,7 +41,7 @@ func runFixtures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs := newFlagSet("fixtures "+sub, stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, fixturesUsage) }
 	seed := fs.Int64("seed", 1, "seed of the generated web")
-	articles := fs.Int("articles", 120, "articles per site")
+	articles := fs.Int("articles", 160, "articles per site")
 	distinct := fs.Bool("distinct-ips", false, "one loopback address per site (127.0.0.10-13)")
 	switch sub {
 	case "serve":
