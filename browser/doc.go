@@ -9,7 +9,7 @@
 //     Each page gets its own isolated browser context (or one per site when
 //     cookies are shared), a hard deadline that closes the tab but never the
 //     browser, and a retry on a fresh browser when Chromium crashes. The
-//     browser is retired after a number of pages or above an RSS limit, and
+//     browser is retired after a number of pages or above a memory limit, and
 //     no Chromium process outlives the program (process group, parent-death
 //     signal, and a sweep of leftovers of dead programs at start).
 //   - [HTTPFetcher] is a plain net/http client with size and time limits for

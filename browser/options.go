@@ -38,9 +38,11 @@ type Options struct {
 	Retries int
 	// RetireAfter restarts the browser after this many pages (default 500).
 	RetireAfter int
-	// MaxRSS restarts the browser when its process tree's resident memory
-	// exceeds this many bytes (default 2 GiB).
-	MaxRSS int64
+	// MaxMemory restarts the browser when its process tree's proportional
+	// set size (PSS: resident memory with shared pages split between the
+	// processes, so not counted once per renderer) exceeds this many bytes
+	// after a page (default 2 GiB).
+	MaxMemory int64
 	// ShareCookies keeps one browser context per site (host) so cookies and
 	// storage carry over between its pages; by default every page gets a
 	// fresh, isolated context.
@@ -113,8 +115,8 @@ func (o Options) withDefaults() (Options, error) {
 	if o.RetireAfter <= 0 {
 		o.RetireAfter = 500
 	}
-	if o.MaxRSS <= 0 {
-		o.MaxRSS = 2 << 30
+	if o.MaxMemory <= 0 {
+		o.MaxMemory = 2 << 30
 	}
 	if o.Block == nil {
 		o.Block = DefaultBlock

@@ -110,12 +110,14 @@ func alive(pid int) bool {
 	return true
 }
 
-// treeRSS returns the summed resident set size, in bytes, of pid and all its
-// descendants (shared pages are counted once per process, as ps does).
-func treeRSS(pid int) int64 {
+// treeMem returns the summed resident set size (RSS: shared pages counted
+// once per process, as ps does) and proportional set size (PSS: shared
+// pages split between their users, what the tree really costs), in bytes,
+// of pid and all its descendants.
+func treeMem(pid int) (rss, pss int64) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		return 0
+		return 0, 0
 	}
 	children := map[int][]int{}
 	for _, e := range entries {
@@ -138,22 +140,28 @@ func treeRSS(pid int) int64 {
 		ppid, _ := strconv.Atoi(f[1])
 		children[ppid] = append(children[ppid], p)
 	}
-	page := int64(os.Getpagesize())
-	var total int64
 	stack := []int{pid}
 	for len(stack) > 0 {
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		stack = append(stack, children[p]...)
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/statm")
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/smaps_rollup")
 		if err != nil {
 			continue
 		}
-		f := strings.Fields(string(b))
-		if len(f) >= 2 {
-			n, _ := strconv.ParseInt(f[1], 10, 64)
-			total += n * page
+		for line := range strings.SplitSeq(string(b), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 2 {
+				continue
+			}
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			switch f[0] {
+			case "Rss:":
+				rss += kb << 10
+			case "Pss:":
+				pss += kb << 10
+			}
 		}
 	}
-	return total
+	return rss, pss
 }

@@ -29,7 +29,7 @@ type Renderer struct {
 	retiring sync.WaitGroup // instances retired but not yet stopped
 
 	pages, retries, started, crashes atomic.Int64
-	peakRSS                          atomic.Int64
+	peakRSS, peakPSS                 atomic.Int64
 }
 
 // Stats are counters of a Renderer's life.
@@ -38,7 +38,10 @@ type Stats struct {
 	Retries  int64 // attempts repeated after a crash
 	Restarts int64 // browsers started after the first
 	Crashes  int64 // browsers or tabs found dead
-	PeakRSS  int64 // highest sampled RSS of the browser's process tree, bytes
+	// PeakRSS and PeakPSS are the highest sampled memory of the browser's
+	// process tree in bytes: RSS summed over the processes (shared pages
+	// counted in each), and PSS (shared pages split, the real cost).
+	PeakRSS, PeakPSS int64
 }
 
 // instance is one Chromium process.
@@ -121,7 +124,7 @@ func (r *Renderer) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 func (r *Renderer) Stats() Stats {
 	return Stats{
 		Pages: r.pages.Load(), Retries: r.retries.Load(), Restarts: max(r.started.Load()-1, 0),
-		Crashes: r.crashes.Load(), PeakRSS: r.peakRSS.Load(),
+		Crashes: r.crashes.Load(), PeakRSS: r.peakRSS.Load(), PeakPSS: r.peakPSS.Load(),
 	}
 }
 
@@ -136,21 +139,31 @@ func (r *Renderer) BrowserPID() int {
 	return r.cur.pid
 }
 
-// RSS returns the resident memory of the running browser's process tree in
-// bytes (0 when none runs), and records it in the peak.
-func (r *Renderer) RSS() int64 {
+// Memory returns the memory of the running browser's process tree in bytes
+// (zeros when none runs): RSS summed over its processes and PSS (see
+// Stats), and records them in the peaks.
+func (r *Renderer) Memory() (rss, pss int64) {
 	pid := r.BrowserPID()
 	if pid == 0 {
-		return 0
+		return 0, 0
 	}
-	rss := treeRSS(pid)
-	for {
-		old := r.peakRSS.Load()
-		if rss <= old || r.peakRSS.CompareAndSwap(old, rss) {
-			break
+	rss, pss = treeMem(pid)
+	r.notePeak(rss, pss)
+	return rss, pss
+}
+
+func (r *Renderer) notePeak(rss, pss int64) {
+	for _, c := range []struct {
+		peak *atomic.Int64
+		v    int64
+	}{{&r.peakRSS, rss}, {&r.peakPSS, pss}} {
+		for {
+			old := c.peak.Load()
+			if c.v <= old || c.peak.CompareAndSwap(old, c.v) {
+				break
+			}
 		}
 	}
-	return rss
 }
 
 // Close stops the browser (waiting for pages in progress to end) and removes
@@ -217,15 +230,11 @@ func (r *Renderer) acquire() (*instance, error) {
 // release ends a page on inst, retiring inst when it is over the memory
 // limit or died.
 func (r *Renderer) release(inst *instance, err error) {
-	rss := int64(0)
+	var pss int64
 	if inst.ctx.Err() == nil {
-		rss = treeRSS(inst.pid)
-		for {
-			old := r.peakRSS.Load()
-			if rss <= old || r.peakRSS.CompareAndSwap(old, rss) {
-				break
-			}
-		}
+		var rss int64
+		rss, pss = treeMem(inst.pid)
+		r.notePeak(rss, pss)
 	}
 	inst.mu.Lock()
 	inst.active--
@@ -235,11 +244,11 @@ func (r *Renderer) release(inst *instance, err error) {
 		r.stop(inst)
 		return
 	}
-	if rss > r.opt.MaxRSS || inst.ctx.Err() != nil {
+	if pss > r.opt.MaxMemory || inst.ctx.Err() != nil {
 		r.mu.Lock()
 		if r.cur == inst {
-			if rss > r.opt.MaxRSS {
-				r.logf("browser: retiring chromium %d at %d MiB RSS", inst.pid, rss>>20)
+			if pss > r.opt.MaxMemory {
+				r.logf("browser: retiring chromium %d at %d MiB PSS", inst.pid, pss>>20)
 			}
 			r.cur = nil
 			r.retireInstance(inst)

@@ -1,0 +1,81 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// BenchmarkRender renders article pages of the four fixture sites with 1, 2
+// and 4 tabs, with the default resource blocking and without it. It reports
+// pages/s and the peak memory of Chromium's process tree (RSS summed over
+// its processes, and PSS), sampled every 100ms.
+//
+//	go test ./browser/ -run '^$' -bench Render -benchtime 24x -count 3
+func BenchmarkRender(b *testing.B) {
+	w := fixtureWeb(b)
+	var urls []string
+	for _, s := range w.Sites {
+		for _, a := range s.Articles {
+			urls = append(urls, w.ArticleURL(a))
+		}
+	}
+	for _, block := range []bool{true, false} {
+		for _, tabs := range []int{1, 2, 4} {
+			name := fmt.Sprintf("tabs=%d/block=%v", tabs, block)
+			b.Run(name, func(b *testing.B) {
+				r := newRenderer(b, Options{Tabs: tabs, NoBlock: !block, Logf: func(string, ...any) {}})
+				defer r.Close()
+				if _, err := r.Fetch(context.Background(), urls[0]); err != nil { // start the browser
+					b.Fatal(err)
+				}
+				stop := make(chan struct{})
+				var sampler sync.WaitGroup
+				sampler.Go(func() {
+					for {
+						r.Memory()
+						select {
+						case <-stop:
+							return
+						case <-time.After(100 * time.Millisecond):
+						}
+					}
+				})
+				var next atomic.Int64
+				var failed atomic.Int64
+				b.ResetTimer()
+				start := time.Now()
+				var wg sync.WaitGroup
+				for range tabs {
+					wg.Go(func() {
+						for {
+							i := int(next.Add(1)) - 1
+							if i >= b.N {
+								return
+							}
+							if _, err := r.Fetch(context.Background(), urls[(i*7)%len(urls)]); err != nil {
+								failed.Add(1)
+								b.Log(err)
+							}
+						}
+					})
+				}
+				wg.Wait()
+				el := time.Since(start)
+				b.StopTimer()
+				close(stop)
+				sampler.Wait()
+				if failed.Load() > 0 {
+					b.Errorf("%d pages failed", failed.Load())
+				}
+				b.ReportMetric(float64(b.N)/el.Seconds(), "pages/s")
+				st := r.Stats()
+				b.ReportMetric(float64(st.PeakRSS)/(1<<20), "peakRSS_MiB")
+				b.ReportMetric(float64(st.PeakPSS)/(1<<20), "peakPSS_MiB")
+			})
+		}
+	}
+}
