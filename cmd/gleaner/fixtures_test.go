@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// lockedBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestFixturesManifestCommand(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "fx")
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"fixtures", "manifest", "--out", dir, "--articles", "20", "--per-site", "3", "--seed", "5"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "manifest: 12 article pages") || !strings.Contains(out.String(), "--seed 5 --articles 20 --addr 127.0.0.1:8700") {
+		t.Errorf("output %q", out.String())
+	}
+	tsv, err := os.ReadFile(filepath.Join(dir, "manifest.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(tsv)), "\n")
+	if len(lines) != 13 || !strings.HasPrefix(lines[0], "id\tera\tsite\turl\thtml_path\tgold_path") {
+		t.Fatalf("manifest has %d lines, header %q", len(lines), lines[0])
+	}
+	for _, l := range lines[1:] {
+		f := strings.Split(l, "\t")
+		if !strings.HasPrefix(f[3], "http://127.0.0.1:870") {
+			t.Errorf("url %q", f[3])
+		}
+		for _, p := range f[4:6] {
+			if st, err := os.Stat(filepath.Join(dir, p)); err != nil || st.Size() == 0 {
+				t.Errorf("%s: %v", p, err)
+			}
+		}
+	}
+}
+
+func TestFixturesServeCommand(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"fixtures", "serve", "--articles", "10"}, &out, &errb)
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(out.String(), "serving seed 1") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no serving line: %q %q", out.String(), errb.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var bases []string
+	sc := bufio.NewScanner(strings.NewReader(out.String()))
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) > 1 && strings.HasPrefix(f[1], "http://127.0.0.1:") {
+			bases = append(bases, f[1])
+		}
+	}
+	if len(bases) != 4 {
+		t.Fatalf("site URLs %v in %q", bases, out.String())
+	}
+	for _, b := range bases {
+		resp, err := http.Get(b + "robots.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), "User-agent: *") {
+			t.Errorf("%srobots.txt: %d %q", b, resp.StatusCode, body)
+		}
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("serve exit %d: %s", code, errb.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve does not stop when interrupted")
+	}
+	if _, err := http.Get(bases[0]); err == nil {
+		t.Error("sites still served after the command returned")
+	}
+}
+
+func TestFixturesCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"fixtures"}, 2, "subcommand is required"},
+		{[]string{"fixtures", "bogus"}, 2, "unknown subcommand"},
+		{[]string{"fixtures", "manifest"}, 2, "--out DIR is required"},
+		{[]string{"fixtures", "manifest", "--out", dir, "--addr", "127.0.0.1:0"}, 2, "fixed port"},
+		{[]string{"fixtures", "serve", "--nope"}, 2, "flag provided but not defined"},
+		{[]string{"fixtures", "serve", "--addr", "127.0.0.1:99999"}, 1, "bad port"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), tc.args, &out, &errb)
+		if code != tc.code || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args, code, errb.String(), tc.code, tc.want)
+		}
+	}
+}
