@@ -274,11 +274,49 @@ func preorder(t *Tree) []*Node {
 func zsDistance[C cell](a, b *postTree, td, fd []C) C {
 	for _, k1 := range a.keyroots {
 		for _, k2 := range b.keyroots {
-			forestDist(a, b, int(k1), int(k2), td, fd, true)
+			switch {
+			case a.lld[k1] == k1:
+				leafVsPath(a, b, int(k1), int(k2), td, false)
+			case b.lld[k2] == k2:
+				leafVsPath(b, a, int(k2), int(k1), td, true)
+			default:
+				forestDist(a, b, int(k1), int(k2), td, fd, true)
+			}
 		}
 	}
 	n1, n2 := a.len(), b.len()
 	return td[(n1-1)*n2+n2-1]
+}
+
+// leafVsPath fills the distances between the leaf k of tree p and the
+// subtrees on the left path of keyroot r of tree q, without a forest matrix:
+// a subtree on that path is the postorder range lld(r)..j, and its distance
+// to one node is its size, less one if some node of it carries the leaf's
+// label. Keyroot pairs with a leaf side are the most numerous and the
+// smallest, so this saves the per-row overhead of forestDist. swapped says p
+// is the second tree of td.
+func leafVsPath[C cell](p, q *postTree, k, r int, td []C, swapped bool) {
+	lab := p.label[k]
+	l := int(q.lld[r])
+	n2 := q.len()
+	if swapped {
+		n2 = p.len()
+	}
+	found := C(0)
+	for j := l; j <= r; j++ {
+		if q.label[j] == lab {
+			found = 1
+		}
+		if int(q.lld[j]) != l {
+			continue
+		}
+		v := C(j-l+1) - found
+		if swapped {
+			td[j*n2+k] = v
+		} else {
+			td[k*n2+j] = v
+		}
+	}
 }
 
 // forestDist fills fd with the distances between the prefixes of the forests
@@ -290,8 +328,9 @@ func forestDist[C cell](a, b *postTree, k1, k2 int, td, fd []C, store bool) {
 	m, n := k1-l1+1, k2-l2+1
 	w := n + 1
 	n2 := b.len()
-	for y := 0; y <= n; y++ {
-		fd[y] = C(y)
+	fd0 := fd[:w]
+	for y := range fd0 {
+		fd0[y] = C(y)
 	}
 	lldB := b.lld[l2 : k2+1]
 	labB := b.label[l2 : k2+1]
@@ -299,34 +338,43 @@ func forestDist[C cell](a, b *postTree, k1, k2 int, td, fd []C, store bool) {
 		i := l1 + x - 1
 		prev := fd[(x-1)*w : x*w]
 		row := fd[x*w : (x+1)*w]
-		row[0] = C(x)
 		tdrow := td[i*n2+l2 : i*n2+k2+1]
 		li := int(a.lld[i])
+		left := C(x)
+		row[0] = left
+		prev1, row1 := prev[1:], row[1:]
+		prev1, row1, tdrow = prev1[:len(lldB)], row1[:len(lldB)], tdrow[:len(lldB)]
 		if li == l1 {
 			la := a.label[i]
-			for y := 1; y <= n; y++ {
-				lj := int(lldB[y-1])
+			labB := labB[:len(lldB)]
+			diag := prev[0]
+			for y, lj := range lldB {
+				up := prev1[y]
 				var v C
-				if lj == l2 {
-					v = prev[y-1]
-					if la != labB[y-1] {
+				if int(lj) == l2 {
+					v = diag
+					if la != labB[y] {
 						v++
 					}
 				} else {
-					v = C(lj-l2) + tdrow[y-1] // fd[0][lj-l2] = lj-l2
+					v = C(int(lj)-l2) + tdrow[y] // fd[0][lj-l2] = lj-l2
 				}
-				v = min(v, prev[y]+1, row[y-1]+1)
-				row[y] = v
-				if store && lj == l2 {
-					tdrow[y-1] = v
+				v = min(v, up+1, left+1)
+				row1[y] = v
+				if store && int(lj) == l2 {
+					tdrow[y] = v
 				}
+				left, diag = v, up
 			}
 			continue
 		}
-		base := fd[(li-l1)*w : (li-l1+1)*w]
-		for y := 1; y <= n; y++ {
-			v := base[int(lldB[y-1])-l2] + tdrow[y-1]
-			row[y] = min(v, prev[y]+1, row[y-1]+1)
+		// fd[li-l1][lj-l2], i.e. the forests left of subtrees i and j.
+		base := fd[(li-l1)*w : (li-l1)*w+w]
+		for y, lj := range lldB {
+			v := base[int(lj)-l2] + tdrow[y]
+			v = min(v, prev1[y]+1, left+1)
+			row1[y] = v
+			left = v
 		}
 	}
 }
