@@ -53,17 +53,13 @@ func TestBig9Single(t *testing.T) {
 // BenchmarkBig9Single measures pages/s of reading nothing but parsing and
 // extracting big9-dev pages with the single-page extractor.
 func BenchmarkBig9Single(b *testing.B) {
-	pages, err := ReadManifest(big9Manifest(b))
+	ds, err := LoadDataset(big9Manifest(b))
 	if err != nil {
 		b.Fatal(err)
 	}
-	docs := make([]Doc, len(pages))
-	for i, p := range pages {
-		src, err := os.ReadFile(p.HTMLPath)
-		if err != nil {
-			b.Fatal(err)
-		}
-		docs[i] = Doc{Page: p, Src: src}
+	docs := make([]Doc, len(ds.Pages))
+	for i, p := range ds.Pages {
+		docs[i] = Doc{Page: p, Src: ds.Src[i]}
 	}
 	n := 0
 	for b.Loop() {

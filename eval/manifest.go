@@ -1,14 +1,12 @@
 package eval
 
 import (
-	"bufio"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
-	"unicode/utf8"
+	"slices"
 
-	"golang.org/x/text/encoding/charmap"
+	"github.com/gleaner/gleaner/dataset"
+	"github.com/gleaner/gleaner/store"
 )
 
 // Page is one annotated page of a dataset.
@@ -16,100 +14,75 @@ type Page struct {
 	ID   string
 	Site string
 	URL  string
-	// HTMLPath and GoldPath are absolute (resolved against the manifest's
-	// folder).
-	HTMLPath string
-	GoldPath string
+	// Label is the page's annotation (era) used to judge template clusters.
+	Label string
+	// Gold is the annotated text: the headline line, then the body.
+	Gold string
 }
 
-// ReadManifest reads a dataset manifest: a TSV file with a header row naming
-// at least the columns id, site, html_path and gold_path (url optional);
-// paths are relative to the manifest's folder.
-//
-// TODO(dataset): switch to package dataset's reader once it lands; this
-// function is the only place that knows the manifest format.
-func ReadManifest(path string) ([]Page, error) {
-	f, err := os.Open(path)
+// Dataset is an annotated dataset read from a manifest (see package
+// dataset for the format).
+type Dataset struct {
+	Manifest *dataset.Manifest
+	// SiteMode is how pages were grouped into sites: the manifest's site
+	// column when it has one, else the registrable domain of the URL.
+	SiteMode store.SiteMode
+	Pages    []Page
+	// Src holds each page's HTML bytes (nil when they could not be read)
+	// and Errs why not, by page index.
+	Src  [][]byte
+	Errs []error
+}
+
+// LoadDataset reads a manifest, its pages' HTML and their gold texts. A page
+// whose HTML cannot be read stays in the dataset with its error (it is
+// scored as an empty extraction); a page without a readable gold is an
+// error, as nothing could score it.
+func LoadDataset(manifest string) (*Dataset, error) {
+	m, err := dataset.ReadManifest(manifest)
 	if err != nil {
-		return nil, fmt.Errorf("manifest: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	dir := filepath.Dir(path)
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	var pages []Page
-	col := map[string]int{}
-	line := 0
-	seen := map[string]bool{}
-	for sc.Scan() {
-		line++
-		text := strings.TrimRight(sc.Text(), "\r")
-		if text == "" {
-			continue
+	ds := &Dataset{Manifest: m, SiteMode: store.SiteFromDomain}
+	if slices.Contains(m.Columns, "site") {
+		ds.SiteMode = dataset.SiteFromManifest
+	}
+	opt := dataset.Options{SiteMode: ds.SiteMode}
+	for _, e := range m.Entries {
+		gf := m.GoldFile(e)
+		if gf == "" {
+			return nil, fmt.Errorf("%s:%d: page %s has no gold_path: nothing to score it against", m.Path, e.Line, e.ID)
 		}
-		fields := strings.Split(text, "\t")
-		if len(col) == 0 {
-			for i, h := range fields {
-				col[strings.TrimSpace(h)] = i
+		if _, err := os.Stat(gf); err != nil {
+			return nil, fmt.Errorf("%s:%d: page %s: gold: %w", m.Path, e.Line, e.ID, err)
+		}
+		site, err := m.Site(e, ds.SiteMode)
+		if err != nil {
+			return nil, err
+		}
+		p := Page{ID: e.ID, Site: site, URL: e.URL, Label: e.Label}
+		sp, err := m.Page(e, opt)
+		var src []byte
+		if err == nil {
+			src = sp.RawHTML
+			if sp.Gold != nil {
+				p.Gold = sp.Gold.Text
 			}
-			for _, need := range []string{"id", "site", "html_path", "gold_path"} {
-				if _, ok := col[need]; !ok {
-					return nil, fmt.Errorf("manifest %s: header lacks column %q", path, need)
-				}
+		} else {
+			// The gold file exists: the HTML is what failed. Score the
+			// gold anyway.
+			b, gerr := os.ReadFile(gf)
+			if gerr != nil {
+				return nil, fmt.Errorf("%s:%d: page %s: gold: %w", m.Path, e.Line, e.ID, gerr)
 			}
-			continue
+			p.Gold = dataset.ParseGold(dataset.DecodeGold(b)).Text
 		}
-		get := func(name string) string {
-			i, ok := col[name]
-			if !ok || i >= len(fields) {
-				return ""
-			}
-			return strings.TrimSpace(fields[i])
-		}
-		p := Page{ID: get("id"), Site: get("site"), URL: get("url"), HTMLPath: get("html_path"), GoldPath: get("gold_path")}
-		if p.ID == "" || p.HTMLPath == "" || p.GoldPath == "" {
-			return nil, fmt.Errorf("manifest %s line %d: empty id, html_path or gold_path", path, line)
-		}
-		if seen[p.ID] {
-			return nil, fmt.Errorf("manifest %s line %d: duplicate id %q", path, line, p.ID)
-		}
-		seen[p.ID] = true
-		if !filepath.IsAbs(p.HTMLPath) {
-			p.HTMLPath = filepath.Join(dir, p.HTMLPath)
-		}
-		if !filepath.IsAbs(p.GoldPath) {
-			p.GoldPath = filepath.Join(dir, p.GoldPath)
-		}
-		pages = append(pages, p)
+		ds.Pages = append(ds.Pages, p)
+		ds.Src = append(ds.Src, src)
+		ds.Errs = append(ds.Errs, err)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("manifest %s: %w", path, err)
+	if len(ds.Pages) == 0 {
+		return nil, fmt.Errorf("manifest %s: no pages", manifest)
 	}
-	if len(col) == 0 {
-		return nil, fmt.Errorf("manifest %s: empty", path)
-	}
-	return pages, nil
-}
-
-// ReadGold reads a gold text: UTF-8 when the bytes are valid UTF-8 (a BOM is
-// dropped), else windows-1252.
-func ReadGold(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("gold: %w", err)
-	}
-	return DecodeGold(b), nil
-}
-
-// DecodeGold decodes gold bytes as ReadGold does.
-func DecodeGold(b []byte) string {
-	b = []byte(strings.TrimPrefix(string(b), "\uFEFF"))
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	s, err := charmap.Windows1252.NewDecoder().Bytes(b)
-	if err != nil { // cannot happen: every byte maps
-		return strings.ToValidUTF8(string(b), "\uFFFD")
-	}
-	return string(s)
+	return ds, nil
 }

@@ -33,7 +33,12 @@ func (r *Report) WriteTables(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "\n%d pages in %.2fs: %.1f pages/s\n", r.Overall.Pages, r.Seconds, r.PagesPerSecond)
+	var ms []string
+	for m, n := range r.Methods {
+		ms = append(ms, fmt.Sprintf("%s %d", m, n))
+	}
+	slices.Sort(ms)
+	_, err := fmt.Fprintf(w, "\n%s: %d pages in %.2fs: %.1f pages/s; decided by: %s\n", r.Method, r.Overall.Pages, r.Seconds, r.PagesPerSecond, strings.Join(ms, ", "))
 	return err
 }
 

@@ -3,11 +3,12 @@ package eval
 import (
 	"context"
 	"fmt"
-	"os"
 	"sort"
 	"time"
 
+	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -72,87 +73,116 @@ type SiteSummary struct {
 // Report is the outcome of Run.
 type Report struct {
 	Manifest string        `json:"manifest"`
+	Method   string        `json:"method"`
 	Overall  Summary       `json:"overall"`
 	Sites    []SiteSummary `json:"sites"`
+	// Methods counts the pages decided by each method (Result.Method).
+	Methods map[string]int `json:"methods"`
 	// Pages lists every page, failing pages first (lowest cosine, then
 	// lowest F1).
-	Pages []PageResult `json:"pages"`
-	// Seconds is the wall time of extraction alone (parsing included,
-	// reading files and scoring excluded); PagesPerSecond follows from it.
+	Pages []PageResult `json:"pages,omitempty"`
+	// Seconds is the wall time of extraction (parsing, template learning
+	// and locating the content; reading files and scoring excluded);
+	// PagesPerSecond follows from it.
 	Seconds        float64 `json:"seconds"`
 	PagesPerSecond float64 `json:"pages_per_second"`
 }
 
 // Options tune Run.
 type Options struct {
-	// Extract is the method evaluated (default Single).
+	// Extract is the method evaluated (default Learned with zero options:
+	// Gleaner's full pipeline).
 	Extract SiteExtractor
+	// Method names Extract in the report (default "gleaner").
+	Method string
+	// Store, when set, receives the dataset first (dataset.Import: pages
+	// and gold) and should then serve as Extract's distance cache.
+	Store store.Store
 }
 
-// Run reads the manifest, extracts each site's pages with opt.Extract and
+// Run evaluates a method on an annotated dataset: it reads the manifest
+// (imports it into opt.Store when given), extracts each site's pages with
+// opt.Extract (learning the templates first for the default method) and
 // scores each page's text (title line, blank line, body) against its gold.
 // A page that cannot be read or extracted is scored with an empty text and
 // keeps its error.
 func Run(ctx context.Context, manifest string, opt Options) (*Report, error) {
 	if opt.Extract == nil {
-		opt.Extract = Single
+		opt.Extract = Learned(LearnOptions{})
 	}
-	pages, err := ReadManifest(manifest)
+	if opt.Method == "" {
+		opt.Method = "gleaner"
+	}
+	ds, err := LoadDataset(manifest)
 	if err != nil {
 		return nil, err
 	}
-	bySite := map[string][]Doc{}
+	if opt.Store != nil {
+		// Pages whose HTML could not be read are scored (as failures) but
+		// not imported: dataset.Import refuses a collection with a bad page.
+		m := *ds.Manifest
+		m.Entries = nil
+		for i, e := range ds.Manifest.Entries {
+			if ds.Errs[i] == nil {
+				m.Entries = append(m.Entries, e)
+			}
+		}
+		if len(m.Entries) > 0 {
+			if _, err := dataset.Import(ctx, opt.Store, &m, dataset.Options{SiteMode: ds.SiteMode}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	bySite := map[string][]int{}
 	var sites []string
-	readErr := map[string]error{}
-	golds := map[string]string{}
-	for _, p := range pages {
+	for i, p := range ds.Pages {
 		if _, ok := bySite[p.Site]; !ok {
 			sites = append(sites, p.Site)
 		}
-		src, err := os.ReadFile(p.HTMLPath)
-		if err != nil {
-			readErr[p.ID] = fmt.Errorf("page %s: %w", p.ID, err)
-		}
-		g, err := ReadGold(p.GoldPath)
-		if err != nil {
-			return nil, fmt.Errorf("page %s: %w", p.ID, err)
-		}
-		golds[p.ID] = g
-		bySite[p.Site] = append(bySite[p.Site], Doc{Page: p, Src: src})
+		bySite[p.Site] = append(bySite[p.Site], i)
 	}
 	sort.Strings(sites)
-	rep := &Report{Manifest: manifest}
+	rep := &Report{Manifest: manifest, Method: opt.Method, Methods: map[string]int{}}
+	outs := make([]Outcome, len(ds.Pages))
 	start := time.Now()
-	outs := map[string]Outcome{}
 	for _, s := range sites {
-		docs := bySite[s]
+		var docs []Doc
+		var idx []int
+		for _, i := range bySite[s] {
+			if ds.Errs[i] != nil {
+				outs[i].Err = ds.Errs[i]
+				continue
+			}
+			docs = append(docs, Doc{Page: ds.Pages[i], Src: ds.Src[i]})
+			idx = append(idx, i)
+		}
+		if len(docs) == 0 {
+			continue
+		}
 		res := opt.Extract(ctx, s, docs)
 		if len(res) != len(docs) {
 			return nil, fmt.Errorf("site %s: extractor returned %d outcomes for %d pages", s, len(res), len(docs))
 		}
-		for i, d := range docs {
-			outs[d.ID] = res[i]
+		for j, i := range idx {
+			outs[i] = res[j]
 		}
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	if rep.Seconds > 0 {
-		rep.PagesPerSecond = float64(len(pages)) / rep.Seconds
+		rep.PagesPerSecond = float64(len(ds.Pages)) / rep.Seconds
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	perSite := map[string][]PageScore{}
 	var all []PageScore
-	for _, p := range pages {
-		o := outs[p.ID]
-		if e := readErr[p.ID]; e != nil {
-			o = Outcome{Err: e}
-		}
+	for i, p := range ds.Pages {
+		o := outs[i]
 		text := ""
 		if o.Err == nil {
 			text = o.Result.Text()
 		}
-		ps := ScorePage(p.ID, p.Site, golds[p.ID], text)
+		ps := ScorePage(p.ID, p.Site, p.Gold, text)
 		if o.Err != nil {
 			ps.Err = o.Err.Error()
 		}
@@ -162,6 +192,7 @@ func Run(ctx context.Context, manifest string, opt Options) (*Report, error) {
 		if o.Err == nil {
 			pr.Title, pr.Body = o.Result.Title, o.Result.Body
 			pr.Method, pr.Selector, pr.Confidence = o.Result.Method, o.Result.Selector, o.Result.Confidence
+			rep.Methods[o.Result.Method]++
 		}
 		rep.Pages = append(rep.Pages, pr)
 	}

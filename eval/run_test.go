@@ -11,7 +11,7 @@ import (
 )
 
 func TestRunMini(t *testing.T) {
-	rep, err := Run(context.Background(), filepath.Join("testdata", "mini", "manifest.tsv"), Options{})
+	rep, err := Run(context.Background(), filepath.Join("testdata", "mini", "manifest.tsv"), Options{Extract: Single})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,44 +76,29 @@ func TestRunMini(t *testing.T) {
 	}
 }
 
-func TestReadManifestErrors(t *testing.T) {
+func TestLoadDatasetErrors(t *testing.T) {
 	dir := t.TempDir()
+	const head = "id\tsite\turl\thtml_path\tgold_path\n"
 	tests := []struct {
 		name, content, want string
 	}{
-		{"nocol", "id\tsite\thtml_path\n", `lacks column "gold_path"`},
-		{"empty", "", "empty"},
-		{"dup", "id\tsite\thtml_path\tgold_path\na\ts\th\tg\na\ts\th\tg\n", `duplicate id "a"`},
-		{"blank", "id\tsite\thtml_path\tgold_path\n\ts\th\tg\n", "line 2: empty id"},
+		{"nogoldcol", "id\tsite\turl\thtml_path\na\ts\thttp://x.example/a\ta.html\n", "has no gold_path"},
+		{"nogold", head + "a\ts\thttp://x.example/a\ta.html\tmissing.txt\n", "gold"},
+		{"dup", head + "a\ts\thttp://x.example/a\th\tg\na\ts\thttp://x.example/b\th\tg\n", `id "a" already`},
+		{"noheader", "", "empty manifest"},
 	}
 	for _, tt := range tests {
 		p := filepath.Join(dir, tt.name+".tsv")
 		if err := os.WriteFile(p, []byte(tt.content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := ReadManifest(p)
+		_, err := LoadDataset(p)
 		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), p) {
 			t.Errorf("%s: err = %v, want one naming %s and %q", tt.name, err, p, tt.want)
 		}
 	}
-	if _, err := ReadManifest(filepath.Join(dir, "absent.tsv")); err == nil {
+	if _, err := LoadDataset(filepath.Join(dir, "absent.tsv")); err == nil {
 		t.Error("absent manifest: no error")
-	}
-}
-
-func TestDecodeGold(t *testing.T) {
-	tests := []struct {
-		in   []byte
-		want string
-	}{
-		{[]byte("caf\xc3\xa9"), "café"},
-		{[]byte("caf\xe9 \x93q\x94"), "café “q”"},
-		{[]byte("\xef\xbb\xbfbom"), "bom"},
-	}
-	for _, tt := range tests {
-		if got := DecodeGold(tt.in); got != tt.want {
-			t.Errorf("DecodeGold(%q) = %q, want %q", tt.in, got, tt.want)
-		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/eval"
 )
 
@@ -24,7 +25,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	pages := fs.Bool("pages", false, "also list every page, failing pages first")
 	predictions := fs.String("predictions", "", "write one JSON line per page {id, title, body, text[, error]} to this file")
-	method := fs.String("method", "auto", "extraction method: auto (site learning when available, else single) or single")
+	db := fs.String("db", "", "also import the dataset into this store `path` (SQLite) and cache tree edit distances there")
+	method := fs.String("method", "gleaner", "method: gleaner (learn each site's templates, pair diff against the medoid, cluster vote, single-page fallback) or single (single-page extractor alone)")
+	seed := fs.Int64("seed", 1, "`seed` of template learning")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
@@ -32,12 +35,24 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fs.Usage()
 		return fmt.Errorf("%w: --manifest is required and no argument is taken", errUsage)
 	}
-	opt := eval.Options{}
+	opt := eval.Options{Method: *method}
+	lo := eval.LearnOptions{Cluster: cluster.Options{Seed: *seed}}
+	if *db != "" {
+		st, err := openStore(ctx, *db)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		opt.Store = st
+		lo.Cluster.Cache = st
+	}
 	switch *method {
-	case "auto", "single":
+	case "gleaner":
+		opt.Extract = eval.Learned(lo)
+	case "single":
 		opt.Extract = eval.Single
 	default:
-		return fmt.Errorf("%w: unknown --method %q (want auto or single)", errUsage, *method)
+		return fmt.Errorf("%w: unknown --method %q (want gleaner or single)", errUsage, *method)
 	}
 	rep, err := eval.Run(ctx, *manifest, opt)
 	if err != nil {
