@@ -50,6 +50,9 @@ type SiteRun struct {
 type RunParams struct {
 	Mode          string  `json:"mode"`
 	BaseRun       int64   `json:"base_run,omitempty"` // the run whose templates were used (assign)
+	// Assigned lists the pages assigned to the templates since they were
+	// learned (page IDs), so that drift is judged on all of them.
+	Assigned []int64 `json:"assigned,omitempty"`
 	MaxK          int     `json:"max_k"`
 	MinSilhouette float64 `json:"min_silhouette"`
 	Medoid        string  `json:"medoid"`
@@ -262,7 +265,19 @@ func (sr *SiteRun) tryAssign(ctx context.Context, st store.Store, metas []*store
 	if err != nil {
 		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
 	}
-	drift, msg := model.Drift(as)
+	// Drift is judged on every page assigned since the templates were
+	// learned, not only on this batch.
+	var since []Assignment
+	assigned := map[int64]bool{}
+	for _, id := range pp.Assigned {
+		assigned[id] = true
+	}
+	for _, m := range members {
+		if assigned[m.PageID] {
+			since = append(since, Assignment{Cluster: m.Cluster, Distance: m.Distance, Far: m.Outlier})
+		}
+	}
+	drift, msg := model.Drift(append(since, as...))
 	if drift {
 		sr.Mode, sr.Note = ModeRelearned, fmt.Sprintf("drift since run %d: %s", prev.ID, msg)
 		return false, nil
@@ -305,7 +320,11 @@ func (sr *SiteRun) tryAssign(ctx context.Context, st store.Store, metas []*store
 	}
 	run.K, run.Silhouette, run.Pages, run.Status = prev.K, prev.Silhouette, len(out), store.RunDone
 	run.Message = sr.Note
-	pp.Mode, pp.BaseRun, pp.Computed, pp.Distances = ModeAssigned, prev.ID, 0, len(as)*len(ts)
+	if pp.Mode != ModeAssigned {
+		pp.BaseRun = prev.ID
+	}
+	pp.Mode, pp.Computed, pp.Distances = ModeAssigned, 0, len(as)*len(ts)
+	pp.Assigned = append(pp.Assigned, fresh...)
 	sr.Mode = ModeAssigned
 	return true, sr.finish(ctx, st, run, pp, outClusters, out)
 }

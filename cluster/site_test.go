@@ -1,0 +1,81 @@
+package cluster
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gleaner/gleaner/dataset"
+	"github.com/gleaner/gleaner/store"
+)
+
+// openSites imports testdata/sites into a fresh SQLite store.
+func openSites(t *testing.T) store.Store {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "sites.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	m, err := dataset.ReadDir("testdata/sites", "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dataset.Import(ctx, st, m, dataset.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func TestLearnSiteStatuses(t *testing.T) {
+	st := openSites(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		site       string
+		status     string
+		k          int
+		outliers   map[string]string // page name -> part of the reason
+		computedAt int               // at most this many distances computed
+	}{
+		{site: "ab.test", status: StatusLearned, k: 2, outliers: map[string]string{"http://ab.test/empty": "parse: page http://ab.test/empty: empty document"}, computedAt: 66},
+		{site: "one.test", status: StatusOnePage, k: 1, outliers: map[string]string{"http://one.test/lonely": "only page of its site"}},
+		{site: "same.test", status: StatusIdentical, k: 1, outliers: map[string]string{}},
+	} {
+		t.Run(tc.site, func(t *testing.T) {
+			sr, err := LearnSite(ctx, st, tc.site, SiteOptions{Options: Options{Seed: 1}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sr.Result.Status != tc.status || sr.Run.K != tc.k || !strings.HasPrefix(sr.Run.Message, tc.status+": ") {
+				t.Errorf("status %q k %d message %q; want %q k %d", sr.Result.Status, sr.Run.K, sr.Run.Message, tc.status, tc.k)
+			}
+			if sr.Result.Computed > tc.computedAt {
+				t.Errorf("%d distances computed, want at most %d", sr.Result.Computed, tc.computedAt)
+			}
+			got := map[string]string{}
+			for _, m := range sr.Outliers() {
+				got[sr.Names[m.PageID]] = m.Reason
+			}
+			if len(got) != len(tc.outliers) {
+				t.Errorf("outliers %v, want %v", got, tc.outliers)
+			}
+			for name, part := range tc.outliers {
+				if !strings.Contains(got[name], part) {
+					t.Errorf("outlier %s: reason %q, want it to contain %q", name, got[name], part)
+				}
+			}
+			if tc.k > 1 {
+				if ari := ariAgainstLabels(t, ctx, st, sr); ari < 0.99 {
+					// The broken page is its own label and outside every
+					// cluster (-1), so a perfect split still scores 1.
+					t.Errorf("ARI %.3f against the templates", ari)
+				}
+			}
+		})
+	}
+	if _, err := LearnSite(ctx, st, "absent.test", SiteOptions{}); err == nil || !strings.Contains(err.Error(), "absent.test: no pages") {
+		t.Errorf("unknown site: err = %v", err)
+	}
+}
