@@ -48,11 +48,11 @@ type SiteRun struct {
 // RunParams is what a run records in store.Run.Params: its options and what
 // the store's tables do not hold.
 type RunParams struct {
-	Mode          string  `json:"mode"`
-	BaseRun       int64   `json:"base_run,omitempty"` // the run whose templates were used (assign)
+	Mode    string `json:"mode"`
+	BaseRun int64  `json:"base_run,omitempty"` // the run whose templates were used (assign)
 	// Assigned lists the pages assigned to the templates since they were
 	// learned (page IDs), so that drift is judged on all of them.
-	Assigned []int64 `json:"assigned,omitempty"`
+	Assigned      []int64 `json:"assigned,omitempty"`
 	MaxK          int     `json:"max_k"`
 	MinSilhouette float64 `json:"min_silhouette"`
 	Medoid        string  `json:"medoid"`

@@ -180,4 +180,3 @@ func printSiteRun(w io.Writer, sr *cluster.SiteRun) {
 		fmt.Fprintf(w, "  outlier %s: %s\n", sr.Names[m.PageID], m.Reason)
 	}
 }
-
