@@ -13,7 +13,9 @@ import (
 // its id and text comments and one line per token (ID, FORM, LEMMA, UPOS,
 // XPOS, FEATS, HEAD, DEPREL, DEPS, MISC). The chain does not parse, so
 // HEAD, DEPREL and DEPS are "_"; MISC holds SpaceAfter=No and the
-// pre-tagged kind (Kind=Date…). Blocks start new paragraphs (newpar).
+// pre-tagged kind (Kind=Date…). A contraction (du = de + le) is a
+// multiword token: a range line with the surface form, then one line per
+// word. Blocks start new paragraphs (newpar).
 func WriteCoNLLU(w io.Writer, doc *chain.Document) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# newdoc id = %s\n", clean(doc.ID))
@@ -27,6 +29,7 @@ func WriteCoNLLU(w io.Writer, doc *chain.Document) error {
 		for _, s := range b.Sentences {
 			n++
 			fmt.Fprintf(bw, "# sent_id = %s-%d\n# text = %s\n", clean(doc.ID), n, clean(s.Text))
+			id := 0 // word ID: contractions (du = de + le) take a range
 			for i, t := range s.Tokens {
 				misc := ""
 				if !t.SpaceAfter && i+1 < len(s.Tokens) {
@@ -38,7 +41,17 @@ func WriteCoNLLU(w io.Writer, doc *chain.Document) error {
 					}
 					misc += "Kind=" + t.Kind.String()
 				}
-				fmt.Fprintf(bw, "%d\t%s\t%s\t%s\t%s\t%s\t_\t_\t_\t%s\n", i+1, orUnderscore(t.Text), orUnderscore(t.Lemma),
+				if len(t.Parts) > 1 {
+					fmt.Fprintf(bw, "%d-%d\t%s\t_\t_\t_\t_\t_\t_\t_\t%s\n", id+1, id+len(t.Parts), orUnderscore(t.Text), orUnderscore(misc))
+					for _, p := range t.Parts {
+						id++
+						fmt.Fprintf(bw, "%d\t%s\t%s\t%s\t%s\t%s\t_\t_\t_\t_\n", id, orUnderscore(p.Lemma), orUnderscore(p.Lemma),
+							orUnderscore(p.UPOS), orUnderscore(p.XPOS), orUnderscore(p.Feats))
+					}
+					continue
+				}
+				id++
+				fmt.Fprintf(bw, "%d\t%s\t%s\t%s\t%s\t%s\t_\t_\t_\t%s\n", id, orUnderscore(t.Text), orUnderscore(t.Lemma),
 					orUnderscore(t.UPOS), orUnderscore(t.XPOS), orUnderscore(t.Feats), orUnderscore(misc))
 			}
 			bw.WriteByte('\n')

@@ -38,7 +38,7 @@ func annotated(t *testing.T) *Page {
 func checkCoNLLU(t *testing.T, data string) (sents, tokens int) {
 	t.Helper()
 	sc := bufio.NewScanner(strings.NewReader(data))
-	want := 1
+	want, rangeEnd := 1, 0
 	hasID, hasText := false, false
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
@@ -53,11 +53,22 @@ func checkCoNLLU(t *testing.T, data string) (sents, tokens int) {
 				}
 				sents++
 			}
-			want, hasID, hasText = 1, false, false
+			want, rangeEnd, hasID, hasText = 1, 0, false, false
 		default:
 			cols := strings.Split(line, "\t")
 			if len(cols) != 10 {
 				t.Fatalf("line %d: %d columns: %q", n, len(cols), line)
+			}
+			if from, to, ok := strings.Cut(cols[0], "-"); ok {
+				// A multiword token: its range starts at the next word.
+				a, _ := strconv.Atoi(from)
+				b, _ := strconv.Atoi(to)
+				if a != want || b <= a || cols[2] != "_" || cols[3] != "_" {
+					t.Errorf("line %d: bad range line %q (next word %d)", n, line, want)
+				}
+				tokens++
+				rangeEnd = b
+				continue
 			}
 			for i, c := range cols {
 				if c == "" || strings.TrimSpace(c) != c && i != 1 && i != 2 {
@@ -70,8 +81,10 @@ func checkCoNLLU(t *testing.T, data string) (sents, tokens int) {
 			if cols[3] != "_" && !strings.Contains("ADJ ADP ADV AUX CCONJ DET INTJ NOUN NUM PART PRON PROPN PUNCT SCONJ SYM VERB X", cols[3]) {
 				t.Errorf("line %d: UPOS %q", n, cols[3])
 			}
+			if want > rangeEnd {
+				tokens++
+			}
 			want++
-			tokens++
 		}
 	}
 	if want != 1 {
@@ -267,5 +280,31 @@ func TestGraph(t *testing.T) {
 	}
 	if len(g.Graph.Nodes) != 3 || len(g.Graph.Edges) != 2 || g.Graph.EdgeDefault != "directed" {
 		t.Errorf("graphml: %d nodes, %d edges", len(g.Graph.Nodes), len(g.Graph.Edges))
+	}
+}
+
+func TestCoNLLUContractions(t *testing.T) {
+	c, err := chain.New(chain.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.Tagger("fr") != "apertium:fr-es" {
+		t.Skip("Apertium French not installed")
+	}
+	doc, err := c.Process(context.Background(), chain.Input{ID: "c", Lang: "fr", Text: "Il parle du port aux marins."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	WriteCoNLLU(&b, doc)
+	_, toks := checkCoNLLU(t, b.String())
+	if toks != doc.Tokens() {
+		t.Errorf("%d surface tokens, doc has %d", toks, doc.Tokens())
+	}
+	for _, want := range []string{"3-4\tdu\t_", "3\tde\tde\tADP", "4\tle\tle\tDET", "6-7\taux\t", "8\tmarins\tmarin\tNOUN"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in\n%s", want, b.String())
+		}
 	}
 }

@@ -48,6 +48,15 @@ type jsonToken struct {
 	Kind  string `json:"kind,omitempty"`
 	Start int    `json:"start"`
 	End   int    `json:"end"`
+	// Parts are the words of a contraction (du = de + le).
+	Parts []jsonPart `json:"parts,omitempty"`
+}
+
+type jsonPart struct {
+	Lemma string `json:"lemma"`
+	UPOS  string `json:"upos"`
+	XPOS  string `json:"xpos,omitempty"`
+	Feats string `json:"feats,omitempty"`
 }
 
 // Write writes page as one line.
@@ -64,7 +73,11 @@ func (j *JSONL) Write(page *Page) error {
 					if t.Kind.Pretagged() {
 						k = t.Kind.String()
 					}
-					js.Tokens = append(js.Tokens, jsonToken{Form: t.Text, Lemma: t.Lemma, UPOS: t.UPOS, XPOS: t.XPOS, Feats: t.Feats, Kind: k, Start: t.Start, End: t.End})
+					jt := jsonToken{Form: t.Text, Lemma: t.Lemma, UPOS: t.UPOS, XPOS: t.XPOS, Feats: t.Feats, Kind: k, Start: t.Start, End: t.End}
+					for _, p := range t.Parts {
+						jt.Parts = append(jt.Parts, jsonPart{Lemma: p.Lemma, UPOS: p.UPOS, XPOS: p.XPOS, Feats: p.Feats})
+					}
+					js.Tokens = append(js.Tokens, jt)
 				}
 				jb.Sentences = append(jb.Sentences, js)
 			}

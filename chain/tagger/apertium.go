@@ -249,6 +249,7 @@ var elidedLemma = map[string]string{
 // applyUnits gives t the analysis of the units it overlaps.
 func applyUnits(t *Token, over []*lu, lang string) {
 	var lemmas, xpos []string
+	var parts []Part
 	upos, feats := "", ""
 	if t.Kind == segment.Abbrev && len(over) > 1 {
 		// Apertium cut the abbreviation's dot off (M. = M + .): analyse
@@ -266,6 +267,7 @@ func applyUnits(t *Token, over []*lu, lang string) {
 				return
 			}
 			lemmas = append(lemmas, strings.ToLower(u.surface))
+			parts = append(parts, Part{Lemma: strings.ToLower(u.surface), UPOS: "X", XPOS: "unknown"})
 			continue
 		}
 		for _, p := range u.parts {
@@ -274,22 +276,29 @@ func applyUnits(t *Token, over []*lu, lang string) {
 				lemma = strings.ToLower(u.surface)
 			}
 			lemmas = append(lemmas, lemma)
+			pu, pf := apertiumUD(p.tags)
+			if pu == "PRON|DET" {
+				pu = "DET"
+				if lang == "en" {
+					pu = "PRON"
+				}
+			}
+			if lang == "en" && lemma == "not" {
+				pu = "PART"
+			}
+			part := Part{Lemma: lemma, UPOS: pu, Feats: pf}
 			if len(p.tags) > 0 {
+				part.XPOS = p.tags[0]
 				xpos = append(xpos, p.tags[0])
 			}
+			parts = append(parts, part)
 			if upos == "" {
-				upos, feats = apertiumUD(p.tags)
-				if upos == "PRON|DET" {
-					upos = "DET"
-					if lang == "en" {
-						upos = "PRON"
-					}
-				}
-				if lang == "en" && lemma == "not" {
-					upos = "PART"
-				}
+				upos, feats = pu, pf
 			}
 		}
+	}
+	if len(parts) > 1 && upos != "" {
+		t.Parts = parts
 	}
 	if upos == "" {
 		guess(t)

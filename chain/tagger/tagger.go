@@ -18,6 +18,15 @@ type Token struct {
 	Feats string // CoNLL-U features (Number=Sing|Gender=Fem), "" when none
 	// Unknown is set when the tagger's lexicon did not know the word.
 	Unknown bool
+	// Parts are the words a contraction stands for (du = de + le, aux =
+	// à + les), each with its analysis; nil for ordinary tokens. Lemma,
+	// UPOS and XPOS of the token then join or take the first of its parts.
+	Parts []Part
+}
+
+// Part is one word of a contracted token.
+type Part struct {
+	Lemma, UPOS, XPOS, Feats string
 }
 
 // Tagger analyses the sentences of one text in place.
