@@ -220,6 +220,13 @@ func applyGroup(toks []*Token, over []*lu, lang string) {
 				continue
 			}
 			applyUnits(t, over, lang)
+			if i > 0 {
+				// Function words inside a multiword unit (taux d'intérêt,
+				// state of the art) keep their own class.
+				if pos, ok := innerFunctionWords[lang][strings.ToLower(t.Text)]; ok {
+					t.UPOS, t.Feats = pos, ""
+				}
+			}
 			switch {
 			case len(words) == len(toks):
 				t.Lemma = words[i]
@@ -238,6 +245,15 @@ func applyGroup(toks []*Token, over []*lu, lang string) {
 			applyUnits(t, over, lang)
 		}
 	}
+}
+
+// innerFunctionWords are the closed-class words found inside multiword
+// units, with their UPOS.
+var innerFunctionWords = map[string]map[string]string{
+	"fr": {"de": "ADP", "d'": "ADP", "d’": "ADP", "à": "ADP", "en": "ADP", "pour": "ADP", "sur": "ADP",
+		"l'": "DET", "l’": "DET", "le": "DET", "la": "DET", "les": "DET", "et": "CCONJ"},
+	"en": {"of": "ADP", "in": "ADP", "on": "ADP", "for": "ADP", "to": "ADP", "at": "ADP", "by": "ADP",
+		"the": "DET", "a": "DET", "an": "DET", "and": "CCONJ", "or": "CCONJ"},
 }
 
 // elidedLemma gives the full form of French elided words (d' -> de).
@@ -416,12 +432,18 @@ func parseStream(b []byte) ([]lu, error) {
 			continue
 		}
 		for _, part := range strings.Split(an, "+") {
+			// Multiword lemmas put their invariable tail after the tags:
+			// taux<n><m><sp># d'intérêt is "taux d'intérêt".
+			tail := ""
+			if h := strings.IndexByte(part, '#'); h > 0 {
+				part, tail = part[:h], part[h+1:]
+			}
 			k := strings.IndexByte(part, '<')
 			if k < 0 {
-				u.parts = append(u.parts, analysis{lemma: part})
+				u.parts = append(u.parts, analysis{lemma: part + tail})
 				continue
 			}
-			a := analysis{lemma: part[:k]}
+			a := analysis{lemma: part[:k] + tail}
 			for _, tag := range strings.Split(strings.Trim(part[k:], "<>"), "><") {
 				a.tags = append(a.tags, tag)
 			}

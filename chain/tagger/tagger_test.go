@@ -211,3 +211,28 @@ func TestApertiumOddAndLarge(t *testing.T) {
 		t.Errorf("%d sentences; last %+v", len(sents), sents[len(sents)-1][:4])
 	}
 }
+
+func TestParseStream(t *testing.T) {
+	units, err := parseStream([]byte(`^taux d'intérêt/taux<n><m><sp># d'intérêt$ ^du/de<pr>+le<det><def><m><sg>$[\]x]^\^/*\^$ ^a\/b/a\/b<n>$`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{}
+	for _, u := range units {
+		s := u.surface + "="
+		for _, p := range u.parts {
+			s += p.lemma + ":" + strings.Join(p.tags, ".") + ";"
+		}
+		if u.unknown {
+			s += "?"
+		}
+		got = append(got, s)
+	}
+	want := "taux d'intérêt=taux d'intérêt:n.m.sp; du=de:pr;le:det.def.m.sg; ^=? a/b=a/b:n;"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("got  %s\nwant %s", g, want)
+	}
+	if _, err := parseStream([]byte("^open/unit")); err == nil {
+		t.Error("unterminated unit accepted")
+	}
+}
