@@ -135,3 +135,26 @@ func TestDeepTrees(t *testing.T) {
 	}
 	checkMapping(t, a, b, d, m, Options{})
 }
+
+// TestWorkBudget builds zigzag trees, where both Zhang–Shasha decompositions
+// degrade (every node has a leaf on each side), and checks the time budget
+// refuses them with a clear error while a generous budget computes them.
+func TestWorkBudget(t *testing.T) {
+	zigzag := func(n int) *Tree {
+		s := strings.Repeat("{a{x}", n) + strings.Repeat("{y}}", n)
+		tr, err := ParseBracket(fmt.Sprintf("zigzag-%d", n), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	a, b := zigzag(300), zigzag(250)
+	_, err := Distance(a, b, Options{MaxWork: 1_000_000})
+	if !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "subproblems") || !strings.Contains(err.Error(), "zigzag-300 (900 nodes)") {
+		t.Fatalf("error %v", err)
+	}
+	d, err := Distance(zigzag(60), zigzag(50), Options{})
+	if err != nil || d != 30 {
+		t.Fatalf("distance %d, %v; want 30", d, err)
+	}
+}

@@ -15,11 +15,20 @@ type Options struct {
 	// counts accepted (default DefaultMaxCells). The memory of a comparison
 	// grows with this product; see the package documentation.
 	MaxCells int64
+	// MaxWork is the time budget: the largest number of subproblems (forest
+	// distance cells) the comparison may compute (default DefaultMaxWork).
+	// Page trees need 15 to 80 times MaxCells-like products; shapes where
+	// both decompositions degrade need far more, and are refused.
+	MaxWork int64
 }
 
 // DefaultMaxCells is the default size budget of Options.MaxCells: two trees of
 // 10,000 nodes each, about 400 MB of matrices at the most.
 const DefaultMaxCells = 100_000_000
+
+// DefaultMaxWork is the default time budget of Options.MaxWork: 2·10^10
+// subproblems, about half a minute on one core.
+const DefaultMaxWork = 20_000_000_000
 
 // ErrBudget is wrapped by the error of a comparison over the size budget.
 var ErrBudget = errors.New("over the size budget")
@@ -97,7 +106,7 @@ func treeLen(t *Tree) int {
 	return len(t.Nodes)
 }
 
-func budgetError(a, b *Tree, cells, limit int64) error {
-	return fmt.Errorf("tree edit distance between %s (%d nodes) and %s (%d nodes): %d cells, limit %d: %w",
-		treeName(a), treeLen(a), treeName(b), treeLen(b), cells, limit, ErrBudget)
+func budgetError(a, b *Tree, what string, need, limit int64) error {
+	return fmt.Errorf("tree edit distance between %s (%d nodes) and %s (%d nodes): needs %d %s, limit %d: %w",
+		treeName(a), treeLen(a), treeName(b), treeLen(b), need, what, limit, ErrBudget)
 }

@@ -1,6 +1,7 @@
 package treediff
 
 import (
+	"math"
 	"sync"
 )
 
@@ -146,6 +147,9 @@ func newComparison(a, b *Tree, opt Options) (*comparison, error) {
 	if opt.MaxCells <= 0 {
 		opt.MaxCells = DefaultMaxCells
 	}
+	if opt.MaxWork <= 0 {
+		opt.MaxWork = DefaultMaxWork
+	}
 	n1, n2 := int64(treeLen(a)), int64(treeLen(b))
 	c := &comparison{a: a, b: b, opt: opt, wide: n1+n2 >= 65535}
 	in := &interner{kinds: opt.CompareKinds, ids: make(map[labelKey]int32)}
@@ -156,12 +160,24 @@ func newComparison(a, b *Tree, opt Options) (*comparison, error) {
 		return c, nil
 	}
 	if n1*n2 > opt.MaxCells {
-		return nil, budgetError(a, b, n1*n2, opt.MaxCells)
+		return nil, budgetError(a, b, "matrix cells", n1*n2, opt.MaxCells)
 	}
-	if c.pa.costRight*c.pb.costRight < c.pa.costLeft*c.pb.costLeft {
+	left, right := mulSat(c.pa.costLeft, c.pb.costLeft), mulSat(c.pa.costRight, c.pb.costRight)
+	if work := min(left, right); work > opt.MaxWork {
+		return nil, budgetError(a, b, "subproblems", work, opt.MaxWork)
+	}
+	if right < left {
 		c.pa, c.pb = flatten(a, true, in), flatten(b, true, in)
 	}
 	return c, nil
+}
+
+// mulSat multiplies non-negative x and y, saturating instead of overflowing.
+func mulSat(x, y int64) int64 {
+	if x != 0 && y > math.MaxInt64/x {
+		return math.MaxInt64
+	}
+	return x * y
 }
 
 func equalInt32(x, y []int32) bool {
