@@ -75,6 +75,8 @@ type tedOracle struct {
 	// asked counts distinct pairs requested, computed those that needed a
 	// tree edit distance.
 	asked, computed int
+	// overBudget lists the pairs too large to compare.
+	overBudget []string
 }
 
 func newTEDOracle(pages []Page, usable []int, opt Options) *tedOracle {
@@ -211,6 +213,7 @@ feed:
 				// get a place, far from everything, rather than failing
 				// the whole site.
 				o.memo[k] = 1
+				o.overBudget = append(o.overBudget, a.Name+" / "+b.Name)
 				continue
 			}
 			return errs[x]

@@ -164,6 +164,10 @@ type Result struct {
 	// Distances counts the tree edit distances the run needed; Computed is
 	// how many of them were not found in the cache.
 	Distances, Computed int
+	// Warnings lists what the run could not do as asked, such as pairs of
+	// pages too large to compare within Options.TED's budget (counted as
+	// distance 1).
+	Warnings []string
 
 	pages []Page // the input, for Model
 	opt   Options
@@ -233,6 +237,9 @@ func Learn(ctx context.Context, pages []Page, opt Options) (*Result, error) {
 		return "unusable: no tree"
 	})
 	res.Distances, res.Computed = o.asked, o.computed
+	if n := len(o.overBudget); n > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d pairs over the tree edit distance budget, counted as distance 1 (first: %s)", n, o.overBudget[0]))
+	}
 	return res, nil
 }
 

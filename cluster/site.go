@@ -175,6 +175,9 @@ func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Pag
 	if sr.Note != "" {
 		run.Message = sr.Note + "; " + run.Message
 	}
+	for _, w := range res.Warnings {
+		run.Message += "; warning: " + w
+	}
 	return sr.finish(ctx, st, run, p, clusters, members)
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/treediff"
 )
 
 // openSites imports testdata/sites into a fresh SQLite store.
@@ -77,5 +78,16 @@ func TestLearnSiteStatuses(t *testing.T) {
 	}
 	if _, err := LearnSite(ctx, st, "absent.test", SiteOptions{}); err == nil || !strings.Contains(err.Error(), "absent.test: no pages") {
 		t.Errorf("unknown site: err = %v", err)
+	}
+}
+
+func TestLearnOverBudgetWarns(t *testing.T) {
+	pages := perturbedSite(t, 6)
+	res, err := Learn(context.Background(), pages, Options{Seed: 1, TED: treediff.Options{MaxCells: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "15 pairs over the tree edit distance budget") {
+		t.Errorf("warnings %q", res.Warnings)
 	}
 }
