@@ -1,13 +1,14 @@
 // Command evalcmp runs Gleaner's extraction and go-trafilatura on the same
-// annotated pages in the same run and prints both side by side per site:
-// shingle F1, exactitude (share of pages with cos >= 0.9) and pages/s.
+// annotated pages in the same run and prints them side by side per site:
+// shingle F1, exactitude (share of pages with cos >= 0.9) and pages/s, as
+// package eval scores them.
 //
 // It lives in its own module so that Gleaner's binary does not carry
 // go-trafilatura and its dependencies.
 //
 // Usage:
 //
-//	go run . --manifest ../../shared/data/big9-dev/manifest.tsv [--json]
+//	go run . --manifest ../../shared/data/big9-dev/manifest.tsv [--methods single,gleaner,trafilatura] [--json]
 package main
 
 import (
@@ -49,15 +50,24 @@ var errUsage = errors.New("usage")
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("evalcmp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	manifest := fs.String("manifest", "", "dataset manifest (TSV: id, site, html_path, gold_path)")
-	asJSON := fs.Bool("json", false, "print both reports as JSON")
+	manifest := fs.String("manifest", "", "dataset manifest (TSV: id, site, url, html_path, gold_path)")
+	methods := fs.String("methods", "single,trafilatura", "comma-separated `methods` to compare: single (Gleaner's single-page extractor), gleaner (template learning + pair diff + vote + single-page fallback), trafilatura")
+	asJSON := fs.Bool("json", false, "print the reports as JSON")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if *manifest == "" || fs.NArg() > 0 {
 		return fmt.Errorf("%w: --manifest is required and no argument is taken", errUsage)
 	}
-	c, err := compare(ctx, *manifest)
+	var ms []string
+	for _, m := range strings.Split(*methods, ",") {
+		m = strings.TrimSpace(m)
+		if _, ok := extractors[m]; !ok {
+			return fmt.Errorf("%w: unknown method %q (want single, gleaner or trafilatura)", errUsage, m)
+		}
+		ms = append(ms, m)
+	}
+	c, err := compare(ctx, *manifest, ms)
 	if err != nil {
 		return err
 	}
@@ -69,28 +79,36 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return c.write(stdout)
 }
 
-// comparison holds the two reports of one run.
-type comparison struct {
-	Gleaner     *eval.Report `json:"gleaner"`
-	Trafilatura *eval.Report `json:"trafilatura"`
+// extractors are the methods evalcmp can run.
+var extractors = map[string]func() eval.SiteExtractor{
+	"single":      func() eval.SiteExtractor { return eval.Single },
+	"gleaner":     func() eval.SiteExtractor { return eval.Learned(eval.LearnOptions{}) },
+	"trafilatura": func() eval.SiteExtractor { return trafilaturaSite },
 }
 
-func compare(ctx context.Context, manifest string) (*comparison, error) {
-	g, err := eval.Run(ctx, manifest, eval.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("gleaner: %w", err)
+// comparison holds the reports of one run, one per method, in the order
+// asked.
+type comparison struct {
+	Reports []*eval.Report `json:"reports"`
+}
+
+func compare(ctx context.Context, manifest string, methods []string) (*comparison, error) {
+	c := &comparison{}
+	for _, m := range methods {
+		r, err := eval.Run(ctx, manifest, eval.Options{Extract: extractors[m](), Method: m})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", m, err)
+		}
+		r.Pages = nil
+		c.Reports = append(c.Reports, r)
 	}
-	tr, err := eval.Run(ctx, manifest, eval.Options{Extract: trafilaturaSite})
-	if err != nil {
-		return nil, fmt.Errorf("trafilatura: %w", err)
-	}
-	g.Pages, tr.Pages = nil, nil
-	return &comparison{Gleaner: g, Trafilatura: tr}, nil
+	return c, nil
 }
 
 // trafilaturaSite runs go-trafilatura on each page, configured as the
 // scrapinghub article-extraction-benchmark runs it (fallback extractors on),
-// on the same decoded text Gleaner parses.
+// on the same decoded text Gleaner parses. The scored text is its title
+// (metadata) and its content, as for Gleaner.
 func trafilaturaSite(ctx context.Context, site string, docs []eval.Doc) []eval.Outcome {
 	out := make([]eval.Outcome, len(docs))
 	for i, d := range docs {
@@ -116,36 +134,63 @@ func trafilaturaDoc(d eval.Doc) (heuristics.Result, error) {
 	if err != nil {
 		return heuristics.Result{}, fmt.Errorf("page %s: trafilatura: %w", d.ID, err)
 	}
-	return heuristics.Result{
+	res := heuristics.Result{
 		Title:  strings.TrimSpace(r.Metadata.Title),
 		Body:   strings.TrimSpace(r.ContentText),
 		Method: "trafilatura",
-		Date:   r.Metadata.Date.Format("2006-01-02"),
 		Author: r.Metadata.Author,
-	}, nil
+	}
+	if !r.Metadata.Date.IsZero() {
+		res.Date = r.Metadata.Date.Format("2006-01-02")
+	}
+	return res, nil
 }
 
-// write prints one table: per site, F1 and exactitude of both extractors.
+// write prints one table: per site, F1 and exactitude of each method, then
+// each method's pages/s.
 func (c *comparison) write(w io.Writer) error {
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "site\tpages\tF1 gleaner\tF1 trafilatura\texact gleaner\texact trafilatura\tcos gleaner\tcos trafilatura\t\n")
-	row := func(name string, g, t eval.Summary) {
-		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.1f%%\t%.1f%%\t%.3f\t%.3f\t\n", name, g.Pages, g.F1, t.F1, 100*g.Exactitude, 100*t.Exactitude, g.MeanCos, t.MeanCos)
+	fmt.Fprint(tw, "site\tpages\t")
+	for _, r := range c.Reports {
+		fmt.Fprintf(tw, "F1 %s\t", r.Method)
 	}
-	tsites := map[string]eval.Summary{}
-	for _, s := range c.Trafilatura.Sites {
-		tsites[s.Site] = s.Summary
+	for _, r := range c.Reports {
+		fmt.Fprintf(tw, "exact %s\t", r.Method)
 	}
-	for _, s := range c.Gleaner.Sites {
-		row(s.Site, s.Summary, tsites[s.Site])
+	fmt.Fprintln(tw)
+	row := func(name string, ss []eval.Summary) {
+		fmt.Fprintf(tw, "%s\t%d\t", name, ss[0].Pages)
+		for _, s := range ss {
+			fmt.Fprintf(tw, "%.3f\t", s.F1)
+		}
+		for _, s := range ss {
+			fmt.Fprintf(tw, "%.1f%%\t", 100*s.Exactitude)
+		}
+		fmt.Fprintln(tw)
 	}
-	row("overall", c.Gleaner.Overall, c.Trafilatura.Overall)
+	if len(c.Reports) == 0 {
+		return nil
+	}
+	for i, s := range c.Reports[0].Sites {
+		ss := []eval.Summary{}
+		for _, r := range c.Reports {
+			ss = append(ss, r.Sites[i].Summary)
+		}
+		row(s.Site, ss)
+	}
+	ss := []eval.Summary{}
+	for _, r := range c.Reports {
+		ss = append(ss, r.Overall)
+	}
+	row("overall", ss)
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(&buf, "\npages/s: gleaner %.1f, trafilatura %.1f (%d pages, parsing included)\n",
-		c.Gleaner.PagesPerSecond, c.Trafilatura.PagesPerSecond, c.Gleaner.Overall.Pages)
+	fmt.Fprintln(&buf)
+	for _, r := range c.Reports {
+		fmt.Fprintf(&buf, "%s: %.1f pages/s (%d pages, parsing included)\n", r.Method, r.PagesPerSecond, r.Overall.Pages)
+	}
 	_, err := w.Write(buf.Bytes())
 	return err
 }

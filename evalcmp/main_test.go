@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gleaner/gleaner/eval"
+)
+
+var mini = filepath.Join("..", "eval", "testdata", "mini", "manifest.tsv")
+
+func TestCompareMini(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), []string{"--manifest", mini}, &out, &errb); err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	for _, want := range []string{"F1 single", "F1 trafilatura", "exact single", "gazette", "times", "overall", "trafilatura: "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"--manifest", mini, "--json", "--methods", "trafilatura,single"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	var c comparison
+	if err := json.Unmarshal(out.Bytes(), &c); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Reports) != 2 || c.Reports[0].Method != "trafilatura" || c.Reports[1].Method != "single" {
+		t.Fatalf("reports = %+v", c.Reports)
+	}
+	// Both really extracted the readable pages: the unreadable one is the
+	// only error, and go-trafilatura found the bridge story.
+	for _, r := range c.Reports {
+		if r.Overall.Errors != 1 || r.Overall.Exact < 1 {
+			t.Errorf("%s: overall %+v", r.Method, r.Overall)
+		}
+	}
+}
+
+func TestTrafilaturaDoc(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "eval", "testdata", "mini", "html", "bridge.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := trafilaturaDoc(eval.Doc{Page: eval.Page{ID: "bridge"}, Src: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Title != "Council approves new bridge" || !strings.Contains(r.Body, "The city council voted on Tuesday") {
+		t.Errorf("trafilatura result: title %q, body %q", r.Title, r.Body)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	for _, args := range [][]string{{}, {"--manifest", mini, "--methods", "magic"}, {"--manifest", mini, "x"}} {
+		var out, errb bytes.Buffer
+		if err := run(context.Background(), args, &out, &errb); err == nil {
+			t.Errorf("%q: no error", args)
+		}
+	}
+}
+
+// big9 returns the big9-dev documents, found by walking up to the folder
+// holding shared/; it skips only when the folder is absent.
+func big9(b *testing.B) []eval.Doc {
+	dir, err := os.Getwd()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for {
+		p := filepath.Join(dir, "shared", "data", "big9-dev", "manifest.tsv")
+		if _, err := os.Stat(p); err == nil {
+			ds, err := eval.LoadDataset(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			docs := make([]eval.Doc, len(ds.Pages))
+			for i, pg := range ds.Pages {
+				docs[i] = eval.Doc{Page: pg, Src: ds.Src[i]}
+			}
+			return docs
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			b.Skip("shared/data/big9-dev not found")
+		}
+		dir = parent
+	}
+}
+
+// BenchmarkSingle and BenchmarkTrafilatura measure pages/s of each
+// extractor on the big9-dev pages, parsing included, one page per op.
+func BenchmarkSingle(b *testing.B) {
+	docs := big9(b)
+	n := 0
+	for b.Loop() {
+		if _, err := eval.SingleDoc(docs[n%len(docs)]); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "pages/s")
+}
+
+func BenchmarkTrafilatura(b *testing.B) {
+	docs := big9(b)
+	n := 0
+	for b.Loop() {
+		if _, err := trafilaturaDoc(docs[n%len(docs)]); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "pages/s")
+}
