@@ -352,6 +352,14 @@ func forestDist[C cell](a, b *postTree, k1, k2 int, td, fd []C, store bool) {
 	labB := b.label[l2 : k2+1]
 	for x := 1; x <= m; x++ {
 		i := l1 + x - 1
+		if x < m && int(a.lld[i]) != l1 && int(a.lld[i+1]) != l1 {
+			// Two rows off the left path at once: their two dependency
+			// chains (each cell needs its left neighbour) interleave, which
+			// nearly doubles the cells per cycle.
+			forestRows2(fd, td, lldB, (x-1)*w, w, int(a.lld[i])-l1, int(a.lld[i+1])-l1, i*n2+l2, n2, l2, C(x))
+			x++
+			continue
+		}
 		prev := fd[(x-1)*w : x*w]
 		row := fd[x*w : (x+1)*w]
 		tdrow := td[i*n2+l2 : i*n2+k2+1]
@@ -392,6 +400,33 @@ func forestDist[C cell](a, b *postTree, k1, k2 int, td, fd []C, store bool) {
 			row1[y] = v
 			left = v
 		}
+	}
+}
+
+// forestRows2 computes rows x and x+1 of fd (starting at offset prevOff+w
+// and prevOff+2w; prevOff is row x-1) for two consecutive nodes of the first
+// forest, neither on its leftmost path; b0 and b1 are their fd rows left of
+// their subtrees, tdOff the td offset of the first node's row at column l2.
+// Row x+1 may read its base in row x: only columns already written.
+func forestRows2[C cell](fd, td []C, lldB []int32, prevOff, w, b0, b1, tdOff, n2, l2 int, x C) {
+	n := len(lldB)
+	prev := fd[prevOff+1 : prevOff+1+n]
+	r0 := fd[prevOff+w+1 : prevOff+w+1+n]
+	r1 := fd[prevOff+2*w+1 : prevOff+2*w+1+n]
+	base0 := fd[b0*w : b0*w+w]
+	base1 := fd[b1*w : b1*w+w]
+	td0 := td[tdOff : tdOff+n]
+	td1 := td[tdOff+n2 : tdOff+n2+n]
+	left0, left1 := x, x+1
+	fd[prevOff+w], fd[prevOff+2*w] = left0, left1
+	for y, lj := range lldB {
+		off := int(lj) - l2
+		v0 := min(base0[off]+td0[y], prev[y]+1, left0+1)
+		r0[y] = v0
+		left0 = v0
+		v1 := min(base1[off]+td1[y], v0+1, left1+1)
+		r1[y] = v1
+		left1 = v1
 	}
 }
 
