@@ -101,6 +101,7 @@ type block struct {
 	heading   int            // 1..6 inside <hN>, else 0
 	cue       bool           // under a boilerplate class/id/role
 	weak      bool           // under a weak boilerplate cue (see cueOf)
+	code      bool           // script or markup shown as text
 	inLink    bool           // all words inside links
 	leadLink  int            // words of the link the block starts with
 	started   bool           // a word has been seen (for leadLink)
@@ -310,11 +311,12 @@ func (p *page) classify(b *block) blockClass {
 	case ld > p.opt.MaxLinkDensity:
 		return classBad
 	case looksLikeCode(b.text):
+		b.code = true
 		return classBad
 	case b.leadLink >= 3 && ld >= 0.15:
 		// A teaser: a linked headline followed by its summary.
 		return classBad
-	case isBoilerLine(b):
+	case isBoilerLine(b), isLegal(b):
 		return classBad
 	case b.heading > 0:
 		return classShort
@@ -352,6 +354,11 @@ func (p *page) neighbour(i, dir int) blockClass {
 
 // weight is what a block adds to the score of an element holding it.
 func (p *page) weight(b *block) float64 {
+	if b.code {
+		// Script or an ad's markup: its "words" say nothing of how much
+		// text the page has around it.
+		return -boundaryCost
+	}
 	switch b.class {
 	case classGood:
 		return float64(b.words) * (1 - b.linkDensity())
@@ -399,27 +406,56 @@ func (p *page) span(n *treediff.Node) (lo, hi int) {
 	lo, hi = first, first
 	start := first
 	for i := first; i < end; i++ {
-		b := p.blocks[i]
-		w := p.weight(b)
-		if b.class == classBad {
-			// Inside the article's element, a box of links (related
-			// stories) interrupts the text rather than ends it: its link
-			// words cost less, but each run of such blocks costs
-			// boundaryCost.
-			w = -float64(b.words-b.linkWords) - 0.3*float64(b.linkWords)
-			if i == first || p.blocks[i-1].class != classBad {
-				w -= boundaryCost
-			}
-		}
 		if sum <= 0 {
 			sum, start = 0, i
 		}
-		sum += w
+		sum += p.spanWeight(i, i-1, first)
 		if sum > best {
 			best, lo, hi = sum, start, i+1
 		}
 	}
+	if hi == lo {
+		return lo, hi
+	}
+	// The article may begin or end outside n (a lead paragraph in the
+	// headline's box): extend the run over neighbouring blocks while what
+	// it gains pays for what it crosses.
+	gain := 0.0
+	for i := lo - 1; i >= 0 && i >= lo-maxReach; i-- {
+		gain += p.spanWeight(i, i+1, -1)
+		if gain > 0 {
+			lo, gain = i, 0
+		}
+	}
+	gain = 0
+	for i := hi; i < len(p.blocks) && i < hi+maxReach; i++ {
+		gain += p.spanWeight(i, i-1, -1)
+		if gain > 0 {
+			hi, gain = i+1, 0
+		}
+	}
 	return lo, hi
+}
+
+// maxReach bounds how many blocks outside the chosen element the article's
+// run may extend over.
+const maxReach = 12
+
+// spanWeight is block i's weight in a run coming from block prev: inside
+// the article's element, a box of links (related stories) interrupts the
+// text rather than ends it, so its link words cost less, but each run of
+// navigation blocks costs boundaryCost. edge is the index where runs start
+// anew (-1 for none).
+func (p *page) spanWeight(i, prev, edge int) float64 {
+	b := p.blocks[i]
+	if b.class != classBad || b.code {
+		return p.weight(b)
+	}
+	w := -float64(b.words-b.linkWords) - 0.3*float64(b.linkWords)
+	if i == edge || prev < 0 || prev >= len(p.blocks) || p.blocks[prev].class != classBad {
+		w -= boundaryCost
+	}
+	return w
 }
 
 // boundaryCost is the least weight, in words, a navigation block takes off

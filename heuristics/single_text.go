@@ -108,3 +108,14 @@ func sentenceLike(b *block) bool {
 	return strings.HasSuffix(t, ".") || strings.HasSuffix(t, "!") || strings.HasSuffix(t, "?") ||
 		strings.HasSuffix(t, ".\"") || strings.HasSuffix(t, ".”") || strings.HasSuffix(t, "?\"")
 }
+
+// isLegal reports a copyright or legal notice: "© 2005 The Associated
+// Press. All rights reserved. This material may not be published…".
+func isLegal(b *block) bool {
+	if b.words > 60 {
+		return false
+	}
+	low := strings.ToLower(b.text)
+	return strings.Contains(low, "©") || strings.Contains(low, "all rights reserved") ||
+		strings.HasPrefix(low, "copyright") || strings.HasPrefix(low, "(c) ")
+}
