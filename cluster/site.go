@@ -1,10 +1,13 @@
 package cluster
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
@@ -60,6 +63,9 @@ type RunParams struct {
 	Stress        float64 `json:"stress"`
 	Distances     int     `json:"distances"`
 	Computed      int     `json:"computed"`
+	// PagesDigest identifies the pages of the run and their content, so
+	// that a later run notices pages changed in place.
+	PagesDigest string `json:"pages_digest"`
 	// Per cluster ID: both medoid candidates and the outlier radius.
 	CentroidMedoids map[int]int64   `json:"centroid_medoids"`
 	TrueMedoids     map[int]int64   `json:"true_medoids"`
@@ -154,7 +160,7 @@ func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Pag
 		sr.Mode = ModeLearned
 	}
 	sr.Result = res
-	p := RunParams{Mode: sr.Mode, MaxK: opt.MaxK, MinSilhouette: opt.MinSilhouette, Medoid: opt.Medoid.String(),
+	p := RunParams{Mode: sr.Mode, PagesDigest: pagesDigest(metas), MaxK: opt.MaxK, MinSilhouette: opt.MinSilhouette, Medoid: opt.Medoid.String(),
 		Stress: res.Stress, Distances: res.Distances, Computed: res.Computed,
 		CentroidMedoids: map[int]int64{}, TrueMedoids: map[int]int64{}, Far: map[int]float64{}}
 	for _, l := range res.Landmarks {
@@ -222,18 +228,21 @@ func (sr *SiteRun) tryAssign(ctx context.Context, st store.Store, metas []*store
 		known[m.PageID] = true
 	}
 	var fresh []int64
+	var kept []*store.Page
 	for _, p := range metas {
-		if !known[p.ID] {
+		if known[p.ID] {
+			kept = append(kept, p)
+		} else {
 			fresh = append(fresh, p.ID)
 		}
 	}
-	if len(fresh) == 0 && len(known) == len(metas) {
+	if len(kept) != len(known) || pagesDigest(kept) != pp.PagesDigest {
+		return false, nil // pages removed or their content changed: learn again
+	}
+	if len(fresh) == 0 {
 		sr.Mode, sr.Note = ModeUnchanged, fmt.Sprintf("no new page since run %d", prev.ID)
 		sr.Run, sr.Clusters, sr.Members, sr.Params = prev, clusters, members, pp
 		return true, nil
-	}
-	if len(fresh) == 0 || len(known) > len(metas) {
-		return false, nil // pages were removed: learn again
 	}
 	// Templates: clusters of two pages or more (or the only cluster).
 	var tIDs []int64
@@ -328,6 +337,7 @@ func (sr *SiteRun) tryAssign(ctx context.Context, st store.Store, metas []*store
 	}
 	pp.Mode, pp.Computed, pp.Distances = ModeAssigned, 0, len(as)*len(ts)
 	pp.Assigned = append(pp.Assigned, fresh...)
+	pp.PagesDigest = pagesDigest(metas)
 	sr.Mode = ModeAssigned
 	return true, sr.finish(ctx, st, run, pp, outClusters, out)
 }
@@ -352,4 +362,15 @@ func (sr *SiteRun) MembersOf(cluster int) []int64 {
 		}
 	}
 	return out
+}
+
+// pagesDigest hashes the IDs and content hashes of pages (in ID order).
+func pagesDigest(pages []*store.Page) string {
+	ps := slices.Clone(pages)
+	slices.SortFunc(ps, func(a, b *store.Page) int { return cmp.Compare(a.ID, b.ID) })
+	var b strings.Builder
+	for _, p := range ps {
+		fmt.Fprintf(&b, "%d %s\n", p.ID, p.Hash)
+	}
+	return store.ContentHash([]byte(b.String()))
 }

@@ -91,3 +91,53 @@ func TestLearnOverBudgetWarns(t *testing.T) {
 		t.Errorf("warnings %q", res.Warnings)
 	}
 }
+
+func TestLearnSiteModes(t *testing.T) {
+	st := openSites(t)
+	ctx := context.Background()
+	opt := SiteOptions{Options: Options{Seed: 1}}
+	learnAs := func(want string, o SiteOptions) *SiteRun {
+		t.Helper()
+		sr, err := LearnSite(ctx, st, "ab.test", o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sr.Mode != want {
+			t.Fatalf("mode %s, want %s (%s)", sr.Mode, want, sr.Note)
+		}
+		return sr
+	}
+	first := learnAs(ModeLearned, opt)
+	learnAs(ModeUnchanged, opt)
+	learnAs(ModeLearned, SiteOptions{Options: Options{Seed: 2}}) // other seed
+	learnAs(ModeLearned, opt)                                    // back to seed 1
+	learnAs(ModeLearned, SiteOptions{Options: opt.Options, Relearn: true})
+
+	// A page changed in place: its membership no longer describes it.
+	pages, err := st.Pages(ctx, store.PageQuery{Site: "ab.test", WithContent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pages[0]
+	p.RawHTML = append(p.RawHTML, "<div><p>late</p></div>"...)
+	if err := st.PutPages(ctx, []*store.Page{p}); err != nil {
+		t.Fatal(err)
+	}
+	again := learnAs(ModeLearned, opt)
+
+	// A new page of a known template is assigned, and placed in the plane.
+	q := *pages[1]
+	q.ID, q.URL = 0, "http://ab.test/news/a-extra"
+	if err := st.PutPages(ctx, []*store.Page{&q}); err != nil {
+		t.Fatal(err)
+	}
+	assigned := learnAs(ModeAssigned, opt)
+	if assigned.Run.Pages != len(again.Members)+1 || assigned.Run.K != first.Run.K || len(assigned.Outliers()) != len(again.Outliers()) {
+		t.Errorf("assigned run: %d pages k %d outliers %d; before %d pages k %d outliers %d",
+			assigned.Run.Pages, assigned.Run.K, len(assigned.Outliers()), len(again.Members), again.Run.K, len(again.Outliers()))
+	}
+	if assigned.Params.BaseRun != again.Run.ID || len(assigned.Params.Assigned) != 1 {
+		t.Errorf("assigned run params: base %d assigned %v", assigned.Params.BaseRun, assigned.Params.Assigned)
+	}
+	learnAs(ModeUnchanged, opt)
+}
