@@ -277,11 +277,10 @@ func (l located) result(page *treediff.Tree) Result {
 // oneLine joins the lines of s with spaces.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// textWithout is n.Text() with the subtrees rooted at skipped nodes left out.
+// textWithout is n.Text() with the subtrees rooted at skipped nodes left out
+// and line breaks inside text nodes read as spaces, as HTML renders them
+// (only elements break lines).
 func textWithout(n *treediff.Node, skip map[*treediff.Node]bool) string {
-	if len(skip) == 0 {
-		return n.Text()
-	}
 	root := &treediff.Node{Kind: n.Kind, Label: n.Label}
 	type item struct{ src, dst *treediff.Node }
 	stack := []item{{n, root}}
@@ -292,7 +291,11 @@ func textWithout(n *treediff.Node, skip map[*treediff.Node]bool) string {
 			if skip[c] {
 				continue
 			}
-			d := &treediff.Node{Kind: c.Kind, Label: c.Label, Parent: it.dst}
+			label := c.Label
+			if c.Kind == treediff.Text && c.Parent != nil && c.Parent.Label != "pre" {
+				label = strings.Map(breakToSpace, label)
+			}
+			d := &treediff.Node{Kind: c.Kind, Label: label, Parent: it.dst}
 			it.dst.Children = append(it.dst.Children, d)
 			stack = append(stack, item{c, d})
 		}
@@ -478,4 +481,11 @@ func blockKeys(t *treediff.Tree) []blockKey {
 		}
 	}
 	return out
+}
+
+func breakToSpace(r rune) rune {
+	if r == '\n' || r == '\r' || r == '\f' {
+		return ' '
+	}
+	return r
 }
