@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gleaner/gleaner/cluster"
+	"github.com/gleaner/gleaner/store"
 )
 
 func init() {
@@ -77,22 +78,9 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer st.Close()
-	var sites []string
-	if *site != "" {
-		sites = []string{*site}
-	} else {
-		all, err := st.Sites(ctx)
-		if err != nil {
-			return err
-		}
-		for _, s := range all {
-			if s.Pages > 0 {
-				sites = append(sites, s.Name)
-			}
-		}
-		if len(sites) == 0 {
-			return fmt.Errorf("no pages in %s: import or crawl some first (gleaner import)", *db)
-		}
+	sites, err := selectSites(ctx, st, *site, *db)
+	if err != nil {
+		return err
 	}
 	opt := cluster.SiteOptions{Options: cluster.Options{Seed: *seed, Medoid: rule, MaxK: *maxK}, Relearn: *relearn}
 	var out learnJSON
@@ -179,4 +167,26 @@ func printSiteRun(w io.Writer, sr *cluster.SiteRun) {
 	for _, m := range sr.Outliers() {
 		fmt.Fprintf(w, "  outlier %s: %s\n", sr.Names[m.PageID], m.Reason)
 	}
+}
+
+// selectSites returns the site given, or every site of the store with pages
+// (by name) when only is empty; it fails when there is none.
+func selectSites(ctx context.Context, st store.Store, only, db string) ([]string, error) {
+	if only != "" {
+		return []string{only}, nil
+	}
+	all, err := st.Sites(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var sites []string
+	for _, s := range all {
+		if s.Pages > 0 {
+			sites = append(sites, s.Name)
+		}
+	}
+	if len(sites) == 0 {
+		return nil, fmt.Errorf("no pages in %s: import or crawl some first (gleaner import)", db)
+	}
+	return sites, nil
 }
