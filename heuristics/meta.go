@@ -12,7 +12,8 @@ import (
 
 // Meta is what a page states about itself.
 type Meta struct {
-	// Title is og:title, else twitter:title, else the <title> text.
+	// Title is the first of og:title, twitter:title, headline, dc.title
+	// (meta tags), else the <title> text.
 	Title string
 	// Date is the publication date as written by the page (ISO 8601 in meta
 	// tags, JSON-LD and <time datetime> of most sites).
@@ -86,7 +87,7 @@ func ExtractMeta(t *treediff.Tree, src []byte) Meta {
 			return true
 		})
 	}
-	for _, k := range []string{"og:title", "twitter:title"} {
+	for _, k := range []string{"og:title", "twitter:title", "headline", "dc.title", "dcterms.title"} {
 		if v := metas[k]; v != "" {
 			m.Title = v
 			break

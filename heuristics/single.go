@@ -260,17 +260,55 @@ func newPage(t *treediff.Tree, opt SingleOptions) *page {
 		}
 	}
 	flush()
+	imgs := p.images()
 	for i, b := range p.blocks {
 		b.class = p.classify(b)
+		if b.class != classBad && p.isCaption(b, imgs) {
+			b.class = classBad
+		}
 		// A teaser's summary: a short text right under a linked headline.
 		if b.class == classGood && i > 0 && b.words < 2*p.opt.GoodWords {
-			if prev := p.blocks[i-1]; prev.inLink && prev.words >= 2 {
+			if prev := p.blocks[i-1]; prev.inLink && prev.words >= 3 {
 				b.class = classBad
 			}
 		}
 	}
 	p.smooth()
 	return p
+}
+
+// images marks, per node index, the elements holding an <img>.
+func (p *page) images() []bool {
+	has := make([]bool, len(p.t.Nodes))
+	for i := len(p.t.Nodes) - 1; i >= 0; i-- {
+		n := p.t.Nodes[i]
+		if n.Label == "img" && n.Kind == treediff.Element {
+			has[i] = true
+		}
+		if has[i] && n.Parent != nil {
+			has[n.Parent.Index] = true
+		}
+	}
+	return has
+}
+
+// isCaption reports a short block that is the only text of a small box
+// holding an image: a photo caption or credit, not the article's text.
+func (p *page) isCaption(b *block, imgs []bool) bool {
+	if b.words > 30 || b.container == nil {
+		return false
+	}
+	a := b.container
+	for range 3 {
+		if a == nil || p.end[a.Index]-p.first[a.Index] != 1 {
+			return false
+		}
+		if imgs[a.Index] {
+			return true
+		}
+		a = a.Parent
+	}
+	return false
 }
 
 func headingNow(h []int) int {
@@ -528,22 +566,30 @@ func (p *page) title(docTitle string, bodyStart int) string {
 			best, bestScore = n, s
 		}
 	}
-	bestText := ""
+	bestText, bestAt := "", 0
 	if best != nil {
-		bestText = strings.Join(strings.Fields(best.Text()), " ")
+		bestText, bestAt = strings.Join(strings.Fields(best.Text()), " "), p.first[best.Index]
 	}
 	// Lines cut by <br> inside one element: "Kicker<br>Headline<br>Byline".
-	for _, b := range p.blocks {
+	for i, b := range p.blocks {
 		if len(b.lines) < 2 || b.cue {
 			continue
 		}
 		for _, l := range b.lines {
 			if s := overlap(wordSet(l), ref); s >= 0.5 && s > bestScore {
-				bestText, bestScore = l, s
+				bestText, bestScore, bestAt = l, s, i
 			}
 		}
 	}
 	if bestText != "" {
+		// A match far above the article is the site's name in the page
+		// header ("Magazine Restaurants"): a heading right above the body
+		// is the headline then.
+		if bestAt < bodyStart-farTitle && (best == nil || headingLevel(best.Label) == 0) {
+			if h := p.headingAbove(bodyStart); h != "" {
+				return h
+			}
+		}
 		return bestText
 	}
 	for _, b := range p.blocks {
@@ -571,6 +617,22 @@ func (p *page) title(docTitle string, bodyStart int) string {
 		return l
 	}
 	return cleanTitle(docTitle)
+}
+
+// farTitle is how many blocks above the article's first block a title
+// match may lie before a heading nearer the article is preferred.
+const farTitle = 25
+
+// headingAbove returns the text of a heading (h1-h3) among the few blocks
+// above block at, "" when there is none.
+func (p *page) headingAbove(at int) string {
+	for i := at - 1; i >= 0 && i >= at-6; i-- {
+		b := p.blocks[i]
+		if b.heading >= 1 && b.heading <= 3 && !b.cue && !b.inLink && b.words >= 1 && b.words <= 25 {
+			return b.text
+		}
+	}
+	return ""
 }
 
 // splitLines cuts s at newlines, collapses whitespace and drops empty lines.
