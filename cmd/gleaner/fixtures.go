@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/fixtures"
 )
 
@@ -73,31 +74,76 @@ func runFixtures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		addr := fs.String("addr", "127.0.0.1:8700", "address the sites will be served on (fixed port)")
 		out := fs.String("out", "", "output folder (required)")
 		perSite := fs.Int("per-site", 0, "at most this many article pages per site (0: all)")
+		rendered := fs.Bool("rendered", false, "write the DOM Chromium renders instead of the served HTML")
+		tabs := fs.Int("tabs", 2, "with --rendered: pages rendered at once")
+		timeout := fs.Duration("timeout", 30*time.Second, "with --rendered: cap per page")
 		if err := fs.Parse(rest); err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 		if *out == "" || fs.NArg() > 0 {
 			return fmt.Errorf("%w: --out DIR is required and no argument is taken", errUsage)
 		}
-		bases, err := fixtures.BaseURLs(*addr, *distinct)
-		if err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
-		}
-		w, err := fixtures.New(fixtures.Options{Seed: *seed, Articles: *articles}, bases)
-		if err != nil {
-			return err
+		opts := fixtures.Options{Seed: *seed, Articles: *articles, Addr: *addr, DistinctIPs: *distinct}
+		mo := fixtures.ManifestOptions{PerSite: *perSite}
+		var w *fixtures.Web
+		if *rendered {
+			srv, r, err := startRendering(ctx, opts, *tabs, *timeout, stderr)
+			if err != nil {
+				return err
+			}
+			defer srv.Close()
+			defer r.Close()
+			w = srv.Web
+			mo.Workers = *tabs
+			mo.Render = func(a *fixtures.Article, url string) ([]byte, error) {
+				p, err := r.Fetch(ctx, url)
+				if err != nil {
+					return nil, err
+				}
+				if p.Partial {
+					fmt.Fprintf(stderr, "gleaner fixtures: %s: partial render (%s)\n", a.ID, p.PartialReason)
+				}
+				return []byte(p.HTML), nil
+			}
+		} else {
+			bases, err := fixtures.BaseURLs(*addr, *distinct)
+			if err != nil {
+				return fmt.Errorf("%w: %v", errUsage, err)
+			}
+			if w, err = fixtures.New(opts, bases); err != nil {
+				return err
+			}
 		}
 		start := time.Now()
-		n, err := w.WriteManifest(*out, fixtures.ManifestOptions{PerSite: *perSite})
+		n, err := w.WriteManifest(*out, mo)
 		if err != nil {
 			return err
 		}
 		printSites(stdout, w)
+		if *rendered {
+			fmt.Fprintf(stdout, "manifest: %d rendered article pages in %s (%.1fs)\n", n, *out, time.Since(start).Seconds())
+			return nil
+		}
 		fmt.Fprintf(stdout, "manifest: %d article pages in %s (%.1fs); serve them with: gleaner fixtures serve --seed %d --articles %d --addr %s%s\n",
 			n, *out, time.Since(start).Seconds(), *seed, *articles, *addr, map[bool]string{true: " --distinct-ips"}[*distinct])
 		return nil
 	}
 	return fmt.Errorf("%w: unknown subcommand %q (serve or manifest)", errUsage, sub)
+}
+
+// startRendering serves the sites and starts Chromium for --rendered.
+func startRendering(ctx context.Context, opts fixtures.Options, tabs int, timeout time.Duration, stderr io.Writer) (*fixtures.Server, *browser.Renderer, error) {
+	srv, err := fixtures.Start(ctx, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := browser.New(browser.Options{Tabs: tabs, PageTimeout: timeout,
+		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, "gleaner fixtures: "+format+"\n", args...) }})
+	if err != nil {
+		srv.Close()
+		return nil, nil, err
+	}
+	return srv, r, nil
 }
 
 func printSites(w io.Writer, web *fixtures.Web) {

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gleaner/gleaner/browser"
 )
 
 // lockedBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
@@ -131,6 +133,32 @@ func TestFixturesCommandErrors(t *testing.T) {
 		code := run(context.Background(), tc.args, &out, &errb)
 		if code != tc.code || !strings.Contains(errb.String(), tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args, code, errb.String(), tc.code, tc.want)
+		}
+	}
+}
+
+func TestFixturesManifestRendered(t *testing.T) {
+	if _, err := browser.FindChromium(); err != nil {
+		t.Skipf("no Chromium: %v", err)
+	}
+	dir := filepath.Join(t.TempDir(), "fx")
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"fixtures", "manifest", "--out", dir, "--articles", "12", "--per-site", "1",
+		"--rendered", "--addr", "127.0.0.1:0", "--timeout", "20s"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "manifest: 4 rendered article pages") {
+		t.Errorf("output %q", out.String())
+	}
+	// The script-built pages of herald and pulse hold their gold once rendered.
+	for _, id := range []string{"herald-000", "pulse-000"} {
+		html, _ := os.ReadFile(filepath.Join(dir, "html", id+".html"))
+		gold, _ := os.ReadFile(filepath.Join(dir, "gold", id+".txt"))
+		last := strings.TrimSpace(string(gold))
+		last = last[strings.LastIndex(last, "\n")+1:]
+		if !strings.Contains(string(html), last[:40]) {
+			t.Errorf("%s: rendered html lacks the end of its gold %.40q", id, last)
 		}
 	}
 }
