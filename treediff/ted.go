@@ -30,8 +30,9 @@ const DefaultMaxCells = 100_000_000
 // subproblems, about half a minute on one core.
 const DefaultMaxWork = 20_000_000_000
 
-// ErrBudget is wrapped by the error of a comparison over the size budget.
-var ErrBudget = errors.New("over the size budget")
+// ErrBudget is wrapped by the error of a comparison over its size or time
+// budget (Options.MaxCells, Options.MaxWork).
+var ErrBudget = errors.New("over budget")
 
 // Pair is one entry of an edit mapping: A and B matched (an unchanged node
 // when the labels are equal, a rename otherwise), or A deleted (B nil), or B

@@ -65,6 +65,7 @@ func runTED(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	mapping := fs.Bool("mapping", false, "print the edit mapping as JSON")
 	stats := fs.Bool("stats", false, "add node counts, computation time and peak memory")
 	maxCells := fs.Int64("max-cells", treediff.DefaultMaxCells, "size budget: largest product of the two trees' node counts")
+	maxWork := fs.Int64("max-work", treediff.DefaultMaxWork, "time budget: largest number of subproblems computed")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: gleaner ted [flags] A B\n\nPrints the unit-cost tree edit distance between A and B (HTML files, or\nbracket trees with --bracket; - reads standard input). With --mapping, prints\nJSON with the edit mapping: every node of A and B once, op match, rename,\ndelete or insert, each node with its preorder index, label and path.\n\nFlags:")
 		fs.PrintDefaults()
@@ -93,7 +94,7 @@ func runTED(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	opt := treediff.Options{CompareKinds: *kinds, MaxCells: *maxCells}
+	opt := treediff.Options{CompareKinds: *kinds, MaxCells: *maxCells, MaxWork: *maxWork}
 	res := tedResult{
 		A: tedTree{trees[0].Name, trees[0].Len()},
 		B: tedTree{trees[1].Name, trees[1].Len()},

@@ -123,7 +123,8 @@ func TestTEDCommandErrors(t *testing.T) {
 		{"missing file", []string{filepath.Join(td, "a.html"), filepath.Join(td, "nope.html")}, 1, "nope.html"},
 		{"empty page", []string{empty, filepath.Join(td, "a.html")}, 1, "empty document"},
 		{"bad bracket", []string{"--bracket", filepath.Join(td, "a.html"), filepath.Join(td, "b.tree")}, 1, "a.html"},
-		{"over budget", []string{"--max-cells", "50", filepath.Join(td, "a.html"), filepath.Join(td, "b.html")}, 1, "over the size budget"},
+		{"over budget", []string{"--max-cells", "50", filepath.Join(td, "a.html"), filepath.Join(td, "b.html")}, 1, "over budget"},
+		{"over time budget", []string{"--max-work", "50", filepath.Join(td, "a.html"), filepath.Join(td, "b.html")}, 1, "subproblems"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
