@@ -44,7 +44,7 @@ var (
 func ExtractMeta(t *treediff.Tree, src []byte) Meta {
 	var m Meta
 	metas := map[string]string{}
-	var docTitle, timeDate, propAuthor string
+	var docTitle, timeDate, propAuthor, classAuthor, classDate string
 	if t != nil && t.Root != nil {
 		t.Root.Walk(func(n *treediff.Node) bool {
 			if n.Kind != treediff.Element {
@@ -77,6 +77,21 @@ func ExtractMeta(t *treediff.Tree, src []byte) Meta {
 					}
 				}
 			}
+			if classAuthor == "" || classDate == "" {
+				if cls := classID(n); cls != "" {
+					if classAuthor == "" && (strings.Contains(cls, "byline") || strings.Contains(cls, "author")) {
+						if a := bylineName(n.Text()); a != "" {
+							classAuthor = a
+						}
+					}
+					if classDate == "" && (strings.Contains(cls, "date") || strings.Contains(cls, "timestamp") ||
+						strings.Contains(cls, "posted") || strings.Contains(cls, "storytime")) {
+						if d := shortDate(n.Text()); d != "" {
+							classDate = d
+						}
+					}
+				}
+			}
 			if propAuthor == "" {
 				ip, _ := n.Attr("itemprop")
 				rel, _ := n.Attr("rel")
@@ -97,12 +112,12 @@ func ExtractMeta(t *treediff.Tree, src []byte) Meta {
 		m.Title = docTitle
 	}
 	ld := jsonLD(src)
-	m.Date = firstOf(ld.date, pick(metas, dateMetaNames), timeDate)
+	m.Date = firstOf(ld.date, pick(metas, dateMetaNames), timeDate, classDate)
 	a := pick(metas, authorMetaNames)
 	if strings.HasPrefix(a, "http") {
 		a = "" // a profile URL, not a name
 	}
-	m.Author = firstOf(ld.author, cleanAuthor(a), propAuthor)
+	m.Author = firstOf(ld.author, cleanAuthor(a), propAuthor, classAuthor)
 	return m
 }
 
@@ -124,16 +139,79 @@ func firstOf(vs ...string) string {
 	return ""
 }
 
-// cleanAuthor trims a byline to the name: "By Jane Doe" -> "Jane Doe".
+// classID returns n's class and id, lower-cased, "" when it has none.
+func classID(n *treediff.Node) string {
+	c, _ := n.Attr("class")
+	id, _ := n.Attr("id")
+	if c == "" && id == "" {
+		return ""
+	}
+	return strings.ToLower(c + " " + id)
+}
+
+// bylineName returns the name in a byline element's text: "By Jane Doe,
+// Times Staff Writer" -> "Jane Doe, Times Staff Writer", "By<br>Jane Doe |
+// Posted 12.03.05" -> "Jane Doe"; "" when what is left is not short enough
+// to be a byline.
+func bylineName(s string) string {
+	lines := splitLines(s)
+	if len(lines) == 0 {
+		return ""
+	}
+	line := lines[0]
+	if l := strings.ToLower(strings.TrimRight(line, ": ")); (l == "by" || l == "from") && len(lines) > 1 {
+		line = lines[1]
+	}
+	line = cleanAuthor(line)
+	if n := len(treediff.Words(line)); n == 0 || n > 12 {
+		return ""
+	}
+	return line
+}
+
+// shortDate returns a date element's text when it is short and holds a
+// digit, cut before a byline or a separator ("12/28/2005, by X").
+func shortDate(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	low := strings.ToLower(s)
+	for _, sep := range []string{", by ", " by ", " | "} {
+		if i := strings.Index(low, sep); i > 0 {
+			s, low = s[:i], low[:i]
+		}
+	}
+	s = strings.Trim(s, " ,()")
+	if n := len(treediff.Words(s)); n == 0 || n > 14 || !strings.ContainsAny(s, "0123456789") {
+		return ""
+	}
+	return s
+}
+
+// cleanAuthor trims a byline to the name: "By: Jane Doe" -> "Jane Doe";
+// parts after a "|" and comma-separated parts holding digits (a date, a
+// time) are dropped.
 func cleanAuthor(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 3 && strings.EqualFold(s[:3], "by ") {
-		s = s[3:]
+	if i := strings.Index(s, "|"); i >= 0 {
+		s = s[:i]
 	}
+	low := strings.ToLower(s)
+	for _, pre := range []string{"by:", "by ", "from:"} {
+		if strings.HasPrefix(low, pre) {
+			s = s[len(pre):]
+			break
+		}
+	}
+	var keep []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" && !strings.ContainsAny(part, "0123456789") {
+			keep = append(keep, part)
+		}
+	}
+	s = strings.Join(keep, ", ")
 	if len(s) > 120 {
 		return ""
 	}
-	return strings.TrimSpace(s)
+	return s
 }
 
 type ldMeta struct{ date, author string }
