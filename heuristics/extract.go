@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/gleaner/gleaner/treediff"
@@ -26,17 +27,25 @@ type ExtractOptions struct {
 	// alone, without the pair diff (fast; the pair diff still runs when the
 	// rule selects nothing in the page).
 	RulesFirst bool
+	// KeepWords: lines of the pair diff's or the rule's text with fewer
+	// words than this are kept only when the single-page extractor kept
+	// them too (default DefaultKeepWords).
+	KeepWords int
 }
 
 // Defaults of ExtractOptions, tuned on the Big9 dev pages.
 const (
 	DefaultMinConfidence = 0.5
 	DefaultMinSupport    = 0.5
+	DefaultKeepWords     = 20
 )
 
 func (o ExtractOptions) withDefaults() ExtractOptions {
 	if o.MinConfidence <= 0 {
 		o.MinConfidence = DefaultMinConfidence
+	}
+	if o.KeepWords <= 0 {
+		o.KeepWords = DefaultKeepWords
 	}
 	if o.MinSupport <= 0 {
 		o.MinSupport = DefaultMinSupport
@@ -125,25 +134,30 @@ func pairDiff(page, medoid *treediff.Tree, opt PairOptions) pairOutcome {
 }
 
 func extract(in Input, opt ExtractOptions, pre *pairOutcome) (Result, error) {
-	single := func() (Result, error) {
-		so := opt.Single
-		if so.Source == nil {
-			so.Source = in.Src
-		}
-		return ExtractSingle(in.Page, so)
+	// The single-page extractor is cheap: it is the fallback and, through
+	// its blocks, the judge of the short lines of the other methods' text.
+	so := opt.Single
+	if so.Source == nil {
+		so.Source = in.Src
+	}
+	sr, serr := ExtractSingle(in.Page, so)
+	if serr != nil {
+		sr = Result{}
 	}
 	rule := func() (Result, bool) {
 		if !in.Rules.usable(opt.MinSupport) {
 			return Result{}, false
 		}
-		return ApplyRules(in.Page, in.Medoid, in.Rules.Body, in.Rules.Title, opt.Pair)
+		r, ok := ApplyRules(in.Page, in.Medoid, in.Rules.Body, in.Rules.Title, opt.Pair)
+		return r, ok && r.Body != ""
 	}
-	if in.Medoid == nil || in.Medoid.Root == nil || opt.RulesFirst {
+	hasMedoid := in.Medoid != nil && in.Medoid.Root != nil
+	if !hasMedoid || opt.RulesFirst {
 		if r, ok := rule(); ok {
-			return r, nil
+			return refine(r, sr, opt.KeepWords), nil
 		}
-		if in.Medoid == nil || in.Medoid.Root == nil {
-			return single()
+		if !hasMedoid {
+			return sr, serr
 		}
 	}
 	if pre == nil {
@@ -153,29 +167,77 @@ func extract(in Input, opt ExtractOptions, pre *pairOutcome) (Result, error) {
 	pr, err := pre.res, pre.err
 	if err != nil {
 		// A page the pair diff cannot handle is still extracted alone.
-		sr, serr := single()
 		if serr != nil {
 			return Result{}, fmt.Errorf("extract %s: %w; single page: %w", in.Page.Name, err, serr)
 		}
 		return sr, nil
 	}
 	if pr.Confidence >= opt.MinConfidence && pr.Body != "" {
-		return pr, nil
+		return refine(pr, sr, opt.KeepWords), nil
 	}
-	if r, ok := rule(); ok && r.Body != "" {
-		return r, nil
+	if r, ok := rule(); ok {
+		return refine(r, sr, opt.KeepWords), nil
 	}
-	sr, err := single()
-	if err != nil || sr.Body == "" {
-		if pr.Body != "" {
-			return pr, nil
-		}
-		return sr, err
-	}
-	if sr.Confidence > pr.Confidence {
+	if serr == nil && sr.Body != "" {
 		return sr, nil
 	}
-	return pr, nil
+	if pr.Body != "" {
+		return pr, nil
+	}
+	return sr, serr
+}
+
+// refine drops from r's body the short lines (under keepWords words) that
+// the single-page extractor did not keep: the element chosen by comparing
+// pages is right, but short lines inside it (bylines, captions, teasers,
+// "advertisement") are better judged by the block classifier of the page
+// alone, which sees their links, cues and neighbours.
+func refine(r, single Result, keepWords int) Result {
+	if single.Body == "" || r.Body == "" {
+		return r
+	}
+	kept := " " + normWords(single.Title) + " " + normWords(single.Body) + " "
+	var out []string
+	for _, line := range strings.Split(r.Body, "\n") {
+		n := normWords(line)
+		if n != "" && strings.Count(n, " ")+1 < keepWords && !strings.Contains(kept, " "+n+" ") {
+			continue
+		}
+		out = append(out, line)
+	}
+	r.Body = strings.TrimSpace(collapseBlank(out))
+	return r
+}
+
+// normWords is s's lower-cased words joined by single spaces.
+func normWords(s string) string {
+	ws := treediff.Words(s)
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = strings.ToLower(w.Text)
+	}
+	return strings.Join(parts, " ")
+}
+
+// collapseBlank joins lines, keeping at most one blank line in a row.
+func collapseBlank(lines []string) string {
+	var b strings.Builder
+	blank := false
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			blank = true
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+			if blank {
+				b.WriteByte('\n')
+			}
+		}
+		blank = false
+		b.WriteString(l)
+	}
+	return b.String()
 }
 
 // SitePage is one page of a site with its place among the site's templates.
