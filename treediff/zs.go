@@ -352,6 +352,11 @@ func forestDist[C cell](a, b *postTree, k1, k2 int, td, fd []C, store bool) {
 	labB := b.label[l2 : k2+1]
 	for x := 1; x <= m; x++ {
 		i := l1 + x - 1
+		if x+3 <= m && int(a.lld[i]) != l1 && int(a.lld[i+1]) != l1 && int(a.lld[i+2]) != l1 && int(a.lld[i+3]) != l1 {
+			forestRows4(fd, td, lldB, (x-1)*w, w, [4]int{int(a.lld[i]) - l1, int(a.lld[i+1]) - l1, int(a.lld[i+2]) - l1, int(a.lld[i+3]) - l1}, i*n2+l2, n2, l2, C(x))
+			x += 3
+			continue
+		}
 		if x < m && int(a.lld[i]) != l1 && int(a.lld[i+1]) != l1 {
 			// Two rows off the left path at once: their two dependency
 			// chains (each cell needs its left neighbour) interleave, which
@@ -427,6 +432,41 @@ func forestRows2[C cell](fd, td []C, lldB []int32, prevOff, w, b0, b1, tdOff, n2
 		v1 := min(base1[off]+td1[y], v0+1, left1+1)
 		r1[y] = v1
 		left1 = v1
+	}
+}
+
+// forestRows4 is forestRows2 for four rows.
+func forestRows4[C cell](fd, td []C, lldB []int32, prevOff, w int, b [4]int, tdOff, n2, l2 int, x C) {
+	n := len(lldB)
+	prev := fd[prevOff+1 : prevOff+1+n]
+	r0 := fd[prevOff+w+1 : prevOff+w+1+n]
+	r1 := fd[prevOff+2*w+1 : prevOff+2*w+1+n]
+	r2 := fd[prevOff+3*w+1 : prevOff+3*w+1+n]
+	r3 := fd[prevOff+4*w+1 : prevOff+4*w+1+n]
+	base0 := fd[b[0]*w : b[0]*w+w]
+	base1 := fd[b[1]*w : b[1]*w+w]
+	base2 := fd[b[2]*w : b[2]*w+w]
+	base3 := fd[b[3]*w : b[3]*w+w]
+	td0 := td[tdOff : tdOff+n]
+	td1 := td[tdOff+n2 : tdOff+n2+n]
+	td2 := td[tdOff+2*n2 : tdOff+2*n2+n]
+	td3 := td[tdOff+3*n2 : tdOff+3*n2+n]
+	left0, left1, left2, left3 := x, x+1, x+2, x+3
+	fd[prevOff+w], fd[prevOff+2*w], fd[prevOff+3*w], fd[prevOff+4*w] = left0, left1, left2, left3
+	for y, lj := range lldB {
+		off := int(lj) - l2
+		v0 := min(base0[off]+td0[y], prev[y]+1, left0+1)
+		r0[y] = v0
+		left0 = v0
+		v1 := min(base1[off]+td1[y], v0+1, left1+1)
+		r1[y] = v1
+		left1 = v1
+		v2 := min(base2[off]+td2[y], v1+1, left2+1)
+		r2[y] = v2
+		left2 = v2
+		v3 := min(base3[off]+td3[y], v2+1, left3+1)
+		r3[y] = v3
+		left3 = v3
 	}
 }
 
