@@ -501,6 +501,16 @@ func (p *page) spanWeight(i, prev, edge int) float64 {
 // teaser are enough to part them.
 const boundaryCost = 10
 
+// subheading reports whether block i, before block hi, is a heading of the
+// article: a short h2-h6 line followed by article text.
+func (p *page) subheading(i, hi int) bool {
+	b := p.blocks[i]
+	if b.heading < 2 || b.cue || b.inLink || b.words > 25 || b.class == classBad && !b.weak {
+		return false
+	}
+	return i+1 < hi && p.blocks[i+1].class == classGood
+}
+
 // bodyOf returns the paragraphs of the article under n and a confidence:
 // the share of the page's article-like words that n holds.
 func (p *page) bodyOf(n *treediff.Node, title string) ([]string, float64) {
@@ -512,9 +522,13 @@ func (p *page) bodyOf(n *treediff.Node, title string) ([]string, float64) {
 		}
 	}
 	lo, hi := p.span(n)
+	if lo > 0 && p.subheading(lo-1, hi) {
+		lo-- // the article's first section heading
+	}
 	seen := map[string]bool{}
 	for i, b := range p.blocks[lo:hi] {
-		if b.class != classGood && !sentenceLike(b) || seen[b.text] || i < 5 && isTitleEcho(b, title) {
+		keep := b.class == classGood || sentenceLike(b) || p.subheading(lo+i, hi)
+		if !keep || seen[b.text] || i < 5 && isTitleEcho(b, title) {
 			continue
 		}
 		// A repeated block is a caption or a pull quote shown twice.

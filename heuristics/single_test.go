@@ -58,6 +58,18 @@ func TestExtractSingle(t *testing.T) {
 			selector: "html > body > table > tbody > tr:nth-of-type(2) > td:nth-of-type(2)",
 		},
 		{
+			// Entries with subheadings parted by share links.
+			file:  "subheads.html",
+			title: "Live: Harbour storm",
+			body: []string{
+				"Ferries cancelled",
+				"All ferries to the islands were cancelled on Monday morning as the wind reached gale force along the coast.",
+				"Schools closed",
+				"The council closed every school in the harbour district and asked parents to keep their children at home.",
+			},
+			selector: "html > body > div.main > ol.feed",
+		},
+		{
 			file:  "jsonld.html",
 			title: "Quiet week",
 			body: []string{
