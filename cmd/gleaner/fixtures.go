@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
@@ -20,7 +21,8 @@ func init() {
 }
 
 const fixturesUsage = `Usage:
-  gleaner fixtures serve [--addr 127.0.0.1:0] [--seed N] [--articles N] [--distinct-ips] [--manifest DIR]
+  gleaner fixtures serve [--addr 127.0.0.1:0] [--seed N] [--articles N] [--distinct-ips] [--manifest DIR] [--log]
+                        [--slow 400ms] [--crawl-delay 1s]
       serve the fixture sites until interrupted; prints one base URL per site
   gleaner fixtures manifest --out DIR [--addr 127.0.0.1:8700] [--seed N] [--articles N] [--per-site N] [--distinct-ips]
       write DIR/manifest.tsv, html/, gold/ and relevance.tsv for "gleaner eval --manifest";
@@ -44,17 +46,40 @@ func runFixtures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	seed := fs.Int64("seed", 1, "seed of the generated web")
 	articles := fs.Int("articles", 160, "articles per site")
 	distinct := fs.Bool("distinct-ips", false, "one loopback address per site (127.0.0.10-13)")
+	slow := fs.Duration("slow", 400*time.Millisecond, "delay of the slow resources (0: none)")
+	delay := fs.Duration("crawl-delay", time.Second, "Crawl-delay declared by two sites' robots.txt (0: none)")
+	options := func(addr string) fixtures.Options {
+		o := fixtures.Options{Seed: *seed, Addr: addr, Articles: *articles, DistinctIPs: *distinct, Slow: *slow, CrawlDelay: *delay}
+		if o.Slow == 0 {
+			o.Slow = -1
+		}
+		if o.CrawlDelay == 0 {
+			o.CrawlDelay = -1
+		}
+		return o
+	}
 	switch sub {
 	case "serve":
 		addr := fs.String("addr", "127.0.0.1:0", "address of the first site")
 		manifest := fs.String("manifest", "", "also write the manifest of the served URLs to this folder")
+		logHits := fs.Bool("log", false, "print one line per request")
 		if err := fs.Parse(rest); err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 		if fs.NArg() > 0 {
 			return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 		}
-		srv, err := fixtures.Start(ctx, fixtures.Options{Seed: *seed, Addr: *addr, Articles: *articles, DistinctIPs: *distinct})
+		opts := options(*addr)
+		if *logHits {
+			var mu sync.Mutex
+			opts.OnHit = func(h fixtures.Hit) {
+				mu.Lock()
+				defer mu.Unlock()
+				fmt.Fprintf(stdout, "%s %-9s %d %5.0fms %s %q\n", h.Start.Format("15:04:05.000"), h.Site, h.Status,
+					float64(h.End.Sub(h.Start).Microseconds())/1000, h.Path, h.UserAgent)
+			}
+		}
+		srv, err := fixtures.Start(ctx, opts)
 		if err != nil {
 			return err
 		}
@@ -83,7 +108,7 @@ func runFixtures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if *out == "" || fs.NArg() > 0 {
 			return fmt.Errorf("%w: --out DIR is required and no argument is taken", errUsage)
 		}
-		opts := fixtures.Options{Seed: *seed, Articles: *articles, Addr: *addr, DistinctIPs: *distinct}
+		opts := options(*addr)
 		mo := fixtures.ManifestOptions{PerSite: *perSite}
 		var w *fixtures.Web
 		if *rendered {

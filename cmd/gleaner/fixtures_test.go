@@ -71,7 +71,7 @@ func TestFixturesServeCommand(t *testing.T) {
 	var out, errb lockedBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"fixtures", "serve", "--articles", "10"}, &out, &errb)
+		done <- run(ctx, []string{"fixtures", "serve", "--articles", "10", "--log", "--slow", "0", "--crawl-delay", "0"}, &out, &errb)
 	}()
 	deadline := time.Now().Add(20 * time.Second)
 	for !strings.Contains(out.String(), "serving seed 1") {
@@ -97,9 +97,12 @@ func TestFixturesServeCommand(t *testing.T) {
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != 200 || !strings.Contains(string(body), "User-agent: *") {
+		if resp.StatusCode != 200 || !strings.Contains(string(body), "User-agent: *") || strings.Contains(string(body), "Crawl-delay") {
 			t.Errorf("%srobots.txt: %d %q", b, resp.StatusCode, body)
 		}
+	}
+	if n := strings.Count(out.String(), " 200 "); n != 4 || !strings.Contains(out.String(), "/robots.txt") {
+		t.Errorf("access log: %q", out.String())
 	}
 	cancel()
 	select {
