@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -425,5 +426,69 @@ func TestBoxJSONRoundTrip(t *testing.T) {
 	var bad Box
 	if err := bad.UnmarshalJSON([]byte(`{"x":1}`)); err == nil {
 		t.Error("bad box JSON accepted")
+	}
+}
+
+// rendererPIDs lists the renderer processes among pid's descendants.
+func rendererPIDs(pid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	parent := map[int]int{}
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		if i := strings.LastIndexByte(string(b), ')'); i >= 0 {
+			if f := strings.Fields(string(b[i+1:])); len(f) > 1 {
+				parent[p], _ = strconv.Atoi(f[1])
+			}
+		}
+	}
+	var out []int
+	for p := range parent {
+		anc := parent[p]
+		for anc > 1 && anc != pid {
+			anc = parent[anc]
+		}
+		if anc != pid {
+			continue
+		}
+		cmd, _ := os.ReadFile("/proc/" + strconv.Itoa(p) + "/cmdline")
+		if strings.Contains(string(cmd), "--type=renderer") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func TestCrashedTabIsRetriedInTheSameBrowser(t *testing.T) {
+	ts := testServer(t)
+	r := newRenderer(t, Options{Tabs: 1, PageTimeout: 15 * time.Second})
+	mustFetch(t, r, ts.URL+"/frame.html")
+	pid := r.BrowserPID()
+	killed := make(chan int, 1)
+	go func() {
+		time.Sleep(700 * time.Millisecond) // mid-page
+		n := 0
+		for _, p := range rendererPIDs(pid) {
+			if syscall.Kill(p, syscall.SIGKILL) == nil {
+				n++
+			}
+		}
+		killed <- n
+	}()
+	p := mustFetch(t, r, ts.URL+"/slow")
+	if n := <-killed; n == 0 {
+		t.Fatal("no renderer process found to kill")
+	}
+	if !strings.Contains(p.HTML, "Slow body finally here.") || p.Attempts != 2 {
+		t.Errorf("attempts %d, body complete %v", p.Attempts, strings.Contains(p.HTML, "Slow body finally here."))
+	}
+	if r.BrowserPID() != pid {
+		t.Errorf("a tab crash replaced the browser (%d -> %d)", pid, r.BrowserPID())
 	}
 }

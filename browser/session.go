@@ -39,7 +39,8 @@ type tabState struct {
 	mainFrame cdp.FrameID
 	mainReq   network.RequestID
 	inflight  map[network.RequestID]time.Time
-	lastNet   time.Time
+	lastNet   time.Time // last request start or end
+	lastStart time.Time // last request start
 	status    int
 	ctype     string
 	redirects []Redirect
@@ -81,7 +82,7 @@ func (s *tabState) listen(ev any) {
 			s.mainReq = ev.RequestID
 		}
 		s.inflight[ev.RequestID] = now
-		s.lastNet = now
+		s.lastNet, s.lastStart = now, now
 		s.mu.Unlock()
 	case *network.EventResponseReceived:
 		s.mu.Lock()
@@ -122,15 +123,20 @@ func (s *tabState) done(id network.RequestID, now time.Time) {
 	s.mu.Unlock()
 }
 
-// netIdle reports whether no request (younger than long) was in flight,
-// and none started or ended, in the window before now, counting from since.
-func (s *tabState) netIdle(now, since time.Time, window, long time.Duration) bool {
+// netIdle reports whether no request (younger than long) is in flight and
+// none started or ended in the window before now, counting from since.
+// With lenient, a page that started no request since then is idle at once
+// (the caller still waits for the DOM to be quiet).
+func (s *tabState) netIdle(now, since time.Time, window, long time.Duration, lenient bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, t := range s.inflight {
 		if now.Sub(t) < long {
 			return false
 		}
+	}
+	if lenient && s.lastStart.Before(since) {
+		return true
 	}
 	last := s.lastNet
 	if since.After(last) {
@@ -159,6 +165,18 @@ func (s *tabState) blockLoop(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// phases times the steps of one page for its notes.
+type phases struct {
+	last  time.Time
+	parts []string
+}
+
+func (ph *phases) mark(name string) {
+	now := time.Now()
+	ph.parts = append(ph.parts, fmt.Sprintf("%s %.2fs", name, now.Sub(ph.last).Seconds()))
+	ph.last = now
 }
 
 // pageState is what state.js returns.
@@ -254,8 +272,10 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 	}
 
 	p := &Page{URL: u.String(), Rendered: true, FetchedAt: start}
+	ph := &phases{last: start}
+	ph.mark("navigate")
 	wctx, cancelW := context.WithDeadline(tabCtx, waitUntil)
-	r.settle(wctx, st, p)
+	r.settle(wctx, st, p, ph)
 	cancelW()
 	select {
 	case <-st.crashed:
@@ -268,6 +288,8 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 	if err := r.capture(sctx, st, p); err != nil {
 		return nil, fail("capture", err)
 	}
+	ph.mark("capture")
+	p.Notes = append(p.Notes, "time: "+strings.Join(ph.parts, ", "))
 	p.Elapsed = time.Since(start)
 	return p, nil
 }
@@ -275,8 +297,9 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 // settle waits for the page's real content: load event, then quiet network
 // and DOM, consent dismissal, the scroll loop and "load more" clicks. It
 // marks p partial when ctx ends first.
-func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page) {
+func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases) {
 	w := r.opt.Wait
+	defer ph.mark("wait")
 	partial := func(reason string) {
 		if !p.Partial {
 			p.Partial, p.PartialReason = true, reason
@@ -290,13 +313,16 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page) {
 		partial("the load event had not fired at the deadline")
 		return
 	}
-	ps, ok := r.quiet(ctx, st, time.Now())
+	ph.mark("load")
+	ps, ok := r.quiet(ctx, st, time.Now(), false)
 	if !ok {
 		partial("network or DOM still busy at the deadline")
 		return
 	}
+	ph.mark("quiet")
 	if !w.KeepConsent {
 		r.dismissConsent(ctx, st, p)
+		ph.mark("consent")
 	}
 	steps, clicks := 0, 0
 	for {
@@ -306,7 +332,7 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page) {
 				break
 			}
 			steps++
-			if ps, ok = r.quiet(ctx, st, time.Now()); !ok {
+			if ps, ok = r.quiet(ctx, st, time.Now(), true); !ok {
 				p.Notes = append(p.Notes, fmt.Sprintf("scroll: %d steps", steps))
 				partial("still loading while scrolling at the deadline")
 				return
@@ -323,11 +349,12 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page) {
 			break
 		}
 		clicks++
-		if ps, ok = r.quiet(ctx, st, time.Now()); !ok {
+		if ps, ok = r.quiet(ctx, st, time.Now(), true); !ok {
 			partial("still loading after a load-more click at the deadline")
 			break
 		}
 	}
+	ph.mark("scroll+more")
 	if steps > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("scroll: %d steps", steps))
 	}
@@ -342,8 +369,10 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page) {
 
 // quiet waits until the network is idle and the DOM has not changed for
 // their windows, both counted from since at the earliest. ok is false when
-// ctx ended first.
-func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time) (pageState, bool) {
+// ctx ended first. After an action (a scroll, a click: afterAction), a page
+// that starts no request within the DOM window needs no network window:
+// that halves the cost of the scroll step that finds nothing more.
+func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, afterAction bool) (pageState, bool) {
 	w := r.opt.Wait
 	var ps pageState
 	for {
@@ -355,7 +384,7 @@ func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time) (pa
 			if d := now.Sub(since); d < domQuiet {
 				domQuiet = d
 			}
-			if domQuiet >= w.DOMQuiet && st.netIdle(now, since, w.NetworkIdle, w.LongRequest) {
+			if domQuiet >= w.DOMQuiet && st.netIdle(now, since, w.NetworkIdle, w.LongRequest, afterAction) {
 				return ps, true
 			}
 		}
@@ -381,7 +410,7 @@ func (r *Renderer) dismissConsent(ctx context.Context, st *tabState, p *Page) {
 			p.Notes = append(p.Notes, "consent: "+d)
 		}
 	}
-	r.quiet(ctx, st, time.Now())
+	r.quiet(ctx, st, time.Now(), true)
 	removed, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](fmt.Sprintf("(%s)(true)", consentJS)))
 	if err == nil {
 		for _, d := range removed {
