@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -61,6 +63,15 @@ func perturbedSite(tb testing.TB, n int) []Page {
 	return pages
 }
 
+// cpuTime is the user and system CPU time of the process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // BenchmarkLearn learns one site of n pages from scratch (no cache). The
 // TEDs/op metric counts tree edit distances: n(n-1)/2 up to the landmark
 // threshold, then about (Landmarks + k)·n.
@@ -69,6 +80,7 @@ func BenchmarkLearn(b *testing.B) {
 		pages := perturbedSite(b, n)
 		b.Run(fmt.Sprintf("pages=%d", n), func(b *testing.B) {
 			var teds int
+			cpu0 := cpuTime()
 			for b.Loop() {
 				res, err := Learn(context.Background(), pages, Options{Seed: 1})
 				if err != nil {
@@ -80,6 +92,9 @@ func BenchmarkLearn(b *testing.B) {
 				teds = res.Computed
 			}
 			b.ReportMetric(float64(teds), "TEDs/op")
+			// Process CPU time: meaningful on a shared machine where wall
+			// time depends on the other load.
+			b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 		})
 	}
 }
