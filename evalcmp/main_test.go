@@ -53,8 +53,8 @@ func TestTrafilaturaDoc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Title != "Council approves new bridge" || !strings.Contains(r.Body, "The city council voted on Tuesday") {
-		t.Errorf("trafilatura result: title %q, body %q", r.Title, r.Body)
+	if !strings.Contains(r.Body, "The city council voted on Tuesday") || strings.Contains(r.Body, "Most read") {
+		t.Errorf("trafilatura body %q", r.Body)
 	}
 }
 
