@@ -32,19 +32,29 @@ type Config struct {
 	// MaxBytes caps the text of one document (default 4 MiB); the rest is
 	// dropped and Document.Truncated set.
 	MaxBytes int
+	// Workers is how many tagger processes (pipelines) each language may
+	// run at once, for documents processed concurrently (default 1).
+	Workers int
 }
 
 // DefaultLanguages are the languages of a zero Config.
 var DefaultLanguages = []string{"en", "fr", "de"}
 
-// Chain annotates documents. It is safe for concurrent use; each
-// language's tagger serves one request at a time.
+// Chain annotates documents. It is safe for concurrent use: each language
+// has a pool of Config.Workers taggers, each serving one request at a time.
 type Chain struct {
 	cfg Config
 	id  *langid.Identifier
 
 	mu      sync.Mutex
-	taggers map[string]tagger.Tagger
+	taggers map[string]*pool
+}
+
+// pool holds the taggers of one language.
+type pool struct {
+	name string
+	free chan tagger.Tagger
+	all  []tagger.Tagger
 }
 
 // New returns a chain; taggers start on first use.
@@ -55,11 +65,14 @@ func New(cfg Config) (*Chain, error) {
 	if cfg.MaxBytes <= 0 {
 		cfg.MaxBytes = 4 << 20
 	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = 1
+	}
 	id, err := langid.New(cfg.Languages)
 	if err != nil {
 		return nil, fmt.Errorf("chain: %w", err)
 	}
-	return &Chain{cfg: cfg, id: id, taggers: map[string]tagger.Tagger{}}, nil
+	return &Chain{cfg: cfg, id: id, taggers: map[string]*pool{}}, nil
 }
 
 // Close stops the tagger processes.
@@ -67,10 +80,12 @@ func (c *Chain) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var errs []error
-	for _, t := range c.taggers {
-		errs = append(errs, t.Close())
+	for _, p := range c.taggers {
+		for _, t := range p.all {
+			errs = append(errs, t.Close())
+		}
 	}
-	c.taggers = map[string]tagger.Tagger{}
+	c.taggers = map[string]*pool{}
 	return errors.Join(errs...)
 }
 
@@ -144,13 +159,21 @@ func (c *Chain) Process(ctx context.Context, in Input) (*Document, error) {
 	if doc.Lang == "" {
 		doc.Lang, doc.LangConfidence = c.id.Detect(in.Title + "\n" + strings.Join(blocks, "\n"))
 	}
-	tg, err := c.tagger(doc.Lang)
+	var tg tagger.Tagger
+	p, err := c.pool(doc.Lang)
 	if err != nil {
 		doc.Tagger = "none (" + err.Error() + ")"
+	} else {
+		doc.Tagger = p.name
+		select {
+		case tg = <-p.free:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		defer func() { p.free <- tg }()
 	}
-	if tg != nil {
-		doc.Tagger = tg.Name()
-	}
+	// Segment every block, then tag the whole document in one request.
+	var all [][]tagger.Token
 	for _, text := range blocks {
 		text = strings.TrimSpace(text)
 		if text == "" {
@@ -158,72 +181,86 @@ func (c *Chain) Process(ctx context.Context, in Input) (*Document, error) {
 		}
 		segs := segment.Sentences(segment.Tokenize(text, doc.Lang), text, doc.Lang)
 		sents := tagger.FromSegments(segs)
-		if tg != nil {
-			if err := tg.Tag(ctx, text, sents); err != nil {
-				return nil, fmt.Errorf("chain: document %s: %w", in.ID, err)
-			}
-		} else {
-			for _, s := range sents {
-				for i := range s {
-					if s[i].Lemma == "" {
-						s[i].Lemma = s[i].Text
-					}
-				}
-			}
-		}
 		b := Block{Text: text}
 		for _, s := range sents {
 			b.Sentences = append(b.Sentences, Sentence{Text: text[s[0].Start:s[len(s)-1].End], Tokens: s})
 		}
+		all = append(all, sents...)
 		doc.Blocks = append(doc.Blocks, b)
+	}
+	if tg != nil {
+		if err := tg.Tag(ctx, all); err != nil {
+			return nil, fmt.Errorf("chain: document %s: %w", in.ID, err)
+		}
+	} else {
+		for _, s := range all {
+			for i := range s {
+				if s[i].Lemma == "" {
+					s[i].Lemma = s[i].Text
+				}
+			}
+		}
 	}
 	return doc, ctx.Err()
 }
 
-// tagger returns the tagger of lang, starting it on first use.
-func (c *Chain) tagger(lang string) (tagger.Tagger, error) {
+// pool returns the taggers of lang, making them on first use (their
+// processes start on their first request).
+func (c *Chain) pool(lang string) (*pool, error) {
 	if lang == "" {
 		return nil, errors.New("language not identified")
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if t, ok := c.taggers[lang]; ok {
-		return t, nil
+	if p, ok := c.taggers[lang]; ok {
+		return p, nil
 	}
-	var t tagger.Tagger
+	p := &pool{free: make(chan tagger.Tagger, c.cfg.Workers)}
+	for range c.cfg.Workers {
+		t, err := c.newTagger(lang)
+		if err != nil {
+			return nil, err
+		}
+		p.all = append(p.all, t)
+		p.free <- t
+	}
+	p.name = p.all[0].Name()
+	c.taggers[lang] = p
+	return p, nil
+}
+
+// newTagger makes the best tagger available for lang: the configured
+// TreeTagger, else Apertium, else Snowball stems.
+func (c *Chain) newTagger(lang string) (tagger.Tagger, error) {
 	var errs []error
 	if m, ok := c.cfg.TreeTagger[lang]; ok {
 		tt, err := tagger.NewTreeTagger(lang, m.Bin, m.Par)
 		if err == nil {
-			t = tt
+			return tt, nil
 		}
 		errs = append(errs, err)
 	}
-	if t == nil && !c.cfg.NoApertium {
+	if !c.cfg.NoApertium {
 		a, err := tagger.NewApertium(c.cfg.ApertiumDir, lang)
 		if err == nil {
-			t = a
+			return a, nil
 		}
 		errs = append(errs, err)
 	}
-	if t == nil {
-		s, err := tagger.NewStemmer(lang)
-		if err != nil {
-			return nil, errors.Join(append(errs, err)...)
-		}
-		t = s
+	s, err := tagger.NewStemmer(lang)
+	if err != nil {
+		return nil, errors.Join(append(errs, err)...)
 	}
-	c.taggers[lang] = t
-	return t, nil
+	return s, nil
 }
 
-// Tagger reports which tagger the chain uses for lang (starting it).
+// Tagger reports which tagger the chain uses for lang.
 func (c *Chain) Tagger(lang string) string {
-	t, err := c.tagger(lang)
+	p, err := c.pool(lang)
 	if err != nil {
 		return "none (" + err.Error() + ")"
 	}
-	return t.Name()
+	return p.name
 }
 
 // paragraphs splits text at blank lines.

@@ -142,3 +142,86 @@ func BenchmarkChain(b *testing.B) {
 		})
 	}
 }
+
+// TestConcurrent runs documents from several goroutines through a pool of
+// two taggers per language; every result must equal the sequential one.
+func TestConcurrent(t *testing.T) {
+	c, err := New(Config{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	want := map[string]string{}
+	render := func(d *Document) string {
+		var b strings.Builder
+		for _, bl := range d.Blocks {
+			for _, s := range bl.Sentences {
+				for _, tok := range s.Tokens {
+					b.WriteString(tok.Text + "/" + tok.UPOS + "/" + tok.Lemma + " ")
+				}
+			}
+		}
+		return d.Lang + " " + d.Tagger + " " + b.String()
+	}
+	for lang, text := range benchTexts {
+		d, err := c.Process(ctx, Input{Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[lang] = render(d)
+	}
+	errs := make(chan error, 8)
+	for g := range 8 {
+		go func() {
+			lang := []string{"fr", "en"}[g%2]
+			for range 5 {
+				d, err := c.Process(ctx, Input{Text: benchTexts[lang]})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if got := render(d); got != want[lang] {
+					errs <- fmt.Errorf("%s: concurrent result differs:\n%s\n%s", lang, got, want[lang])
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkChainParallel measures documents per second with two tagger
+// pipelines per language and documents processed concurrently.
+func BenchmarkChainParallel(b *testing.B) {
+	for _, lang := range []string{"fr", "en"} {
+		b.Run(lang, func(b *testing.B) {
+			if !haveApertium() {
+				b.Skip("Apertium not installed")
+			}
+			c, err := New(Config{Workers: 2})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close()
+			text := strings.Repeat(benchTexts[lang]+"\n\n", 10)
+			ctx := context.Background()
+			b.SetParallelism(1) // GOMAXPROCS goroutines
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if _, err := c.Process(ctx, Input{Text: text}); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+		})
+	}
+}

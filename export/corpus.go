@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gleaner/gleaner/chain"
@@ -84,6 +85,9 @@ type CorpusOptions struct {
 	Limit int
 	// Progress, when set, receives a line per 100 pages.
 	Progress io.Writer
+	// Workers prepare and annotate this many pages at once (default 1);
+	// the outputs keep the pages' order. Give the chain as many workers.
+	Workers int
 }
 
 // CorpusStats reports an export.
@@ -130,10 +134,7 @@ func Corpus(ctx context.Context, st store.Store, c *chain.Chain, opt CorpusOptio
 	matrix := terms.NewMatrix()
 	freq := map[string]map[string]int{} // lang -> term -> frequency
 	distrib := map[string]*terms.Distrib{}
-	for i, it := range items {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	prepare := func(ctx context.Context, it item) (*Page, error) {
 		p, err := st.Page(ctx, it.pageID)
 		if err != nil {
 			return nil, fmt.Errorf("export: page %d: %w", it.pageID, err)
@@ -141,25 +142,33 @@ func Corpus(ctx context.Context, st store.Store, c *chain.Chain, opt CorpusOptio
 		page := toPage(p, it)
 		if annotate {
 			in := chain.Input{ID: page.ID, URL: page.URL, Title: page.Title, Blocks: contentBlocks(p, it)}
-			doc, err := c.Process(ctx, in)
-			if err != nil {
+			if page.Doc, err = c.Process(ctx, in); err != nil {
 				return nil, fmt.Errorf("export: page %s: %w", page.ID, err)
 			}
-			page.Doc = doc
+		}
+		return page, nil
+	}
+	i := 0
+	err = inOrder(ctx, items, max(opt.Workers, 1), prepare, func(page *Page) error {
+		if doc := page.Doc; doc != nil {
 			stats.Tokens += doc.Tokens()
 			stats.Languages[doc.Lang]++
 			stats.Taggers[doc.Tagger]++
 		}
 		if err := w.write(page, want, matrix, freq, distrib); err != nil {
-			return nil, err
+			return err
 		}
 		if want["graph"] {
 			graphPages = append(graphPages, &Page{ID: page.ID, URL: page.URL, Links: page.Links})
 		}
 		stats.Documents++
-		if opt.Progress != nil && (i+1)%100 == 0 {
-			fmt.Fprintf(opt.Progress, "export: %d/%d pages\n", i+1, len(items))
+		if i++; opt.Progress != nil && i%100 == 0 {
+			fmt.Fprintf(opt.Progress, "export: %d/%d pages\n", i, len(items))
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if want["graph"] {
 		edges := Edges(graphPages)
@@ -190,6 +199,71 @@ func Corpus(ctx context.Context, st store.Store, c *chain.Chain, opt CorpusOptio
 	stats.Files = w.names
 	stats.Elapsed = time.Since(start)
 	return stats, nil
+}
+
+// inOrder runs prepare on items with n workers and passes the results to
+// write one at a time, in the items' order. The first error stops
+// everything and is returned.
+func inOrder(ctx context.Context, items []item, n int, prepare func(context.Context, item) (*Page, error), write func(*Page) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		page *Page
+		err  error
+	}
+	type job struct {
+		it  item
+		out chan result
+	}
+	jobs := make(chan job)
+	order := make(chan chan result, 2*n) // bounds the pages in flight
+	go func() {
+		defer close(jobs)
+		defer close(order)
+		for _, it := range items {
+			out := make(chan result, 1)
+			select {
+			case order <- out:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case jobs <- job{it, out}:
+			case <-ctx.Done():
+				out <- result{err: ctx.Err()}
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				p, err := prepare(ctx, j.it)
+				j.out <- result{p, err}
+			}
+		}()
+	}
+	var err error
+	for out := range order {
+		r := <-out
+		if err == nil {
+			err = r.err
+			if err == nil {
+				err = write(r.page)
+			}
+			if err != nil {
+				cancel()
+			}
+		}
+	}
+	wg.Wait()
+	if err == nil {
+		err = ctx.Err()
+	}
+	return err
 }
 
 // item is one page to export with its content.

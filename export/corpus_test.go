@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/xml"
+	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -146,5 +148,52 @@ func TestCorpusErrors(t *testing.T) {
 	}
 	if _, err := ParseFormats("conllu,pdf"); err == nil || !strings.Contains(err.Error(), `"pdf"`) {
 		t.Errorf("bad format: %v", err)
+	}
+}
+
+func TestCorpusWorkersSameOutput(t *testing.T) {
+	st := testStore(t)
+	var outs []string
+	for _, workers := range []int{1, 3} {
+		c, err := chain.New(chain.Config{Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := t.TempDir()
+		if _, err := Corpus(context.Background(), st, c, CorpusOptions{Formats: []string{"conllu", "jsonl"}, Out: out, Workers: workers}); err != nil {
+			t.Fatal(err)
+		}
+		c.Close()
+		a, _ := os.ReadFile(filepath.Join(out, "corpus.conllu"))
+		b, _ := os.ReadFile(filepath.Join(out, "corpus.jsonl"))
+		outs = append(outs, string(a)+string(b))
+	}
+	if outs[0] != outs[1] {
+		t.Error("outputs differ with 3 workers")
+	}
+}
+
+func TestInOrder(t *testing.T) {
+	items := make([]item, 50)
+	for i := range items {
+		items[i] = item{pageID: int64(i + 1)}
+	}
+	prep := func(ctx context.Context, it item) (*Page, error) {
+		if it.pageID == 30 {
+			return nil, errors.New("page 30 is bad")
+		}
+		time.Sleep(time.Duration(it.pageID%3) * time.Millisecond)
+		return &Page{ID: strconv.FormatInt(it.pageID, 10)}, nil
+	}
+	var got []string
+	err := inOrder(context.Background(), items, 4, prep, func(p *Page) error { got = append(got, p.ID); return nil })
+	if err == nil || err.Error() != "page 30 is bad" || len(got) != 29 || got[28] != "29" {
+		t.Errorf("err %v, wrote %d pages: %v", err, len(got), got)
+	}
+	got = nil
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := inOrder(ctx, items, 4, prep, func(p *Page) error { got = append(got, p.ID); return nil }); err == nil {
+		t.Error("cancelled run succeeded")
 	}
 }

@@ -56,10 +56,20 @@ func FindApertium(dir, lang string) (automorf, prob string, err error) {
 }
 
 // Apertium tags with lt-proc and apertium-tagger kept running.
+//
+// apertium-tagger changes its own model when it meets an ambiguity class
+// its model lacks (find_similar_ambiguity_class assigns through a
+// reference to the model's open class), so its answers would depend on
+// the documents it saw before. It runs with -d, which reports such
+// classes on stderr; a tagger that reported anything is replaced before
+// the next request. Every document is thus tagged by a tagger in its
+// initial state, and results do not depend on order or concurrency. The
+// analyser (the costly model to load) never restarts.
 type Apertium struct {
-	lang string
-	name string
-	p    *pipeline
+	lang  string
+	name  string
+	morph *pipeline
+	tag   *pipeline
 }
 
 // NewApertium prepares an Apertium tagger for lang from the language data
@@ -75,20 +85,26 @@ func NewApertium(dir, lang string) (*Apertium, error) {
 		}
 	}
 	return &Apertium{
-		lang: lang,
-		name: "apertium:" + strings.TrimSuffix(filepath.Base(morf), ".automorf.bin"),
-		p: newPipeline(
-			[]string{"lt-proc", "-z", "-w", morf},
-			[]string{"apertium-tagger", "-z", "-g", "-p", prob},
-		),
+		lang:  lang,
+		name:  "apertium:" + strings.TrimSuffix(filepath.Base(morf), ".automorf.bin"),
+		morph: newPipeline([]string{"lt-proc", "-z", "-w", morf}),
+		tag:   &pipeline{argv: [][]string{{"apertium-tagger", "-d", "-z", "-g", "-p", prob}}, probe: true},
 	}, nil
+}
+
+// Restarts reports how many times the tagger process was started (1 when
+// it never had to be replaced).
+func (a *Apertium) Restarts() int {
+	a.tag.mu.Lock()
+	defer a.tag.mu.Unlock()
+	return a.tag.restarts
 }
 
 // Name is "apertium:" and the language pair whose data tags.
 func (a *Apertium) Name() string { return a.name }
 
 // Close stops the processes.
-func (a *Apertium) Close() error { return a.p.close() }
+func (a *Apertium) Close() error { return errors.Join(a.morph.close(), a.tag.close()) }
 
 // lu is one lexical unit of Apertium's stream: surface form and analyses
 // (several when the surface contracts words: du = de+le).
@@ -104,7 +120,7 @@ type analysis struct {
 }
 
 // Tag implements Tagger: the sentences go in one request, one a line.
-func (a *Apertium) Tag(ctx context.Context, text string, sents [][]Token) error {
+func (a *Apertium) Tag(ctx context.Context, sents [][]Token) error {
 	var req strings.Builder
 	type span struct{ s, t, start, end int } // token (s,t) at [start,end) of the request
 	var spans []span
@@ -121,8 +137,17 @@ func (a *Apertium) Tag(ctx context.Context, text string, sents [][]Token) error 
 		req.WriteByte('\n')
 	}
 	plain := req.String()
+	var analysed []byte
+	err := a.morph.roundTrip(ctx, []byte(escapeStream(plain)+"\n\x00"), func(r *bufio.Reader) error {
+		var err error
+		analysed, err = readUntilNUL(r)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("apertium %s: %w", a.lang, err)
+	}
 	var units []lu
-	err := a.p.roundTrip(ctx, []byte(escapeStream(plain)+"\n\x00"), func(r *bufio.Reader) error {
+	err = a.tag.roundTrip(ctx, append(analysed, 0), func(r *bufio.Reader) error {
 		b, err := readUntilNUL(r)
 		if err != nil {
 			return err

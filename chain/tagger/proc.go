@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // pipeline is a chain of long-lived processes (a | b | c) answering one
@@ -18,12 +20,18 @@ import (
 // request kills the processes; the next request starts them again.
 type pipeline struct {
 	argv [][]string
+	// probe sends the last process's stderr to a pipe read after each
+	// answer (see dirty) instead of a log.
+	probe bool
 
 	mu     sync.Mutex
 	cmds   []*exec.Cmd
 	stdin  io.WriteCloser
 	stdout *bufio.Reader
 	stderr *bytes.Buffer
+	errR   *os.File // probe's read end
+	// Restarts counts how often the processes were (re)started.
+	restarts int
 }
 
 func newPipeline(argv ...[]string) *pipeline { return &pipeline{argv: argv} }
@@ -31,9 +39,22 @@ func newPipeline(argv ...[]string) *pipeline { return &pipeline{argv: argv} }
 func (p *pipeline) start() error {
 	var prev io.ReadCloser
 	p.stderr = &bytes.Buffer{}
+	p.restarts++
+	var errW *os.File
+	if p.probe {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return err
+		}
+		p.errR, errW = r, w
+		defer errW.Close() // the child holds its own copy
+	}
 	for i, a := range p.argv {
 		c := exec.Command(a[0], a[1:]...)
 		c.Stderr = &limitedWriter{w: p.stderr, n: 4096}
+		if errW != nil && i == len(p.argv)-1 {
+			c.Stderr = errW
+		}
 		if i == 0 {
 			w, err := c.StdinPipe()
 			if err != nil {
@@ -71,7 +92,40 @@ func (p *pipeline) kill() {
 	for _, c := range p.cmds {
 		c.Wait()
 	}
+	if p.errR != nil {
+		p.errR.Close()
+		p.errR = nil
+	}
 	p.cmds, p.stdin, p.stdout = nil, nil, nil
+}
+
+// dirty reports whether the probed process wrote to stderr since the last
+// call; the caller holds mu. A process writes its stderr before the answer
+// that follows, so what it wrote while answering is already in the pipe.
+func (p *pipeline) dirty() bool {
+	if p.errR == nil {
+		return false
+	}
+	rc, err := p.errR.SyscallConn()
+	if err != nil {
+		return true // cannot tell: assume the worst
+	}
+	var buf [4096]byte
+	got := false
+	for {
+		n := 0
+		// The pipe is non-blocking (os.Pipe registers it with the
+		// poller): read what is there, without waiting.
+		rc.Read(func(fd uintptr) bool {
+			n, _ = syscall.Read(int(fd), buf[:])
+			return true
+		})
+		if n <= 0 {
+			return got
+		}
+		got = true
+		(&limitedWriter{w: p.stderr, n: 4096}).Write(buf[:n])
+	}
 }
 
 // roundTrip writes req and returns what read returns. read consumes the
@@ -96,6 +150,12 @@ func (p *pipeline) roundTrip(ctx context.Context, req []byte, read func(*bufio.R
 	case err := <-rerr:
 		if err == nil {
 			err = <-werr
+		}
+		if err == nil && p.probe && p.dirty() {
+			// The process warned: its state may have changed (see
+			// Apertium), so the next request gets a fresh one.
+			p.kill()
+			return nil
 		}
 		if err != nil {
 			p.kill() // waits for the processes, so stderr is complete

@@ -64,7 +64,7 @@ func (s *Stemmer) Stem(word string) string {
 }
 
 // Tag implements Tagger.
-func (s *Stemmer) Tag(ctx context.Context, text string, sents [][]Token) error {
+func (s *Stemmer) Tag(ctx context.Context, sents [][]Token) error {
 	for _, sent := range sents {
 		for i := range sent {
 			t := &sent[i]

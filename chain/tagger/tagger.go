@@ -31,9 +31,9 @@ type Part struct {
 
 // Tagger analyses the sentences of one text in place.
 type Tagger interface {
-	// Tag fills Lemma, UPOS, XPOS and Feats of every token of sents, whose
-	// offsets point into text.
-	Tag(ctx context.Context, text string, sents [][]Token) error
+	// Tag fills Lemma, UPOS, XPOS and Feats of every token of sents (all
+	// the sentences of a document go in one call: one round trip).
+	Tag(ctx context.Context, sents [][]Token) error
 	// Name says which tagger analysed the text, for the output's metadata.
 	Name() string
 	// Close stops the tagger's processes.

@@ -14,7 +14,7 @@ import (
 func tagText(t *testing.T, tg Tagger, text, lang string) [][]Token {
 	t.Helper()
 	sents := FromSegments(segment.Sentences(segment.Tokenize(text, lang), text, lang))
-	if err := tg.Tag(context.Background(), text, sents); err != nil {
+	if err := tg.Tag(context.Background(), sents); err != nil {
 		t.Fatalf("%s: %v", tg.Name(), err)
 	}
 	return sents
@@ -121,20 +121,23 @@ func TestApertiumGolden(t *testing.T) {
 func TestApertiumLongLived(t *testing.T) {
 	a := newApertium(t, "fr")
 	tagText(t, a, "Bonjour.", "fr")
-	pid := a.p.cmds[0].Process.Pid
+	pid := a.morph.cmds[0].Process.Pid
 	for range 50 {
 		s := tagText(t, a, "Il est parti hier soir.", "fr")
 		if s[0][2].Lemma != "partir" {
 			t.Fatalf("lemma of parti: %q", s[0][2].Lemma)
 		}
 	}
-	if a.p.cmds[0].Process.Pid != pid {
+	if a.morph.cmds[0].Process.Pid != pid {
 		t.Fatal("the analyser was restarted between requests")
+	}
+	if n := a.Restarts(); n != 1 {
+		t.Errorf("tagger started %d times for plain sentences", n)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	sents := FromSegments(segment.Sentences(segment.Tokenize("Un test.", "fr"), "Un test.", "fr"))
-	if err := a.Tag(ctx, "Un test.", sents); err == nil {
+	if err := a.Tag(ctx, sents); err == nil {
 		t.Fatal("cancelled request succeeded")
 	}
 	if s := tagText(t, a, "Il est parti.", "fr"); s[0][2].Lemma != "partir" {
@@ -234,5 +237,33 @@ func TestParseStream(t *testing.T) {
 	}
 	if _, err := parseStream([]byte("^open/unit")); err == nil {
 		t.Error("unterminated unit accepted")
+	}
+}
+
+// TestApertiumHistoryIndependent: apertium-tagger rewrites its model when
+// it meets an unknown ambiguity class; documents tagged after such a one
+// must still get the tags a fresh tagger gives them.
+func TestApertiumHistoryIndependent(t *testing.T) {
+	render := func(s [][]Token) string {
+		var b strings.Builder
+		for _, sent := range s {
+			for _, tok := range sent {
+				b.WriteString(tok.Text + "/" + tok.XPOS + " ")
+			}
+		}
+		return b.String()
+	}
+	target := "There is a lot of software that is not written to take advantage of multiple cores, he says. I think so."
+	fresh := newApertium(t, "en")
+	want := render(tagText(t, fresh, target, "en"))
+	a := newApertium(t, "en")
+	for _, prefix := range []string{"It is known as instructions per clock.", "I, Claudius, ran Windows.", "Known known known."} {
+		tagText(t, a, prefix, "en")
+		if got := render(tagText(t, a, target, "en")); got != want {
+			t.Errorf("after %q:\n got %s\nwant %s", prefix, got, want)
+		}
+	}
+	if a.Restarts() < 2 {
+		t.Errorf("tagger never replaced (%d starts): the new-class detection is not working", a.Restarts())
 	}
 }

@@ -43,7 +43,7 @@ func (t *TreeTagger) Name() string { return "treetagger:" + t.lang }
 func (t *TreeTagger) Close() error { return t.p.close() }
 
 // Tag implements Tagger.
-func (t *TreeTagger) Tag(ctx context.Context, text string, sents [][]Token) error {
+func (t *TreeTagger) Tag(ctx context.Context, sents [][]Token) error {
 	n := strconv.FormatInt(t.seq.Add(1), 10)
 	start, end := "<gleaner-start "+n+">", "<gleaner-end "+n+">"
 	var req strings.Builder

@@ -131,7 +131,7 @@ func TestOnTaggedText(t *testing.T) {
 	defer a.Close()
 	text := "La banque centrale européenne a relevé ses taux d'intérêt. Les taux d'intérêt de la banque centrale restent élevés."
 	sents := tagger.FromSegments(segment.Sentences(segment.Tokenize(text, "fr"), text, "fr"))
-	if err := a.Tag(context.Background(), text, sents); err != nil {
+	if err := a.Tag(context.Background(), sents); err != nil {
 		t.Fatal(err)
 	}
 	freq := map[string]int{}
