@@ -55,14 +55,19 @@ type RunParams struct {
 	BaseRun int64  `json:"base_run,omitempty"` // the run whose templates were used (assign)
 	// Assigned lists the pages assigned to the templates since they were
 	// learned (page IDs), so that drift is judged on all of them.
-	Assigned      []int64 `json:"assigned,omitempty"`
-	MaxK          int     `json:"max_k"`
-	MinSilhouette float64 `json:"min_silhouette"`
-	Medoid        string  `json:"medoid"`
-	Landmarks     []int64 `json:"landmarks,omitempty"` // page IDs
-	Stress        float64 `json:"stress"`
-	Distances     int     `json:"distances"`
-	Computed      int     `json:"computed"`
+	Assigned          []int64 `json:"assigned,omitempty"`
+	MaxK              int     `json:"max_k"`
+	MinSilhouette     float64 `json:"min_silhouette"`
+	Medoid            string  `json:"medoid"`
+	Restarts          int     `json:"restarts"`
+	LandmarkThreshold int     `json:"landmark_threshold"`
+	LandmarkCount     int     `json:"landmark_count"`
+	FarDistance       float64 `json:"far_distance"`
+	FarMADs           float64 `json:"far_mads"`
+	Landmarks         []int64 `json:"landmarks,omitempty"` // page IDs
+	Stress            float64 `json:"stress"`
+	Distances         int     `json:"distances"`
+	Computed          int     `json:"computed"`
 	// PagesDigest identifies the pages of the run and their content, so
 	// that a later run notices pages changed in place.
 	PagesDigest string `json:"pages_digest"`
@@ -160,9 +165,10 @@ func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Pag
 		sr.Mode = ModeLearned
 	}
 	sr.Result = res
-	p := RunParams{Mode: sr.Mode, PagesDigest: pagesDigest(metas), MaxK: opt.MaxK, MinSilhouette: opt.MinSilhouette, Medoid: opt.Medoid.String(),
+	p := RunParams{Mode: sr.Mode, PagesDigest: pagesDigest(metas),
 		Stress: res.Stress, Distances: res.Distances, Computed: res.Computed,
 		CentroidMedoids: map[int]int64{}, TrueMedoids: map[int]int64{}, Far: map[int]float64{}}
+	p.setOptions(opt.Options)
 	for _, l := range res.Landmarks {
 		p.Landmarks = append(p.Landmarks, ids[l])
 	}
@@ -211,8 +217,9 @@ func (sr *SiteRun) tryAssign(ctx context.Context, st store.Store, metas []*store
 		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
 	}
 	var pp RunParams
-	if err := json.Unmarshal(prev.Params, &pp); err != nil || prev.Seed != opt.Seed || pp.Medoid != opt.Medoid.String() ||
-		pp.MaxK != opt.MaxK || pp.MinSilhouette != opt.MinSilhouette {
+	var want RunParams
+	want.setOptions(opt.Options)
+	if err := json.Unmarshal(prev.Params, &pp); err != nil || prev.Seed != opt.Seed || pp.options() != want.options() {
 		return false, nil // other parameters: learn again
 	}
 	clusters, err := st.Clusters(ctx, prev.ID)
@@ -373,4 +380,15 @@ func pagesDigest(pages []*store.Page) string {
 		fmt.Fprintf(&b, "%d %s\n", p.ID, p.Hash)
 	}
 	return store.ContentHash([]byte(b.String()))
+}
+
+// setOptions records the options that shape a run's clusters.
+func (p *RunParams) setOptions(o Options) {
+	p.MaxK, p.MinSilhouette, p.Medoid, p.Restarts = o.MaxK, o.MinSilhouette, o.Medoid.String(), o.Restarts
+	p.LandmarkThreshold, p.LandmarkCount, p.FarDistance, p.FarMADs = o.LandmarkThreshold, o.Landmarks, o.FarDistance, o.FarMADs
+}
+
+// options returns the recorded options, comparable.
+func (p *RunParams) options() [8]any {
+	return [8]any{p.MaxK, p.MinSilhouette, p.Medoid, p.Restarts, p.LandmarkThreshold, p.LandmarkCount, p.FarDistance, p.FarMADs}
 }
