@@ -28,6 +28,16 @@
 //     whose token sequence equals the gold's exactly. Where the script would
 //     fail (no page to average, P+R = 0) the value here is 0.
 //
-// Run performs the pipeline on a dataset: read the manifest, parse each page,
-// extract, and score each page against its gold.
+// Run performs the pipeline on a dataset: read the manifest (package
+// dataset), optionally import it into a store, extract each site's pages
+// with a SiteExtractor — Learned (Gleaner's full method: template learning,
+// pair diff against the medoid, cluster vote, single-page fallback) or
+// Single (heuristics.ExtractSingle alone) — and score each page's text (the
+// title line, a blank line, the body) against its gold. Report prints both
+// tables overall and per site, the pages failing first, and predictions as
+// JSON lines for external scorers.
+//
+// Commands: "gleaner eval --manifest M.tsv [--method gleaner|single]" and,
+// in the separate module evalcmp, the side-by-side comparison with
+// go-trafilatura.
 package eval
