@@ -77,7 +77,7 @@ var ErrClosed = errors.New("browser: renderer closed")
 
 // errCrashed marks an attempt that failed because the browser or its tab
 // died; such attempts are retried.
-var errCrashed = errors.New("browser crashed")
+var errCrashed = errors.New("browser or tab crashed")
 
 // Fetch renders rawURL and captures it. The page's own deadline is
 // Options.PageTimeout; ctx can cut it shorter. An HTTP error status is not

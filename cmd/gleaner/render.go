@@ -68,6 +68,11 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if len(urls) == 0 {
 		return fmt.Errorf("%w: no URL to render", errUsage)
 	}
+	for _, u := range urls {
+		if _, err := store.SiteOf(u, mode); err != nil || !(strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://")) {
+			return fmt.Errorf("%w: %q is not an absolute http(s) URL", errUsage, u)
+		}
+	}
 	if *screenshots != "" {
 		if err := os.MkdirAll(*screenshots, 0o755); err != nil {
 			return fmt.Errorf("--screenshots: %w", err)

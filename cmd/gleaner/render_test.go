@@ -112,7 +112,7 @@ func TestRenderCommandPlainAndUsage(t *testing.T) {
 	if p.Capture == nil || p.Capture.Rendered || len(p.RawHTML) == 0 {
 		t.Errorf("plain page: %+v", p.Capture)
 	}
-	for _, args := range [][]string{{"render"}, {"render", "--tabs", "0", "http://x/"}, {"render", "--site-from", "planet", "http://x/"}, {"render", "--bogus"}} {
+	for _, args := range [][]string{{"render"}, {"render", "--tabs", "0", "http://x/"}, {"render", "--site-from", "planet", "http://x/"}, {"render", "--bogus"}, {"render", "--plain", "/tmp"}, {"render", "--plain", "ftp://x/y"}} {
 		if code, _, _ := runGleaner(args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
