@@ -26,6 +26,7 @@ func init() {
 
 // chainFlags are the flags that configure the linguistic chain.
 type chainFlags struct {
+	workers     *int
 	langs       *string
 	apertiumDir *string
 	noApertium  *bool
@@ -39,6 +40,7 @@ func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 
 func addChainFlags(fs *flag.FlagSet) *chainFlags {
 	cf := &chainFlags{
+		workers:     fs.Int("workers", 1, "documents annotated at once, each language running as many tagger processes"),
 		langs:       fs.String("langs", strings.Join(chain.DefaultLanguages, ","), "`languages` documents may be in (ISO 639-1, comma-separated)"),
 		apertiumDir: fs.String("apertium-dir", "", "Apertium language data `folder` (default /usr/share/apertium)"),
 		noApertium:  fs.Bool("no-apertium", false, "do not use Apertium (Snowball stems unless a TreeTagger is given)"),
@@ -48,7 +50,10 @@ func addChainFlags(fs *flag.FlagSet) *chainFlags {
 }
 
 func (cf *chainFlags) config() (chain.Config, error) {
-	cfg := chain.Config{ApertiumDir: *cf.apertiumDir, NoApertium: *cf.noApertium, TreeTagger: map[string]chain.TreeTaggerModel{}}
+	if *cf.workers < 1 {
+		return chain.Config{}, fmt.Errorf("%w: --workers must be at least 1", errUsage)
+	}
+	cfg := chain.Config{ApertiumDir: *cf.apertiumDir, NoApertium: *cf.noApertium, TreeTagger: map[string]chain.TreeTaggerModel{}, Workers: *cf.workers}
 	for _, l := range strings.Split(*cf.langs, ",") {
 		if l = strings.TrimSpace(l); l != "" {
 			cfg.Languages = append(cfg.Languages, l)
@@ -63,6 +68,19 @@ func (cf *chainFlags) config() (chain.Config, error) {
 		cfg.TreeTagger[lang] = chain.TreeTaggerModel{Bin: bin, Par: par}
 	}
 	return cfg, nil
+}
+
+// newChain makes the chain the flags describe.
+func (cf *chainFlags) newChain() (*chain.Chain, error) {
+	cfg, err := cf.config()
+	if err != nil {
+		return nil, err
+	}
+	c, err := chain.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return c, nil
 }
 
 func runChain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -85,13 +103,9 @@ func runChain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	default:
 		return fmt.Errorf("%w: unknown format %q (want conllu, vertical, jsonl or tei)", errUsage, *format)
 	}
-	cfg, err := cf.config()
+	c, err := cf.newChain()
 	if err != nil {
 		return err
-	}
-	c, err := chain.New(cfg)
-	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	defer c.Close()
 	files := fs.Args()

@@ -6,7 +6,6 @@ import (
 	"io"
 	"sort"
 
-	"github.com/gleaner/gleaner/chain"
 	"github.com/gleaner/gleaner/export"
 )
 
@@ -55,13 +54,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	cfg, err := cf.config()
+	c, err := cf.newChain()
 	if err != nil {
 		return err
-	}
-	c, err := chain.New(cfg)
-	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	defer c.Close()
 	st, err := openStore(ctx, *db)
@@ -69,7 +64,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer st.Close()
-	stats, err := export.Corpus(ctx, st, c, export.CorpusOptions{Formats: fl, Out: *out, Site: *site, RunID: *runID, Gold: *gold, Limit: *limit, Progress: stderr})
+	stats, err := export.Corpus(ctx, st, c, export.CorpusOptions{Formats: fl, Out: *out, Site: *site, RunID: *runID, Gold: *gold, Limit: *limit, Progress: stderr, Workers: *cf.workers})
 	if err != nil {
 		return err
 	}
