@@ -459,19 +459,16 @@ func (o *outputs) closeAll() error {
 
 func (o *outputs) write(page *Page, want map[string]bool, matrix *terms.Matrix, freq map[string]map[string]int, distrib map[string]*terms.Distrib) error {
 	doc := page.Doc
-	if want["conllu"] {
-		b, err := o.open("corpus.conllu")
-		if err == nil {
-			err = WriteCoNLLU(b, doc)
+	for _, f := range []struct {
+		format, file string
+		write        func(io.Writer, *chain.Document) error
+	}{{"conllu", "corpus.conllu", WriteCoNLLU}, {"vertical", "corpus.vrt", WriteVertical}} {
+		if !want[f.format] {
+			continue
 		}
-		if err != nil {
-			return err
-		}
-	}
-	if want["vertical"] {
-		b, err := o.open("corpus.vrt")
+		b, err := o.open(f.file)
 		if err == nil {
-			err = WriteVertical(b, doc)
+			err = f.write(b, doc)
 		}
 		if err != nil {
 			return err
