@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
+	"time"
 
 	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/heuristics"
@@ -16,6 +18,27 @@ type LearnOptions struct {
 	Cluster cluster.Options
 	// Extract tunes content location.
 	Extract heuristics.ExtractOptions
+	// Timing, when set, accumulates the time spent learning templates and
+	// locating content, apart.
+	Timing *Timing
+}
+
+// Timing splits the wall time of Learned between its two stages: learning
+// a site's templates is done once per site, locating content once per
+// page.
+type Timing struct {
+	mu             sync.Mutex
+	Learn, Extract time.Duration
+}
+
+func (t *Timing) add(learn, extract time.Duration) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.Learn += learn
+	t.Extract += extract
+	t.mu.Unlock()
 }
 
 // Learned returns Gleaner's full method as a SiteExtractor: parse the
@@ -49,10 +72,13 @@ func Learned(opt LearnOptions) SiteExtractor {
 		if len(sp) == 0 {
 			return out
 		}
+		start := time.Now()
 		res, err := cluster.Learn(ctx, pages, opt.Cluster)
 		if err == nil {
 			assignMedoids(res, sp, idx)
 		}
+		learned := time.Now()
+		defer func() { opt.Timing.add(learned.Sub(start), time.Since(learned)) }()
 		// Without templates (learning failed) every page is extracted
 		// alone: ExtractSite falls back to the single-page method.
 		ext, err := heuristics.ExtractSite(ctx, sp, opt.Extract)

@@ -38,8 +38,15 @@ func (r *Report) WriteTables(w io.Writer) error {
 		ms = append(ms, fmt.Sprintf("%s %d", m, n))
 	}
 	slices.Sort(ms)
-	_, err := fmt.Fprintf(w, "\n%s: %d pages in %.2fs: %.1f pages/s; decided by: %s\n", r.Method, r.Overall.Pages, r.Seconds, r.PagesPerSecond, strings.Join(ms, ", "))
-	return err
+	if _, err := fmt.Fprintf(w, "\n%s: %d pages in %.2fs: %.1f pages/s; decided by: %s\n", r.Method, r.Overall.Pages, r.Seconds, r.PagesPerSecond, strings.Join(ms, ", ")); err != nil {
+		return err
+	}
+	if r.LearnSeconds > 0 || r.LocateSeconds > 0 {
+		_, err := fmt.Fprintf(w, "of which template learning %.2fs, locating content %.2fs (%.1f pages/s)\n",
+			r.LearnSeconds, r.LocateSeconds, float64(r.Overall.Pages)/max(r.LocateSeconds, 1e-9))
+		return err
+	}
+	return nil
 }
 
 // WritePages lists every page, failing ones first.

@@ -86,6 +86,15 @@ type Report struct {
 	// PagesPerSecond follows from it.
 	Seconds        float64 `json:"seconds"`
 	PagesPerSecond float64 `json:"pages_per_second"`
+	// LearnSeconds and LocateSeconds split Seconds for Learned when its
+	// Timing was kept (see SetTiming).
+	LearnSeconds  float64 `json:"learn_seconds,omitempty"`
+	LocateSeconds float64 `json:"locate_seconds,omitempty"`
+}
+
+// SetTiming records how Learned's time split between learning and locating.
+func (r *Report) SetTiming(t *Timing) {
+	r.LearnSeconds, r.LocateSeconds = t.Learn.Seconds(), t.Extract.Seconds()
 }
 
 // Options tune Run.

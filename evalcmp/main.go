@@ -79,11 +79,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return c.write(stdout)
 }
 
-// extractors are the methods evalcmp can run.
-var extractors = map[string]func() eval.SiteExtractor{
-	"single":      func() eval.SiteExtractor { return eval.Single },
-	"gleaner":     func() eval.SiteExtractor { return eval.Learned(eval.LearnOptions{}) },
-	"trafilatura": func() eval.SiteExtractor { return trafilaturaSite },
+// extractors are the methods evalcmp can run; t, when not nil, receives
+// the split of Learned's time.
+var extractors = map[string]func(t *eval.Timing) eval.SiteExtractor{
+	"single":      func(*eval.Timing) eval.SiteExtractor { return eval.Single },
+	"gleaner":     func(t *eval.Timing) eval.SiteExtractor { return eval.Learned(eval.LearnOptions{Timing: t}) },
+	"trafilatura": func(*eval.Timing) eval.SiteExtractor { return trafilaturaSite },
 }
 
 // comparison holds the reports of one run, one per method, in the order
@@ -95,9 +96,13 @@ type comparison struct {
 func compare(ctx context.Context, manifest string, methods []string) (*comparison, error) {
 	c := &comparison{}
 	for _, m := range methods {
-		r, err := eval.Run(ctx, manifest, eval.Options{Extract: extractors[m](), Method: m})
+		var t eval.Timing
+		r, err := eval.Run(ctx, manifest, eval.Options{Extract: extractors[m](&t), Method: m})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", m, err)
+		}
+		if m == "gleaner" {
+			r.SetTiming(&t)
 		}
 		r.Pages = nil
 		c.Reports = append(c.Reports, r)
@@ -190,7 +195,11 @@ func (c *comparison) write(w io.Writer) error {
 	}
 	fmt.Fprintln(&buf)
 	for _, r := range c.Reports {
-		fmt.Fprintf(&buf, "%s: %.1f pages/s (%d pages, parsing included)\n", r.Method, r.PagesPerSecond, r.Overall.Pages)
+		fmt.Fprintf(&buf, "%s: %.1f pages/s (%d pages, parsing included)", r.Method, r.PagesPerSecond, r.Overall.Pages)
+		if r.LearnSeconds > 0 || r.LocateSeconds > 0 {
+			fmt.Fprintf(&buf, "; template learning %.1fs, locating content %.1f pages/s", r.LearnSeconds, float64(r.Overall.Pages)/max(r.LocateSeconds, 1e-9))
+		}
+		fmt.Fprintln(&buf)
 	}
 	_, err := w.Write(buf.Bytes())
 	return err

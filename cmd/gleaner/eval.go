@@ -36,7 +36,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("%w: --manifest is required and no argument is taken", errUsage)
 	}
 	opt := eval.Options{Method: *method}
-	lo := eval.LearnOptions{Cluster: cluster.Options{Seed: *seed}}
+	var timing eval.Timing
+	lo := eval.LearnOptions{Cluster: cluster.Options{Seed: *seed}, Timing: &timing}
 	if *db != "" {
 		st, err := openStore(ctx, *db)
 		if err != nil {
@@ -57,6 +58,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	rep, err := eval.Run(ctx, *manifest, opt)
 	if err != nil {
 		return err
+	}
+	if *method == "gleaner" {
+		rep.SetTiming(&timing)
 	}
 	if *predictions != "" {
 		f, err := os.Create(*predictions)
@@ -82,6 +86,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := rep.WriteTables(stdout); err != nil {
 		return err
 	}
+
 	if *pages {
 		fmt.Fprintln(stdout)
 		return rep.WritePages(stdout)
