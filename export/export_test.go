@@ -8,6 +8,11 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -306,5 +311,47 @@ func TestCoNLLUContractions(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q in\n%s", want, b.String())
 		}
+	}
+}
+
+// TestReadWARCFromWget reads a WARC written by another implementation
+// (GNU Wget's --warc-file, from a loopback server): records, digests and
+// the payload must come back.
+func TestReadWARCFromWget(t *testing.T) {
+	wget, err := exec.LookPath("wget")
+	if err != nil {
+		t.Skip("wget not installed (scripts/setup.sh installs it)")
+	}
+	body := "<html><body><p>Le port a rouvert lundi.</p></body></html>"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, body)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	base := filepath.Join(dir, "crawl")
+	cmd := exec.Command(wget, "-q", "--no-config", "--warc-file="+base, "-O", filepath.Join(dir, "page.html"), srv.URL+"/port")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("wget: %v %s", err, out)
+	}
+	f, err := os.Open(base + ".warc.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := ReadWARC(f, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	found := false
+	for _, r := range recs {
+		types = append(types, r.Type())
+		if r.Type() == "response" && r.TargetURI() == srv.URL+"/port" && bytes.HasSuffix(r.Block, []byte(body)) {
+			found = true
+		}
+	}
+	if !found || types[0] != "warcinfo" {
+		t.Errorf("records %v: response with the page not found", types)
 	}
 }

@@ -130,6 +130,16 @@ type Record struct {
 // Type is the record's WARC-Type.
 func (r *Record) Type() string { return r.Header.Get("WARC-Type") }
 
+// TargetURI is the record's WARC-Target-URI, without the angle brackets
+// WARC/1.0 writers (such as Wget) put around it.
+func (r *Record) TargetURI() string {
+	u := r.Header.Get("WARC-Target-URI")
+	if strings.HasPrefix(u, "<") && strings.HasSuffix(u, ">") {
+		u = u[1 : len(u)-1]
+	}
+	return u
+}
+
 // ReadWARC reads every record of a WARC file (gzip-compressed per record
 // or not), checking versions, lengths and block digests. maxBlock bounds a
 // record's block (0: 256 MiB).

@@ -13,6 +13,8 @@ command -v apertium-tagger >/dev/null 2>&1 || need+=(apertium)
 command -v lt-proc >/dev/null 2>&1 || need+=(lttoolbox)
 [ -e /usr/share/apertium/apertium-eng-spa/eng-spa.prob ] || need+=(apertium-eng-spa)
 [ -e /usr/share/apertium/apertium-fr-es/fr-es.prob ] || need+=(apertium-fr-es)
+# Export tests read back a WARC written by another implementation (Wget).
+command -v wget >/dev/null 2>&1 || need+=(wget)
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2
