@@ -101,6 +101,9 @@ type ExpandOptions struct {
 	// MinLen is the shortest term kept, in runes (default 3): shorter words are
 	// mostly function words.
 	MinLen int
+	// MaxWeight is the weight of the strongest added term (default 1, the
+	// weight of a seed term); the others are scaled alike.
+	MaxWeight float64
 }
 
 // Expand adds to the lexicon the terms most specific to the relevant texts
@@ -111,7 +114,8 @@ type ExpandOptions struct {
 //
 // where E is the relevant corpus, R the reference, tf a term's count and N a
 // corpus' word total. Kept terms have lo > 0, occur in MinDocs relevant texts,
-// and weigh lo / max lo of the kept terms (so ≤ 1, the weight of a seed term).
+// and weigh MaxWeight · lo / max lo of the kept terms (so ≤ 1, the weight of
+// a seed term).
 // It returns the added terms.
 func (l *Lexicon) Expand(relevant, reference []string, opt ExpandOptions) []WeightedTerm {
 	if opt.MaxTerms <= 0 {
@@ -166,8 +170,11 @@ func (l *Lexicon) Expand(relevant, reference []string, opt ExpandOptions) []Weig
 		return nil
 	}
 	top := cand[0].Weight
+	if opt.MaxWeight <= 0 || opt.MaxWeight > 1 {
+		opt.MaxWeight = 1
+	}
 	for i := range cand {
-		cand[i].Weight /= top
+		cand[i].Weight = cand[i].Weight / top * opt.MaxWeight
 		l.weights[cand[i].Term] = cand[i].Weight
 	}
 	return cand

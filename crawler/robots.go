@@ -52,6 +52,15 @@ func (r *Robots) Rules(ctx context.Context, u *url.URL) (*robotstxt.RobotsData, 
 	return e.data, e.err
 }
 
+// Cached reports whether the robots.txt of u's host was fetched already (so
+// that Rules and Allowed will not request it).
+func (r *Robots) Cached(u *url.URL) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.hosts[u.Scheme+"://"+u.Host]
+	return ok
+}
+
 // Allowed reports whether u may be fetched, and the host's Crawl-delay (0
 // when none is given).
 func (r *Robots) Allowed(ctx context.Context, u *url.URL) (bool, time.Duration, error) {

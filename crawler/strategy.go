@@ -8,9 +8,10 @@ type Strategy uint8
 const (
 	// BreadthFirst fetches URLs in the order of their depth, then discovery.
 	BreadthFirst Strategy = iota
-	// OPIC gives each seed a cash of 1; a fetched page's cash, scaled by its
-	// relevance, is split equally among its outlinks, and a URL's priority is
-	// the cash it has received (Abiteboul 2003, as used by Babouk).
+	// OPIC gives each seed a cash of 1; a fetched page's cash, plus its
+	// relevance, scaled by its relevance, is split equally among its
+	// outlinks, and a URL's priority is the cash it has received
+	// (Abiteboul 2003, as used by Babouk).
 	OPIC
 	// SharkSearch scores a link from its parent's relevance (inherited) and
 	// from its anchor text and the words around it (neighbourhood), with
@@ -94,8 +95,11 @@ func (s Strategy) Child(parent FetchedPage, link LinkSims) Priority {
 		if n < 1 {
 			n = 1
 		}
-		// A small floor keeps tunnels through irrelevant pages reachable.
-		return Priority{Score: parent.Priority.Score * (0.05 + 0.95*parent.Sim) / float64(n)}
+		// The page distributes its cash plus its own relevance: without
+		// that injection cash only decays with every hop and the order
+		// falls back to breadth-first. A small floor keeps tunnels through
+		// irrelevant pages reachable.
+		return Priority{Score: (parent.Priority.Score + parent.Sim) * (0.05 + 0.95*parent.Sim) / float64(n)}
 	case SharkSearch:
 		var inh float64
 		if parent.Relevant {

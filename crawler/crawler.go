@@ -1,0 +1,623 @@
+package crawler
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/chain/langid"
+	"github.com/gleaner/gleaner/store"
+)
+
+// Crawler runs one focused crawl over a store. Make it with New, then call
+// Run; running a crawl of the same name again resumes it.
+type Crawler struct {
+	cfg      Config
+	db       *store.DB
+	fr       *frontier
+	fetch    browser.Fetcher
+	strategy Strategy
+	formula  *Formula
+	include  []*regexp.Regexp
+	exclude  []*regexp.Regexp
+	guard    TargetGuard
+	robots   *Robots
+	polite   *Politeness
+	lang     *langid.Identifier
+	learner  *learner
+
+	mu         sync.Mutex
+	lex        *Lexicon
+	threshold  float64
+	calibrated bool
+	sample     []sampleDoc
+	dups       NearDuplicates
+	hostCount  map[string]int
+	seq        int64
+	fetchSeq   int64
+	counters   Counters
+	started    time.Time
+	processed  int
+}
+
+type sampleDoc struct {
+	text  string
+	score float64
+	match bool // formula (or no formula)
+}
+
+// Summary is what a Run did.
+type Summary struct {
+	Name      string
+	Stop      string // why the run stopped (a Stop… constant)
+	Counters  Counters
+	Threshold float64
+	// Lexicon is the topic lexicon at the end, heaviest terms first.
+	Lexicon []WeightedTerm
+	Elapsed time.Duration
+	// Pages is the number of URLs processed by this run.
+	Pages int
+}
+
+// Why a run stopped.
+const (
+	StopMaxPages          = "max-pages"
+	StopMaxDocs           = "max-docs"
+	StopMaxTokens         = "max-tokens"
+	StopMaxDuration       = "max-duration"
+	StopExhausted         = "frontier-exhausted"
+	StopRelevantExhausted = "relevant-frontier-exhausted"
+	StopPaused            = "paused"
+	StopCancelled         = "cancelled"
+)
+
+// Progress is reported after each processed URL.
+type Progress struct {
+	Counters Counters
+	Elapsed  time.Duration
+	// PagesPerSecond is the processing rate of this run.
+	PagesPerSecond float64
+	Frontier       int // queued URLs
+	Last           string
+	LastOutcome    string
+}
+
+// New checks cfg and prepares a crawl over db.
+func New(db *store.DB, cfg Config) (*Crawler, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	s, err := ParseStrategy(cfg.Strategy)
+	if err != nil {
+		return nil, fmt.Errorf("crawl %s: %w", cfg.Name, err)
+	}
+	c := &Crawler{cfg: cfg, db: db, strategy: s, threshold: DefaultThreshold}
+	if cfg.Formula != "" {
+		if c.formula, err = ParseFormula(cfg.Formula); err != nil {
+			return nil, fmt.Errorf("crawl %s: %w", cfg.Name, err)
+		}
+	}
+	if c.include, err = compileAll("include", cfg.Include); err != nil {
+		return nil, fmt.Errorf("crawl %s: %w", cfg.Name, err)
+	}
+	if c.exclude, err = compileAll("exclude", cfg.Exclude); err != nil {
+		return nil, fmt.Errorf("crawl %s: %w", cfg.Name, err)
+	}
+	if len(cfg.Languages) > 0 {
+		if c.lang, err = langid.New(cfg.Languages); err != nil {
+			return nil, fmt.Errorf("crawl %s: languages: %w", cfg.Name, err)
+		}
+	}
+	terms := cfg.Terms
+	if len(terms) == 0 && c.formula != nil {
+		terms = c.formula.Words()
+	}
+	c.lex = NewLexicon(terms)
+	if cfg.Threshold > 0 {
+		c.threshold, c.calibrated = cfg.Threshold, true
+	}
+	c.dups.MaxBits = cfg.NearDuplicateBits
+	c.guard = TargetGuard{Allowed: cfg.AllowHosts}
+	client := &http.Client{Timeout: cfg.Timeout, Transport: guardedTransport(c.guard)}
+	c.robots = &Robots{Client: client, UserAgent: cfg.UserAgent}
+	c.polite = &Politeness{Delay: cfg.Delay}
+	c.fetch = cfg.Fetcher
+	if c.fetch == nil {
+		c.fetch = &browser.HTTPFetcher{Client: client, Timeout: cfg.Timeout, MaxBytes: cfg.MaxBytes + 1, UserAgent: cfg.UserAgent}
+	}
+	c.learner = newLearner(db, cfg)
+	return c, nil
+}
+
+// Dataset is the dataset name under which the pages of crawl name are stored.
+func Dataset(name string) string { return "crawl:" + name }
+
+// guardedTransport refuses connections to non-public addresses not listed
+// in g.Allowed, at dial time: redirects and DNS answers cannot get around it.
+func guardedTransport(g TargetGuard) *http.Transport {
+	allowed := map[string]bool{}
+	for _, a := range g.Allowed {
+		allowed[strings.ToLower(a)] = true
+		if host, _, err := net.SplitHostPort(a); err == nil {
+			a = host
+		}
+		// Names in the list allow the addresses they resolve to.
+		if _, err := netip.ParseAddr(a); err != nil {
+			if ips, err := net.LookupIP(a); err == nil {
+				for _, ip := range ips {
+					allowed[ip.String()] = true
+				}
+			}
+		}
+	}
+	d := &net.Dialer{Timeout: 10 * time.Second, Control: func(network, address string, _ syscall.RawConn) error {
+		if allowed[strings.ToLower(address)] {
+			return nil
+		}
+		host, _, err := net.SplitHostPort(address)
+		if err != nil {
+			return err
+		}
+		if allowed[host] {
+			return nil
+		}
+		a, err := netip.ParseAddr(host)
+		if err != nil {
+			return fmt.Errorf("dial %s: %w", address, err)
+		}
+		if !publicAddr(a) {
+			return fmt.Errorf("dial %s: non-public address: %w", address, ErrForbiddenTarget)
+		}
+		return nil
+	}}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.Proxy = nil
+	t.DialContext = d.DialContext
+	return t
+}
+
+// Run crawls until a stop criterion is met, the frontier is exhausted, the
+// crawl is paused or ctx is cancelled. It first takes over what a crawler of
+// the same name left in flight (a page already stored is processed from the
+// store, never fetched again), and at the end learns the templates of the
+// sites crawled and re-extracts their pages with them.
+func (c *Crawler) Run(ctx context.Context) (Summary, error) {
+	cfg := c.cfg
+	sum := Summary{Name: cfg.Name}
+	c.started = time.Now()
+	fr, err := openFrontier(ctx, c.db, cfg.Name)
+	if err != nil {
+		return sum, err
+	}
+	c.fr = fr
+	cj, _ := json.Marshal(cfg)
+	row, err := fr.claim(ctx, string(cj), cfg.LeaseTTL)
+	if err != nil {
+		return sum, err
+	}
+	defer fr.release(context.WithoutCancel(ctx))
+	if len(row.Lexicon) > 0 {
+		c.lex = &Lexicon{weights: row.Lexicon}
+	}
+	if row.Threshold > 0 && cfg.Threshold == 0 {
+		c.threshold, c.calibrated = row.Threshold, row.Calibrated
+	}
+	if c.seq, c.fetchSeq, err = fr.maxSeq(ctx); err != nil {
+		return sum, err
+	}
+	if c.hostCount, err = fr.hostCounts(ctx); err != nil {
+		return sum, err
+	}
+	hs, err := fr.simhashes(ctx)
+	if err != nil {
+		return sum, err
+	}
+	for _, h := range hs {
+		c.dups.seen = append(c.dups.seen, h)
+	}
+	if c.counters, err = CrawlCounters(ctx, c.db, cfg.Name); err != nil {
+		return sum, err
+	}
+	if err := c.learner.load(ctx); err != nil {
+		return sum, err
+	}
+
+	// Ownership heartbeat.
+	hbCtx, hbStop := context.WithCancel(ctx)
+	defer hbStop()
+	go func() {
+		t := time.NewTicker(cfg.LeaseTTL / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-hbCtx.Done():
+				return
+			case <-t.C:
+				fr.heartbeat(hbCtx, cfg.LeaseTTL)
+			}
+		}
+	}()
+
+	if err := c.recover(ctx); err != nil {
+		return sum, err
+	}
+	if err := c.seedFrontier(ctx); err != nil {
+		return sum, err
+	}
+	stop, err := c.loop(ctx)
+	sum.Stop = stop
+	if err == nil && stop != StopCancelled {
+		if ferr := c.learner.finish(ctx, c); ferr != nil {
+			err = ferr
+		}
+	}
+	c.mu.Lock()
+	sum.Threshold = c.threshold
+	sum.Lexicon = c.lex.Terms()
+	sum.Pages = c.processed
+	c.mu.Unlock()
+	cnt, cerr := CrawlCounters(context.WithoutCancel(ctx), c.db, cfg.Name)
+	if cerr == nil {
+		sum.Counters = cnt
+	}
+	sum.Elapsed = time.Since(c.started)
+	if err == nil {
+		err = cerr
+	}
+	return sum, err
+}
+
+// recover takes over the URLs a dead crawler left leased.
+func (c *Crawler) recover(ctx context.Context) error {
+	left, err := c.fr.leased(ctx)
+	if err != nil {
+		return fmt.Errorf("crawl %s: leased URLs: %w", c.cfg.Name, err)
+	}
+	for _, e := range left {
+		p, err := c.db.PageByKey(ctx, Dataset(c.cfg.Name), e.URL)
+		switch {
+		case err == nil:
+			c.cfg.Logf("resume: %s was fetched before the interruption; processing the stored page", e.URL)
+			if err := c.processStored(ctx, e, p); err != nil {
+				return err
+			}
+		case errors.Is(err, store.ErrNotFound):
+			if err := c.fr.requeue(ctx, e.URL); err != nil {
+				return err
+			}
+		default:
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Crawler) nextSeq() int64 {
+	c.seq++
+	return c.seq
+}
+
+func (c *Crawler) seedFrontier(ctx context.Context) error {
+	var seeds []discovered
+	for _, s := range c.cfg.Seeds {
+		u, err := Canonicalize(nil, s)
+		if err != nil {
+			return fmt.Errorf("crawl %s: seed: %w", c.cfg.Name, err)
+		}
+		if u.Scheme != "http" && u.Scheme != "https" {
+			return fmt.Errorf("crawl %s: seed %s: scheme %q is not http or https", c.cfg.Name, s, u.Scheme)
+		}
+		seeds = append(seeds, discovered{URL: u.String(), Host: u.Host, Priority: c.strategy.SeedPriority(), FromRelevant: true})
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, s := range seeds {
+		if c.hostCount[s.Host] == 0 {
+			c.hostCount[s.Host]++
+		}
+	}
+	return c.fr.seed(ctx, seeds, c.strategy, c.nextSeq)
+}
+
+// stopReason returns why the crawl must stop now, "" to go on; inflight
+// URLs count towards MaxPages so the limit is never overshot.
+func (c *Crawler) stopReason(inflight int) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cfg := c.cfg
+	switch {
+	case cfg.MaxPages > 0 && c.counters.Tried+inflight >= cfg.MaxPages:
+		return StopMaxPages
+	case cfg.MaxDocs > 0 && c.counters.Validated >= cfg.MaxDocs:
+		return StopMaxDocs
+	case cfg.MaxTokens > 0 && c.counters.Tokens >= cfg.MaxTokens:
+		return StopMaxTokens
+	case cfg.MaxDuration > 0 && time.Since(c.started) >= cfg.MaxDuration:
+		return StopMaxDuration
+	}
+	return ""
+}
+
+// loop leases URLs and runs the workers until a stop.
+func (c *Crawler) loop(ctx context.Context) (string, error) {
+	cfg := c.cfg
+	type result struct {
+		host string
+		err  error
+	}
+	done := make(chan result)
+	inflight := map[string]bool{}
+	n := 0
+	var firstErr error
+	var lastPauseCheck time.Time
+	stop := ""
+	wait := func(d time.Duration) {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case r := <-done:
+			n--
+			delete(inflight, r.host)
+			if r.err != nil && firstErr == nil {
+				firstErr = r.err
+			}
+		case <-t.C:
+		case <-ctx.Done():
+		}
+	}
+	for {
+		if firstErr != nil {
+			stop = "error"
+			break
+		}
+		if ctx.Err() != nil {
+			stop = StopCancelled
+			break
+		}
+		if s := c.stopReason(n); s != "" {
+			if s != StopMaxPages || n == 0 {
+				stop = s
+				break
+			}
+			wait(time.Second)
+			continue
+		}
+		if time.Since(lastPauseCheck) > 300*time.Millisecond {
+			lastPauseCheck = time.Now()
+			p, err := c.fr.paused(ctx)
+			if err != nil {
+				firstErr = err
+				continue
+			}
+			if p {
+				stop = StopPaused
+				break
+			}
+		}
+		if n >= cfg.Workers {
+			wait(time.Second)
+			continue
+		}
+		cands, err := c.fr.candidates(ctx, 256, cfg.ExhaustRelevant)
+		if err != nil {
+			firstErr = err
+			continue
+		}
+		var pick *entry
+		for i := range cands {
+			h := cands[i].Host
+			if !inflight[h] && c.polite.Ready(h) {
+				pick = &cands[i]
+				break
+			}
+		}
+		if pick == nil {
+			if len(cands) == 0 && n == 0 {
+				stop = StopExhausted
+				if cfg.ExhaustRelevant {
+					if q, err := c.fr.count(ctx, StateQueued); err == nil && q > 0 {
+						stop = StopRelevantExhausted
+					}
+				}
+				break
+			}
+			wait(5 * time.Millisecond)
+			continue
+		}
+		ok, err := c.fr.lease(ctx, pick.URL, cfg.LeaseTTL)
+		if err != nil {
+			firstErr = err
+			continue
+		}
+		if !ok {
+			continue
+		}
+		e := *pick
+		inflight[e.Host] = true
+		n++
+		go func() {
+			err := c.work(ctx, e)
+			done <- result{e.Host, err}
+		}()
+	}
+	for n > 0 {
+		r := <-done
+		n--
+		if r.err != nil && firstErr == nil {
+			firstErr = r.err
+		}
+	}
+	if firstErr != nil && !errors.Is(firstErr, context.Canceled) {
+		return stop, firstErr
+	}
+	if ctx.Err() != nil {
+		return StopCancelled, nil
+	}
+	return stop, nil
+}
+
+// work fetches one leased URL, stores the page and processes it.
+func (c *Crawler) work(ctx context.Context, e entry) error {
+	u, err := url.Parse(e.URL)
+	if err != nil {
+		return c.finish(ctx, e, doneRecord{Outcome: OutcomeForbidden, Detail: err.Error()})
+	}
+	if err := c.guard.Check(ctx, u); err != nil {
+		c.cfg.Logf("refused %s: %v", e.URL, err)
+		return c.finish(ctx, e, doneRecord{Outcome: OutcomeForbidden, Detail: err.Error()})
+	}
+	// robots.txt is fetched within the host's politeness slot, like a page.
+	release, err := c.polite.Acquire(ctx, e.Host)
+	if err != nil {
+		return c.interrupted(e)
+	}
+	cached := c.robots.Cached(u)
+	allowed, crawlDelay, rerr := c.robots.Allowed(ctx, u)
+	if !cached {
+		release(crawlDelay)
+		if release, err = c.polite.Acquire(ctx, e.Host); err != nil {
+			return c.interrupted(e)
+		}
+	}
+	if rerr != nil || !allowed {
+		release(crawlDelay)
+		detail := "disallowed by robots.txt"
+		if rerr != nil {
+			detail = rerr.Error()
+		}
+		return c.finish(ctx, e, doneRecord{Outcome: OutcomeRobots, Detail: detail})
+	}
+	p, ferr := c.fetch.Fetch(ctx, e.URL)
+	release(crawlDelay)
+	if ctx.Err() != nil {
+		return c.interrupted(e)
+	}
+	sp, err := toStorePage(e.URL, Dataset(c.cfg.Name), p, ferr)
+	if err != nil {
+		return c.finish(ctx, e, doneRecord{Outcome: OutcomeHTTPError, Detail: err.Error()})
+	}
+	if err := c.db.PutPages(ctx, []*store.Page{sp}); err != nil {
+		if ctx.Err() != nil {
+			return c.interrupted(e)
+		}
+		return fmt.Errorf("store %s: %w", e.URL, err)
+	}
+	return c.processStored(ctx, e, sp)
+}
+
+// interrupted puts a URL back in the queue after a cancellation.
+func (c *Crawler) interrupted(e entry) error {
+	return c.fr.requeue(context.Background(), e.URL)
+}
+
+// finish commits a URL that was not fetched.
+func (c *Crawler) finish(ctx context.Context, e entry, d doneRecord) error {
+	d.URL = e.URL
+	d.Depth = e.Depth
+	d.Strategy = c.strategy
+	return c.commit(ctx, d)
+}
+
+func (c *Crawler) commit(ctx context.Context, d doneRecord) error {
+	c.mu.Lock()
+	d.NextSeq = c.nextSeq
+	d.AllowHost = func(h string) bool {
+		if c.hostCount[h] >= c.cfg.HostPageCap {
+			return false
+		}
+		c.hostCount[h]++
+		return true
+	}
+	err := c.fr.commit(context.WithoutCancel(ctx), d)
+	if err == nil {
+		c.processed++
+		c.counters.Outcomes[d.Outcome]++
+		for _, o := range fetchedOutcomes {
+			if o == d.Outcome {
+				c.counters.Tried++
+			}
+		}
+		if d.Outcome == OutcomeValidated {
+			c.counters.Validated++
+			c.counters.Tokens += int64(d.Tokens)
+		}
+	}
+	cnt := c.counters
+	cnt.Outcomes = map[string]int{}
+	for k, v := range c.counters.Outcomes {
+		cnt.Outcomes[k] = v
+	}
+	processed := c.processed
+	c.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if c.cfg.Progress != nil {
+		q, _ := c.fr.count(ctx, StateQueued)
+		cnt.Queued = q
+		el := time.Since(c.started)
+		c.cfg.Progress(Progress{Counters: cnt, Elapsed: el, PagesPerSecond: float64(processed) / math.Max(el.Seconds(), 1e-3),
+			Frontier: q, Last: d.URL, LastOutcome: d.Outcome})
+	}
+	return nil
+}
+
+// toStorePage turns a fetched page (or the error of fetching it) into a
+// store page with its capture metadata, as gleaner render stores them.
+func toStorePage(rawURL, dataset string, p *browser.Page, fetchErr error) (*store.Page, error) {
+	site, err := store.SiteOf(rawURL, store.SiteFromDomain)
+	if err != nil {
+		return nil, err
+	}
+	sp := &store.Page{Site: site, URL: rawURL, Dataset: dataset}
+	if fetchErr != nil || p == nil {
+		if fetchErr == nil {
+			fetchErr = errors.New("no page")
+		}
+		sp.Error = fetchErr.Error()
+		sp.FetchedAt = time.Now()
+		return sp, nil
+	}
+	sp.FetchedAt, sp.Status, sp.ContentType = p.FetchedAt, p.Status, p.ContentType
+	if p.Rendered {
+		sp.RenderedHTML = []byte(p.HTML)
+	} else {
+		sp.RawHTML = []byte(p.HTML)
+	}
+	cp := &store.Capture{
+		FinalURL: p.FinalURL, Title: p.Title, Rendered: p.Rendered,
+		Partial: p.Partial, PartialReason: p.PartialReason, Notes: p.Notes,
+		Elapsed: p.Elapsed, Attempts: p.Attempts, Requests: p.Requests, Blocked: p.Blocked,
+	}
+	for _, r := range p.Redirects {
+		cp.Redirects = append(cp.Redirects, store.Redirect{URL: r.URL, Status: r.Status})
+	}
+	for _, l := range p.Links {
+		cp.Links = append(cp.Links, store.Link{URL: l.URL, Text: l.Text, Source: l.Source})
+	}
+	for _, fr := range p.Frames {
+		cp.Frames = append(cp.Frames, store.Frame{URL: fr.URL, Path: fr.Path, HTML: fr.HTML})
+	}
+	if p.Layout != nil {
+		b, err := json.Marshal(p.Layout)
+		if err != nil {
+			return nil, fmt.Errorf("encode layout of %s: %w", rawURL, err)
+		}
+		cp.Layout = b
+	}
+	sp.Capture = cp
+	return sp, nil
+}

@@ -1,0 +1,45 @@
+package crawler
+
+import (
+	"context"
+	"testing"
+)
+
+// TestHarvestRate crawls 200 pages of the fixture web with each strategy and
+// checks that the focused ones (OPIC, Shark-Search) harvest at least 1.5
+// times as many on-topic pages as breadth-first (ground truth of the
+// fixtures). One worker and no delay make the order reproducible.
+func TestHarvestRate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("crawls 600 pages")
+	}
+	w := fixtureWeb(t)
+	rates := map[string]float64{}
+	for _, s := range []string{"bfs", "opic", "shark"} {
+		db := tempDB(t)
+		cfg := fixtureConfig(w, "harvest-"+s)
+		// Template learning is left out: this test is about the order of
+		// the frontier, and single-page extraction keeps it fast.
+		cfg.Strategy, cfg.Workers, cfg.Delay, cfg.MaxPages, cfg.LearnAt = s, 1, -1, 200, -1
+		c, err := New(db, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := c.Run(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, n := groundHarvest(t, w, db, cfg.Name, 200)
+		rates[s] = h
+		t.Logf("%-5s harvest %.3f over %d pages (crawler's own: %.3f; %s; threshold %.3f; stop %s, %v)", s, h, n,
+			sum.Counters.HarvestRate(), sum.Counters, sum.Threshold, sum.Stop, sum.Elapsed.Round(1e6))
+		if n != 200 {
+			t.Errorf("%s: %d pages fetched, want 200", s, n)
+		}
+	}
+	for _, s := range []string{"opic", "shark"} {
+		if rates[s] < 1.5*rates["bfs"] {
+			t.Errorf("%s harvest %.3f < 1.5 x breadth-first %.3f", s, rates[s], rates["bfs"])
+		}
+	}
+}

@@ -1,0 +1,336 @@
+package crawler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/gleaner/gleaner/cluster"
+	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// learner learns the templates of the crawled sites while crawling and
+// extracts each page with its template: cluster.LearnSite once a site has
+// LearnAt stored pages, then again each time its page count doubles (it
+// assigns the new pages to the medoids and relearns on drift; doubling keeps
+// the total cost of learning within a constant factor of the last run); a page known to a run is compared
+// with its cluster's medoid (heuristics.Extract), the others get the
+// single-page extractor.
+type learner struct {
+	db  *store.DB
+	cfg Config
+
+	mu    sync.Mutex
+	sites map[string]*siteState
+}
+
+type siteState struct {
+	mu         sync.Mutex // one learning or lookup at a time per site
+	loaded     bool
+	pages      int
+	sinceLearn int
+	nextLearn  int // learn again once the site has this many pages
+	runID      int64
+	members    map[int64]store.Membership
+	medoids    map[int]int64
+	rules      map[int]heuristics.Rules
+	trees      map[int64]*treediff.Tree
+}
+
+func newLearner(db *store.DB, cfg Config) *learner {
+	return &learner{db: db, cfg: cfg, sites: map[string]*siteState{}}
+}
+
+func (l *learner) load(ctx context.Context) error { return nil }
+
+func (l *learner) site(name string) *siteState {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := l.sites[name]
+	if s == nil {
+		s = &siteState{}
+		l.sites[name] = s
+	}
+	return s
+}
+
+// useRun loads a finished run's memberships, medoids and rules.
+func (l *learner) useRun(ctx context.Context, s *siteState, run *store.Run) error {
+	s.runID = run.ID
+	s.members, s.medoids, s.rules, s.trees = map[int64]store.Membership{}, map[int]int64{}, map[int]heuristics.Rules{}, map[int64]*treediff.Tree{}
+	ms, err := l.db.Memberships(ctx, run.ID)
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		s.members[m.PageID] = m
+	}
+	cs, err := l.db.Clusters(ctx, run.ID)
+	if err != nil {
+		return err
+	}
+	for _, c := range cs {
+		s.medoids[c.ID] = c.Medoid
+	}
+	rs, err := l.db.Rules(ctx, run.ID)
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		rr := s.rules[r.Cluster]
+		hr := heuristics.Rule{Field: r.Field, Selector: r.Selector, Support: r.Support}
+		switch r.Field {
+		case "body":
+			rr.Body = hr
+		case "title":
+			rr.Title = hr
+		}
+		s.rules[r.Cluster] = rr
+	}
+	return nil
+}
+
+// prepare loads a site's state once: its stored page count and latest run.
+func (l *learner) prepare(ctx context.Context, site string, s *siteState) error {
+	if s.loaded {
+		return nil
+	}
+	metas, err := l.db.Pages(ctx, store.PageQuery{Site: site})
+	if err != nil {
+		return err
+	}
+	s.pages = len(metas)
+	run, err := l.db.LatestRun(ctx, site, store.RunDone)
+	switch {
+	case err == nil:
+		if err := l.useRun(ctx, s, run); err != nil {
+			return err
+		}
+	case !errors.Is(err, store.ErrNotFound):
+		return err
+	}
+	s.loaded = true
+	return nil
+}
+
+func (l *learner) learnSite(ctx context.Context, site string, s *siteState) error {
+	sr, err := cluster.LearnSite(ctx, l.db, site, cluster.SiteOptions{Options: cluster.Options{Seed: l.cfg.Seed, Cache: l.db}})
+	if err != nil {
+		return err
+	}
+	s.sinceLearn = 0
+	s.nextLearn = 2 * s.pages
+	if sr.Run != nil && sr.Run.Status == store.RunDone {
+		l.cfg.Logf("templates of %s: %s, k = %d over %d pages (run %d)", site, sr.Mode, sr.Run.K, sr.Run.Pages, sr.Run.ID)
+		return l.useRun(ctx, s, sr.Run)
+	}
+	return nil
+}
+
+// extract learns the page's site when due and extracts the page. It
+// returns the run whose templates were used (0 for none).
+func (l *learner) extract(ctx context.Context, sp *store.Page, tree *treediff.Tree) (heuristics.Result, int64, error) {
+	s := l.site(sp.Site)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := l.prepare(ctx, sp.Site, s); err != nil {
+		return heuristics.Result{}, 0, err
+	}
+	if _, known := s.members[sp.ID]; !known {
+		s.pages++
+		s.sinceLearn++
+	}
+	if l.cfg.LearnAt > 0 && s.pages >= max(l.cfg.LearnAt, s.nextLearn) {
+		if err := l.learnSite(ctx, sp.Site, s); err != nil {
+			if ctx.Err() != nil {
+				return heuristics.Result{}, 0, ctx.Err()
+			}
+			l.cfg.Logf("templates of %s: %v", sp.Site, err)
+			s.sinceLearn, s.nextLearn = 0, 2*s.pages
+		}
+	}
+	in := heuristics.Input{Page: tree, Src: sp.HTML()}
+	runID := int64(0)
+	if m, ok := s.members[sp.ID]; ok && !m.Outlier {
+		if med, ok := s.medoids[m.Cluster]; ok && med != sp.ID {
+			mt, err := l.medoidTree(ctx, s, med)
+			if err == nil {
+				in.Medoid, in.Rules, runID = mt, s.rules[m.Cluster], s.runID
+			}
+		}
+	}
+	r, err := heuristics.Extract(in, heuristics.ExtractOptions{})
+	return r, runID, err
+}
+
+func (l *learner) medoidTree(ctx context.Context, s *siteState, id int64) (*treediff.Tree, error) {
+	if t := s.trees[id]; t != nil {
+		return t, nil
+	}
+	p, err := l.db.Page(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	t, err := treediff.Parse(p.Name(), p.HTML(), treediff.ParseOptions{ContentType: p.ContentType})
+	if err != nil {
+		return nil, err
+	}
+	s.trees[id] = t
+	return t, nil
+}
+
+// finish brings each crawled site's templates up to date with all its pages
+// and extracts the crawl's kept pages again with them (pair diff against
+// the medoid, cluster rules voted among the pages), storing the
+// extractions and rules of the run.
+func (l *learner) finish(ctx context.Context, c *Crawler) error {
+	if l.cfg.LearnAt < 0 {
+		return nil
+	}
+	rows, err := c.db.SQL().QueryContext(ctx, c.db.Rebind(`SELECT page_id FROM crawl_frontier WHERE crawl = ? AND state = ? AND outcome IN (?, ?) AND page_id > 0 ORDER BY page_id`),
+		c.cfg.Name, StateDone, OutcomeValidated, OutcomeIrrelevant)
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	bySite := map[string][]int64{}
+	for start := 0; start < len(ids); start += 200 {
+		metas, err := c.db.Pages(ctx, store.PageQuery{IDs: ids[start:min(start+200, len(ids))]})
+		if err != nil {
+			return err
+		}
+		for _, m := range metas {
+			bySite[m.Site] = append(bySite[m.Site], m.ID)
+		}
+	}
+	sites := make([]string, 0, len(bySite))
+	for s := range bySite {
+		sites = append(sites, s)
+	}
+	sort.Strings(sites)
+	for _, site := range sites {
+		s := l.site(site)
+		s.mu.Lock()
+		err := l.finishSite(ctx, site, s, bySite[site])
+		s.mu.Unlock()
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			l.cfg.Logf("templates of %s: %v", site, err)
+		}
+	}
+	return nil
+}
+
+func (l *learner) finishSite(ctx context.Context, site string, s *siteState, ids []int64) error {
+	if err := l.prepare(ctx, site, s); err != nil {
+		return err
+	}
+	if s.pages < max(l.cfg.LearnAt, 2) {
+		return nil
+	}
+	if s.runID == 0 || s.sinceLearn > 0 {
+		if err := l.learnSite(ctx, site, s); err != nil {
+			return err
+		}
+	}
+	if s.runID == 0 {
+		return nil
+	}
+	// The site's pages: the crawl's kept pages plus the medoids they are
+	// compared with.
+	index := map[int64]int{}
+	var pages []heuristics.SitePage
+	var pids []int64
+	add := func(id int64) error {
+		if _, ok := index[id]; ok {
+			return nil
+		}
+		p, err := l.db.Page(ctx, id)
+		if err != nil {
+			return err
+		}
+		t, err := treediff.Parse(p.Name(), p.HTML(), treediff.ParseOptions{ContentType: p.ContentType})
+		if err != nil {
+			return fmt.Errorf("page %s: %w", p.Name(), err)
+		}
+		index[id] = len(pages)
+		pages = append(pages, heuristics.SitePage{Page: t, Src: p.HTML(), Cluster: -1, Medoid: -1})
+		pids = append(pids, id)
+		return nil
+	}
+	for _, id := range ids {
+		if err := add(id); err != nil {
+			l.cfg.Logf("re-extract %s: %v", site, err)
+		}
+	}
+	kept := len(pages)
+	for i := 0; i < kept; i++ {
+		m, ok := s.members[pids[i]]
+		if !ok || m.Outlier {
+			continue
+		}
+		med, ok := s.medoids[m.Cluster]
+		if !ok || med == pids[i] {
+			continue
+		}
+		if err := add(med); err != nil {
+			continue
+		}
+		pages[i].Cluster, pages[i].Medoid = m.Cluster, index[med]
+	}
+	se, err := heuristics.ExtractSite(ctx, pages, heuristics.ExtractOptions{})
+	if err != nil {
+		return err
+	}
+	var xs []store.Extraction
+	for i := 0; i < kept; i++ {
+		r := se.Results[i]
+		if se.Errs[i] != nil || r.Body == "" {
+			continue
+		}
+		runID := int64(0)
+		if pages[i].Cluster >= 0 {
+			runID = s.runID
+		}
+		xs = append(xs, store.Extraction{PageID: pids[i], RunID: runID, Title: r.Title, Body: r.Body,
+			Selector: r.Selector, Confidence: r.Confidence, Method: r.Method, Date: r.Date, Author: r.Author})
+	}
+	if err := l.db.PutExtractions(ctx, xs); err != nil {
+		return err
+	}
+	var rules []store.Rule
+	cids := make([]int, 0, len(se.Rules))
+	for c := range se.Rules {
+		cids = append(cids, c)
+	}
+	sort.Ints(cids)
+	for _, c := range cids {
+		for _, r := range []heuristics.Rule{se.Rules[c].Body, se.Rules[c].Title} {
+			if r.Selector != "" {
+				rules = append(rules, store.Rule{Site: site, RunID: s.runID, Cluster: c, Field: r.Field, Selector: r.Selector, Support: r.Support})
+			}
+		}
+	}
+	if len(rules) > 0 {
+		return l.db.PutRules(ctx, rules)
+	}
+	return nil
+}

@@ -1,0 +1,474 @@
+package crawler
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"mime"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// processStored judges a fetched page (just fetched, or found in the store
+// after a restart) and commits the outcome with its links and edges.
+func (c *Crawler) processStored(ctx context.Context, e entry, sp *store.Page) error {
+	d, err := c.judge(ctx, e, sp)
+	if err != nil {
+		if ctx.Err() != nil {
+			return c.interrupted(e)
+		}
+		return err
+	}
+	d.URL, d.PageID, d.Strategy = e.URL, sp.ID, c.strategy
+	c.mu.Lock()
+	c.fetchSeq++
+	d.FetchSeq = c.fetchSeq
+	c.mu.Unlock()
+	if d.Outcome != OutcomeValidated && d.Outcome != OutcomeIrrelevant {
+		c.cfg.Logf("%s %s %s", d.Outcome, e.URL, d.Detail)
+	}
+	return c.commit(ctx, d)
+}
+
+// judge decides the outcome of a stored page. Errors are store failures;
+// everything wrong with the page itself is an outcome.
+func (c *Crawler) judge(ctx context.Context, e entry, sp *store.Page) (doneRecord, error) {
+	cfg := c.cfg
+	d := doneRecord{Depth: e.Depth}
+	if sp.Error != "" {
+		switch {
+		case strings.Contains(sp.Error, browser.ErrNotHTML.Error()):
+			d.Outcome = OutcomeMIME
+		case strings.Contains(sp.Error, "deadline exceeded") || strings.Contains(strings.ToLower(sp.Error), "timeout"):
+			d.Outcome = OutcomeTimeout
+		case strings.Contains(sp.Error, "body cut"):
+			d.Outcome = OutcomeSize
+		default:
+			d.Outcome = OutcomeHTTPError
+		}
+		d.Detail = sp.Error
+		return d, nil
+	}
+	base, _ := url.Parse(e.URL)
+	if cp := sp.Capture; cp != nil && cp.FinalURL != "" {
+		if fu, err := Canonicalize(nil, cp.FinalURL); err == nil && fu.String() != e.URL {
+			base = fu
+			hops := []string{e.URL}
+			for i, r := range cp.Redirects {
+				if i == 0 {
+					continue // the requested URL itself
+				}
+				if ru, err := Canonicalize(nil, r.URL); err == nil && ru.String() != hops[len(hops)-1] {
+					hops = append(hops, ru.String())
+				}
+			}
+			if hops[len(hops)-1] != fu.String() {
+				hops = append(hops, fu.String())
+			}
+			for i := 0; i+1 < len(hops); i++ {
+				d.Edges = append(d.Edges, edge{Source: hops[i], Target: hops[i+1], Kind: "redirect"})
+			}
+			done, err := c.fetchedBefore(ctx, fu.String())
+			if err != nil {
+				return d, err
+			}
+			if done {
+				d.Outcome, d.Detail = OutcomeDuplicate, "redirects to "+fu.String()+", fetched already"
+				return d, nil
+			}
+			d.Aliases = hops[1:]
+		}
+	}
+	if sp.Status >= 400 {
+		d.Outcome, d.Detail = OutcomeHTTPError, fmt.Sprintf("HTTP status %d", sp.Status)
+		return d, nil
+	}
+	if mt := mediaType(sp.ContentType); mt != "" && !contains(cfg.MIMETypes, mt) {
+		d.Outcome, d.Detail = OutcomeMIME, "content type "+sp.ContentType
+		return d, nil
+	}
+	html := sp.HTML()
+	if cp := sp.Capture; int64(len(html)) > cfg.MaxBytes || (cp != nil && cp.Partial && strings.Contains(cp.PartialReason, "cut")) {
+		d.Outcome, d.Detail = OutcomeSize, fmt.Sprintf("too large: over %d bytes", cfg.MaxBytes)
+		return d, nil
+	}
+	if int64(len(html)) < cfg.MinBytes {
+		d.Outcome, d.Detail = OutcomeSize, fmt.Sprintf("too small: %d bytes, under %d", len(html), cfg.MinBytes)
+		return d, nil
+	}
+	tree, err := treediff.Parse(e.URL, html, treediff.ParseOptions{ContentType: sp.ContentType, MaxBytes: int(cfg.MaxBytes) + 1})
+	if err != nil {
+		d.Outcome, d.Detail = OutcomeNoExtract, err.Error()
+		return d, nil
+	}
+	noindex, nofollow := metaRobots(tree)
+	follow := func(relevant bool, pageDepth int, score float64) {
+		if nofollow || (cfg.MaxDepth > 0 && pageDepth >= cfg.MaxDepth) {
+			return
+		}
+		parent := FetchedPage{Priority: e.Priority, Depth: e.Hops, Sim: c.sim(score), Relevant: relevant}
+		d.Links, d.Edges = c.links(e, sp, tree, base, parent, pageDepth, relevant, d.Edges)
+	}
+	if noindex {
+		d.Outcome, d.Detail = OutcomeNoIndex, "meta robots noindex"
+		follow(false, e.Depth, 0)
+		return d, nil
+	}
+	res, runID, err := c.learner.extract(ctx, sp, tree)
+	if err != nil && ctx.Err() != nil {
+		return d, ctx.Err()
+	}
+	if err != nil || strings.TrimSpace(res.Body) == "" {
+		d.Outcome, d.Detail = OutcomeNoExtract, "no content found"
+		if err != nil {
+			d.Detail = err.Error()
+		}
+		follow(false, e.Depth, 0)
+		return d, nil
+	}
+	if err := c.db.PutExtractions(ctx, []store.Extraction{{PageID: sp.ID, RunID: runID, Title: res.Title, Body: res.Body,
+		Selector: res.Selector, Confidence: res.Confidence, Method: res.Method, Date: res.Date, Author: res.Author}}); err != nil {
+		return d, fmt.Errorf("store extraction of %s: %w", e.URL, err)
+	}
+	text := res.Text()
+	counts, n := Counts(text)
+	d.Tokens = n
+	if n < cfg.MinTokens {
+		d.Outcome, d.Detail = OutcomeSize, fmt.Sprintf("too small: %d words, under %d", n, cfg.MinTokens)
+		return d, nil
+	}
+	if c.lang != nil {
+		lang, _ := c.lang.Detect(res.Body)
+		if !contains(cfg.Languages, lang) {
+			d.Outcome, d.Detail = OutcomeLanguage, "language "+lang
+			return d, nil
+		}
+	}
+	d.SimHash = NewSimHash(res.Body)
+	if cfg.NearDuplicateBits >= 0 {
+		c.mu.Lock()
+		dup := c.dups.Seen(d.SimHash)
+		c.mu.Unlock()
+		if dup {
+			d.Outcome, d.Detail = OutcomeDuplicate, "near-duplicate text"
+			return d, nil
+		}
+	}
+	score, relevant := c.judgeText(ctx, text, counts, n)
+	d.Score, d.Relevant = score, relevant
+	d.Outcome = OutcomeIrrelevant
+	if relevant {
+		d.Outcome, d.Depth = OutcomeValidated, 0
+	}
+	follow(relevant, d.Depth, score)
+	return d, nil
+}
+
+// fetchedBefore reports whether u was fetched (or taken as an alias) already.
+func (c *Crawler) fetchedBefore(ctx context.Context, u string) (bool, error) {
+	var state, outcome string
+	err := c.db.SQL().QueryRowContext(ctx, c.db.Rebind(`SELECT state, outcome FROM crawl_frontier WHERE crawl = ? AND url = ?`), c.cfg.Name, u).Scan(&state, &outcome)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return state == StateDone && outcome != OutcomeRobots && outcome != OutcomeForbidden || state == StateLeased, nil
+}
+
+// sim maps a lexicon score to [0, 1]: 1/2 at the threshold.
+func (c *Crawler) sim(score float64) float64 {
+	c.mu.Lock()
+	t := c.threshold
+	c.mu.Unlock()
+	if score <= 0 {
+		return 0
+	}
+	return score / (score + t)
+}
+
+// judgeText scores an extracted text and decides its relevance; the first
+// CalibrateAfter texts are kept to expand the lexicon and calibrate the
+// threshold (the first iteration of Babouk).
+func (c *Crawler) judgeText(ctx context.Context, text string, counts map[string]int, n int) (float64, bool) {
+	match := c.formula == nil || c.formula.Match(text)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	score := c.lex.ScoreCounts(counts, n)
+	if !c.calibrated && c.cfg.CalibrateAfter > 0 {
+		c.sample = append(c.sample, sampleDoc{text: text, score: score, match: match})
+		if len(c.sample) >= c.cfg.CalibrateAfter {
+			c.calibrate(ctx)
+			score = c.lex.ScoreCounts(counts, n)
+		}
+	}
+	relevant := match && (len(c.cfg.Terms) == 0 || score >= c.threshold)
+	return score, relevant
+}
+
+// calibrate expands the lexicon with the terms most specific to the
+// sample's relevant texts (log-odds against the others) and sets the
+// threshold by Otsu's method on the sample's new scores. c.mu is held.
+func (c *Crawler) calibrate(ctx context.Context) {
+	var rel, ref []string
+	for _, s := range c.sample {
+		if s.match && s.score >= c.threshold {
+			rel = append(rel, s.text)
+		} else {
+			ref = append(ref, s.text)
+		}
+	}
+	var added []WeightedTerm
+	if len(rel) >= 2 && len(ref) >= 2 && len(c.cfg.Terms) > 0 {
+		added = c.lex.Expand(rel, ref, ExpandOptions{MaxWeight: ExpandedWeight})
+	}
+	scores := make([]float64, len(c.sample))
+	for i, s := range c.sample {
+		scores[i] = c.lex.Score(s.text)
+	}
+	old := c.threshold
+	if t, ok := calibrateScores(scores); ok {
+		// The cut must keep most pages the seed terms found relevant: a
+		// sample of nearly only relevant pages has no valley to find.
+		var pos []float64
+		for i, s := range c.sample {
+			if s.match && s.score >= old {
+				pos = append(pos, scores[i])
+			}
+		}
+		if len(pos) > 0 {
+			sort.Float64s(pos)
+			if q := pos[len(pos)/10]; q < t {
+				t = q
+			}
+		}
+		c.threshold = t
+	}
+	c.calibrated = true
+	c.sample = nil
+	var names []string
+	for _, a := range added {
+		names = append(names, a.Term)
+	}
+	c.cfg.Logf("calibrated on the first %d pages (%d relevant): lexicon +%d terms %v, threshold %.3f -> %.3f",
+		len(scores), len(rel), len(added), names, old, c.threshold)
+	if err := c.fr.saveModel(context.WithoutCancel(ctx), c.lex, c.threshold, true); err != nil {
+		c.cfg.Logf("%v", err)
+	}
+}
+
+// ExpandedWeight is the weight of the strongest term added by the first
+// iteration: half a seed term, since the sample it comes from is small and
+// skewed towards the sites and languages crawled first.
+const ExpandedWeight = 0.5
+
+// calibrateScores is the threshold of a sample of scores: Otsu's cut on the
+// scores and on their logarithms, whichever is lower. Scores are heavy-tailed
+// (an expanded lexicon adds up on pages of the sample's majority language,
+// far above equally relevant pages in other languages); the log scale
+// keeps those from pulling the cut above the minority's relevant pages.
+func calibrateScores(scores []float64) (float64, bool) {
+	t, err := CalibrateThreshold(scores)
+	if err != nil || t <= 0 {
+		return 0, false
+	}
+	logs := make([]float64, len(scores))
+	for i, s := range scores {
+		logs[i] = math.Log1p(s)
+	}
+	if lt, err := CalibrateThreshold(logs); err == nil && math.Expm1(lt) < t {
+		t = math.Expm1(lt)
+	}
+	return t, true
+}
+
+// links returns the URLs to enqueue from a page and its link edges.
+func (c *Crawler) links(e entry, sp *store.Page, tree *treediff.Tree, base *url.URL, parent FetchedPage, pageDepth int, relevant bool, edges []edge) ([]discovered, []edge) {
+	if sp.Capture == nil {
+		return nil, edges
+	}
+	source := e.URL
+	type cand struct {
+		u    *url.URL
+		text string
+	}
+	var kept []cand
+	seen := map[string]bool{source: true, base.String(): true}
+	for _, l := range sp.Capture.Links {
+		u, err := Canonicalize(base, l.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+			continue
+		}
+		s := u.String()
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		edges = append(edges, edge{Source: source, Target: s, Kind: "link", Anchor: strings.TrimSpace(l.Text)})
+		if c.cfg.Trap.Check(u) != nil || !c.urlAllowed(s) {
+			continue
+		}
+		kept = append(kept, cand{u, l.Text})
+	}
+	if len(kept) == 0 {
+		return nil, edges
+	}
+	contexts := linkContexts(tree, base)
+	parent.Links = len(kept)
+	out := make([]discovered, 0, len(kept))
+	for _, k := range kept {
+		s := k.u.String()
+		ls := LinkSims{Anchor: c.sim(c.scoreText(k.text)), Context: c.sim(c.scoreText(contexts[s]))}
+		out = append(out, discovered{URL: s, Host: k.u.Host, Priority: c.strategy.Child(parent, ls), Depth: pageDepth + 1,
+			Hops: e.Hops + 1, Parent: source, Anchor: strings.TrimSpace(k.text), FromRelevant: relevant})
+	}
+	return out, edges
+}
+
+func (c *Crawler) scoreText(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lex.Score(s)
+}
+
+// urlAllowed applies the include and exclude expressions.
+func (c *Crawler) urlAllowed(u string) bool {
+	for _, re := range c.exclude {
+		if re.MatchString(u) {
+			return false
+		}
+	}
+	if len(c.include) == 0 {
+		return true
+	}
+	for _, re := range c.include {
+		if re.MatchString(u) {
+			return true
+		}
+	}
+	return false
+}
+
+// metaRobots reads <meta name="robots"> (and "gleaner"-free generic
+// directives): noindex and nofollow, "none" meaning both.
+func metaRobots(t *treediff.Tree) (noindex, nofollow bool) {
+	for _, n := range t.Nodes {
+		if n.Kind != treediff.Element || n.Label != "meta" {
+			continue
+		}
+		name, _ := n.Attr("name")
+		if !strings.EqualFold(strings.TrimSpace(name), "robots") {
+			continue
+		}
+		content, _ := n.Attr("content")
+		for _, d := range strings.Split(strings.ToLower(content), ",") {
+			switch strings.TrimSpace(d) {
+			case "noindex":
+				noindex = true
+			case "nofollow":
+				nofollow = true
+			case "none":
+				noindex, nofollow = true, true
+			}
+		}
+	}
+	return
+}
+
+// linkContextWords is the number of words each side of an anchor that
+// Shark-Search reads as the link's context.
+const linkContextWords = 10
+
+// linkContexts returns, per canonical link target, the words around its
+// first anchor: linkContextWords before and after, the anchor excluded.
+func linkContexts(t *treediff.Tree, base *url.URL) map[string]string {
+	type span struct {
+		target     string
+		start, end int
+	}
+	var words []string
+	var spans []span
+	var walk func(n *treediff.Node)
+	walk = func(n *treediff.Node) {
+		switch n.Kind {
+		case treediff.Text:
+			for _, w := range treediff.Words(n.Label) {
+				words = append(words, w.Text)
+			}
+			return
+		case treediff.Element:
+			switch n.Label {
+			case "script", "style", "noscript", "template", "head":
+				return
+			}
+		}
+		var sp *span
+		if n.Kind == treediff.Element && n.Label == "a" {
+			if href, ok := n.Attr("href"); ok {
+				if u, err := Canonicalize(base, href); err == nil {
+					spans = append(spans, span{target: u.String(), start: len(words)})
+					sp = &spans[len(spans)-1]
+				}
+			}
+		}
+		idx := len(spans) - 1
+		for _, k := range n.Children {
+			walk(k)
+		}
+		if sp != nil {
+			spans[idx].end = len(words)
+		}
+	}
+	walk(t.Root)
+	out := map[string]string{}
+	for _, s := range spans {
+		if _, ok := out[s.target]; ok {
+			continue
+		}
+		lo := max(0, s.start-linkContextWords)
+		hi := min(len(words), s.end+linkContextWords)
+		ctx := append(append([]string{}, words[lo:s.start]...), words[s.end:hi]...)
+		out[s.target] = strings.Join(ctx, " ")
+	}
+	return out
+}
+
+func mediaType(ct string) string {
+	if ct == "" {
+		return ""
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return strings.ToLower(strings.TrimSpace(strings.Split(ct, ";")[0]))
+	}
+	return mt
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// hostOf returns the host (with port) of a URL, "" when it has none.
+func hostOf(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return ""
+	}
+	return p.Host
+}
