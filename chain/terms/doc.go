@@ -3,7 +3,9 @@
 //
 // Candidates are noun phrases matched by part-of-speech patterns per
 // language (English: adjectives and nouns ending in a noun; French: a noun,
-// its adjectives and one "de/à" complement; German: adjectives and a noun)
+// its adjectives and one "de/à" complement; German: adjectives and a noun,
+// a noun being any capitalised word inside a sentence when no tagger gave
+// parts of speech)
 // and ranked by C-value (Frantzi, Ananiadou & Mima 2000), which favours
 // frequent candidates that are not only parts of longer ones. The log2|a|
 // factor is taken as log2(|a|+1) so that one-word terms rank too.

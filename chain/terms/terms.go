@@ -5,7 +5,10 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/gleaner/gleaner/chain/segment"
 	"github.com/gleaner/gleaner/chain/tagger"
 )
 
@@ -23,7 +26,15 @@ var patterns = map[string]*regexp.Regexp{
 // linkPreps are the prepositions a French noun phrase may contain.
 var linkPreps = map[string]bool{"de": true, "d'": true, "à": true, "du": true, "des": true, "de+le": true, "à+le": true}
 
-func letter(t *tagger.Token, lang string) byte {
+func letter(sent []tagger.Token, i int, lang string) byte {
+	t := &sent[i]
+	if lang == "de" && t.UPOS == "_" && i > 0 && t.Kind == segment.Word {
+		// No tagger for German: its nouns are the capitalised words
+		// inside a sentence.
+		if r, _ := utf8.DecodeRuneInString(t.Text); unicode.IsUpper(r) {
+			return 'N'
+		}
+	}
 	switch t.UPOS {
 	case "NOUN":
 		return 'N'
@@ -57,7 +68,7 @@ func Candidates(sent []tagger.Token, lang string) []Occurrence {
 	}
 	letters := make([]byte, len(sent))
 	for i := range sent {
-		letters[i] = letter(&sent[i], lang)
+		letters[i] = letter(sent, i, lang)
 	}
 	var out []Occurrence
 	for i := range sent {
@@ -76,17 +87,23 @@ func Candidates(sent []tagger.Token, lang string) []Occurrence {
 	return out
 }
 
-// key is the term's canonical form: lower-case lemmas.
+// key is the term's canonical form: lower-case lemmas of the content
+// words, function words as written (taux d'intérêt, porte-parole de la
+// ville), no space after an elision.
 func key(toks []tagger.Token) string {
-	parts := make([]string, len(toks))
+	var b strings.Builder
 	for i, t := range toks {
-		l := t.Lemma
-		if l == "" {
-			l = t.Text
+		w := t.Lemma
+		if w == "" || t.UPOS == "DET" || t.UPOS == "ADP" {
+			w = t.Text
 		}
-		parts[i] = strings.ToLower(l)
+		w = strings.ToLower(w)
+		if i > 0 && !strings.HasSuffix(b.String(), "'") && !strings.HasSuffix(b.String(), "’") {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
 	}
-	return strings.Join(parts, " ")
+	return b.String()
 }
 
 // Term is a ranked candidate.

@@ -98,6 +98,24 @@ func TestCandidatesAndContexts(t *testing.T) {
 	if strings.Join(ctx, " ") != "(présenter, SUJ)" {
 		t.Errorf("contexts of patient: %q", ctx)
 	}
+	// Surface function words and elision in keys.
+	el := tokens("taux/NOUN/taux d'/ADP/de intérêt/NOUN/intérêt de/ADP/de la/DET/le ville/NOUN/ville")
+	var keys []string
+	for _, o := range Candidates(el, "fr") {
+		keys = append(keys, o.Term)
+	}
+	if !strings.Contains(strings.Join(keys, "|"), "taux d'intérêt|") || !strings.Contains(strings.Join(keys, "|"), "intérêt de la ville") {
+		t.Errorf("keys %q", keys)
+	}
+	// German without a tagger: capitalised words are nouns.
+	de := tokens("Die/_/die Kinder/_/kind spielen/_/spiel im/_/im großen/_/groß Garten/_/gart")
+	keys = nil
+	for _, o := range Candidates(de, "de") {
+		keys = append(keys, o.Term)
+	}
+	if strings.Join(keys, "|") != "kind|gart" {
+		t.Errorf("German keys %q", keys)
+	}
 	if Candidates(s, "pl") != nil {
 		t.Error("candidates for a language without pattern")
 	}
