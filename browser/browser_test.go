@@ -431,32 +431,8 @@ func TestBoxJSONRoundTrip(t *testing.T) {
 
 // rendererPIDs lists the renderer processes among pid's descendants.
 func rendererPIDs(pid int) []int {
-	entries, _ := os.ReadDir("/proc")
-	parent := map[int]int{}
-	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		if i := strings.LastIndexByte(string(b), ')'); i >= 0 {
-			if f := strings.Fields(string(b[i+1:])); len(f) > 1 {
-				parent[p], _ = strconv.Atoi(f[1])
-			}
-		}
-	}
 	var out []int
-	for p := range parent {
-		anc := parent[p]
-		for anc > 1 && anc != pid {
-			anc = parent[anc]
-		}
-		if anc != pid {
-			continue
-		}
+	for _, p := range descendants(pid) {
 		cmd, _ := os.ReadFile("/proc/" + strconv.Itoa(p) + "/cmdline")
 		if strings.Contains(string(cmd), "--type=renderer") {
 			out = append(out, p)

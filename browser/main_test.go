@@ -47,28 +47,8 @@ func TestMain(m *testing.M) {
 // ownChromiums lists the processes using a user data directory of this
 // test process.
 func ownChromiums() []int {
-	var pids []int
 	prefix := "--user-data-dir=" + os.TempDir() + "/" + dirPrefix + strconv.Itoa(os.Getpid()) + "-"
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if err != nil {
-			continue
-		}
-		for _, a := range strings.Split(string(b), "\x00") {
-			if strings.HasPrefix(a, prefix) {
-				if alive(pid) {
-					pids = append(pids, pid)
-				}
-				break
-			}
-		}
-	}
-	return pids
+	return procsWithArg(func(arg string) bool { return strings.HasPrefix(arg, prefix) })
 }
 
 // needChromium skips the test when no Chromium is installed (outside CI).

@@ -19,7 +19,13 @@ const dirPrefix = "gleaner-chromium-"
 // --user-data-dir=dir. Chromium passes the flag to its helper processes, so
 // this finds a browser's whole tree even when its parent is gone.
 func procsUsingDir(dir string) []int {
-	want := []byte("--user-data-dir=" + dir)
+	want := "--user-data-dir=" + dir
+	return procsWithArg(func(arg string) bool { return arg == want })
+}
+
+// procsWithArg returns the pids of the live processes (other than this
+// one) with a command-line argument for which match is true.
+func procsWithArg(match func(arg string) bool) []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -36,8 +42,10 @@ func procsUsingDir(dir string) []int {
 			continue
 		}
 		for arg := range bytes.SplitSeq(cmdline, []byte{0}) {
-			if bytes.Equal(arg, want) {
-				pids = append(pids, pid)
+			if match(string(arg)) {
+				if alive(pid) {
+					pids = append(pids, pid)
+				}
 				break
 			}
 		}
@@ -110,14 +118,11 @@ func alive(pid int) bool {
 	return true
 }
 
-// treeMem returns the summed resident set size (RSS: shared pages counted
-// once per process, as ps does) and proportional set size (PSS: shared
-// pages split between their users, what the tree really costs), in bytes,
-// of pid and all its descendants.
-func treeMem(pid int) (rss, pss int64) {
+// descendants returns pid and every process below it in the process tree.
+func descendants(pid int) []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		return 0, 0
+		return nil
 	}
 	children := map[int][]int{}
 	for _, e := range entries {
@@ -140,11 +145,19 @@ func treeMem(pid int) (rss, pss int64) {
 		ppid, _ := strconv.Atoi(f[1])
 		children[ppid] = append(children[ppid], p)
 	}
-	stack := []int{pid}
-	for len(stack) > 0 {
-		p := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		stack = append(stack, children[p]...)
+	out := []int{pid}
+	for i := 0; i < len(out); i++ {
+		out = append(out, children[out[i]]...)
+	}
+	return out
+}
+
+// treeMem returns the summed resident set size (RSS: shared pages counted
+// once per process, as ps does) and proportional set size (PSS: shared
+// pages split between their users, what the tree really costs), in bytes,
+// of pid and all its descendants.
+func treeMem(pid int) (rss, pss int64) {
+	for _, p := range descendants(pid) {
 		b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/smaps_rollup")
 		if err != nil {
 			continue
