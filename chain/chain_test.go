@@ -225,3 +225,36 @@ func BenchmarkChainParallel(b *testing.B) {
 		})
 	}
 }
+
+func TestTreeTaggerPrecedenceAndTruncation(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 needed for the fake TreeTagger")
+	}
+	c, err := New(Config{
+		TreeTagger: map[string]TreeTaggerModel{"en": {Bin: "tagger/testdata/fake-tree-tagger", Par: "tagger/testdata/english-fake.par"}},
+		MaxBytes:   45,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	doc, err := c.Process(context.Background(), Input{Lang: "en", Blocks: []string{"The cats were sleeping on mats.", "She sings.", "This block is beyond the limit."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Tagger != "treetagger:en" {
+		t.Errorf("tagger %q, want the configured TreeTagger", doc.Tagger)
+	}
+	if !doc.Truncated || len(doc.Blocks) != 2 {
+		t.Errorf("truncated %v with %d blocks, want true and 2", doc.Truncated, len(doc.Blocks))
+	}
+	if tok := doc.Blocks[0].Sentences[0].Tokens[1]; tok.Lemma != "cat" || tok.UPOS != "NOUN" {
+		t.Errorf("cats: %+v", tok)
+	}
+	// A TreeTagger that cannot start falls back to the next tagger.
+	c2, _ := New(Config{TreeTagger: map[string]TreeTaggerModel{"de": {Bin: "/nonexistent/tree-tagger", Par: "x.par"}}})
+	defer c2.Close()
+	if got := c2.Tagger("de"); !strings.HasPrefix(got, "snowball-stems:de") {
+		t.Errorf("missing TreeTagger for de: %q", got)
+	}
+}
