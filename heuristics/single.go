@@ -260,10 +260,11 @@ func newPage(t *treediff.Tree, opt SingleOptions) *page {
 		}
 	}
 	flush()
-	imgs := p.images()
+	imgs, inputs := p.images(), p.inputs()
+	words, _ := p.elementWords(nil)
 	for i, b := range p.blocks {
 		b.class = p.classify(b)
-		if b.class != classBad && p.isCaption(b, imgs) {
+		if b.class != classBad && (p.isCaption(b, imgs) || inFormBox(b, inputs, words)) {
 			b.class = classBad
 		}
 		// A teaser's summary: a short text right under a linked headline.
@@ -290,6 +291,50 @@ func (p *page) images() []bool {
 		}
 	}
 	return has
+}
+
+// inputs marks, per node index, the elements holding a field a visitor
+// types into (text inputs, text areas, selects).
+func (p *page) inputs() []bool {
+	has := make([]bool, len(p.t.Nodes))
+	for i := len(p.t.Nodes) - 1; i >= 0; i-- {
+		n := p.t.Nodes[i]
+		if n.Kind == treediff.Element {
+			switch n.Label {
+			case "textarea", "select":
+				has[i] = true
+			case "input":
+				typ, _ := n.Attr("type")
+				switch strings.ToLower(strings.TrimSpace(typ)) {
+				case "", "text", "email", "search", "tel", "number", "password":
+					has[i] = true
+				}
+			}
+		}
+		if has[i] && n.Parent != nil {
+			has[n.Parent.Index] = true
+		}
+	}
+	return has
+}
+
+// formBoxWords bounds the words of a box that is a form widget (sign-up,
+// search, "send us your comments") rather than a page wrapped in a form.
+const formBoxWords = 150
+
+// inFormBox reports a block inside a small box that holds input fields.
+func inFormBox(b *block, inputs []bool, words []int) bool {
+	a := b.container
+	for range 5 {
+		if a == nil || words[a.Index] > formBoxWords {
+			return false
+		}
+		if inputs[a.Index] {
+			return true
+		}
+		a = a.Parent
+	}
+	return false
 }
 
 // isCaption reports a short block that is the only text of a small box
