@@ -3,6 +3,7 @@ package treediff
 import (
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -72,6 +73,29 @@ func BenchmarkMapping(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, _, err := Mapping(x, y, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkParseAdversarial parses pages built to make a naive tree builder
+// quadratic (elements opened against a stack at the depth limit, end tags
+// matching nothing): each should cost about as much as a flat page.
+func BenchmarkParseAdversarial(b *testing.B) {
+	pages := map[string]string{
+		"flat":         strings.Repeat("<p>x</p>", 100_000),
+		"nested-div":   strings.Repeat("<div>", 100_000),
+		"nested-li":    strings.Repeat("<ul><li>", 50_000),
+		"stray-end":    strings.Repeat("<span>", 600) + strings.Repeat("</div>", 100_000),
+		"unclosed-raw": strings.Repeat("<script>x</script ", 50_000),
+	}
+	for name, src := range pages {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				if _, err := Parse(name, []byte(src), ParseOptions{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -180,7 +180,7 @@ type builder struct {
 	html  *Node
 	head  *Node
 	body  *Node
-	stack []*Node // open elements below body (or head)
+	stack []openEl // open elements below body (or head)
 	pos   int
 	// noRawEnd records the raw-text tags with no complete end tag left.
 	noRawEnd map[string]bool
@@ -212,7 +212,7 @@ func (b *builder) ensureBody(offset int) error {
 	if err := b.newNode(b.body); err != nil {
 		return err
 	}
-	b.stack = []*Node{b.body}
+	b.stack = []openEl{{b.body, tagSets["body"]}}
 	return nil
 }
 
@@ -220,25 +220,75 @@ func (b *builder) current() *Node {
 	if len(b.stack) == 0 {
 		return b.head
 	}
-	return b.stack[len(b.stack)-1]
+	return b.stack[len(b.stack)-1].n
 }
 
-// closeTo pops open elements up to and including the nearest one labelled
-// with one of names, unless a scope fence comes first. It reports whether one
-// was closed.
-func (b *builder) closeTo(names map[string]bool, fence map[string]bool) bool {
+// push makes n the current open element.
+func (b *builder) push(n *Node) {
+	b.stack = append(b.stack, openEl{n, tagSets[n.Label]})
+}
+
+// closeTo pops open elements up to and including the nearest one in the
+// set target (or, with target 0, labelled name), unless an element of the set
+// fence comes first. It reports whether one was closed. Sets are bit masks
+// cached on the stack, so the scan costs no map lookup: pages opening
+// thousands of elements against a deep stack stay fast.
+func (b *builder) closeTo(target, fence tagSet, name string) bool {
 	for i := len(b.stack) - 1; i >= 1; i-- {
-		l := b.stack[i].Label
-		if names[l] {
+		e := b.stack[i]
+		if e.set&target != 0 || (target == 0 && e.n.Label == name) {
 			b.stack = b.stack[:i]
 			return true
 		}
-		if fence[l] {
+		if e.set&fence != 0 {
 			return false
 		}
 	}
 	return false
 }
+
+// openEl is an open element with the tag sets its label belongs to.
+type openEl struct {
+	n   *Node
+	set tagSet
+}
+
+// tagSet is a set of the tag groups below, as bits.
+type tagSet uint32
+
+const (
+	setP tagSet = 1 << iota
+	setLi
+	setDtDd
+	setOption
+	setA
+	setTr
+	setTdTh
+	setTSections
+	fenceScope
+	fenceList
+	fenceDl
+	fenceRow
+	fenceCell
+	fenceSel
+	fenceP
+)
+
+// tagSets maps a tag to the groups it belongs to.
+var tagSets = func() map[string]tagSet {
+	m := map[string]tagSet{}
+	for bit, group := range map[tagSet]map[string]bool{
+		setP: onlyP, setLi: onlyLi, setDtDd: dtdd, setOption: onlyOption, setA: onlyA,
+		setTr: onlyTr, setTdTh: tdth, setTSections: tsections, fenceScope: scopeFence,
+		fenceList: listFence, fenceDl: dlFence, fenceRow: rowFence, fenceCell: cellFence,
+		fenceSel: selFence, fenceP: pFence,
+	} {
+		for tag := range group {
+			m[tag] |= bit
+		}
+	}
+	return m
+}()
 
 var (
 	onlyP      = map[string]bool{"p": true}
@@ -262,31 +312,31 @@ var (
 // table, tr around a cell), as browsers do.
 func (b *builder) implyEnds(tag string, offset int) error {
 	if closesP[tag] {
-		b.closeTo(onlyP, pFence)
+		b.closeTo(setP, fenceP, "")
 	}
 	switch {
 	case tag == "li":
-		b.closeTo(onlyLi, listFence)
+		b.closeTo(setLi, fenceList, "")
 	case tag == "dt" || tag == "dd":
-		b.closeTo(dtdd, dlFence)
+		b.closeTo(setDtDd, fenceDl, "")
 	case tag == "option":
-		b.closeTo(onlyOption, selFence)
+		b.closeTo(setOption, fenceSel, "")
 	case tag == "tr":
-		b.closeTo(tdth, rowFence)
-		b.closeTo(onlyTr, rowFence)
+		b.closeTo(setTdTh, fenceRow, "")
+		b.closeTo(setTr, fenceRow, "")
 	case tag == "td" || tag == "th":
-		b.closeTo(tdth, cellFence)
+		b.closeTo(setTdTh, fenceCell, "")
 	case tsections[tag]:
-		b.closeTo(tdth, rowFence)
-		b.closeTo(onlyTr, rowFence)
-		b.closeTo(tsections, rowFence)
+		b.closeTo(setTdTh, fenceRow, "")
+		b.closeTo(setTr, fenceRow, "")
+		b.closeTo(setTSections, fenceRow, "")
 	case headings[tag]:
 		if cur := b.current(); headings[cur.Label] && len(b.stack) > 1 {
 			b.stack = b.stack[:len(b.stack)-1]
 		}
 	case tag == "a":
 		// A link never contains a link: a new <a> ends the open one.
-		b.closeTo(onlyA, scopeFence)
+		b.closeTo(setA, fenceScope, "")
 	}
 	if tag == "tr" || tag == "td" || tag == "th" {
 		if b.current().Label == "table" {
@@ -310,7 +360,7 @@ func (b *builder) open(tag string, offset int) error {
 		return err
 	}
 	if n.Depth < b.opt.MaxDepth {
-		b.stack = append(b.stack, n)
+		b.push(n)
 	}
 	return nil
 }
@@ -424,10 +474,10 @@ func (b *builder) run(src string) error {
 			if tt == html.StartTagToken && !voidTags[tag] {
 				if b.body == nil {
 					if tag == "title" {
-						b.stack = append(b.stack, n) // title text stays in head
+						b.push(n) // title text stays in head
 					}
 				} else if n.Depth < b.opt.MaxDepth {
-					b.stack = append(b.stack, n)
+					b.push(n)
 				}
 			}
 		case html.EndTagToken:
@@ -441,7 +491,7 @@ func (b *builder) run(src string) error {
 			}
 			switch tag {
 			case "p":
-				if !b.closeTo(onlyP, pFence) {
+				if !b.closeTo(setP, fenceP, "") {
 					// </p> with no open p makes an empty paragraph, as in browsers.
 					if err := b.newNode(&Node{Kind: Element, Label: "p", Parent: b.current(), Offset: offset}); err != nil {
 						return err
@@ -454,11 +504,11 @@ func (b *builder) run(src string) error {
 			case "body", "html":
 				// Content after </body> still belongs to the body.
 			default:
-				fence := scopeFence
+				fence := fenceScope
 				if scopeFence[tag] {
-					fence = nil
+					fence = 0
 				}
-				b.closeTo(map[string]bool{tag: true}, fence)
+				b.closeTo(0, fence, tag)
 			}
 		}
 	}
