@@ -31,9 +31,6 @@ func (c *Crawler) processStored(ctx context.Context, e entry, sp *store.Page) er
 	c.fetchSeq++
 	d.FetchSeq = c.fetchSeq
 	c.mu.Unlock()
-	if d.Outcome != OutcomeValidated && d.Outcome != OutcomeIrrelevant {
-		c.cfg.Logf("%s %s %s", d.Outcome, e.URL, d.Detail)
-	}
 	return c.commit(ctx, d)
 }
 
