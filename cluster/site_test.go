@@ -43,6 +43,7 @@ func TestLearnSiteStatuses(t *testing.T) {
 		{site: "ab.test", status: StatusLearned, k: 2, outliers: map[string]string{"http://ab.test/empty": "parse: page http://ab.test/empty: empty document"}, computedAt: 66},
 		{site: "one.test", status: StatusOnePage, k: 1, outliers: map[string]string{"http://one.test/lonely": "only page of its site"}},
 		{site: "same.test", status: StatusIdentical, k: 1, outliers: map[string]string{}},
+		{site: "broken.test", status: StatusNoPages, k: 0, outliers: map[string]string{"http://broken.test/nothing": "unusable: parse:"}},
 	} {
 		t.Run(tc.site, func(t *testing.T) {
 			sr, err := LearnSite(ctx, st, tc.site, SiteOptions{Options: Options{Seed: 1}})

@@ -126,7 +126,7 @@ func siteJSON(sr *cluster.SiteRun) learnSiteJSON {
 
 func printSiteRun(w io.Writer, sr *cluster.SiteRun) {
 	r := sr.Run
-	fmt.Fprintf(w, "site %s: %d pages, k = %d (run %d, %s", sr.Site, r.Pages, r.K, r.ID, sr.Mode)
+	fmt.Fprintf(w, "site %s: %s, k = %d (run %d, %s", sr.Site, pagesN(r.Pages), r.K, r.ID, sr.Mode)
 	if sr.Result != nil {
 		fmt.Fprintf(w, ", %d distances, %d computed", sr.Result.Distances, sr.Result.Computed)
 	}
@@ -151,7 +151,7 @@ func printSiteRun(w io.Writer, sr *cluster.SiteRun) {
 		fmt.Fprintln(w)
 	}
 	for _, c := range sr.Clusters {
-		fmt.Fprintf(w, "  cluster %d: %d pages, medoid %s", c.ID, c.Size, sr.Names[c.Medoid])
+		fmt.Fprintf(w, "  cluster %d: %s, medoid %s", c.ID, pagesN(c.Size), sr.Names[c.Medoid])
 		if t, ok := sr.Params.TrueMedoids[c.ID]; ok && t != c.Medoid {
 			fmt.Fprintf(w, " (true medoid %s)", sr.Names[t])
 		} else if ct, ok := sr.Params.CentroidMedoids[c.ID]; ok && ct != c.Medoid {
@@ -189,4 +189,11 @@ func selectSites(ctx context.Context, st store.Store, only, db string) ([]string
 		return nil, fmt.Errorf("no pages in %s: import or crawl some first (gleaner import)", db)
 	}
 	return sites, nil
+}
+
+func pagesN(n int) string {
+	if n == 1 {
+		return "1 page"
+	}
+	return fmt.Sprintf("%d pages", n)
 }
