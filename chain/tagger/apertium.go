@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -137,24 +138,31 @@ func (a *Apertium) Tag(ctx context.Context, sents [][]Token) error {
 		req.WriteByte('\n')
 	}
 	plain := req.String()
+	// A stuck process must not hang the chain: the request gets a
+	// deadline proportional to its size.
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout(len(plain)))
+	defer cancel()
 	var analysed []byte
-	err := a.morph.roundTrip(ctx, []byte(escapeStream(plain)+"\n\x00"), func(r *bufio.Reader) error {
-		var err error
-		analysed, err = readUntilNUL(r)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("apertium %s: %w", a.lang, err)
-	}
 	var units []lu
-	err = a.tag.roundTrip(ctx, append(analysed, 0), func(r *bufio.Reader) error {
-		b, err := readUntilNUL(r)
-		if err != nil {
+	err := retryOnce(ctx, func() error {
+		return a.morph.roundTrip(ctx, []byte(escapeStream(plain)+"\n\x00"), func(r *bufio.Reader) error {
+			var err error
+			analysed, err = readUntilNUL(r)
 			return err
-		}
-		units, err = parseStream(b)
-		return err
+		})
 	})
+	if err == nil {
+		err = retryOnce(ctx, func() error {
+			return a.tag.roundTrip(ctx, append(analysed, 0), func(r *bufio.Reader) error {
+				b, err := readUntilNUL(r)
+				if err != nil {
+					return err
+				}
+				units, err = parseStream(b)
+				return err
+			})
+		})
+	}
 	if err != nil {
 		return fmt.Errorf("apertium %s: %w", a.lang, err)
 	}
@@ -216,6 +224,22 @@ func (a *Apertium) Tag(ctx context.Context, sents [][]Token) error {
 		englishRules(sents)
 	}
 	return nil
+}
+
+// requestTimeout bounds one request to a tagger process: 30 s, plus a
+// second per 10 KB of text.
+func requestTimeout(n int) time.Duration {
+	return 30*time.Second + time.Duration(n/10000)*time.Second
+}
+
+// retryOnce runs f again when it failed for another reason than ctx: a
+// tagger process that died is restarted by the retry.
+func retryOnce(ctx context.Context, f func() error) error {
+	err := f()
+	if err != nil && ctx.Err() == nil {
+		err = f()
+	}
+	return err
 }
 
 // applyGroup analyses tokens from the units that overlap them.

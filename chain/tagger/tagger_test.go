@@ -267,3 +267,32 @@ func TestApertiumHistoryIndependent(t *testing.T) {
 		t.Errorf("tagger never replaced (%d starts): the new-class detection is not working", a.Restarts())
 	}
 }
+
+// TestRecoverFromDeadProcesses: a tagger process that died is started
+// again and the request still succeeds.
+func TestRecoverFromDeadProcesses(t *testing.T) {
+	a := newApertium(t, "fr")
+	tagText(t, a, "Il est parti.", "fr")
+	a.morph.cmds[0].Process.Kill()
+	a.tag.mu.Lock()
+	if a.tag.cmds != nil {
+		a.tag.cmds[0].Process.Kill()
+	}
+	a.tag.mu.Unlock()
+	if s := tagText(t, a, "Il est parti.", "fr"); s[0][2].Lemma != "partir" {
+		t.Fatalf("after the processes died: %+v", s[0][2])
+	}
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		return
+	}
+	tt, err := NewTreeTagger("en", "testdata/fake-tree-tagger", "testdata/english-fake.par")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tt.Close()
+	tagText(t, tt, "The cats.", "en")
+	tt.p.cmds[0].Process.Kill()
+	if s := tagText(t, tt, "The cats.", "en"); s[0][1].Lemma != "cat" {
+		t.Fatalf("treetagger after its death: %+v", s[0][1])
+	}
+}

@@ -63,29 +63,12 @@ func (t *TreeTagger) Tag(ctx context.Context, sents [][]Token) error {
 	for range treeTaggerPadding {
 		req.WriteString(".\n")
 	}
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout(req.Len()))
+	defer cancel()
 	var lines []string
-	err := t.p.roundTrip(ctx, []byte(req.String()), func(r *bufio.Reader) error {
-		inside := false
-		size := 0
-		for {
-			line, err := r.ReadString('\n')
-			if err != nil {
-				return fmt.Errorf("reading answer: %w", err)
-			}
-			line = strings.TrimRight(line, "\r\n")
-			switch {
-			case line == start:
-				inside = true
-			case line == end && inside:
-				return nil
-			case inside && !strings.HasPrefix(line, "<"):
-				size += len(line)
-				if size > maxAnswer {
-					return errors.New("answer too large")
-				}
-				lines = append(lines, line)
-			}
-		}
+	err := retryOnce(ctx, func() error {
+		lines = lines[:0]
+		return t.p.roundTrip(ctx, []byte(req.String()), t.reader(start, end, &lines))
 	})
 	if err != nil {
 		return fmt.Errorf("treetagger %s: %w", t.lang, err)
@@ -116,6 +99,34 @@ func (t *TreeTagger) Tag(ctx context.Context, sents [][]Token) error {
 		tok.UPOS = treeTaggerUD(t.lang, tag)
 	}
 	return nil
+}
+
+// reader returns the function that reads one answer: the lines between
+// the request's sentinels, skipping the padding of earlier requests.
+func (t *TreeTagger) reader(start, end string, lines *[]string) func(*bufio.Reader) error {
+	return func(r *bufio.Reader) error {
+		inside := false
+		size := 0
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				return fmt.Errorf("reading answer: %w", err)
+			}
+			line = strings.TrimRight(line, "\r\n")
+			switch {
+			case line == start:
+				inside = true
+			case line == end && inside:
+				return nil
+			case inside && !strings.HasPrefix(line, "<"):
+				size += len(line)
+				if size > maxAnswer {
+					return errors.New("answer too large")
+				}
+				*lines = append(*lines, line)
+			}
+		}
+	}
 }
 
 // treeTaggerUD maps a TreeTagger tag (Penn tagset for English, TreeTagger's
