@@ -78,4 +78,17 @@
 // the nearest template by comparing them with the medoids only, and Drift says
 // when too many of them are far from every template and the site must be
 // learned again.
+//
+// # Runs in the store
+//
+// LearnSite runs the above on one site of a store.Store (its pages parsed a
+// chunk at a time, the store as distance cache) and records a run: k,
+// silhouette per k, clusters with their medoid, one membership per page with
+// its 2-D position, distance to the medoid and outlier reason, and in the
+// run's parameters both medoid candidates and each cluster's radius. When
+// the latest finished run has the same seed and options and the same pages
+// plus new ones, the new pages are assigned to its templates instead
+// (placed in the plane beside their medoid, at their distance from it); once
+// more than DriftFraction of the pages assigned since the last clustering
+// are far from every template, the site is learned again from scratch.
 package cluster
