@@ -79,3 +79,23 @@ func TestBig9Properties(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSplitBig9 measures coherent-block splitting of a real page.
+func BenchmarkSplitBig9(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join(sharedData(b, "big9-dev"), "html", "*.htm*"))
+	if len(files) == 0 {
+		b.Skip("no pages")
+	}
+	src, err := os.ReadFile(files[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	tree, err := treediff.Parse(files[0], src, treediff.ParseOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		Split(tree.Root, Options{})
+	}
+}

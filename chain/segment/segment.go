@@ -140,7 +140,45 @@ func pretag(text string, i int) (int, Kind) {
 	if len(rest) > 512 {
 		rest = rest[:512]
 	}
+	// Cheap tests first: most tokens are plain words that no pattern can
+	// match, and running every pattern at every word is slow.
+	r, _ := utf8.DecodeRuneInString(rest)
+	digit := r >= '0' && r <= '9' || r == '+' || r == '-'
+	money := strings.ContainsRune("$€£¥", r) || strings.HasPrefix(rest, "EUR") || strings.HasPrefix(rest, "USD") ||
+		strings.HasPrefix(rest, "GBP") || strings.HasPrefix(rest, "CHF")
+	run := rest
+	if j := strings.IndexFunc(rest, unicode.IsSpace); j >= 0 {
+		run = rest[:j]
+	}
+	url := hasPrefixFold(rest, "http") || hasPrefixFold(rest, "ftp") || hasPrefixFold(rest, "www.")
+	email := strings.Contains(run, "@")
+	month := !digit && monthStart(run)
+	if !digit && !money && !url && !email && !month {
+		return 0, 0
+	}
 	for _, p := range pretags {
+		switch p.kind {
+		case URL:
+			if !url {
+				continue
+			}
+		case Email:
+			if !email {
+				continue
+			}
+		case Date:
+			if !digit && !month {
+				continue
+			}
+		case Money:
+			if !digit && !money {
+				continue
+			}
+		default:
+			if !digit {
+				continue
+			}
+		}
 		loc := p.re.FindStringIndex(rest)
 		if loc == nil {
 			continue
@@ -163,6 +201,28 @@ func pretag(text string, i int) (int, Kind) {
 	}
 	return 0, 0
 }
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// monthStart reports whether word starts like a month name of a supported
+// language (for dates written "May 3, 2024").
+func monthStart(word string) bool {
+	if len(word) < 3 {
+		return false
+	}
+	w := strings.ToLower(word)
+	for _, m := range monthPrefixes {
+		if strings.HasPrefix(w, m) {
+			return true
+		}
+	}
+	return false
+}
+
+var monthPrefixes = []string{"jan", "feb", "fév", "fev", "mar", "mär", "apr", "avr", "may", "mai", "jun", "jui", "jul",
+	"aug", "aoû", "aou", "sep", "oct", "okt", "nov", "dec", "déc", "dez"}
 
 // boundaryAt reports whether a token may end at s[:n]: the next rune is not
 // a letter or digit.
