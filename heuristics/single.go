@@ -264,7 +264,7 @@ func newPage(t *treediff.Tree, opt SingleOptions) *page {
 	words, _ := p.elementWords(nil)
 	for i, b := range p.blocks {
 		b.class = p.classify(b)
-		if b.class != classBad && (p.isCaption(b, imgs) || inFormBox(b, inputs, words)) {
+		if b.class != classBad && (p.isCaption(b, imgs) || inFormBox(b, inputs, words, p.totalWords)) {
 			b.class = classBad
 		}
 		// A teaser's summary: a short text right under a linked headline.
@@ -322,11 +322,12 @@ func (p *page) inputs() []bool {
 // search, "send us your comments") rather than a page wrapped in a form.
 const formBoxWords = 150
 
-// inFormBox reports a block inside a small box that holds input fields.
-func inFormBox(b *block, inputs []bool, words []int) bool {
+// inFormBox reports a block inside a small box (at most formBoxWords, and
+// under half the page's words) that holds input fields.
+func inFormBox(b *block, inputs []bool, words []int, total int) bool {
 	a := b.container
 	for range 5 {
-		if a == nil || words[a.Index] > formBoxWords {
+		if a == nil || words[a.Index] > formBoxWords || 2*words[a.Index] >= total {
 			return false
 		}
 		if inputs[a.Index] {

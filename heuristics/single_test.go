@@ -70,6 +70,19 @@ func TestExtractSingle(t *testing.T) {
 			selector: "html > body > div.main > ol.feed",
 		},
 		{
+			// A subscription box with a form after the article, in the
+			// same table cell.
+			file:  "formbox.html",
+			title: "Museum reopens",
+			body: []string{
+				"The city museum reopened its doors on Saturday after a two-year renovation that cost more than the original building.",
+				"Visitors queued around the block to see the new galleries, which double the space given to the permanent collection.",
+				"The director said the museum would stay open late on Thursdays so that people who work during the day can visit too.",
+				"Entry remains free for children and students, while adults pay a small fee that goes to the upkeep of the collection.",
+			},
+			selector: "html > body > table > tbody > tr > td",
+		},
+		{
 			file:  "jsonld.html",
 			title: "Quiet week",
 			body: []string{
