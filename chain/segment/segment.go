@@ -65,10 +65,10 @@ var pretags = []struct {
 }{
 	{URL, regexp.MustCompile(`^(?i:(?:https?|ftp)://[^\s<>"]+|www\.[^\s<>"]+\.[^\s<>"]+)`)},
 	{Email, regexp.MustCompile(`^[\pL\pN._%+-]+@[\pL\pN-]+(?:\.[\pL\pN-]+)*\.\pL{2,}`)},
-	{Date, regexp.MustCompile(`^(?i:\d{4}-\d{1,2}-\d{1,2}(?:T\d{1,2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|\d{1,2}(?:er|st|nd|rd|th)?\.?\s(?:` + months + `)\.?(?:\s\d{4})?|(?:` + months + `)\.?\s\d{1,2}(?:st|nd|rd|th)?,?\s\d{4})`)},
-	{Time, regexp.MustCompile(`^(?i:\d{1,2}(?::\d{2}){1,2}(?:\s?[ap]\.?m\.?)?|\d{1,2}\s?h\s?\d{2}|\d{1,2}\s?[ap]\.?m\.)`)},
-	{Money, regexp.MustCompile(`^(?:[$€£¥]\s?(?:` + num + `)(?:\s?(?:[mb]n|k|M|Md|bn|billion|million)\b)?|(?:` + num + `)\s?(?:[$€£¥]|(?i:EUR|USD|GBP|CHF|euros?|dollars?|francs?)\b)|(?:EUR|USD|GBP|CHF)\s?(?:` + num + `))`)},
-	{Measure, regexp.MustCompile(`^(?:` + num + `)\s?(?:` + units + `)`)},
+	{Date, regexp.MustCompile(`^(?i:\d{4}-\d{1,2}-\d{1,2}(?:T\d{1,2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:?\d{2})?)?|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}|\d{1,2}(?:er|st|nd|rd|th)?\.?[ \x{00A0}\x{202F}](?:` + months + `)\.?(?:[ \x{00A0}\x{202F}]\d{4})?|(?:` + months + `)\.?[ \x{00A0}\x{202F}]\d{1,2}(?:st|nd|rd|th)?,?[ \x{00A0}\x{202F}]\d{4})`)},
+	{Time, regexp.MustCompile(`^(?i:\d{1,2}(?::\d{2}){1,2}(?:[ \x{00A0}\x{202F}]?[ap]\.?m\.?)?|\d{1,2}[ \x{00A0}\x{202F}]?h[ \x{00A0}\x{202F}]?\d{2}|\d{1,2}[ \x{00A0}\x{202F}]?[ap]\.?m\.)`)},
+	{Money, regexp.MustCompile(`^(?:[$€£¥][ \x{00A0}\x{202F}]?(?:` + num + `)(?:[ \x{00A0}\x{202F}]?(?:[mb]n|k|M|Md|bn|billion|million)\b)?|(?:` + num + `)[ \x{00A0}\x{202F}]?(?:[$€£¥]|(?i:EUR|USD|GBP|CHF|euros?|dollars?|francs?)\b)|(?:EUR|USD|GBP|CHF)[ \x{00A0}\x{202F}]?(?:` + num + `))`)},
+	{Measure, regexp.MustCompile(`^(?:` + num + `)[ \x{00A0}\x{202F}]?(?:` + units + `)`)},
 	{Number, regexp.MustCompile(`^(?:[+-]?(?:` + num + `)(?:er|ère|e|ème|st|nd|rd|th)?)`)},
 }
 

@@ -135,3 +135,12 @@ func BenchmarkTokenize(b *testing.B) {
 		Sentences(Tokenize(text, "fr"), text, "fr")
 	}
 }
+
+func TestNoTokenAcrossLines(t *testing.T) {
+	text := "Publié le 3\nmai 2024 pour 12\n€ et 5\nkm."
+	for _, tok := range Tokenize(text, "fr") {
+		if strings.Contains(tok.Text, "\n") {
+			t.Errorf("token %q spans a line break", tok.Text)
+		}
+	}
+}

@@ -20,6 +20,10 @@ import (
 // DefaultApertiumDir is where Debian installs Apertium language data.
 const DefaultApertiumDir = "/usr/share/apertium"
 
+// alignWindow is how far past the previous unit a unit's surface may
+// start in the request (bytes).
+const alignWindow = 256
+
 // maxAnswer bounds one answer of a tagger process (bytes).
 const maxAnswer = 64 << 20
 
@@ -175,7 +179,11 @@ func (a *Apertium) Tag(ctx context.Context, sents [][]Token) error {
 	cur := 0
 	for i := range units {
 		u := &units[i]
-		j := strings.Index(plain[cur:], u.surface)
+		// Units follow each other with only blanks and unanalysed
+		// characters between them: a surface found far ahead is not this
+		// unit's (Apertium rewrote it), and would misalign the rest.
+		window := plain[cur:min(len(plain), cur+alignWindow+len(u.surface))]
+		j := strings.Index(window, u.surface)
 		if u.surface == "" || j < 0 {
 			continue
 		}
