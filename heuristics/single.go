@@ -40,14 +40,34 @@ func (o SingleOptions) withDefaults() SingleOptions {
 // ErrNoContent is returned when a page holds no text to extract.
 var ErrNoContent = errors.New("no content found")
 
-// ExtractSingle locates the article of a page from the page alone: it cuts
-// the page into blocks of text (paragraphs), classifies each block as
-// article-like (long, few links), navigation (mostly links, or under a
-// boilerplate class/id such as comments, sharing, menus) or short, picks the
-// element whose subtree gathers the most article text net of navigation
-// (coherent blocks, seed 002), and keeps its article blocks with the short
-// ones they surround. The title is the heading that best matches the
-// document's og:title or <title>.
+// ExtractSingle locates the article of a page from the page alone, for
+// outliers, singletons and sites with one known page:
+//
+//   - the page is cut into blocks of text (paragraphs: the inline text
+//     between block boundaries or <br><br>), skipping hidden and non-text
+//     elements;
+//   - each block is judged: navigation (mostly links, a teaser under a
+//     linked headline, script or markup shown as text, a byline, dateline,
+//     legal notice or "ADVERTISEMENT" label, a photo caption, a form box,
+//     or under a boilerplate tag, role, class or id such as nav, comments,
+//     share, footer), article text (long with few links), or short; a short
+//     block between article blocks is article text (as in jusText);
+//   - the element whose blocks weigh most (article words count for,
+//     navigation words against) holds the article; within it, the run of
+//     blocks with the largest weight is the article (a maximum subarray,
+//     as in Body Text Extraction), extended over neighbouring blocks while
+//     that pays, so that a lead paragraph in the headline's box is kept;
+//   - the body is that run's article blocks, short sentences and section
+//     headings, each once, paragraphs separated by blank lines;
+//   - the title is the element or line that best matches the page's stated
+//     title (og:title, headline, <title>), preferring headings, else the
+//     first <h1>, else the line above the article.
+//
+// Node and Selector designate the element chosen in the third step;
+// Confidence is the share of the page's article-like words the body holds.
+// Date and Author come from ExtractMeta. Pages without text give
+// ErrNoContent. The work is linear in the size of the tree, bounded by
+// its depth for the title search.
 func ExtractSingle(t *treediff.Tree, opt SingleOptions) (Result, error) {
 	if t == nil || t.Root == nil {
 		return Result{}, errors.New("extract single: nil tree")
