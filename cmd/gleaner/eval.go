@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 
 	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/eval"
@@ -28,12 +30,27 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	db := fs.String("db", "", "also import the dataset into this store `path` (SQLite) and cache tree edit distances there")
 	method := fs.String("method", "gleaner", "method: gleaner (learn each site's templates, pair diff against the medoid, cluster vote, single-page fallback) or single (single-page extractor alone)")
 	seed := fs.Int64("seed", 1, "`seed` of template learning")
+	compare := fs.String("compare", "", "also run this `extractor` on the same pages and print both side by side (trafilatura: go-trafilatura, through the "+evalcmpName+" program built from the evalcmp module)")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if *manifest == "" || fs.NArg() > 0 {
 		fs.Usage()
 		return fmt.Errorf("%w: --manifest is required and no argument is taken", errUsage)
+	}
+	switch *compare {
+	case "":
+	case "trafilatura":
+		if *method != "gleaner" && *method != "single" {
+			return fmt.Errorf("%w: unknown --method %q (want gleaner or single)", errUsage, *method)
+		}
+		cargs := []string{"--manifest", *manifest, "--methods", *method + ",trafilatura"}
+		if *asJSON {
+			cargs = append(cargs, "--json")
+		}
+		return runEvalcmp(ctx, cargs, stdout, stderr)
+	default:
+		return fmt.Errorf("%w: unknown --compare %q (want trafilatura)", errUsage, *compare)
 	}
 	opt := eval.Options{Method: *method}
 	var timing eval.Timing
@@ -92,4 +109,38 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return rep.WritePages(stdout)
 	}
 	return nil
+}
+
+// evalcmpName is the program, built from the separate evalcmp module, that
+// runs go-trafilatura beside Gleaner: the dependency stays out of this
+// binary.
+const evalcmpName = "gleaner-evalcmp"
+
+// runEvalcmp runs gleaner-evalcmp, found next to this executable or on the
+// PATH, with args.
+func runEvalcmp(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	path := ""
+	if self, err := os.Executable(); err == nil {
+		if p := filepath.Join(filepath.Dir(self), evalcmpName); isExecutable(p) {
+			path = p
+		}
+	}
+	if path == "" {
+		p, err := exec.LookPath(evalcmpName)
+		if err != nil {
+			return fmt.Errorf("--compare trafilatura needs the %s program (go-trafilatura is kept out of gleaner): build it with\n  (cd evalcmp && go build -o ../bin/%s .)\nand put it next to gleaner or on the PATH: %w", evalcmpName, evalcmpName, err)
+		}
+		path = p
+	}
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s: %w", evalcmpName, err)
+	}
+	return nil
+}
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
 }

@@ -73,4 +73,32 @@ func TestEvalCommandUsage(t *testing.T) {
 	if code := run(context.Background(), []string{"eval", "--manifest", filepath.Join(t.TempDir(), "absent.tsv")}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "absent.tsv") {
 		t.Errorf("absent manifest: exit %d, stderr %q", code, errb.String())
 	}
+	if code := run(context.Background(), []string{"eval", "--manifest", "m.tsv", "--compare", "boilerpipe"}, &out, &errb); code != 2 {
+		t.Errorf("--compare boilerpipe: exit %d, want 2", code)
+	}
+}
+
+// TestEvalCompare runs --compare trafilatura with a stand-in for
+// gleaner-evalcmp on the PATH (the real one is built from its own module,
+// whose tests cover it) and checks the arguments it is given, and the
+// error naming the build command when there is none.
+func TestEvalCompare(t *testing.T) {
+	dir := t.TempDir()
+	script := "#!/bin/sh\necho \"evalcmp $*\"\n"
+	if err := os.WriteFile(filepath.Join(dir, evalcmpName), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"eval", "--manifest", "m.tsv", "--method", "single", "--compare", "trafilatura", "--json"}, &out, &errb)
+	if code != 0 || strings.TrimSpace(out.String()) != "evalcmp --manifest m.tsv --methods single,trafilatura --json" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	t.Setenv("PATH", t.TempDir())
+	out.Reset()
+	errb.Reset()
+	code = run(context.Background(), []string{"eval", "--manifest", "m.tsv", "--compare", "trafilatura"}, &out, &errb)
+	if code != 1 || !strings.Contains(errb.String(), "go build -o ../bin/"+evalcmpName) {
+		t.Errorf("no evalcmp: exit %d, stderr %q", code, errb.String())
+	}
 }
