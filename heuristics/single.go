@@ -567,6 +567,13 @@ func (p *page) spanWeight(i, prev, edge int) float64 {
 // teaser are enough to part them.
 const boundaryCost = 10
 
+// listItem reports a plain item (a few words, no link) of a list that
+// holds article text.
+func listItem(b *block, lists map[*treediff.Node]bool) bool {
+	return b.class != classBad && b.linkWords == 0 && b.words >= 4 && b.container != nil &&
+		b.container.Label == "li" && lists[b.container.Parent]
+}
+
 // subheading reports whether block i, before block hi, is a heading of the
 // article: a short h2-h6 line followed by article text.
 func (p *page) subheading(i, hi int) bool {
@@ -591,9 +598,17 @@ func (p *page) bodyOf(n *treediff.Node, title string) ([]string, float64) {
 	if lo > 0 && p.subheading(lo-1, hi) {
 		lo-- // the article's first section heading
 	}
+	// Lists holding article text: their other plain items are kept too
+	// ("Story highlights", key points).
+	lists := map[*treediff.Node]bool{}
+	for _, b := range p.blocks[lo:hi] {
+		if b.class == classGood && b.container != nil && b.container.Label == "li" {
+			lists[b.container.Parent] = true
+		}
+	}
 	seen := map[string]bool{}
 	for i, b := range p.blocks[lo:hi] {
-		keep := b.class == classGood || sentenceLike(b) || p.subheading(lo+i, hi)
+		keep := b.class == classGood || sentenceLike(b) || p.subheading(lo+i, hi) || listItem(b, lists)
 		if !keep || seen[b.text] || i < 5 && isTitleEcho(b, title) {
 			continue
 		}

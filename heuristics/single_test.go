@@ -83,6 +83,19 @@ func TestExtractSingle(t *testing.T) {
 			selector: "html > body > table > tbody > tr > td",
 		},
 		{
+			// A key-points list: its short plain items go with the long one.
+			file:  "keypoints.html",
+			title: "Rail strike called off",
+			body: []string{
+				"Unions and the rail company reached a deal late on Sunday night",
+				"Trains will run normally on Monday",
+				"Pay talks resume next month",
+				"The rail strike planned for Monday was called off after unions and the company reached an agreement late on Sunday night.",
+				"Commuters had been told to work from home, and several schools had planned to close for the day.",
+			},
+			selector: "html > body > div.story",
+		},
+		{
 			file:  "jsonld.html",
 			title: "Quiet week",
 			body: []string{
