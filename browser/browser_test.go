@@ -245,6 +245,7 @@ func TestResourceBlocking(t *testing.T) {
 }
 
 func TestCookiesIsolatedOrSharedPerSite(t *testing.T) {
+	t.Parallel() // own browser: runs beside the others after the sequential tests
 	ts := testServer(t)
 	for _, share := range []bool{false, true} {
 		r := newRenderer(t, Options{Tabs: 1, ShareCookies: share, Wait: WaitOptions{ScrollSteps: -1}})
@@ -258,6 +259,7 @@ func TestCookiesIsolatedOrSharedPerSite(t *testing.T) {
 }
 
 func TestCrashedBrowserIsReplacedAndPageRetried(t *testing.T) {
+	t.Parallel() // own browser: runs beside the others after the sequential tests
 	ts := testServer(t)
 	r := newRenderer(t, Options{Tabs: 1, PageTimeout: 15 * time.Second})
 	mustFetch(t, r, ts.URL+"/inject.html") // the browser runs
@@ -265,10 +267,7 @@ func TestCrashedBrowserIsReplacedAndPageRetried(t *testing.T) {
 	if pid == 0 {
 		t.Fatal("no browser pid")
 	}
-	go func() {
-		time.Sleep(700 * time.Millisecond) // mid-page: /slow fills its body at 1.5s
-		syscall.Kill(pid, syscall.SIGKILL)
-	}()
+	whenSlowServed(func() { syscall.Kill(pid, syscall.SIGKILL) }) // mid-page: /slow fills its body at 1.5s
 	p := mustFetch(t, r, ts.URL+"/slow")
 	if !strings.Contains(p.HTML, "Slow body finally here.") {
 		t.Error("retried page incomplete")
@@ -283,6 +282,7 @@ func TestCrashedBrowserIsReplacedAndPageRetried(t *testing.T) {
 }
 
 func TestRetirementAfterNPages(t *testing.T) {
+	t.Parallel() // own browser: runs beside the others after the sequential tests
 	ts := testServer(t)
 	r := newRenderer(t, Options{Tabs: 1, RetireAfter: 2, Wait: WaitOptions{ScrollSteps: -1}})
 	var dirs []string
@@ -315,6 +315,7 @@ func TestRetirementAfterNPages(t *testing.T) {
 }
 
 func TestNoChromiumSurvivesAKilledProgram(t *testing.T) {
+	t.Parallel() // own browser: runs beside the others after the sequential tests
 	needChromium(t)
 	ts := testServer(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -386,6 +387,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestHTTPFetcherLimitsAndCharset(t *testing.T) {
+	t.Parallel() // own browser: runs beside the others after the sequential tests
 	ts := testServer(t)
 	p := mustFetch(t, &HTTPFetcher{}, ts.URL+"/latin1")
 	if p.Title != "Café" || !strings.Contains(p.HTML, "Crème brûlée") {
@@ -442,13 +444,13 @@ func rendererPIDs(pid int) []int {
 }
 
 func TestCrashedTabIsRetriedInTheSameBrowser(t *testing.T) {
+	t.Parallel() // own browser: runs beside the others after the sequential tests
 	ts := testServer(t)
 	r := newRenderer(t, Options{Tabs: 1, PageTimeout: 15 * time.Second})
 	mustFetch(t, r, ts.URL+"/frame.html")
 	pid := r.BrowserPID()
 	killed := make(chan int, 1)
-	go func() {
-		time.Sleep(700 * time.Millisecond) // mid-page
+	whenSlowServed(func() {
 		n := 0
 		for _, p := range rendererPIDs(pid) {
 			if syscall.Kill(p, syscall.SIGKILL) == nil {
@@ -456,7 +458,7 @@ func TestCrashedTabIsRetriedInTheSameBrowser(t *testing.T) {
 			}
 		}
 		killed <- n
-	}()
+	})
 	p := mustFetch(t, r, ts.URL+"/slow")
 	if n := <-killed; n == 0 {
 		t.Fatal("no renderer process found to kill")
@@ -466,5 +468,13 @@ func TestCrashedTabIsRetriedInTheSameBrowser(t *testing.T) {
 	}
 	if r.BrowserPID() != pid {
 		t.Errorf("a tab crash replaced the browser (%d -> %d)", pid, r.BrowserPID())
+	}
+}
+
+func TestJavaScriptDialogsDoNotBlock(t *testing.T) {
+	ts := testServer(t)
+	p := mustFetch(t, sharedRenderer(t), ts.URL+"/dialogs.html")
+	if p.Partial || !strings.Contains(p.HTML, "Confirmed by the reader.") || !strings.Contains(p.HTML, "After a late alert.") {
+		t.Errorf("dialogs: partial %v (%s), html %q", p.Partial, p.PartialReason, p.HTML)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -97,6 +98,21 @@ func sharedRenderer(t testing.TB) *Renderer {
 	return shared
 }
 
+// slowHits counts the requests of /slow, so crash tests strike mid-page.
+var slowHits atomic.Int64
+
+// whenSlowServed runs f 300ms after the next request of /slow.
+func whenSlowServed(f func()) {
+	n := slowHits.Load()
+	go func() {
+		for slowHits.Load() == n {
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(300 * time.Millisecond)
+		f()
+	}()
+}
+
 // testServer serves testdata/ and a few dynamic endpoints on 127.0.0.1.
 func testServer(t testing.TB) *httptest.Server {
 	t.Helper()
@@ -135,6 +151,7 @@ func testServer(t testing.TB) *httptest.Server {
 	})
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
 		// The body arrives by script after 1.5s.
+		slowHits.Add(1)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, `<!DOCTYPE html><html><head><title>Slow</title></head><body><div id="b"></div>
 <script>setTimeout(() => { document.getElementById('b').innerHTML = '<p>Slow body finally here.</p>'; }, 1500);</script></body></html>`)

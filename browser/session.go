@@ -52,6 +52,7 @@ type tabState struct {
 	loaded    chan struct{} // closed at the main frame's load event
 	crashed   chan struct{} // closed when the renderer of the tab crashed
 	pausedSig chan struct{} // a request waits in paused
+	dialogSig chan struct{} // a JavaScript dialog (alert, confirm...) waits
 	once      sync.Once
 	crashOnce sync.Once
 }
@@ -63,6 +64,7 @@ func newTabState() *tabState {
 		loaded:    make(chan struct{}),
 		crashed:   make(chan struct{}),
 		pausedSig: make(chan struct{}, 1),
+		dialogSig: make(chan struct{}, 1),
 	}
 }
 
@@ -103,6 +105,11 @@ func (s *tabState) listen(ev any) {
 			s.nav = append(s.nav, ev.URL)
 		}
 		s.mu.Unlock()
+	case *page.EventJavascriptDialogOpening:
+		select {
+		case s.dialogSig <- struct{}{}:
+		default:
+		}
 	case *inspector.EventTargetCrashed:
 		s.crashOnce.Do(func() { close(s.crashed) })
 	case *fetch.EventRequestPaused:
@@ -179,6 +186,22 @@ func (ph *phases) mark(name string) {
 	ph.last = now
 }
 
+// dialogLoop accepts every JavaScript dialog (alert, confirm, prompt,
+// beforeunload): an open dialog blocks the page's scripts and so every
+// evaluation of the waiting loop.
+func (s *tabState) dialogLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.dialogSig:
+		}
+		if _, err := chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true}); err != nil && ctx.Err() != nil {
+			return
+		}
+	}
+}
+
 // pageState is what state.js returns.
 type pageState struct {
 	Quiet     float64 `json:"quiet"` // ms since the DOM last changed
@@ -247,6 +270,7 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 
 	sctx, cancelS := context.WithDeadline(tabCtx, deadline)
 	defer cancelS()
+	go st.dialogLoop(tabCtx)
 	if _, err := chromedp.Call(sctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: initJS}); err != nil {
 		return nil, fail("install page hooks", err)
 	}
