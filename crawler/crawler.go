@@ -117,7 +117,12 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 		return nil, fmt.Errorf("crawl %s: %w", cfg.Name, err)
 	}
 	if len(cfg.Languages) > 0 {
-		if c.lang, err = langid.New(cfg.Languages); err != nil {
+		// Detection is among every language: restricted to the wanted
+		// ones, it would find one of them in any text.
+		if _, err = langid.New(cfg.Languages); err != nil {
+			return nil, fmt.Errorf("crawl %s: languages: %w", cfg.Name, err)
+		}
+		if c.lang, err = langid.New(nil); err != nil {
 			return nil, fmt.Errorf("crawl %s: languages: %w", cfg.Name, err)
 		}
 	}
@@ -395,7 +400,7 @@ func (c *Crawler) loop(ctx context.Context) (string, error) {
 			wait(time.Second)
 			continue
 		}
-		if time.Since(lastPauseCheck) > 300*time.Millisecond {
+		if time.Since(lastPauseCheck) > 50*time.Millisecond {
 			lastPauseCheck = time.Now()
 			p, err := c.fr.paused(ctx)
 			if err != nil {
