@@ -138,9 +138,14 @@ func TestConsentOverlayGone(t *testing.T) {
 		}
 	}
 	// KeepConsent leaves it alone.
-	keep := newRenderer(t, Options{Tabs: 1, Wait: WaitOptions{KeepConsent: true, ScrollSteps: -1}})
-	if p := mustFetch(t, keep, ts.URL+"/consent.html"); !strings.Contains(p.HTML, `id="cmp"`) {
+	// (This renderer also takes screenshots.)
+	keep := newRenderer(t, Options{Tabs: 1, Screenshot: true, Wait: WaitOptions{KeepConsent: true, ScrollSteps: -1}})
+	p := mustFetch(t, keep, ts.URL+"/consent.html")
+	if !strings.Contains(p.HTML, `id="cmp"`) {
 		t.Error("KeepConsent: overlay removed anyway")
+	}
+	if len(p.Screenshot) < 1000 || p.Screenshot[0] != 0xFF || p.Screenshot[1] != 0xD8 {
+		t.Errorf("screenshot: %d bytes, not a JPEG", len(p.Screenshot))
 	}
 }
 
