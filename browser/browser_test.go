@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -481,5 +482,29 @@ func TestJavaScriptDialogsDoNotBlock(t *testing.T) {
 	p := mustFetch(t, sharedRenderer(t), ts.URL+"/dialogs.html")
 	if p.Partial || !strings.Contains(p.HTML, "Confirmed by the reader.") || !strings.Contains(p.HTML, "After a late alert.") {
 		t.Errorf("dialogs: partial %v (%s), html %q", p.Partial, p.PartialReason, p.HTML)
+	}
+}
+
+func TestStorePage(t *testing.T) {
+	p := &Page{URL: "http://a.example.org/x", FinalURL: "http://a.example.org/y", Status: 200, HTML: "<p>x</p>", Rendered: true,
+		Redirects: []Redirect{{"http://a.example.org/x", 301}}, Links: []Link{{"http://b.example.org/", "B", "a"}},
+		Layout: &Layout{Boxes: map[string]Box{"/html/body[1]": {0, 0, 10, 10, true}}}}
+	sp, err := StorePage(p.URL, "", store.SiteFromDomain, p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.Site != "example.org" || string(sp.RenderedHTML) != "<p>x</p>" || sp.RawHTML != nil || sp.Capture.FinalURL != p.FinalURL ||
+		len(sp.Capture.Redirects) != 1 || sp.Capture.Links[0].Text != "B" {
+		t.Errorf("store page %+v capture %+v", sp, sp.Capture)
+	}
+	if l, err := ParseLayout(sp.Capture.Layout); err != nil || l.Boxes["/html/body[1]"].W != 10 {
+		t.Errorf("layout round trip: %+v %v", l, err)
+	}
+	failed, err := StorePage("http://a.example.org/z", "d", store.SiteFromHost, nil, errors.New("boom"))
+	if err != nil || failed.Error != "boom" || failed.Site != "a.example.org" || failed.Capture != nil {
+		t.Errorf("failed page %+v %v", failed, err)
+	}
+	if _, err := StorePage("no host", "", store.SiteFromDomain, p, nil); err == nil {
+		t.Error("bad URL accepted")
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -149,7 +148,7 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var failed, partial, stored int
 	var storeErr error
 	for res := range results {
-		sp, err := storePage(res.url, res.p, res.err, mode, *dataset)
+		sp, err := browser.StorePage(res.url, *dataset, mode, res.p, res.err)
 		if err != nil {
 			fmt.Fprintf(stdout, "ERR   %s: %v\n", res.url, err)
 			failed++
@@ -224,48 +223,4 @@ func readURLList(name string) ([]string, error) {
 		return nil, fmt.Errorf("--urls %s: %w", name, err)
 	}
 	return urls, nil
-}
-
-// storePage turns a fetched page (or the error of fetching it) into a store
-// page with its capture metadata.
-func storePage(url string, p *browser.Page, fetchErr error, mode store.SiteMode, dataset string) (*store.Page, error) {
-	site, err := store.SiteOf(url, mode)
-	if err != nil {
-		return nil, err
-	}
-	sp := &store.Page{Site: site, URL: url, Dataset: dataset}
-	if fetchErr != nil {
-		sp.Error = fetchErr.Error()
-		sp.FetchedAt = time.Now()
-		return sp, nil
-	}
-	sp.FetchedAt, sp.Status, sp.ContentType = p.FetchedAt, p.Status, p.ContentType
-	if p.Rendered {
-		sp.RenderedHTML = []byte(p.HTML)
-	} else {
-		sp.RawHTML = []byte(p.HTML)
-	}
-	c := &store.Capture{
-		FinalURL: p.FinalURL, Title: p.Title, Rendered: p.Rendered,
-		Partial: p.Partial, PartialReason: p.PartialReason, Notes: p.Notes,
-		Elapsed: p.Elapsed, Attempts: p.Attempts, Requests: p.Requests, Blocked: p.Blocked,
-	}
-	for _, r := range p.Redirects {
-		c.Redirects = append(c.Redirects, store.Redirect{URL: r.URL, Status: r.Status})
-	}
-	for _, l := range p.Links {
-		c.Links = append(c.Links, store.Link{URL: l.URL, Text: l.Text, Source: l.Source})
-	}
-	for _, fr := range p.Frames {
-		c.Frames = append(c.Frames, store.Frame{URL: fr.URL, Path: fr.Path, HTML: fr.HTML})
-	}
-	if p.Layout != nil {
-		b, err := json.Marshal(p.Layout)
-		if err != nil {
-			return nil, fmt.Errorf("encode layout of %s: %w", url, err)
-		}
-		c.Layout = b
-	}
-	sp.Capture = c
-	return sp, nil
 }
