@@ -76,7 +76,7 @@ func TestStopCriteria(t *testing.T) {
 				t.Errorf("stop %s with %d tokens, want max-tokens just past 2000", s.Stop, s.Counters.Tokens)
 			}
 		}},
-		{"max-duration", func(c *Config) { c.MaxPages, c.MaxDuration, c.Delay = 0, 700 * time.Millisecond, 50 * time.Millisecond }, func(t *testing.T, db *store.DB, s Summary) {
+		{"max-duration", func(c *Config) { c.MaxPages, c.MaxDuration, c.Delay = 0, 700*time.Millisecond, 50*time.Millisecond }, func(t *testing.T, db *store.DB, s Summary) {
 			if s.Stop != StopMaxDuration || s.Elapsed > 6*time.Second {
 				t.Errorf("stop %s after %v, want max-duration soon after 700ms", s.Stop, s.Elapsed)
 			}
