@@ -77,6 +77,9 @@ type features struct {
 	// tok: words under the node; chg: words with no identical counterpart in
 	// the medoid; link: words inside links; chgLink: changed words in links.
 	tok, chg, link, chgLink []int32
+	// useful: changed words outside links, zones and short blocks (the
+	// words scoring +1).
+	useful []int32
 	// zone marks nodes inside a filtered zone (comments, galleries, navigation).
 	zone []bool
 	// score is the body score of each element: +1 per differing word outside
@@ -89,7 +92,7 @@ type features struct {
 func computeFeatures(t *treediff.Tree, changed func(i int) bool, opt PairOptions) *features {
 	n := len(t.Nodes)
 	f := &features{view: t,
-		tok: make([]int32, n), chg: make([]int32, n), link: make([]int32, n), chgLink: make([]int32, n),
+		tok: make([]int32, n), chg: make([]int32, n), link: make([]int32, n), chgLink: make([]int32, n), useful: make([]int32, n),
 		zone: make([]bool, n), score: make([]float64, n)}
 	inLink := make([]bool, n)
 	// block[i] is the nearest block-level element at or above node i; words
@@ -136,6 +139,7 @@ func computeFeatures(t *treediff.Tree, changed func(i int) bool, opt PairOptions
 				f.score[i] = 0
 			case changed:
 				f.score[i] = 1
+				f.useful[i] = 1
 			default:
 				f.score[i] = -opt.TemplatePenalty
 			}
@@ -146,6 +150,7 @@ func computeFeatures(t *treediff.Tree, changed func(i int) bool, opt PairOptions
 			f.chg[j] += f.chg[i]
 			f.link[j] += f.link[i]
 			f.chgLink[j] += f.chgLink[i]
+			f.useful[j] += f.useful[i]
 			f.score[j] += f.score[i]
 		}
 	}
@@ -228,8 +233,8 @@ func hasName(x *treediff.Node) bool {
 func (f *features) confidence(x *treediff.Node) float64 {
 	i := x.Index
 	body := bodyOf(f.view).Index
-	useful := float64(f.chg[i] - f.chgLink[i])
-	allUseful := float64(f.chg[body] - f.chgLink[body])
+	useful := float64(f.useful[i])
+	allUseful := float64(f.useful[body])
 	if useful <= 0 || allUseful <= 0 {
 		return 0
 	}
