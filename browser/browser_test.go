@@ -508,3 +508,14 @@ func TestStorePage(t *testing.T) {
 		t.Error("bad URL accepted")
 	}
 }
+
+func TestClientSideRedirect(t *testing.T) {
+	ts := testServer(t)
+	p := mustFetch(t, sharedRenderer(t), ts.URL+"/jsredirect.html")
+	if p.FinalURL != ts.URL+"/inject.html" || !strings.Contains(p.HTML, injectedText) {
+		t.Errorf("final %s, body present %v", p.FinalURL, strings.Contains(p.HTML, injectedText))
+	}
+	if len(p.Redirects) != 1 || p.Redirects[0] != (Redirect{ts.URL + "/jsredirect.html", 200}) || p.Status != 200 {
+		t.Errorf("redirects %+v status %d", p.Redirects, p.Status)
+	}
+}

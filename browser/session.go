@@ -37,7 +37,8 @@ const pollEvery = 100 * time.Millisecond
 type tabState struct {
 	mu        sync.Mutex
 	mainFrame cdp.FrameID
-	mainReq   network.RequestID
+	mainReq   network.RequestID // the request of the main frame's document
+	mainURL   string            // its URL (after redirects)
 	inflight  map[network.RequestID]time.Time
 	lastNet   time.Time // last request start or end
 	lastStart time.Time // last request start
@@ -80,8 +81,16 @@ func (s *tabState) listen(ev any) {
 		} else {
 			s.requests++
 		}
-		if s.mainReq == "" && ev.Type == network.ResourceTypeDocument && s.mainFrame != "" && ev.FrameID == s.mainFrame {
+		if ev.Type == network.ResourceTypeDocument && s.mainFrame != "" && ev.FrameID == s.mainFrame && ev.RequestID != s.mainReq {
+			if s.mainReq != "" && s.mainURL != "" {
+				// The page navigated itself (script, meta refresh): a
+				// client-side hop, with the status its document had.
+				s.redirects = append(s.redirects, Redirect{URL: s.mainURL, Status: s.status})
+			}
 			s.mainReq = ev.RequestID
+		}
+		if ev.RequestID == s.mainReq && ev.Request != nil {
+			s.mainURL = ev.Request.URL
 		}
 		s.inflight[ev.RequestID] = now
 		s.lastNet, s.lastStart = now, now
