@@ -1,0 +1,64 @@
+// Package crawler is Gleaner's focused crawler: from seed URLs and seed
+// terms (optionally a Boolean formula) it gathers the pages relevant to a
+// topic, rendering them (any browser.Fetcher), learning each site's
+// templates and extracting the useful content as it goes, and judging
+// relevance on the extracted text rather than on the boilerplate — the
+// Babouk design with Nguyen's crawler rules (see
+// ../shared/notes/algorithms.md §2–3).
+//
+// The API is small:
+//
+//	c, err := crawler.New(db, crawler.Config{Name: "energy", Seeds: seeds, Terms: terms})
+//	sum, err := c.Run(ctx) // resumable: run it again after a crash
+//
+// # Frontier
+//
+// The frontier lives in the store's database, in the crawler's own tables
+// (migrations of component "crawler"): one row per URL with its state
+// (queued, leased by a process until an expiry, done with an outcome), its
+// priority, Shark-Search's inherited score, Nguyen's depth, its hop count,
+// parent and anchor text; an edge table (links with anchor text, redirects);
+// a crawl table (configuration, expanded lexicon, calibrated threshold,
+// paused flag, owning process). Priorities follow the chosen Strategy: OPIC
+// cash scaled by the parent's relevance, Shark-Search (δ 0.5, β 0.8, γ 0.1,
+// 10-word anchor context) or breadth-first.
+//
+// # Resume
+//
+// Each URL is leased, fetched, its page stored (dataset "crawl:<name>"),
+// then judged, and one transaction marks it done with its outcome and
+// enqueues its links and edges. A crawler killed at any moment leaves at
+// most Workers URLs leased; the next Run of the same crawl takes them over
+// at once when the owning process is dead (or after the lease expires when
+// it ran on another machine): a URL whose page is already stored is judged
+// from the stored page, never fetched again; the others are queued again.
+// Pause (from any process) makes a running crawl stop after the URLs in
+// flight; Resume clears the flag.
+//
+// # Relevance
+//
+// A page's extracted text (title and body) is scored with the weighted
+// Lexicon; it is relevant when the score reaches the threshold and the
+// formula, if any, holds. The first CalibrateAfter scored pages are the
+// first iteration: the lexicon is expanded with the log-odds terms of the
+// pages the seed terms found relevant against the others (weights at most
+// ExpandedWeight), and the threshold is calibrated by Otsu's method on the
+// new scores (see calibrateScores); both are stored with the crawl.
+//
+// # Politeness and safety
+//
+// One fetch per host at a time and Delay between fetches (robots.txt
+// Crawl-delay when longer); robots.txt, meta robots noindex and nofollow
+// honoured; URLs canonicalised; spider traps bounded (URL length, repeated
+// path segments, path depth, per-host cap). Private, loopback, link-local
+// and non-http(s) targets are refused unless listed in AllowHosts, checked
+// before the fetch and again when the default fetcher dials (so redirects
+// and DNS answers cannot reach them); responses are capped at MaxBytes.
+//
+// # Outcomes
+//
+// Every finished URL has one outcome; Counters derives Babouk's counters
+// from the frontier (tried, validated, irrelevant, duplicate, language,
+// HTTP error, timeout, size, MIME type, could not extract, plus noindex,
+// robots and forbidden).
+package crawler
