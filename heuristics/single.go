@@ -358,18 +358,26 @@ func inFormBox(b *block, inputs []bool, words []int, total int) bool {
 	return false
 }
 
-// isCaption reports a short block that is the only text of a small box
-// holding an image: a photo caption or credit, not the article's text.
+// isCaption reports a short block in a small box holding an image and at
+// most two other short lines: a photo caption or credit, not the
+// article's text.
 func (p *page) isCaption(b *block, imgs []bool) bool {
 	if b.words > 30 || b.container == nil {
 		return false
 	}
 	a := b.container
 	for range 3 {
-		if a == nil || p.end[a.Index]-p.first[a.Index] != 1 {
+		if a == nil || p.end[a.Index]-p.first[a.Index] > 3 {
 			return false
 		}
 		if imgs[a.Index] {
+			// The box holds the image and at most a caption and a
+			// credit: short lines only.
+			for _, c := range p.blocks[p.first[a.Index]:p.end[a.Index]] {
+				if c.words > 30 {
+					return false
+				}
+			}
 			return true
 		}
 		a = a.Parent
