@@ -53,9 +53,10 @@
 // Each cluster has two candidate representatives: the thesis's, the member
 // nearest the cluster centroid in the plane (CentroidMedoid), and the member
 // with the least mean tree edit distance to the other members (TrueMedoid).
-// Options.Medoid chooses which one is the cluster's Medoid; both are
-// reported. A page is an outlier when it is alone in its cluster, when its
-// distance to the nearest medoid (of clusters with two members or more)
+// Options.Medoid chooses which one is the cluster's Medoid (TrueMedoid by
+// default, which extracted slightly better on big9-dev); both are reported.
+// A page is an outlier when it is alone in its cluster, when its distance to
+// the nearest medoid (of clusters with two members or more)
 // exceeds that cluster's radius Far = max(Options.FarDistance, median +
 // Options.FarMADs × 1.4826 × MAD of the members' distances to the medoid), or
 // when it could not be parsed. Outliers keep their cluster but come with the

@@ -81,6 +81,6 @@ func ExampleModel_Assign() {
 	}
 	// Output:
 	// k = 2
-	// cluster 0 (medoid div-4), far: false
-	// cluster 1 (medoid table-4), far: false
+	// cluster 0 (medoid div-5), far: false
+	// cluster 1 (medoid table-5), far: false
 }

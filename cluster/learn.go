@@ -17,12 +17,15 @@ import (
 type MedoidRule uint8
 
 const (
+	// TrueMedoid is the member with the least mean tree edit distance to the
+	// other members (measured on the original distances, not the
+	// embedding). It is the default: on big9-dev the pair-diff extraction
+	// scores slightly better with it than with the centroid medoid (F1
+	// 0.9870 against 0.9863, 63 pages with the exact gold text against 61).
+	TrueMedoid MedoidRule = iota
 	// CentroidMedoid is the thesis's choice: the member nearest the cluster's
 	// centroid in the 2-D embedding.
-	CentroidMedoid MedoidRule = iota
-	// TrueMedoid is the member with the least mean tree edit distance to the
-	// other members (measured on the original distances, not the embedding).
-	TrueMedoid
+	CentroidMedoid
 )
 
 func (r MedoidRule) String() string {
@@ -68,7 +71,7 @@ type Options struct {
 	// Landmarks is the number of landmark pages used above the threshold
 	// (default 30, at most half the threshold).
 	Landmarks int
-	// Medoid chooses each cluster's representative (default CentroidMedoid).
+	// Medoid chooses each cluster's representative (default TrueMedoid).
 	Medoid MedoidRule
 	// FarDistance is the least normalised distance to the nearest medoid
 	// that makes a page an outlier (default 0.35); see the package doc.

@@ -50,7 +50,7 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	site := fs.String("site", "", "learn only this `site` (default: every site in the store)")
 	seed := fs.Int64("seed", 1, "`seed` of the random choices (same pages and seed: same clusters)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	medoid := fs.String("medoid", "centroid", "cluster representative: centroid (nearest the centroid in the MDS plane, the thesis's) or true (least total TED)")
+	medoid := fs.String("medoid", "true", "cluster representative: true (least total TED to the other members) or centroid (nearest the centroid in the MDS plane, the thesis's)")
 	relearn := fs.Bool("relearn", false, "cluster from scratch even when new pages could be assigned to the latest run's templates")
 	maxK := fs.Int("max-k", 8, "largest number of clusters tried per site")
 	fs.Usage = func() {
