@@ -50,8 +50,9 @@ func (r Result) Text() string {
 }
 
 // CSSSelector returns a CSS selector that designates n from the document
-// root: one step per ancestor, with the element's id when it has one (the
-// path then starts there), its classes, and :nth-of-type when siblings share
+// root: one step per ancestor, with the element's id when it has one that
+// no other element of the page repeats (the path then starts there), its
+// classes, and :nth-of-type when siblings share
 // the tag. It returns "" for nil or non-element nodes.
 func CSSSelector(n *treediff.Node) string {
 	if n == nil || n.Kind != treediff.Element {
@@ -63,7 +64,7 @@ func CSSSelector(n *treediff.Node) string {
 			continue
 		}
 		step := cssIdent(c.Label)
-		if id, ok := c.Attr("id"); ok && validIdent(strings.TrimSpace(id)) {
+		if id, ok := c.Attr("id"); ok && validIdent(strings.TrimSpace(id)) && uniqueID(c, id) {
 			steps = append(steps, step+"#"+cssIdent(strings.TrimSpace(id)))
 			break
 		}
@@ -103,6 +104,26 @@ func CSSSelector(n *treediff.Node) string {
 		}
 	}
 	return b.String()
+}
+
+// uniqueID reports whether no other element of n's document has the id
+// (pages repeat ids; a selector anchored at a repeated id is ambiguous).
+func uniqueID(n *treediff.Node, id string) bool {
+	root := n
+	for root.Parent != nil {
+		root = root.Parent
+	}
+	count := 0
+	root.Walk(func(m *treediff.Node) bool {
+		if count > 1 || m.Kind != treediff.Element {
+			return false
+		}
+		if v, ok := m.Attr("id"); ok && v == id {
+			count++
+		}
+		return true
+	})
+	return count == 1
 }
 
 // hasClasses reports whether s carries every class of c (so that c's step

@@ -16,6 +16,7 @@ func TestCSSSelector(t *testing.T) {
 <div class="a b"><p>one</p><p>two</p><span class="x">s</span><span class="y">t</span></div>
 <div class="a"><section id="9lives"><p>deep</p></section></div>
 <div class="c:d"><em>e</em></div>
+<p id="dup">d1</p><p id="dup">d2</p>
 </body></html>`
 	tr, err := treediff.Parse("sel", []byte(page), treediff.ParseOptions{})
 	if err != nil {
@@ -35,6 +36,7 @@ func TestCSSSelector(t *testing.T) {
 		{"t", "span", "html > body > div.a.b > span.y"},
 		{"deep", "p", `section#\39 lives > p`},
 		{"e", "em", `html > body > div.c\:d > em`},
+		{"d2", "p", "html > body > p:nth-of-type(2)"},
 	}
 	for _, tt := range tests {
 		var n *treediff.Node
@@ -81,5 +83,34 @@ func TestResultText(t *testing.T) {
 		if got := tt.r.Text(); got != tt.want {
 			t.Errorf("Text() = %q, want %q", got, tt.want)
 		}
+	}
+}
+
+// TestCSSSelectorRoundTrip checks on real pages that Select finds each
+// element again from its CSSSelector (ids repeated on a page are not used as
+// anchors).
+func TestCSSSelectorRoundTrip(t *testing.T) {
+	pages := loadBig9(t)
+	bad, total := 0, 0
+	for i, p := range pages {
+		if i%4 != 0 {
+			continue
+		}
+		for _, n := range p.tree.Nodes {
+			if n.Kind != treediff.Element || n.Index%5 != 0 {
+				continue
+			}
+			total++
+			sel := CSSSelector(n)
+			if got, err := Select(p.tree, sel); err != nil || got != n {
+				bad++
+				if bad <= 5 {
+					t.Errorf("%s: %q selects %v (err %v), want node %d", p.name, sel, got, err, n.Index)
+				}
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d selectors do not select their element", bad, total)
 	}
 }
