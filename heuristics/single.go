@@ -430,7 +430,8 @@ func (p *page) classify(b *block) blockClass {
 		return classBad
 	case isBoilerLine(b), isLegal(b):
 		return classBad
-	case b.heading > 0:
+	case b.heading > 0 && b.words < 2*p.opt.GoodWords:
+		// A heading; a long one is a standfirst set as a heading.
 		return classShort
 	case b.words >= p.opt.GoodWords:
 		return classGood

@@ -56,7 +56,7 @@ var boilerLines = map[string]bool{
 // "By Jane Doe, Staff Writer", "Posted: 2:51 pm March 12, 2009",
 // "ADVERTISEMENT".
 func isBoilerLine(b *block) bool {
-	if b.words > 15 {
+	if b.words > 16 {
 		return false
 	}
 	low := strings.ToLower(strings.Trim(b.text, " .:|-–—»›>"))
@@ -66,7 +66,9 @@ func isBoilerLine(b *block) bool {
 	ws := treediff.Words(b.text)
 	if len(ws) >= 2 {
 		first := strings.ToLower(ws[0].Text)
-		if (first == "by" || first == "from") && startsUpper(ws[1].Text) && b.words <= 12 {
+		// "By Jane Doe, AP Writer Fri Sep 2" but not "By Friday, the
+		// storm had passed.": a byline does not end as a sentence.
+		if (first == "by" || first == "from") && startsUpper(ws[1].Text) && !strings.HasSuffix(strings.TrimSpace(b.text), ".") {
 			return true
 		}
 	}
