@@ -205,6 +205,9 @@ func TestClassifyLines(t *testing.T) {
 		{"By Jane Doe, Staff Writer", false, true},
 		{"Posted: 2:51 pm March 12, 2009", false, true},
 		{"By offering lower fees, the bank won clients.", false, false},
+		{"By JANE DOE, Associated Press Writer Fri Sep 2, 5:13 PM ET", false, true},
+		{"By Friday, the storm had passed over the city.", false, false},
+		{"© 2005 The Associated Press. All rights reserved.", false, false},
 	}
 	for _, tt := range tests {
 		if got := looksLikeCode(tt.text); got != tt.code {
@@ -226,6 +229,23 @@ func TestCleanTitle(t *testing.T) {
 	for _, tt := range tests {
 		if got := cleanTitle(tt.in); got != tt.want {
 			t.Errorf("cleanTitle(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestIsLegal(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"© 2005 The Associated Press. All rights reserved. This material may not be published.", true},
+		{"Copyright 2003 NYP Holdings, Inc. All rights reserved.", true},
+		{"The court ruled that the copyright had expired in 1998, ending the dispute.", false},
+	}
+	for _, tt := range tests {
+		b := &block{text: tt.text, words: len(treediff.Words(tt.text))}
+		if got := isLegal(b); got != tt.want {
+			t.Errorf("isLegal(%q) = %v, want %v", tt.text, got, tt.want)
 		}
 	}
 }
