@@ -118,6 +118,7 @@ func Align(a, b *treediff.Tree, opt AlignOptions) (*Alignment, error) {
 	seed := maphash.MakeSeed()
 	w.ha, w.sa = subtreeHashes(a, seed)
 	w.hb, w.sb = subtreeHashes(b, seed)
+	w.votes = anchorVotes(a, b, w.ha, w.hb, w.sa)
 	if err := w.pair(a.Root, b.Root); err != nil {
 		return nil, fmt.Errorf("align %s with %s: %w", a.Name, b.Name, err)
 	}
@@ -165,6 +166,74 @@ type aligner struct {
 	opt    AlignOptions
 	ha, hb []uint64
 	sa, sb []int32
+	// votes[pairKey(a, b)] is the size of the identical subtrees, unique in
+	// both trees, found under both a and b: how much two elements of
+	// differing regions have in common.
+	votes map[uint64]int32
+}
+
+func pairKey(a, b *treediff.Node) uint64 { return uint64(a.Index)<<32 | uint64(uint32(b.Index)) }
+
+// voteWindow is how far, in levels, the ancestors of an anchor may sit from
+// each other and still receive its vote (a wrapper element added or
+// removed above shifts the levels).
+const voteWindow = 1
+
+// anchorVotes finds the maximal subtrees whose hash occurs exactly once in
+// each tree (anchors: the same subtree in both pages, nowhere else) and
+// lets each vote, with its size, for the pairs of their ancestors at about
+// the same height above them.
+func anchorVotes(a, b *treediff.Tree, ha, hb []uint64, sa []int32) map[uint64]int32 {
+	type occ struct{ na, nb, ia, ib int32 }
+	seen := make(map[uint64]*occ, len(a.Nodes))
+	for i, h := range ha {
+		o := seen[h]
+		if o == nil {
+			o = &occ{}
+			seen[h] = o
+		}
+		o.na++
+		o.ia = int32(i)
+	}
+	for j, h := range hb {
+		if o := seen[h]; o != nil {
+			o.nb++
+			o.ib = int32(j)
+		}
+	}
+	unique := func(i int) (int32, bool) {
+		o := seen[ha[i]]
+		if o == nil || o.na != 1 || o.nb != 1 {
+			return 0, false
+		}
+		return o.ib, true
+	}
+	votes := map[uint64]int32{}
+	for i, x := range a.Nodes {
+		j, ok := unique(i)
+		if !ok || x.Parent == nil {
+			continue
+		}
+		y := b.Nodes[j]
+		if pj, pok := unique(x.Parent.Index); pok && b.Nodes[pj] == y.Parent {
+			continue // not maximal: the parent is an anchor too
+		}
+		var upA, upB []*treediff.Node
+		for c := x.Parent; c != nil; c = c.Parent {
+			upA = append(upA, c)
+		}
+		for c := y.Parent; c != nil; c = c.Parent {
+			upB = append(upB, c)
+		}
+		for k, ax := range upA {
+			for d := -voteWindow; d <= voteWindow; d++ {
+				if m := k + d; m >= 0 && m < len(upB) && upB[m].Label == ax.Label {
+					votes[pairKey(ax, upB[m])] += sa[i]
+				}
+			}
+		}
+	}
+	return votes
 }
 
 // identical maps two subtrees known to be equal node for node.
@@ -229,14 +298,27 @@ func (w *aligner) gap(ga, gb []*treediff.Node) error {
 	}
 	w.al.Stats.SeqNodes += len(ga) + len(gb)
 	// Over budget: pair elements of the same tag and tokens of the same word
-	// in order, then recurse into paired elements.
+	// in order, elements preferably with the partner they share the most
+	// anchored subtrees with, then recurse into paired elements.
 	eq := func(i, j int) bool {
 		x, y := ga[i], gb[j]
 		return x.Kind == y.Kind && x.Label == y.Label
 	}
-	keyA := func(i int) uint64 { return labelKey(ga[i]) }
-	keyB := func(j int) uint64 { return labelKey(gb[j]) }
-	for _, m := range lcsAnchored(len(ga), len(gb), eq, keyA, keyB, w.opt.SeqCells) {
+	var matches [][2]int
+	if len(ga)*len(gb) <= w.opt.SeqCells {
+		matches = weightedLCS(len(ga), len(gb), func(i, j int) int64 {
+			if !eq(i, j) {
+				return 0
+			}
+			// An anchor vote outweighs any number of bare tag matches.
+			return 1 + int64(w.votes[pairKey(ga[i], gb[j])])*int64(len(ga)+len(gb)+1)
+		})
+	} else {
+		keyA := func(i int) uint64 { return labelKey(ga[i]) }
+		keyB := func(j int) uint64 { return labelKey(gb[j]) }
+		matches = lcsAnchored(len(ga), len(gb), eq, keyA, keyB, w.opt.SeqCells)
+	}
+	for _, m := range matches {
 		x, y := ga[m[0]], gb[m[1]]
 		if x.Kind == treediff.Token {
 			w.al.match(x, y)
@@ -456,6 +538,35 @@ func longestIncreasing(p [][2]int) [][2]int {
 	out := make([][2]int, len(tails))
 	for k, i := len(tails)-1, tails[len(tails)-1]; k >= 0; k, i = k-1, prev[i] {
 		out[k] = p[i]
+	}
+	return out
+}
+
+// weightedLCS returns index pairs, increasing in both sequences, of
+// positive weight and maximal total weight (w(i, j) = 0: not matchable).
+func weightedLCS(n, m int, w func(i, j int) int64) [][2]int {
+	W := m + 1
+	L := make([]int64, (n+1)*(m+1))
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			best := max(L[(i+1)*W+j], L[i*W+j+1])
+			if v := w(i, j); v > 0 {
+				best = max(best, L[(i+1)*W+j+1]+v)
+			}
+			L[i*W+j] = best
+		}
+	}
+	var out [][2]int
+	for i, j := 0, 0; i < n && j < m; {
+		if v := w(i, j); v > 0 && L[i*W+j] == L[(i+1)*W+j+1]+v {
+			out = append(out, [2]int{i, j})
+			i++
+			j++
+		} else if L[(i+1)*W+j] >= L[i*W+j+1] {
+			i++
+		} else {
+			j++
+		}
 	}
 	return out
 }
