@@ -28,9 +28,9 @@ func big9Manifest(tb testing.TB) string {
 }
 
 // TestBig9Single guards the single-page extractor's quality on big9-dev:
-// the goals (F1 above go-trafilatura's 0.938 measured in the same
-// setting, exactitude >= 99 %, no site below 0.93 F1) with the margins
-// measured when it was written (overall F1 0.980, worst site 0.968).
+// the goals (F1 above go-trafilatura's 0.941, exactitude >= 99 %, no
+// site below 0.93 F1) with most of the margin measured when it was written
+// (overall F1 0.988, worst site 0.975).
 func TestBig9Single(t *testing.T) {
 	rep, err := Run(context.Background(), big9Manifest(t), Options{Extract: Single})
 	if err != nil {
@@ -40,12 +40,12 @@ func TestBig9Single(t *testing.T) {
 	if o.Pages != 180 {
 		t.Fatalf("%d pages, want 180", o.Pages)
 	}
-	if o.F1 < 0.97 || o.Exactitude < 0.99 || o.Errors > 0 {
-		t.Errorf("overall F1 %.3f (want >= 0.97), exactitude %.3f (want >= 0.99), %d errors", o.F1, o.Exactitude, o.Errors)
+	if o.F1 < 0.98 || o.Exactitude < 0.99 || o.Errors > 0 {
+		t.Errorf("overall F1 %.3f (want >= 0.98), exactitude %.3f (want >= 0.99), %d errors", o.F1, o.Exactitude, o.Errors)
 	}
 	for _, s := range rep.Sites {
-		if s.F1 < 0.95 {
-			t.Errorf("site %s: F1 %.3f, want >= 0.95", s.Site, s.F1)
+		if s.F1 < 0.96 {
+			t.Errorf("site %s: F1 %.3f, want >= 0.96", s.Site, s.F1)
 		}
 	}
 }
