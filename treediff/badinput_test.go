@@ -158,3 +158,18 @@ func TestWorkBudget(t *testing.T) {
 		t.Fatalf("distance %d, %v; want 30", d, err)
 	}
 }
+
+// TestInconsistentTree checks hand-assembled trees whose Nodes list does not
+// match what hangs from the root are refused, not miscounted.
+func TestInconsistentTree(t *testing.T) {
+	ok := mustBracket(t, "ok", "{a{b}}")
+	missing := mustBracket(t, "missing", "{a{b}{c}}")
+	missing.Nodes = missing.Nodes[:2]
+	cyclic := mustBracket(t, "cyclic", "{a{b}}")
+	cyclic.Nodes[1].Children = []*Node{cyclic.Root}
+	for _, bad := range []*Tree{missing, cyclic} {
+		if _, err := Distance(ok, bad, Options{}); err == nil || !strings.Contains(err.Error(), bad.Name) {
+			t.Errorf("%s: error %v", bad.Name, err)
+		}
+	}
+}

@@ -208,7 +208,8 @@ func TestDecompositionsAgree(t *testing.T) {
 		var got []int
 		for _, mirror := range []bool{false, true} {
 			in := &interner{ids: map[labelKey]int32{}}
-			pa, pb := flatten(a, mirror, in), flatten(b, mirror, in)
+			pa, _ := flatten(a, mirror, in)
+			pb, _ := flatten(b, mirror, in)
 			n1, n2 := pa.len(), pb.len()
 			got = append(got,
 				int(zsDistance(pa, pb, make([]uint16, n1*n2), make([]uint16, (n1+1)*(n2+1)))),

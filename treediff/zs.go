@@ -1,6 +1,7 @@
 package treediff
 
 import (
+	"fmt"
 	"math"
 	"sync"
 )
@@ -49,8 +50,11 @@ func (in *interner) id(n *Node) int32 {
 }
 
 // flatten numbers t's nodes in postorder without recursion, children left to
-// right, or right to left when mirror is set.
-func flatten(t *Tree, mirror bool, in *interner) *postTree {
+// right, or right to left when mirror is set. It fails when the nodes
+// reachable from the root are not the len(t.Nodes) listed (a tree assembled
+// by hand with a node missing from Nodes, or a cycle), since budgets are
+// checked on len(t.Nodes).
+func flatten(t *Tree, mirror bool, in *interner) (*postTree, error) {
 	n := treeLen(t)
 	p := &postTree{
 		label: make([]int32, 0, n),
@@ -58,7 +62,7 @@ func flatten(t *Tree, mirror bool, in *interner) *postTree {
 		node:  make([]*Node, 0, n),
 	}
 	if n == 0 {
-		return p
+		return p, nil
 	}
 	type frame struct {
 		n   *Node
@@ -66,6 +70,7 @@ func flatten(t *Tree, mirror bool, in *interner) *postTree {
 		lld int32 // leftmost leaf of the first child done, -1 before
 	}
 	stack := []frame{{t.Root, 0, -1}}
+	pushed := 1
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if kids := top.n.Children; top.k < len(kids) {
@@ -74,6 +79,9 @@ func flatten(t *Tree, mirror bool, in *interner) *postTree {
 				c = kids[len(kids)-1-top.k]
 			}
 			top.k++
+			if pushed++; pushed > n {
+				return nil, fmt.Errorf("tree %s: more nodes reachable from the root than the %d listed in Nodes", treeName(t), n)
+			}
 			stack = append(stack, frame{c, 0, -1})
 			continue
 		}
@@ -108,7 +116,10 @@ func flatten(t *Tree, mirror bool, in *interner) *postTree {
 			p.costRight += size
 		}
 	}
-	return p
+	if len(p.label) != n {
+		return nil, fmt.Errorf("tree %s: %d nodes reachable from the root, %d listed in Nodes", treeName(t), len(p.label), n)
+	}
+	return p, nil
 }
 
 // cell is the integer type of the distance matrices: uint16 while every
@@ -153,7 +164,13 @@ func newComparison(a, b *Tree, opt Options) (*comparison, error) {
 	n1, n2 := int64(treeLen(a)), int64(treeLen(b))
 	c := &comparison{a: a, b: b, opt: opt, wide: n1+n2 >= 65535}
 	in := &interner{kinds: opt.CompareKinds, ids: make(map[labelKey]int32)}
-	c.pa, c.pb = flatten(a, false, in), flatten(b, false, in)
+	var err error
+	if c.pa, err = flatten(a, false, in); err != nil {
+		return nil, err
+	}
+	if c.pb, err = flatten(b, false, in); err != nil {
+		return nil, err
+	}
 	if c.pa.len() == c.pb.len() && equalInt32(c.pa.label, c.pb.label) && equalInt32(c.pa.lld, c.pb.lld) {
 		// Identical trees (common among a site's pages): no matrix.
 		c.same = true
@@ -167,7 +184,9 @@ func newComparison(a, b *Tree, opt Options) (*comparison, error) {
 		return nil, budgetError(a, b, "subproblems", work, opt.MaxWork)
 	}
 	if right < left {
-		c.pa, c.pb = flatten(a, true, in), flatten(b, true, in)
+		// The trees were checked by the first flattening.
+		c.pa, _ = flatten(a, true, in)
+		c.pb, _ = flatten(b, true, in)
 	}
 	return c, nil
 }
