@@ -227,20 +227,17 @@ func Select(t *treediff.Tree, selector string) (*treediff.Node, error) {
 }
 
 // matchesFrom reports whether n is designated by steps, read from the last
-// step up through n's ancestors. A first step with an id anchors anywhere;
-// otherwise the first step is the root.
+// step up through n's ancestors (child combinators; the first step may be
+// any element, as in CSS).
 func matchesFrom(n *treediff.Node, steps []selectorStep, strict bool) bool {
 	c := n
 	for k := len(steps) - 1; k >= 0; k-- {
 		if c == nil || !steps[k].matches(c, strict) {
 			return false
 		}
-		if k == 0 {
-			return steps[0].id != "" || c.Parent == nil
-		}
 		c = c.Parent
 	}
-	return false
+	return true
 }
 
 // ApplyRules extracts a page of a known template with its cluster's rules,

@@ -1,0 +1,117 @@
+package heuristics
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestExtract(t *testing.T) {
+	page, src, want := storyPage(t, "2")
+	medoid, _, _ := storyPage(t, "1")
+	rule := Rules{Body: Rule{Field: FieldBody, Selector: "div#page > div.story > div.story-body", Votes: 3, Pages: 3, Support: 1}}
+	weak := Rules{Body: Rule{Field: FieldBody, Selector: "div#page", Votes: 1, Pages: 4, Support: 0.25}}
+	cases := []struct {
+		name   string
+		in     Input
+		opt    ExtractOptions
+		method string
+	}{
+		{"no medoid, no rule: single page", Input{Page: page, Src: src}, ExtractOptions{}, MethodSingle},
+		{"medoid: pair diff", Input{Page: page, Src: src, Medoid: medoid}, ExtractOptions{}, MethodPair},
+		{"medoid and rule: pair diff", Input{Page: page, Src: src, Medoid: medoid, Rules: rule}, ExtractOptions{}, MethodPair},
+		{"no medoid, rule: cluster rule", Input{Page: page, Src: src, Rules: rule}, ExtractOptions{}, MethodCluster},
+		{"rules first", Input{Page: page, Src: src, Medoid: medoid, Rules: rule}, ExtractOptions{RulesFirst: true}, MethodCluster},
+		{"weak rule ignored", Input{Page: page, Src: src, Rules: weak}, ExtractOptions{}, MethodSingle},
+		{"unsure pair diff settled by the rule", Input{Page: page, Src: src, Medoid: medoid, Rules: rule}, ExtractOptions{MinConfidence: 0.99}, MethodCluster},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := Extract(c.in, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Method != c.method {
+				t.Errorf("method %q, want %q", r.Method, c.method)
+			}
+			if normWords(r.Body) != normWords(want) {
+				t.Errorf("body:\n%s\nwant:\n%s", r.Body, want)
+			}
+			if r.Title != "Council delays the river vote" || r.Date != "2024-03-02T10:00:00Z" || r.Author != "Ann Writer" {
+				t.Errorf("title %q date %q author %q", r.Title, r.Date, r.Author)
+			}
+		})
+	}
+	if _, err := Extract(Input{}, ExtractOptions{}); err == nil {
+		t.Error("no page: no error")
+	}
+}
+
+func TestRefine(t *testing.T) {
+	single := Result{Title: "Headline", Body: "A long first paragraph of the article that both methods keep.\n\nShort kept line"}
+	cases := []struct {
+		body, want string
+	}{
+		{"By a reporter\n\nA long first paragraph of the article that both methods keep.", "A long first paragraph of the article that both methods keep."},
+		{"Short kept line\n\nPhoto: someone", "Short kept line"},
+		{"a paragraph that the single page method missed but which is long enough to stay here", "a paragraph that the single page method missed but which is long enough to stay here"},
+		{"Headline\n\n\n\nbody text that is long enough to be kept by the refine step anyway ok", "Headline\n\nbody text that is long enough to be kept by the refine step anyway ok"},
+	}
+	for _, c := range cases {
+		got := refine(Result{Body: c.body}, single, 12)
+		if got.Body != c.want {
+			t.Errorf("refine(%q) = %q, want %q", c.body, got.Body, c.want)
+		}
+	}
+	if got := refine(Result{Body: "x"}, Result{}, 12); got.Body != "x" {
+		t.Errorf("empty single result: %q", got.Body)
+	}
+}
+
+func TestExtractSite(t *testing.T) {
+	var pages []SitePage
+	var wants []string
+	for _, n := range []string{"1", "2", "3"} {
+		tree, src, want := storyPage(t, n)
+		pages = append(pages, SitePage{Page: tree, Src: src, Cluster: 0})
+		wants = append(wants, want)
+	}
+	// Story 1 is the medoid, compared with story 2; a fourth page is an
+	// outlier.
+	pages[0].Medoid, pages[1].Medoid, pages[2].Medoid = 1, 0, 0
+	out, err := ExtractSite(context.Background(), append(pages, SitePage{Page: pages[2].Page, Cluster: -1, Medoid: -1}), ExtractOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range out.Results[:3] {
+		if out.Errs[i] != nil {
+			t.Fatal(out.Errs[i])
+		}
+		if r.Method != MethodPair || normWords(r.Body) != normWords(wants[i]) {
+			t.Errorf("page %d: %s %q", i, r.Method, r.Body)
+		}
+	}
+	if r := out.Results[3]; r.Method != MethodSingle || normWords(r.Body) != normWords(wants[2]) {
+		t.Errorf("outlier: %s %q", r.Method, r.Body)
+	}
+	rs, ok := out.Rules[0]
+	if !ok || rs.Body.Selector != "div#page > div.story > div.story-body" || rs.Body.Votes != 3 || rs.Body.Support != 1 {
+		t.Errorf("body rule %+v", rs.Body)
+	}
+	if rs.Title.Selector != "div#page > div.story > h1.headline" {
+		t.Errorf("title rule %+v", rs.Title)
+	}
+	if _, ok := out.Rules[-1]; ok {
+		t.Error("outliers voted a rule")
+	}
+
+	bad := []SitePage{{Page: pages[0].Page, Cluster: 0, Medoid: 0}}
+	if _, err := ExtractSite(context.Background(), bad, ExtractOptions{}); err == nil || !strings.Contains(err.Error(), "medoid") {
+		t.Errorf("page its own medoid: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ExtractSite(ctx, pages, ExtractOptions{}); err == nil {
+		t.Error("cancelled: no error")
+	}
+}

@@ -1,0 +1,171 @@
+package heuristics
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// storyPage parses testdata/pair/story-N.html and its expected body words.
+func storyPage(t *testing.T, n string) (*treediff.Tree, []byte, string) {
+	t.Helper()
+	path := filepath.Join("testdata", "pair", "story-"+n+".html")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := treediff.Parse(path, src, treediff.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := os.ReadFile(filepath.Join("testdata", "pair", "story-"+n+".body.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree, src, string(body)
+}
+
+func TestPairDiff(t *testing.T) {
+	cases := []struct {
+		page, medoid string
+		title        string
+		exact        bool
+	}{
+		{"1", "2", "Bridge plan cost rises again", false},
+		{"2", "3", "Council delays the river vote", false},
+		{"3", "1", "Engineers question traffic data", false},
+		{"1", "3", "Bridge plan cost rises again", true},
+	}
+	for _, c := range cases {
+		t.Run(c.page+"-vs-"+c.medoid, func(t *testing.T) {
+			page, _, want := storyPage(t, c.page)
+			medoid, _, _ := storyPage(t, c.medoid)
+			r, err := PairDiff(page, medoid, PairOptions{Align: AlignOptions{Exact: c.exact}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Method != MethodPair {
+				t.Errorf("method %q", r.Method)
+			}
+			// The story body wins over the longer, also changing, comments.
+			if r.Selector != "div#page > div.story > div.story-body" {
+				t.Errorf("selector %q", r.Selector)
+			}
+			if r.Title != c.title {
+				t.Errorf("title %q, want %q", r.Title, c.title)
+			}
+			if got, w := normWords(r.Body), normWords(want); got != w {
+				t.Errorf("body\n%s\nwant\n%s", r.Body, want)
+			}
+			if strings.Count(r.Body, "\n\n") != strings.Count(strings.TrimSpace(want), "\n\n") {
+				t.Errorf("paragraph breaks lost:\n%s", r.Body)
+			}
+			if r.Confidence < 0.5 || r.Confidence > 1 {
+				t.Errorf("confidence %v", r.Confidence)
+			}
+			if r.Node == nil || CSSSelector(r.Node) != r.Selector {
+				t.Errorf("node %v does not match selector %q", r.Node, r.Selector)
+			}
+		})
+	}
+}
+
+func TestPairDiffNothingDiffers(t *testing.T) {
+	page, _, _ := storyPage(t, "1")
+	same, _, _ := storyPage(t, "1")
+	r, err := PairDiff(page, same, PairOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Node != nil || r.Body != "" || r.Confidence != 0 {
+		t.Errorf("identical pages: %+v", r)
+	}
+}
+
+func TestPairDiffErrors(t *testing.T) {
+	page, _, _ := storyPage(t, "1")
+	if _, err := PairDiff(nil, page, PairOptions{}); err == nil {
+		t.Error("nil page: no error")
+	}
+	if _, err := PairDiff(page, &treediff.Tree{}, PairOptions{}); err == nil || !strings.Contains(err.Error(), "medoid") {
+		t.Errorf("empty medoid: %v", err)
+	}
+}
+
+func TestIsFilteredZone(t *testing.T) {
+	cases := []struct {
+		html string
+		want bool
+	}{
+		{`<div id="comments">`, true},
+		{`<div class="user-comment-list">`, true},
+		{`<div class="commentary">`, false},
+		{`<section class="photo-gallery">`, true},
+		{`<div role="navigation">`, true},
+		{`<div aria-label="Share this story">`, true},
+		{`<div class="shared-story">`, false},
+		{`<nav>`, true},
+		{`<aside>`, true},
+		{`<div class="story-body">`, false},
+		{`<body class="menu-open">`, false},
+	}
+	for _, c := range cases {
+		tree, err := treediff.Parse("zone", []byte(c.html+"text"), treediff.ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var el *treediff.Node
+		for _, n := range tree.Nodes {
+			if n.Kind == treediff.Element && len(n.Attrs) > 0 || n.Label == "nav" || n.Label == "aside" {
+				el = n
+			}
+		}
+		if el == nil {
+			t.Fatalf("%s: no element", c.html)
+		}
+		if got := isFilteredZone(el); got != c.want {
+			t.Errorf("%s: %v, want %v", c.html, got, c.want)
+		}
+	}
+}
+
+func TestTextWithout(t *testing.T) {
+	tree, err := treediff.Parse("t", []byte("<div><p>one\ntwo</p><p class=x>skip me</p><p>three <b>four</b></p><pre>a\nb</pre></div>"), treediff.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var div, skip *treediff.Node
+	for _, n := range tree.Nodes {
+		if n.Label == "div" {
+			div = n
+		}
+		if _, ok := n.Attr("class"); ok {
+			skip = n
+		}
+	}
+	got := textWithout(div, map[*treediff.Node]bool{skip: true})
+	if want := "one two\n\nthree four\n\na\nb"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// BenchmarkPairDiff measures pages/s of the pair diff on big9-dev, each page
+// against the next page of the same site and era (parsing excluded).
+func BenchmarkPairDiff(b *testing.B) {
+	pages := loadBig9(b)
+	for _, exact := range []bool{false} {
+		b.Run("fast", func(b *testing.B) {
+			n := 0
+			for b.Loop() {
+				p, m := pages[n%len(pages)], pages[(n+1)%len(pages)]
+				n++
+				if _, err := PairDiff(p.tree, m.tree, PairOptions{Align: AlignOptions{Exact: exact}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
