@@ -101,6 +101,7 @@ func TestStopCriteria(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			db, sum, _ := quick(t, "stop-"+tt.name, tt.edit)
 			tt.check(t, db, sum)
 		})
@@ -181,6 +182,7 @@ func TestFilters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			db, sum, _ := quick(t, "filter-"+tt.name, tt.edit)
 			tt.check(t, db, sum)
 		})

@@ -43,7 +43,7 @@ func fixtureTerms() []string {
 // fixtureConfig is a fast crawl of the fixture web: its front pages as
 // seeds, its hosts allowed, a short per-host delay.
 func fixtureConfig(w *fixtures.Server, name string) Config {
-	cfg := Config{Name: name, Terms: fixtureTerms(), Delay: 2 * time.Millisecond, Workers: 4, Timeout: 5 * time.Second}
+	cfg := Config{Name: name, Terms: fixtureTerms(), Delay: 2 * time.Millisecond, Workers: 4, Timeout: 2 * time.Second}
 	for _, s := range w.Sites {
 		cfg.Seeds = append(cfg.Seeds, s.Base+"/")
 		u, _ := url.Parse(s.Base)
