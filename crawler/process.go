@@ -225,7 +225,7 @@ func (c *Crawler) calibrate(ctx context.Context) {
 	}
 	var added []WeightedTerm
 	if len(rel) >= 2 && len(ref) >= 2 && len(c.cfg.Terms) > 0 {
-		added = c.lex.Expand(rel, ref, ExpandOptions{MaxWeight: ExpandedWeight})
+		added = c.lex.Expand(rel, ref, ExpandOptions{MaxWeight: ExpandedWeight, MinLen: 4})
 	}
 	scores := make([]float64, len(c.sample))
 	for i, s := range c.sample {
@@ -262,6 +262,10 @@ func (c *Crawler) calibrate(ctx context.Context) {
 	}
 }
 
+// Expansion keeps words of 4 letters or more: in a sample of a few dozen
+// pages, 3-letter function words of one language ("and", "les", "den")
+// pass the log-odds test when the relevant pages lean towards it.
+//
 // ExpandedWeight is the weight of the strongest term added by the first
 // iteration: half a seed term, since the sample it comes from is small and
 // skewed towards the sites and languages crawled first.

@@ -98,6 +98,8 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Var(&include, "include", "follow only URLs matching this `regexp` (repeatable)")
 	fs.Var(&exclude, "exclude", "never follow URLs matching this `regexp` (repeatable)")
 	fs.Var(&allow, "allow-host", "allow this private/loopback `host[:port]` (repeatable)")
+	learnAt := fs.Int("learn-at", 0, "learn a site's templates once it has this many pages (default 8; negative: never)")
+	threshold := fs.Float64("threshold", 0, "fixed relevance threshold (default: calibrated on the first pages)")
 	plain := fs.Bool("plain", false, "plain HTTP fetch, no browser (static sites)")
 	tabs := fs.Int("tabs", 2, "browser tabs (pages rendered at once)")
 	chromium := fs.String("chromium", "", "Chromium `binary`")
@@ -162,7 +164,8 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"max-tokens": func() { cfg.MaxTokens = *maxTokens }, "max-depth": func() { cfg.MaxDepth = *maxDepth },
 		"max-duration": func() { cfg.MaxDuration = *maxDuration }, "exhaust-relevant": func() { cfg.ExhaustRelevant = *exhaust },
 		"min-bytes": func() { cfg.MinBytes = *minBytes }, "max-bytes": func() { cfg.MaxBytes = *maxBytes },
-		"min-tokens": func() { cfg.MinTokens = *minTokens },
+		"min-tokens": func() { cfg.MinTokens = *minTokens }, "learn-at": func() { cfg.LearnAt = *learnAt },
+		"threshold": func() { cfg.Threshold = *threshold },
 	} {
 		if set[fl] {
 			apply()
