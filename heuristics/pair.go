@@ -187,7 +187,7 @@ func locate(al *Alignment, opt PairOptions) located {
 		if float64(f.tok[i]) < opt.MinShare*total || f.chg[i] == 0 {
 			return false // pruned: too little text below, nor in descendants
 		}
-		if s := f.score[i]; s > bestScore {
+		if s := f.score[i]; s > bestScore || (s == bestScore && best != nil && best.Contains(x)) {
 			best, bestScore = x, s
 		}
 		return true
