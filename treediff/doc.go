@@ -42,14 +42,20 @@
 //
 // # What bounds memory
 //
-// A comparison of trees of n1 and n2 nodes holds two matrices of n1×n2 cells
-// (subtree distances, and forest distances reused for every keyroot pair)
-// plus O(n1+n2) for the flattened trees. Cells are uint16 while n1+n2 < 65535
-// (every distance then fits), int32 beyond, so a pair of 3,400-node token
-// trees needs about 43 MB (APTED's JVM: 490 MB on the same pair). Matrices
-// come from a sync.Pool and are reused across calls. Options.MaxCells caps
-// n1×n2 (DefaultMaxCells: 10^8, at most 400 MB with uint16 cells); a larger
-// comparison fails with ErrBudget before any allocation, naming both trees
-// and their sizes. Identical trees (equal labels and shape, common among a
-// site's pages) are recognised in linear time and need no matrix at all.
+// Distance on trees of n1 and n2 nodes holds one matrix of n1×n2 cells (the
+// subtree distances) plus a few rows of forest distances: each forest row is
+// read by the next row and by the rows of the nodes whose leftmost leaf
+// follows it, and its slot is reused once they are done, so about as many
+// rows as the first tree is deep are alive at once. Cells are uint16 while
+// n1+n2 < 65535 (every distance then fits), int32 beyond: a pair of
+// 3,400-node token trees needs 21 MB of matrices and 40 MB of peak RSS for
+// the whole gleaner ted process (APTED's JVM: 490 MB on the same pair).
+// Mapping backtracks through whole forest matrices, so it holds a second
+// n1×n2 matrix (61 MB peak RSS on that pair). Matrices come from a sync.Pool
+// and are reused across calls. Options.MaxCells caps n1×n2
+// (DefaultMaxCells: 10^8, at most 200 MB for Distance and 400 MB for Mapping
+// with uint16 cells); a larger comparison fails with ErrBudget before any
+// allocation, naming both trees and their sizes. Identical trees (equal
+// labels and shape, common among a site's pages) are recognised in linear
+// time and need no matrix at all.
 package treediff

@@ -23,7 +23,8 @@ type Options struct {
 }
 
 // DefaultMaxCells is the default size budget of Options.MaxCells: two trees of
-// 10,000 nodes each, about 400 MB of matrices at the most.
+// 10,000 nodes each, about 200 MB of matrices for Distance, 400 MB for
+// Mapping, at the most.
 const DefaultMaxCells = 100_000_000
 
 // DefaultMaxWork is the default time budget of Options.MaxWork: 2·10^10

@@ -211,9 +211,12 @@ func TestDecompositionsAgree(t *testing.T) {
 			pa, _ := flatten(a, mirror, in)
 			pb, _ := flatten(b, mirror, in)
 			n1, n2 := pa.len(), pb.len()
+			plan := planRows(pa)
 			got = append(got,
-				int(zsDistance(pa, pb, make([]uint16, n1*n2), make([]uint16, (n1+1)*(n2+1)))),
-				int(zsDistance(pa, pb, make([]int32, n1*n2), make([]int32, (n1+1)*(n2+1)))))
+				int(zsDistance(pa, pb, make([]uint16, n1*n2), make([]uint16, plan.nslots*(n2+1)), plan)),
+				int(zsDistance(pa, pb, make([]int32, n1*n2), make([]int32, plan.nslots*(n2+1)), plan)),
+				// Every row in its own slot, as Mapping's backtracking has them.
+				int(zsDistance(pa, pb, make([]uint16, n1*n2), make([]uint16, (n1+1)*(n2+1)), identityPlan(pa))))
 		}
 		for _, g := range got[1:] {
 			if g != got[0] {
@@ -320,4 +323,15 @@ func TestConcurrent(t *testing.T) {
 	for e := range errs {
 		t.Error("wrong distance under concurrency:", e)
 	}
+}
+
+func identityPlan(p *postTree) rowPlan {
+	plan := rowPlan{start: make([]int32, len(p.keyroots)), nslots: p.len() + 1}
+	for ki, k := range p.keyroots {
+		plan.start[ki] = int32(len(plan.slots))
+		for x := 0; x <= int(k-p.lld[k])+1; x++ {
+			plan.slots = append(plan.slots, int32(x))
+		}
+	}
+	return plan
 }

@@ -231,14 +231,15 @@ func (c *comparison) distance() int {
 	if n1 == 0 || n2 == 0 {
 		return n1 + n2
 	}
+	plan := planRows(c.pa)
 	if c.wide {
 		c.td32 = getBuf[int32](&pool32, n1*n2)
-		c.fd32 = getBuf[int32](&pool32, (n1+1)*(n2+1))
-		return int(zsDistance(c.pa, c.pb, *c.td32, *c.fd32))
+		c.fd32 = getBuf[int32](&pool32, plan.nslots*(n2+1))
+		return int(zsDistance(c.pa, c.pb, *c.td32, *c.fd32, plan))
 	}
 	c.td16 = getBuf[uint16](&pool16, n1*n2)
-	c.fd16 = getBuf[uint16](&pool16, (n1+1)*(n2+1))
-	return int(zsDistance(c.pa, c.pb, *c.td16, *c.fd16))
+	c.fd16 = getBuf[uint16](&pool16, plan.nslots*(n2+1))
+	return int(zsDistance(c.pa, c.pb, *c.td16, *c.fd16, plan))
 }
 
 // mapping returns the edit mapping; distance must have run.
@@ -255,8 +256,13 @@ func (c *comparison) mapping() []Pair {
 		}
 	case n1 == 0 || n2 == 0:
 	case c.wide:
+		// Backtracking needs whole forest matrices, up to (n1+1)×(n2+1).
+		pool32.Put(c.fd32)
+		c.fd32 = getBuf[int32](&pool32, (n1+1)*(n2+1))
 		zsMapping(c.pa, c.pb, *c.td32, *c.fd32, partner)
 	default:
+		pool16.Put(c.fd16)
+		c.fd16 = getBuf[uint16](&pool16, (n1+1)*(n2+1))
 		zsMapping(c.pa, c.pb, *c.td16, *c.fd16, partner)
 	}
 	// Order the pairs by merging the two preorders: a mapping preserves
@@ -304,10 +310,86 @@ func preorder(t *Tree) []*Node {
 	return out
 }
 
+// rowPlan assigns the forest-distance rows of each keyroot of the first
+// tree to a few reusable row slots. Row x of fd is read by row x+1 (as the
+// previous row) and by the rows of nodes whose leftmost leaf follows it (as
+// the forest left of their subtree); once its last reader is done its slot is
+// free again. Live rows are about as many as the tree is deep, so the forest
+// matrix of Distance takes a few rows instead of n1×n2 cells, and stays in
+// cache.
+type rowPlan struct {
+	slots  []int32 // per keyroot, its rows' slots, concatenated
+	start  []int32 // keyroot index -> offset in slots
+	nslots int     // slots needed by the largest keyroot
+}
+
+// rowDelay keeps a row's slot busy for this many rows after its last reader,
+// because forestDist computes up to four rows in one interleaved pass.
+const rowDelay = 3
+
+func planRows(a *postTree) rowPlan {
+	p := rowPlan{start: make([]int32, len(a.keyroots))}
+	var lastUse, head, next, free []int32
+	for ki, k1 := range a.keyroots {
+		p.start[ki] = int32(len(p.slots))
+		l1 := int(a.lld[k1])
+		m := int(k1) - l1 + 1
+		if m == 1 {
+			continue // a leaf keyroot needs no forest rows
+		}
+		lastUse = grow(lastUse, m+1)
+		for x := 0; x <= m; x++ {
+			lastUse[x] = int32(min(x+1, m))
+		}
+		for x := 1; x <= m; x++ {
+			if r := int(a.lld[l1+x-1]) - l1; r > 0 {
+				lastUse[r] = max(lastUse[r], int32(x))
+			}
+		}
+		// Bucket rows by the row after which their slot is released.
+		head = grow(head, m+1+rowDelay)
+		next = grow(next, m+1)
+		for t := range head {
+			head[t] = -1
+		}
+		for x := 0; x <= m; x++ {
+			t := lastUse[x] + rowDelay
+			next[x], head[t] = head[t], int32(x)
+		}
+		free = free[:0]
+		used := 0
+		base := len(p.slots)
+		for x := 0; x <= m; x++ {
+			var sl int32
+			if n := len(free); n > 0 {
+				sl, free = free[n-1], free[:n-1]
+			} else {
+				sl = int32(used)
+				used++
+			}
+			p.slots = append(p.slots, sl)
+			for r := head[x]; r >= 0; r = next[r] {
+				free = append(free, p.slots[base+int(r)])
+			}
+		}
+		p.nslots = max(p.nslots, used)
+	}
+	return p
+}
+
+func grow(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
+}
+
 // zsDistance runs Zhang–Shasha over all keyroot pairs, filling td (n1×n2,
-// tree distances between subtrees) and using fd as forest scratch space.
-func zsDistance[C cell](a, b *postTree, td, fd []C) C {
-	for _, k1 := range a.keyroots {
+// tree distances between subtrees) and using fd, plan.nslots rows of n2+1
+// cells, as forest scratch space.
+func zsDistance[C cell](a, b *postTree, td, fd []C, plan rowPlan) C {
+	for ki, k1 := range a.keyroots {
+		slot := plan.slots[plan.start[ki]:]
 		for _, k2 := range b.keyroots {
 			switch {
 			case a.lld[k1] == k1:
@@ -315,7 +397,7 @@ func zsDistance[C cell](a, b *postTree, td, fd []C) C {
 			case b.lld[k2] == k2:
 				leafVsPath(b, a, int(k2), int(k1), td, true)
 			default:
-				forestDist(a, b, int(k1), int(k2), td, fd, true)
+				forestDist(a, b, int(k1), int(k2), td, fd, slot, true)
 			}
 		}
 	}
@@ -356,14 +438,16 @@ func leafVsPath[C cell](p, q *postTree, k, r int, td []C, swapped bool) {
 
 // forestDist fills fd with the distances between the prefixes of the forests
 // lld(k1)..k1 and lld(k2)..k2; with store set it records in td the distances
-// of subtree pairs on the two leftmost paths. Row x, column y of fd hold the
-// forests ending at l1+x-1 and l2+y-1; the stride is k2-l2+2.
-func forestDist[C cell](a, b *postTree, k1, k2 int, td, fd []C, store bool) {
+// of subtree pairs on the two leftmost paths. Row x of fd holds the forests
+// ending at l1+x-1, column y those ending at l2+y-1; the row lives in slot
+// slot[x] (rows of k2-l2+2 cells).
+func forestDist[C cell](a, b *postTree, k1, k2 int, td, fd []C, slot []int32, store bool) {
 	l1, l2 := int(a.lld[k1]), int(b.lld[k2])
 	m, n := k1-l1+1, k2-l2+1
 	w := n + 1
 	n2 := b.len()
-	fd0 := fd[:w]
+	rowAt := func(x int) int { return int(slot[x]) * w }
+	fd0 := fd[rowAt(0) : rowAt(0)+w]
 	for y := range fd0 {
 		fd0[y] = C(y)
 	}
@@ -372,7 +456,10 @@ func forestDist[C cell](a, b *postTree, k1, k2 int, td, fd []C, store bool) {
 	for x := 1; x <= m; x++ {
 		i := l1 + x - 1
 		if x+3 <= m && int(a.lld[i]) != l1 && int(a.lld[i+1]) != l1 && int(a.lld[i+2]) != l1 && int(a.lld[i+3]) != l1 {
-			forestRows4(fd, td, lldB, (x-1)*w, w, [4]int{int(a.lld[i]) - l1, int(a.lld[i+1]) - l1, int(a.lld[i+2]) - l1, int(a.lld[i+3]) - l1}, i*n2+l2, n2, l2, C(x))
+			forestRows4(fd, td, lldB, w,
+				[5]int{rowAt(x - 1), rowAt(x), rowAt(x + 1), rowAt(x + 2), rowAt(x + 3)},
+				[4]int{rowAt(int(a.lld[i]) - l1), rowAt(int(a.lld[i+1]) - l1), rowAt(int(a.lld[i+2]) - l1), rowAt(int(a.lld[i+3]) - l1)},
+				i*n2+l2, n2, l2, C(x))
 			x += 3
 			continue
 		}
@@ -380,12 +467,13 @@ func forestDist[C cell](a, b *postTree, k1, k2 int, td, fd []C, store bool) {
 			// Two rows off the left path at once: their two dependency
 			// chains (each cell needs its left neighbour) interleave, which
 			// nearly doubles the cells per cycle.
-			forestRows2(fd, td, lldB, (x-1)*w, w, int(a.lld[i])-l1, int(a.lld[i+1])-l1, i*n2+l2, n2, l2, C(x))
+			forestRows2(fd, td, lldB, w, [3]int{rowAt(x - 1), rowAt(x), rowAt(x + 1)},
+				[2]int{rowAt(int(a.lld[i]) - l1), rowAt(int(a.lld[i+1]) - l1)}, i*n2+l2, n2, l2, C(x))
 			x++
 			continue
 		}
-		prev := fd[(x-1)*w : x*w]
-		row := fd[x*w : (x+1)*w]
+		prev := fd[rowAt(x-1) : rowAt(x-1)+w]
+		row := fd[rowAt(x) : rowAt(x)+w]
 		tdrow := td[i*n2+l2 : i*n2+k2+1]
 		li := int(a.lld[i])
 		left := C(x)
@@ -417,7 +505,7 @@ func forestDist[C cell](a, b *postTree, k1, k2 int, td, fd []C, store bool) {
 			continue
 		}
 		// fd[li-l1][lj-l2], i.e. the forests left of subtrees i and j.
-		base := fd[(li-l1)*w : (li-l1)*w+w]
+		base := fd[rowAt(li-l1) : rowAt(li-l1)+w]
 		for y, lj := range lldB {
 			v := base[int(lj)-l2] + tdrow[y]
 			v = min(v, prev1[y]+1, left+1)
@@ -427,22 +515,22 @@ func forestDist[C cell](a, b *postTree, k1, k2 int, td, fd []C, store bool) {
 	}
 }
 
-// forestRows2 computes rows x and x+1 of fd (starting at offset prevOff+w
-// and prevOff+2w; prevOff is row x-1) for two consecutive nodes of the first
-// forest, neither on its leftmost path; b0 and b1 are their fd rows left of
-// their subtrees, tdOff the td offset of the first node's row at column l2.
-// Row x+1 may read its base in row x: only columns already written.
-func forestRows2[C cell](fd, td []C, lldB []int32, prevOff, w, b0, b1, tdOff, n2, l2 int, x C) {
+// forestRows2 computes rows x and x+1 of fd for two consecutive nodes of the
+// first forest, neither on its leftmost path. rows holds the offsets of rows
+// x-1, x and x+1, bases those of the rows left of the two nodes' subtrees,
+// tdOff the td offset of the first node's row at column l2. Row x+1 may read
+// its base in row x: only columns already written.
+func forestRows2[C cell](fd, td []C, lldB []int32, w int, rows [3]int, bases [2]int, tdOff, n2, l2 int, x C) {
 	n := len(lldB)
-	prev := fd[prevOff+1 : prevOff+1+n]
-	r0 := fd[prevOff+w+1 : prevOff+w+1+n]
-	r1 := fd[prevOff+2*w+1 : prevOff+2*w+1+n]
-	base0 := fd[b0*w : b0*w+w]
-	base1 := fd[b1*w : b1*w+w]
+	prev := fd[rows[0]+1 : rows[0]+1+n]
+	r0 := fd[rows[1]+1 : rows[1]+1+n]
+	r1 := fd[rows[2]+1 : rows[2]+1+n]
+	base0 := fd[bases[0] : bases[0]+w]
+	base1 := fd[bases[1] : bases[1]+w]
 	td0 := td[tdOff : tdOff+n]
 	td1 := td[tdOff+n2 : tdOff+n2+n]
 	left0, left1 := x, x+1
-	fd[prevOff+w], fd[prevOff+2*w] = left0, left1
+	fd[rows[1]], fd[rows[2]] = left0, left1
 	for y, lj := range lldB {
 		off := int(lj) - l2
 		v0 := min(base0[off]+td0[y], prev[y]+1, left0+1)
@@ -455,23 +543,23 @@ func forestRows2[C cell](fd, td []C, lldB []int32, prevOff, w, b0, b1, tdOff, n2
 }
 
 // forestRows4 is forestRows2 for four rows.
-func forestRows4[C cell](fd, td []C, lldB []int32, prevOff, w int, b [4]int, tdOff, n2, l2 int, x C) {
+func forestRows4[C cell](fd, td []C, lldB []int32, w int, rows [5]int, bases [4]int, tdOff, n2, l2 int, x C) {
 	n := len(lldB)
-	prev := fd[prevOff+1 : prevOff+1+n]
-	r0 := fd[prevOff+w+1 : prevOff+w+1+n]
-	r1 := fd[prevOff+2*w+1 : prevOff+2*w+1+n]
-	r2 := fd[prevOff+3*w+1 : prevOff+3*w+1+n]
-	r3 := fd[prevOff+4*w+1 : prevOff+4*w+1+n]
-	base0 := fd[b[0]*w : b[0]*w+w]
-	base1 := fd[b[1]*w : b[1]*w+w]
-	base2 := fd[b[2]*w : b[2]*w+w]
-	base3 := fd[b[3]*w : b[3]*w+w]
+	prev := fd[rows[0]+1 : rows[0]+1+n]
+	r0 := fd[rows[1]+1 : rows[1]+1+n]
+	r1 := fd[rows[2]+1 : rows[2]+1+n]
+	r2 := fd[rows[3]+1 : rows[3]+1+n]
+	r3 := fd[rows[4]+1 : rows[4]+1+n]
+	base0 := fd[bases[0] : bases[0]+w]
+	base1 := fd[bases[1] : bases[1]+w]
+	base2 := fd[bases[2] : bases[2]+w]
+	base3 := fd[bases[3] : bases[3]+w]
 	td0 := td[tdOff : tdOff+n]
 	td1 := td[tdOff+n2 : tdOff+n2+n]
 	td2 := td[tdOff+2*n2 : tdOff+2*n2+n]
 	td3 := td[tdOff+3*n2 : tdOff+3*n2+n]
 	left0, left1, left2, left3 := x, x+1, x+2, x+3
-	fd[prevOff+w], fd[prevOff+2*w], fd[prevOff+3*w], fd[prevOff+4*w] = left0, left1, left2, left3
+	fd[rows[1]], fd[rows[2]], fd[rows[3]], fd[rows[4]] = left0, left1, left2, left3
 	for y, lj := range lldB {
 		off := int(lj) - l2
 		v0 := min(base0[off]+td0[y], prev[y]+1, left0+1)
@@ -496,10 +584,15 @@ func forestRows4[C cell](fd, td []C, lldB []int32, prevOff, w int, b [4]int, tdO
 func zsMapping[C cell](a, b *postTree, td, fd []C, partner []int32) {
 	type job struct{ i, j int }
 	stack := []job{{a.len() - 1, b.len() - 1}}
+	// Backtracking reads any row: every row gets its own slot.
+	ident := make([]int32, a.len()+1)
+	for x := range ident {
+		ident[x] = int32(x)
+	}
 	for len(stack) > 0 {
 		jb := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		forestDist(a, b, jb.i, jb.j, td, fd, false)
+		forestDist(a, b, jb.i, jb.j, td, fd, ident, false)
 		l1, l2 := int(a.lld[jb.i]), int(b.lld[jb.j])
 		w := jb.j - l2 + 2
 		x, y := jb.i-l1+1, jb.j-l2+1
