@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/chain/langid"
 	"github.com/gleaner/gleaner/fixtures"
 	"github.com/gleaner/gleaner/store"
@@ -361,6 +362,21 @@ func TestTargetGuardCrawl(t *testing.T) {
 	}
 	if d := outcomeDetails(t, db, "ssrf-redirect", OutcomeHTTPError); len(d) != 1 || !strings.Contains(d[0], ErrForbiddenTarget.Error()) {
 		t.Errorf("detail %q does not name the guard", d)
+	}
+
+	// A fetcher of the caller's (a browser follows redirects itself): the
+	// redirect is seen after the fact and nothing is kept.
+	c, err = New(db, Config{Name: "ssrf-browser", Seeds: []string{front.URL + "/"}, Terms: []string{"x"}, AllowHosts: []string{fu.Host},
+		Delay: -1, LearnAt: -1, Fetcher: &browser.HTTPFetcher{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err = c.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pages, _ := db.Pages(context.Background(), store.PageQuery{Dataset: Dataset("ssrf-browser")}); sum.Counters.Outcomes[OutcomeForbidden] != 1 || len(pages) != 0 {
+		t.Errorf("redirect to a forbidden target through a browser: %s, %d pages stored", sum.Counters, len(pages))
 	}
 
 	c, err = New(db, Config{Name: "ssrf-scheme", Seeds: []string{"file:///etc/passwd"}, Terms: []string{"x"}})

@@ -50,6 +50,8 @@ type Crawler struct {
 	counters   Counters
 	started    time.Time
 	processed  int
+	queued     int // queued URLs, counted at queuedAt
+	queuedAt   time.Time
 }
 
 type sampleDoc struct {
@@ -510,6 +512,21 @@ func (c *Crawler) work(ctx context.Context, e entry) error {
 	if ctx.Err() != nil {
 		return c.interrupted(e)
 	}
+	if ferr == nil && p != nil && c.cfg.Fetcher != nil {
+		// A fetcher of the caller's (a browser) follows redirects itself:
+		// check where it went before keeping anything.
+		hops := []string{p.FinalURL}
+		for _, r := range p.Redirects {
+			hops = append(hops, r.URL)
+		}
+		for _, h := range hops {
+			if hu, err := url.Parse(h); err == nil && hu.Host != "" {
+				if err := c.guard.Check(ctx, hu); err != nil {
+					return c.finish(ctx, e, doneRecord{Outcome: OutcomeForbidden, Detail: "redirected: " + err.Error()})
+				}
+			}
+		}
+	}
 	sp, err := toStorePage(e.URL, Dataset(c.cfg.Name), p, ferr)
 	if err != nil {
 		return c.finish(ctx, e, doneRecord{Outcome: OutcomeHTTPError, Detail: err.Error()})
@@ -571,7 +588,14 @@ func (c *Crawler) commit(ctx context.Context, d doneRecord) error {
 		return err
 	}
 	if c.cfg.Progress != nil {
-		q, _ := c.fr.count(ctx, StateQueued)
+		// Counting the queue costs a scan: at most once a second.
+		c.mu.Lock()
+		if time.Since(c.queuedAt) > time.Second {
+			c.queued, _ = c.fr.count(ctx, StateQueued)
+			c.queuedAt = time.Now()
+		}
+		q := c.queued
+		c.mu.Unlock()
 		cnt.Queued = q
 		el := time.Since(c.started)
 		c.cfg.Progress(Progress{Counters: cnt, Elapsed: el, PagesPerSecond: float64(processed) / math.Max(el.Seconds(), 1e-3),

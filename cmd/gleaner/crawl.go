@@ -341,8 +341,9 @@ func scoreOnFixtures(ctx context.Context, st *store.DB, name string, web *fixtur
 		methods[d.Method]++
 	}
 	if len(fetched) > 0 {
-		fmt.Fprintf(w, "fixtures ground truth: %d of %d fetched pages on topic (harvest rate %.3f); %d of %d kept documents on topic\n",
-			rel, len(fetched), float64(rel)/float64(len(fetched)), onTopic, len(docs))
+		p, r := judgement(fetched, web)
+		fmt.Fprintf(w, "fixtures ground truth: %d of %d fetched pages on topic (harvest rate %.3f); %d of %d kept documents on topic; relevance judgement precision %.3f recall %.3f\n",
+			rel, len(fetched), float64(rel)/float64(len(fetched)), onTopic, len(docs), p, r)
 	}
 	if len(scores) > 0 {
 		s := eval.Summarize(scores)
@@ -350,6 +351,33 @@ func scoreOnFixtures(ctx context.Context, st *store.DB, name string, web *fixtur
 			s.Pages, s.Precision, s.Recall, s.F1, s.MeanCos, s.Exact, methods)
 	}
 	return nil
+}
+
+// judgement scores the crawler's relevance decisions on the pages it judged
+// (validated or irrelevant) against the fixtures' ground truth.
+func judgement(fetched []crawler.FetchedURL, web *fixtures.Web) (precision, recall float64) {
+	var tp, fp, fn int
+	for _, f := range fetched {
+		if f.Outcome != crawler.OutcomeValidated && f.Outcome != crawler.OutcomeIrrelevant {
+			continue
+		}
+		truth := web.Relevant(f.URL)
+		switch {
+		case f.Relevant && truth:
+			tp++
+		case f.Relevant:
+			fp++
+		case truth:
+			fn++
+		}
+	}
+	if tp+fp > 0 {
+		precision = float64(tp) / float64(tp+fp)
+	}
+	if tp+fn > 0 {
+		recall = float64(tp) / float64(tp+fn)
+	}
+	return precision, recall
 }
 
 func runCrawlControl(ctx context.Context, sub string, args []string, stdout, stderr io.Writer) error {
@@ -421,7 +449,7 @@ func runCrawlHarvest(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	defer os.RemoveAll(dir)
 	fmt.Fprintf(stdout, "harvest rate after %d pages on the fixture web (seed %d; ground truth of the fixtures; crawler's own judgement)\n", *pages, *seed)
-	fmt.Fprintf(stdout, "%-8s %8s %10s %10s %9s\n", "strategy", "pages", "harvest", "own", "vs bfs")
+	fmt.Fprintf(stdout, "%-8s %6s %8s %8s %7s   %s\n", "strategy", "pages", "harvest", "vs bfs", "own", "own judgement vs truth (judged pages)")
 	var bfs float64
 	for _, s := range []string{"bfs", "opic", "shark"} {
 		st, err := store.Open(ctx, filepath.Join(dir, s+".db"))
@@ -461,6 +489,7 @@ func runCrawlHarvest(ctx context.Context, args []string, stdout, stderr io.Write
 				rel++
 			}
 		}
+		p, r := judgement(fetched, srv.Web)
 		h := 0.0
 		if len(fetched) > 0 {
 			h = float64(rel) / float64(len(fetched))
@@ -472,7 +501,7 @@ func runCrawlHarvest(ctx context.Context, args []string, stdout, stderr io.Write
 		if bfs > 0 {
 			ratio = fmt.Sprintf("%.2fx", h/bfs)
 		}
-		fmt.Fprintf(stdout, "%-8s %8d %10.3f %10.3f %9s\n", s, len(fetched), h, sum.Counters.HarvestRate(), ratio)
+		fmt.Fprintf(stdout, "%-8s %6d %8.3f %8s %7.3f   precision %.3f recall %.3f\n", s, len(fetched), h, ratio, sum.Counters.HarvestRate(), p, r)
 	}
 	return nil
 }
