@@ -343,17 +343,19 @@ func (p *page) inputs() []bool {
 const formBoxWords = 150
 
 // inFormBox reports a block inside a small box (at most formBoxWords, and
-// under half the page's words) that holds input fields.
+// under half the page's words) that holds input fields, or inside a form
+// with input fields that holds under half the page's words (a page wrapped
+// whole in a form is not a widget).
 func inFormBox(b *block, inputs []bool, words []int, total int) bool {
-	a := b.container
-	for range 5 {
-		if a == nil || words[a.Index] > formBoxWords || 2*words[a.Index] >= total {
+	small := true
+	for a, up := b.container, 0; a != nil; a, up = a.Parent, up+1 {
+		if 2*words[a.Index] >= total {
 			return false
 		}
-		if inputs[a.Index] {
+		small = small && up < 5 && words[a.Index] <= formBoxWords
+		if inputs[a.Index] && (small || a.Label == "form") {
 			return true
 		}
-		a = a.Parent
 	}
 	return false
 }
