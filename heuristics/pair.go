@@ -308,6 +308,10 @@ func textWithout(n *treediff.Node, skip map[*treediff.Node]bool) string {
 	return root.Text()
 }
 
+// minTitleWords is the fewest words of a headline: a lone word that happens
+// to be in the document title is not one.
+const minTitleWords = 2
+
 // findTitle picks the headline: a short element whose words differ from the
 // medoid, above or at the start of the body, scored by heading tag, by
 // title-like class names and by its words' overlap with the document title.
@@ -334,7 +338,7 @@ func findTitle(f *features, body *treediff.Node) *treediff.Node {
 		if x.Offset > bodyEnd {
 			return false
 		}
-		if f.chg[i]*2 < f.tok[i] {
+		if f.chg[i]*2 < f.tok[i] || f.tok[i] < minTitleWords {
 			return true
 		}
 		s := 0.0
