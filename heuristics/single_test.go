@@ -201,6 +201,7 @@ func TestClassifyLines(t *testing.T) {
 		{"if (x == 1) { document.write('<b>'); } else { y = 2; }", true, false},
 		{`<a href="http://ads.example.com/click">Buy</a>`, true, false},
 		{"The council voted (again) on Tuesday.", false, false},
+		{"Berkshire owns insurers (GEICO, General Re), jewelers (Borsheim's) and utilities (MidAmerican (other-otc: MDPWL.PK - news - people)).", false, false},
 		{"ADVERTISEMENT", false, true},
 		{"By Jane Doe, Staff Writer", false, true},
 		{"Posted: 2:51 pm March 12, 2009", false, true},

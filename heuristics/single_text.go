@@ -8,24 +8,28 @@ import (
 )
 
 // looksLikeCode reports text that is script or markup shown as text (a
-// script the page hid from old parsers, an ad's escaped HTML): many
-// programming punctuation characters for its length, or escaped tags.
+// script the page hid from old parsers, an ad's escaped HTML): escaped
+// tags, or many of the characters code is made of ({ } ; = < > \) for its
+// length. Brackets and pipes count half and never alone: prose uses them
+// too ("(nyse: AMD - news - people)").
 func looksLikeCode(s string) bool {
 	if strings.Contains(s, "<a href") || strings.Contains(s, "<img ") || strings.Contains(s, "<script") {
 		return true
 	}
-	code, letters := 0, 0
+	strong, weak, letters := 0, 0, 0
 	for _, r := range s {
 		switch r {
-		case '{', '}', ';', '=', '<', '>', '(', ')', '[', ']', '\\', '|', '+', '&':
-			code++
+		case '{', '}', ';', '=', '<', '>', '\\':
+			strong++
+		case '(', ')', '[', ']', '|', '+', '&':
+			weak++
 		default:
 			if unicode.IsLetter(r) {
 				letters++
 			}
 		}
 	}
-	return code >= 4 && float64(code) > 0.04*float64(letters)
+	return strong >= 3 && float64(strong)+0.5*float64(weak) > 0.04*float64(letters)
 }
 
 // dateWords are the words a dateline or timestamp line is made of.
