@@ -261,7 +261,7 @@ func (l located) result(page *treediff.Tree) Result {
 			return true
 		}
 		i := x.Index
-		if f.zone[i] || (f.tok[i] > 0 && f.chg[i] == 0) ||
+		if f.zone[i] || (treediff.IsBlock(x.Label) && f.tok[i] > 0 && f.chg[i] == 0) ||
 			(treediff.IsBlock(x.Label) && f.tok[i] > 0 && float64(f.link[i]) >= 0.5*float64(f.tok[i])) {
 			// comment zones, template blocks and link lists inside the body
 			skip[x.Origin] = true
