@@ -287,15 +287,36 @@ func newPage(t *treediff.Tree, opt SingleOptions) *page {
 		if b.class != classBad && (p.isCaption(b, imgs) || inFormBox(b, inputs, words, p.totalWords)) {
 			b.class = classBad
 		}
-		// A teaser's summary: a short text right under a linked headline.
+		// A teaser's summary: a short text right under a linked headline,
+		// the two alone in a small box.
 		if b.class == classGood && i > 0 && b.words < 2*p.opt.GoodWords {
 			if prev := p.blocks[i-1]; prev.inLink && prev.words >= 3 {
-				b.class = classBad
+				if a := commonAncestor(prev.container, b.container); a != nil && p.end[a.Index]-p.first[a.Index] <= 3 {
+					b.class = classBad
+				}
 			}
 		}
 	}
 	p.smooth()
 	return p
+}
+
+// commonAncestor returns the deepest node holding both a and b (nil when
+// either is nil).
+func commonAncestor(a, b *treediff.Node) *treediff.Node {
+	if a == nil || b == nil {
+		return nil
+	}
+	for a.Depth > b.Depth {
+		a = a.Parent
+	}
+	for b.Depth > a.Depth {
+		b = b.Parent
+	}
+	for a != b {
+		a, b = a.Parent, b.Parent
+	}
+	return a
 }
 
 // images marks, per node index, the elements holding an <img>.

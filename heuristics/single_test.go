@@ -208,6 +208,7 @@ func TestClassifyLines(t *testing.T) {
 		{"By offering lower fees, the bank won clients.", false, false},
 		{"By JANE DOE, Associated Press Writer Fri Sep 2, 5:13 PM ET", false, true},
 		{"By Friday, the storm had passed over the city.", false, false},
+		{"By ASIF SHAHZAD, Associated Press Writer Asif Shahzad, Associated Press Writer – Fri Apr 3, 3:15 pm ET", false, true},
 		{"© 2005 The Associated Press. All rights reserved.", false, false},
 	}
 	for _, tt := range tests {

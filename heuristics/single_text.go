@@ -60,12 +60,8 @@ var boilerLines = map[string]bool{
 // "By Jane Doe, Staff Writer", "Posted: 2:51 pm March 12, 2009",
 // "ADVERTISEMENT".
 func isBoilerLine(b *block) bool {
-	if b.words > 16 {
+	if b.words > 25 {
 		return false
-	}
-	low := strings.ToLower(strings.Trim(b.text, " .:|-–—»›>"))
-	if boilerLines[low] {
-		return true
 	}
 	ws := treediff.Words(b.text)
 	if len(ws) >= 2 {
@@ -75,6 +71,12 @@ func isBoilerLine(b *block) bool {
 		if (first == "by" || first == "from") && startsUpper(ws[1].Text) && !strings.HasSuffix(strings.TrimSpace(b.text), ".") {
 			return true
 		}
+	}
+	if b.words > 16 {
+		return false
+	}
+	if boilerLines[strings.ToLower(strings.Trim(b.text, " .:|-–—»›>"))] {
+		return true
 	}
 	dates := 0
 	for _, w := range ws {
