@@ -27,6 +27,11 @@ type ExtractOptions struct {
 	// alone, without the pair diff (fast; the pair diff still runs when the
 	// rule selects nothing in the page).
 	RulesFirst bool
+	// Rules are rules learned before, per cluster (e.g. read from the
+	// store): with RulesFirst, ExtractSite extracts the pages of these
+	// clusters with them without any pair diff; a cluster's new vote, when
+	// there is one, replaces its rule.
+	Rules map[int]Rules
 	// KeepWords: lines of the pair diff's or the rule's text with fewer
 	// words than this are kept only when the single-page extractor kept
 	// them too (default DefaultKeepWords).
@@ -286,6 +291,9 @@ func ExtractSite(ctx context.Context, pages []SitePage, opt ExtractOptions) (*Si
 		if p.Medoid < 0 || p.Cluster < 0 {
 			return
 		}
+		if opt.RulesFirst && opt.Rules[p.Cluster].usable(opt.MinSupport) {
+			return // the known rule decides; the pair diff runs only if it fails
+		}
 		po := pairDiff(p.Page, pages[p.Medoid].Page, opt.Pair)
 		pairs[i] = &po
 	})
@@ -294,6 +302,11 @@ func ExtractSite(ctx context.Context, pages []SitePage, opt ExtractOptions) (*Si
 	}
 	out := &SiteExtraction{Results: make([]Result, len(pages)), Errs: make([]error, len(pages)), Rules: map[int]Rules{}}
 	out.Rules = voteRules(pages, pairs, opt)
+	for c, r := range opt.Rules {
+		if _, ok := out.Rules[c]; !ok && r.Body.Selector != "" {
+			out.Rules[c] = r
+		}
+	}
 	parallel(ctx, len(pages), func(i int) {
 		p := pages[i]
 		in := Input{Page: p.Page, Src: p.Src}

@@ -105,6 +105,17 @@ func TestExtractSite(t *testing.T) {
 		t.Error("outliers voted a rule")
 	}
 
+	// Known rules, rules first: no pair diff, the same bodies.
+	fast, err := ExtractSite(context.Background(), pages, ExtractOptions{RulesFirst: true, Rules: out.Rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range fast.Results {
+		if r.Method != MethodCluster || normWords(r.Body) != normWords(wants[i]) {
+			t.Errorf("rules first, page %d: %s %q", i, r.Method, r.Body)
+		}
+	}
+
 	bad := []SitePage{{Page: pages[0].Page, Cluster: 0, Medoid: 0}}
 	if _, err := ExtractSite(context.Background(), bad, ExtractOptions{}); err == nil || !strings.Contains(err.Error(), "medoid") {
 		t.Errorf("page its own medoid: %v", err)

@@ -215,6 +215,11 @@ func extractSite(ctx context.Context, st store.Store, site string, opt heuristic
 	default:
 		return out, err
 	}
+	if opt.RulesFirst && out.Run != 0 {
+		if opt.Rules, err = storedRules(ctx, st, run); err != nil {
+			return out, err
+		}
+	}
 	sitePages, names, err := sitePagesOf(ctx, st, metas, clusters, members)
 	if err != nil {
 		return out, fmt.Errorf("extract %s: %w", site, err)
@@ -344,6 +349,39 @@ func sitePagesOf(ctx context.Context, st store.Store, metas []*store.Page, clust
 	return set, names, nil
 }
 
+// storedRules reads the rules stored for run, or when it has none for the
+// run whose templates it reused (a run that assigned new pages to a
+// previous run's clusters keeps their IDs).
+func storedRules(ctx context.Context, st store.Store, run *store.Run) (map[int]heuristics.Rules, error) {
+	rs, err := st.Rules(ctx, run.ID)
+	if err != nil {
+		return nil, err
+	}
+	if len(rs) == 0 && len(run.Params) > 0 {
+		var p struct {
+			BaseRun int64 `json:"base_run"`
+		}
+		if json.Unmarshal(run.Params, &p) == nil && p.BaseRun != 0 {
+			if rs, err = st.Rules(ctx, p.BaseRun); err != nil {
+				return nil, err
+			}
+		}
+	}
+	out := map[int]heuristics.Rules{}
+	for _, r := range rs {
+		cur := out[r.Cluster]
+		hr := heuristics.Rule{Field: r.Field, Selector: r.Selector, Support: r.Support}
+		switch r.Field {
+		case heuristics.FieldBody:
+			cur.Body = hr
+		case heuristics.FieldTitle:
+			cur.Title = hr
+		}
+		out[r.Cluster] = cur
+	}
+	return out, nil
+}
+
 func isNotFound(err error) bool { return err != nil && errors.Is(err, store.ErrNotFound) }
 
 func printExtractSite(w io.Writer, s extractSiteJSON) {
@@ -363,6 +401,10 @@ func printExtractSite(w io.Writer, s extractSiteJSON) {
 	sort.Strings(ms)
 	fmt.Fprintf(w, "site %s: run %d, %d pages (%s), %d failed\n", s.Site, s.Run, len(s.Pages), strings.Join(ms, ", "), failed)
 	for _, r := range s.Rules {
+		if r.Voters == 0 {
+			fmt.Fprintf(w, "  rule cluster %d %s: %s  (support %.2f, stored)\n", r.Cluster, r.Field, r.Selector, r.Support)
+			continue
+		}
 		fmt.Fprintf(w, "  rule cluster %d %s: %s  (support %.2f, %d/%d pages)\n", r.Cluster, r.Field, r.Selector, r.Support, r.Votes, r.Voters)
 	}
 	for _, p := range s.Pages {

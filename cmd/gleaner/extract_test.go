@@ -144,4 +144,33 @@ func TestExtractCommandStore(t *testing.T) {
 	if code != 0 || out2 != out {
 		t.Errorf("second run differs (exit %d)", code)
 	}
+	// With the stored rules, the template pages are extracted by them
+	// alone, with the same bodies.
+	code, out3, errs := runGleaner("extract", "--db", db, "--site", "ab.test", "--json", "--rules-first", "--min-confidence", "0.2")
+	if code != 0 {
+		t.Fatalf("rules first: exit %d: %s", code, errs)
+	}
+	var fast struct {
+		Sites []extractSiteJSON `json:"sites"`
+	}
+	if err := json.Unmarshal([]byte(out3), &fast); err != nil || len(fast.Sites) != 1 {
+		t.Fatalf("%v\n%s", err, out3)
+	}
+	byPage := map[string]extractPageJSON{}
+	for _, p := range ab.Pages {
+		byPage[p.Page] = p
+	}
+	rulePages := 0
+	for _, p := range fast.Sites[0].Pages {
+		if p.Method != "cluster-rule" {
+			continue
+		}
+		rulePages++
+		if p.Selector != byPage[p.Page].Selector {
+			t.Errorf("%s: rule selected %s, pair diff %s", p.Page, p.Selector, byPage[p.Page].Selector)
+		}
+	}
+	if rulePages < 6 {
+		t.Errorf("only %d pages extracted by stored rules:\n%s", rulePages, out3)
+	}
 }
