@@ -726,9 +726,10 @@ func (p *page) title(docTitle string, bodyStart int) string {
 	}
 	// The document title does not name the story: take the nearest line
 	// above the body that could be a headline.
-	for i := bodyStart - 1; i >= 0 && i >= bodyStart-6; i-- {
+	// The article's first block counts when it is "Headline<br>dateline".
+	for i := min(bodyStart, len(p.blocks)-1); i >= 0 && i >= bodyStart-6; i-- {
 		b := p.blocks[i]
-		if b.cue || b.inLink || looksLikeCode(b.text) {
+		if b.cue || b.inLink || looksLikeCode(b.text) || i == bodyStart && len(b.lines) < 2 {
 			continue
 		}
 		// "Headline<br>Posted: date": the first line, unless it is a
