@@ -126,3 +126,19 @@ func TestExtractSite(t *testing.T) {
 		t.Error("cancelled: no error")
 	}
 }
+
+// BenchmarkExtract measures pages/s of Extract on big9-dev (pair diff
+// against the next page, single-page check of short lines, metadata;
+// parsing excluded): compare with BenchmarkExtractSingle.
+func BenchmarkExtract(b *testing.B) {
+	pages := loadBig9(b)
+	n := 0
+	for b.Loop() {
+		p, m := pages[n%len(pages)], pages[(n+1)%len(pages)]
+		n++
+		if _, err := Extract(Input{Page: p.tree, Src: p.src, Medoid: m.tree}, ExtractOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
+}

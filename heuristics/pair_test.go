@@ -166,6 +166,7 @@ func BenchmarkPairDiff(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
 		})
 	}
 }
