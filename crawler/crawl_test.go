@@ -454,3 +454,27 @@ func TestPauseResume(t *testing.T) {
 		t.Errorf("resumed run: stop %s, %s", sum.Stop, sum.Counters)
 	}
 }
+
+// TestOPICWeightedSplit checks that a page's cash goes to its links in
+// proportion to their weights, and is conserved.
+func TestOPICWeightedSplit(t *testing.T) {
+	links := []LinkSims{{Anchor: 0.9}, {Context: 0.4}, {}}
+	parent := FetchedPage{Priority: Priority{Score: 1}, Sim: 1, Relevant: true, Links: len(links)}
+	for _, l := range links {
+		parent.LinkWeights += l.Weight()
+	}
+	var total float64
+	var got []float64
+	for _, l := range links {
+		p := OPIC.Child(parent, l)
+		got = append(got, p.Score)
+		total += p.Score
+	}
+	if !(got[0] > got[1] && got[1] > got[2] && got[2] > 0) {
+		t.Errorf("shares %v not ordered by link relevance", got)
+	}
+	// Cash 1 plus relevance 1, scaled by relevance 1: 2 in all.
+	if total < 1.999 || total > 2.001 {
+		t.Errorf("distributed %v, want 2", total)
+	}
+}

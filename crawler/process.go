@@ -324,11 +324,15 @@ func (c *Crawler) links(e entry, sp *store.Page, tree *treediff.Tree, base *url.
 	}
 	contexts := linkContexts(tree, base)
 	parent.Links = len(kept)
+	sims := make([]LinkSims, len(kept))
+	for i, k := range kept {
+		sims[i] = LinkSims{Anchor: c.sim(c.scoreText(k.text)), Context: c.sim(c.scoreText(contexts[k.u.String()]))}
+		parent.LinkWeights += sims[i].Weight()
+	}
 	out := make([]discovered, 0, len(kept))
-	for _, k := range kept {
+	for i, k := range kept {
 		s := k.u.String()
-		ls := LinkSims{Anchor: c.sim(c.scoreText(k.text)), Context: c.sim(c.scoreText(contexts[s]))}
-		out = append(out, discovered{URL: s, Host: k.u.Host, Priority: c.strategy.Child(parent, ls), Depth: pageDepth + 1,
+		out = append(out, discovered{URL: s, Host: k.u.Host, Priority: c.strategy.Child(parent, sims[i]), Depth: pageDepth + 1,
 			Hops: e.Hops + 1, Parent: source, Anchor: strings.TrimSpace(k.text), FromRelevant: relevant})
 	}
 	return out, edges

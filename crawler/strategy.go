@@ -9,9 +9,10 @@ const (
 	// BreadthFirst fetches URLs in the order of their depth, then discovery.
 	BreadthFirst Strategy = iota
 	// OPIC gives each seed a cash of 1; a fetched page's cash, plus its
-	// relevance, scaled by its relevance, is split equally among its
-	// outlinks, and a URL's priority is the cash it has received
-	// (Abiteboul 2003, as used by Babouk).
+	// relevance, scaled by its relevance, is split among its outlinks
+	// (equally, or by LinkSims.Weight when the page's links are scored),
+	// and a URL's priority is the cash it has received (Abiteboul 2003, as
+	// used by Babouk).
 	OPIC
 	// SharkSearch scores a link from its parent's relevance (inherited) and
 	// from its anchor text and the words around it (neighbourhood), with
@@ -79,6 +80,10 @@ type FetchedPage struct {
 	Relevant bool
 	// Links is the number of outlinks the page's cash is split among.
 	Links int
+	// LinkWeights, when positive, is the sum of LinkSims.Weight over the
+	// outlinks: OPIC then splits the cash in proportion to each link's
+	// weight instead of equally.
+	LinkWeights float64
 }
 
 // LinkSims is the relevance in [0, 1] of a link's anchor text and of the
@@ -86,6 +91,13 @@ type FetchedPage struct {
 type LinkSims struct {
 	Anchor, Context float64
 }
+
+// Weight is the link's share of its page's OPIC cash, before normalisation:
+// a floor of 0.1 (a link with no topical word still gets some) plus the
+// better of its anchor and context relevance. Navigation links to
+// off-topic sections, present on every page, would otherwise accumulate as
+// much cash as the on-topic links beside them.
+func (l LinkSims) Weight() float64 { return 0.1 + max(l.Anchor, l.Context) }
 
 // Child returns the priority of a link found on parent.
 func (s Strategy) Child(parent FetchedPage, link LinkSims) Priority {
@@ -95,11 +107,15 @@ func (s Strategy) Child(parent FetchedPage, link LinkSims) Priority {
 		if n < 1 {
 			n = 1
 		}
+		share := 1 / float64(n)
+		if parent.LinkWeights > 0 {
+			share = link.Weight() / parent.LinkWeights
+		}
 		// The page distributes its cash plus its own relevance: without
 		// that injection cash only decays with every hop and the order
 		// falls back to breadth-first. A small floor keeps tunnels through
 		// irrelevant pages reachable.
-		return Priority{Score: (parent.Priority.Score + parent.Sim) * (0.05 + 0.95*parent.Sim) / float64(n)}
+		return Priority{Score: (parent.Priority.Score + parent.Sim) * (0.05 + 0.95*parent.Sim) * share}
 	case SharkSearch:
 		var inh float64
 		if parent.Relevant {
