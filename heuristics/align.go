@@ -179,6 +179,10 @@ func pairKey(a, b *treediff.Node) uint64 { return uint64(a.Index)<<32 | uint64(u
 // removed above shifts the levels).
 const voteWindow = 1
 
+// maxVoteLevels bounds how many ancestors an anchor votes for, so that a
+// deep page costs linear time and memory.
+const maxVoteLevels = 24
+
 // anchorVotes finds the maximal subtrees whose hash occurs exactly once in
 // each tree (anchors: the same subtree in both pages, nowhere else) and
 // lets each vote, with its size, for the pairs of their ancestors at about
@@ -219,10 +223,10 @@ func anchorVotes(a, b *treediff.Tree, ha, hb []uint64, sa []int32) map[uint64]in
 			continue // not maximal: the parent is an anchor too
 		}
 		var upA, upB []*treediff.Node
-		for c := x.Parent; c != nil; c = c.Parent {
+		for c := x.Parent; c != nil && len(upA) < maxVoteLevels; c = c.Parent {
 			upA = append(upA, c)
 		}
-		for c := y.Parent; c != nil; c = c.Parent {
+		for c := y.Parent; c != nil && len(upB) < maxVoteLevels; c = c.Parent {
 			upB = append(upB, c)
 		}
 		for k, ax := range upA {

@@ -170,3 +170,35 @@ func BenchmarkPairDiff(b *testing.B) {
 		})
 	}
 }
+
+// TestPairDiffHostile: deep nesting and wide, repetitive pages are handled
+// in bounded time, without error or panic.
+func TestPairDiffHostile(t *testing.T) {
+	deep := func(words string) []byte {
+		return []byte(strings.Repeat("<div>", 5000) + words + strings.Repeat("</div>", 5000))
+	}
+	wide := func(w string) []byte {
+		return []byte("<ul>" + strings.Repeat("<li><a href=x>"+w+" item</a></li>", 20000) + "</ul><p>" + strings.Repeat(w+" ", 3000) + "</p>")
+	}
+	cases := []struct {
+		name string
+		a, b []byte
+	}{
+		{"deep", deep("story words here and there"), deep("other words entirely")},
+		{"wide", wide("one"), wide("two")},
+		{"empty body", []byte("<p></p>"), []byte("<p>x</p>")},
+	}
+	for _, c := range cases {
+		a, err := treediff.Parse("a", c.a, treediff.ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := treediff.Parse("b", c.b, treediff.ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := PairDiff(a, b, PairOptions{}); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+}
