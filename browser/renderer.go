@@ -58,6 +58,9 @@ type instance struct {
 	retire bool // stop once active drops to 0
 	sites  map[string]cdp.BrowserContextID
 	pages  int
+
+	spare   chan *tab   // a tab opened in advance (isolated pages only)
+	warming atomic.Bool // a spare tab is being opened
 }
 
 // New checks the options and returns a Renderer. The browser starts with the
@@ -339,7 +342,7 @@ func (r *Renderer) start() (*instance, error) {
 		pid = p.Pid
 	}
 	n := r.started.Add(1)
-	return &instance{id: int(n), dir: dir, pid: pid, allocCancel: allocCancel, ctx: ctx, cancel: cancel, sites: map[string]cdp.BrowserContextID{}}, nil
+	return &instance{id: int(n), dir: dir, pid: pid, allocCancel: allocCancel, ctx: ctx, cancel: cancel, sites: map[string]cdp.BrowserContextID{}, spare: make(chan *tab, 1)}, nil
 }
 
 // browserContext returns the context options of a new tab for u: a fresh

@@ -219,6 +219,120 @@ type pageState struct {
 	Ready     string  `json:"ready"`
 }
 
+// tab is a browser tab ready to navigate: its own browser context (or its
+// site's), the event listener, the page hooks and resource blocking.
+type tab struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	st     *tabState
+}
+
+func (t *tab) usable() bool {
+	if t.ctx.Err() != nil {
+		return false
+	}
+	select {
+	case <-t.st.crashed:
+		return false
+	default:
+		return true
+	}
+}
+
+// openTab opens a tab of inst for u, or an isolated tab for any URL when u
+// is nil.
+func (r *Renderer) openTab(inst *instance, u *url.URL) (*tab, error) {
+	st := newTabState()
+	copts, err := inst.browserContext(u, r.opt.ShareCookies && u != nil)
+	if err != nil {
+		return nil, err
+	}
+	copts = append(copts, chromedp.WithListener(st.listen))
+	tabCtx, cancel := chromedp.NewContext(inst.ctx, copts...)
+	opened := false
+	defer func() {
+		if !opened {
+			cancel()
+		}
+	}()
+	guard := time.AfterFunc(30*time.Second, cancel) // a tab that does not open
+	defer guard.Stop()
+	if err := chromedp.Do(tabCtx); err != nil {
+		return nil, err
+	}
+	c := chromedp.FromContext(tabCtx)
+	st.mu.Lock()
+	st.mainFrame = cdp.FrameID(c.Target.TargetID)
+	st.mu.Unlock()
+	if detached, err := chromedp.Detached(tabCtx); err == nil {
+		go func() {
+			select {
+			case <-detached:
+				st.crashOnce.Do(func() { close(st.crashed) })
+			case <-tabCtx.Done():
+			}
+		}()
+	}
+	go st.dialogLoop(tabCtx)
+	if _, err := chromedp.Call(tabCtx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: initJS}); err != nil {
+		return nil, fmt.Errorf("install page hooks: %w", err)
+	}
+	if len(r.opt.Block) > 0 {
+		var pats []*fetch.RequestPattern
+		for _, t := range r.opt.Block {
+			pats = append(pats, &fetch.RequestPattern{URLPattern: "*", ResourceType: network.ResourceType(t)})
+		}
+		if _, err := chromedp.Call(tabCtx, fetch.Enable, fetch.EnableParams{Patterns: pats}); err != nil {
+			return nil, fmt.Errorf("enable resource blocking: %w", err)
+		}
+		go st.blockLoop(tabCtx)
+	}
+	opened = true
+	return &tab{ctx: tabCtx, cancel: cancel, st: st}, nil
+}
+
+// takeTab returns a tab for u. With isolated pages it takes the spare tab
+// opened in advance (opening a tab costs a few round trips and a browser
+// context: 0.2-0.5 s) and starts opening the next spare.
+func (r *Renderer) takeTab(inst *instance, u *url.URL) (*tab, error) {
+	if r.opt.ShareCookies {
+		return r.openTab(inst, u)
+	}
+	var t *tab
+	select {
+	case t = <-inst.spare:
+		if !t.usable() {
+			t.cancel()
+			t = nil
+		}
+	default:
+	}
+	if t == nil {
+		var err error
+		if t, err = r.openTab(inst, nil); err != nil {
+			return nil, err
+		}
+	}
+	inst.mu.Lock()
+	retiring := inst.retire
+	inst.mu.Unlock()
+	if !retiring && inst.warming.CompareAndSwap(false, true) {
+		go func() {
+			defer inst.warming.Store(false)
+			nt, err := r.openTab(inst, nil)
+			if err != nil {
+				return
+			}
+			select {
+			case inst.spare <- nt:
+			default:
+				nt.cancel()
+			}
+		}()
+	}
+	return t, nil
+}
+
 // render renders u in a new tab of inst.
 func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Page, error) {
 	start := time.Now()
@@ -231,7 +345,15 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 	reserve := min(deadline.Sub(start)/5, 5*time.Second)
 	waitUntil := deadline.Add(-reserve)
 
-	st := newTabState()
+	t, err := r.takeTab(inst, u)
+	if err != nil {
+		if inst.ctx.Err() != nil && ctx.Err() == nil {
+			return nil, fmt.Errorf("open tab: %w: %w", errCrashed, err)
+		}
+		return nil, fmt.Errorf("open tab: %w", err)
+	}
+	st, tabCtx := t.st, t.ctx
+	defer t.cancel()
 	fail := func(step string, err error) error {
 		crashed := inst.ctx.Err() != nil
 		select {
@@ -247,52 +369,13 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 		}
 		return fmt.Errorf("%s: %w", step, err)
 	}
-	copts, err := inst.browserContext(u, r.opt.ShareCookies)
-	if err != nil {
-		return nil, fail("open tab", err)
-	}
-	copts = append(copts, chromedp.WithListener(st.listen))
-	tabCtx, cancelTab := chromedp.NewContext(inst.ctx, copts...)
-	defer cancelTab()
-	defer context.AfterFunc(ctx, cancelTab)()
-	// The tab's own life is bound to tabCtx; this closes it (never the
+	defer context.AfterFunc(ctx, t.cancel)()
+	// The tab's own life is bound to its context; this closes it (never the
 	// browser) if the page outlives its deadline.
-	hard := time.AfterFunc(time.Until(deadline)+2*time.Second, cancelTab)
+	hard := time.AfterFunc(time.Until(deadline)+2*time.Second, t.cancel)
 	defer hard.Stop()
-
-	if err := chromedp.Do(tabCtx); err != nil {
-		return nil, fail("open tab", err)
-	}
-	c := chromedp.FromContext(tabCtx)
-	st.mu.Lock()
-	st.mainFrame = cdp.FrameID(c.Target.TargetID)
-	st.mu.Unlock()
-	if detached, err := chromedp.Detached(tabCtx); err == nil {
-		go func() {
-			select {
-			case <-detached:
-				st.crashOnce.Do(func() { close(st.crashed) })
-			case <-tabCtx.Done():
-			}
-		}()
-	}
-
 	sctx, cancelS := context.WithDeadline(tabCtx, deadline)
 	defer cancelS()
-	go st.dialogLoop(tabCtx)
-	if _, err := chromedp.Call(sctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: initJS}); err != nil {
-		return nil, fail("install page hooks", err)
-	}
-	if len(r.opt.Block) > 0 {
-		var pats []*fetch.RequestPattern
-		for _, t := range r.opt.Block {
-			pats = append(pats, &fetch.RequestPattern{URLPattern: "*", ResourceType: network.ResourceType(t)})
-		}
-		if _, err := chromedp.Call(sctx, fetch.Enable, fetch.EnableParams{Patterns: pats}); err != nil {
-			return nil, fail("enable resource blocking", err)
-		}
-		go st.blockLoop(tabCtx)
-	}
 	nav, err := chromedp.Call(sctx, page.Navigate, page.NavigateParams{URL: u.String()})
 	if err != nil {
 		return nil, fail("navigate", err)
