@@ -18,14 +18,24 @@ bin/gleaner crawl harvest --pages 200
 echo
 echo "== focused crawl of the fixture web (Chromium, OPIC, templates learned while crawling)"
 bin/gleaner crawl --db "$db" --fixtures --name demo --strategy opic \
-  --max-pages "${DEMO_PAGES:-60}" --tabs 3 --delay 100ms --timeout 20s \
+  --max-pages "${DEMO_PAGES:-80}" --tabs 3 --delay 100ms --timeout 20s \
   --corpus "$out/corpus.jsonl" --graph "$out/graph"
 
 echo
-echo "== linguistic chain over the extracted pages"
-bin/gleaner export --db "$db" --format jsonl,conllu --out "$out/chain" --no-apertium 2>&1 | tail -3 || true
+echo "== linguistic chain over the relevant documents (CoNLL-U)"
+mkdir -p "$out/texts"
+python3 - "$out/corpus.jsonl" "$out/texts" <<'PY'
+import json, sys, os
+for i, line in enumerate(open(sys.argv[1], encoding="utf-8")):
+    d = json.loads(line)
+    with open(os.path.join(sys.argv[2], "doc%03d.txt" % (i + 1)), "w", encoding="utf-8") as f:
+        f.write(d["title"] + "\n\n" + d["text"] + "\n")
+PY
+bin/gleaner chain --format conllu "$out"/texts/*.txt > "$out/corpus.conllu"
+echo "$(grep -c '^# newdoc' "$out/corpus.conllu") documents, $(grep -c '^[0-9]' "$out/corpus.conllu") tokens in $out/corpus.conllu"
+grep -m 12 '^[0-9]' "$out/corpus.conllu"
 
 echo
 echo "== outputs"
-ls -l "$out" "$out/graph" "$out/chain" 2>/dev/null | grep -v '^total'
-head -c 600 "$out/corpus.jsonl"; echo
+ls -l "$out" "$out/graph" | grep -v '^total'
+head -c 400 "$out/corpus.jsonl"; echo
