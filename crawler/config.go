@@ -110,6 +110,10 @@ type Config struct {
 	LearnAt int `yaml:"learn_at" json:"learn_at,omitempty"`
 	// Seed drives the randomised steps of template learning.
 	Seed int64 `yaml:"seed" json:"seed,omitempty"`
+	// Retries is how many times a URL is fetched again after a transient
+	// failure (a network error or a 5xx status; not a timeout) before it
+	// counts as an HTTP error (default 2; negative: none).
+	Retries int `yaml:"retries" json:"retries,omitempty"`
 	// LeaseTTL is how long a URL stays leased by a crawler before another
 	// may take it over (default 10m); a crawler that died on this machine
 	// is detected at once.
@@ -170,6 +174,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.LearnAt == 0 {
 		c.LearnAt = 8
+	}
+	if c.Retries == 0 {
+		c.Retries = 2
 	}
 	if c.LeaseTTL <= 0 {
 		c.LeaseTTL = 10 * time.Minute

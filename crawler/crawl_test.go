@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -476,5 +477,47 @@ func TestOPICWeightedSplit(t *testing.T) {
 	// Cash 1 plus relevance 1, scaled by relevance 1: 2 in all.
 	if total < 1.999 || total > 2.001 {
 		t.Errorf("distributed %v, want 2", total)
+	}
+}
+
+// TestRetries checks that a server error is retried Retries times: a page
+// failing twice then served is kept; one always failing ends as an HTTP
+// error after 1+Retries requests.
+func TestRetries(t *testing.T) {
+	var mu sync.Mutex
+	hits := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.URL.Path]++
+		n := hits[r.URL.Path]
+		mu.Unlock()
+		switch {
+		case r.URL.Path == "/robots.txt":
+			http.NotFound(w, r)
+		case r.URL.Path == "/flaky" && n > 2:
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(`<html><head><title>Wind power</title></head><body><article><h1>Wind power</h1><p>The wind farm on the coast delivered its first power to the grid this week, the operator said.</p><p><a href="/down">more</a></p></article></body></html>`))
+		default:
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+		}
+	}))
+	defer srv.Close()
+	u, _ := url.Parse(srv.URL)
+	db := tempDB(t)
+	c, err := New(db, Config{Name: "retries", Seeds: []string{srv.URL + "/flaky"}, Terms: []string{"wind"}, AllowHosts: []string{u.Host}, Delay: -1, LearnAt: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := c.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if hits["/flaky"] != 3 || hits["/down"] != 3 {
+		t.Errorf("requests %v, want 3 of /flaky and 3 of /down", hits)
+	}
+	if sum.Counters.Validated != 1 || sum.Counters.Outcomes[OutcomeHTTPError] != 1 || sum.Counters.Tried != 2 {
+		t.Errorf("counters %s", sum.Counters)
 	}
 }

@@ -69,6 +69,9 @@ var migrations = []store.Migration{
 			PRIMARY KEY (crawl, source, target, kind)
 		)`,
 	}},
+	{Version: 2, Name: "fetch attempts", Statements: []string{
+		`ALTER TABLE crawl_frontier ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0`,
+	}},
 }
 
 // URL states in the frontier.
@@ -317,14 +320,15 @@ type entry struct {
 	Seq          int64
 	LeaseOwner   string
 	PageID       int64
+	Attempts     int // fetches that failed transiently and were retried
 }
 
-const entryCols = `url, host, state, outcome, priority, inherited, depth, hops, parent, anchor, from_relevant, seq, lease_owner, page_id`
+const entryCols = `url, host, state, outcome, priority, inherited, depth, hops, parent, anchor, from_relevant, seq, lease_owner, page_id, attempts`
 
 func scanEntry(sc interface{ Scan(...any) error }) (entry, error) {
 	var e entry
 	err := sc.Scan(&e.URL, &e.Host, &e.State, &e.Outcome, &e.Priority.Score, &e.Priority.Inherited, &e.Depth, &e.Hops,
-		&e.Parent, &e.Anchor, &e.FromRelevant, &e.Seq, &e.LeaseOwner, &e.PageID)
+		&e.Parent, &e.Anchor, &e.FromRelevant, &e.Seq, &e.LeaseOwner, &e.PageID, &e.Attempts)
 	return e, err
 }
 
@@ -385,6 +389,16 @@ func (f *frontier) requeue(ctx context.Context, u string) error {
 	_, err := f.sqldb.ExecContext(ctx, f.q(`UPDATE crawl_frontier SET state = ?, lease_owner = '', lease_until = 0 WHERE crawl = ? AND url = ? AND state = ?`),
 		StateQueued, f.crawl, u, StateLeased)
 	return err
+}
+
+// retry puts a leased URL back in the queue after a transient failure.
+func (f *frontier) retry(ctx context.Context, u string) error {
+	_, err := f.sqldb.ExecContext(ctx, f.q(`UPDATE crawl_frontier SET state = ?, lease_owner = '', lease_until = 0, attempts = attempts + 1 WHERE crawl = ? AND url = ? AND state = ?`),
+		StateQueued, f.crawl, u, StateLeased)
+	if err != nil {
+		return fmt.Errorf("retry %s: %w", u, err)
+	}
+	return nil
 }
 
 // count returns how many rows of the crawl are in state (all when "").

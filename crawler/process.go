@@ -26,6 +26,10 @@ func (c *Crawler) processStored(ctx context.Context, e entry, sp *store.Page) er
 		}
 		return err
 	}
+	if d.Outcome == OutcomeHTTPError && e.Attempts < c.cfg.Retries && transient(sp) {
+		c.cfg.Logf("retry %s (attempt %d): %s", e.URL, e.Attempts+2, d.Detail)
+		return c.fr.retry(context.WithoutCancel(ctx), e.URL)
+	}
 	d.URL, d.PageID, d.Strategy = e.URL, sp.ID, c.strategy
 	c.mu.Lock()
 	c.fetchSeq++
@@ -166,6 +170,16 @@ func (c *Crawler) judge(ctx context.Context, e entry, sp *store.Page) (doneRecor
 	}
 	follow(relevant, d.Depth, score)
 	return d, nil
+}
+
+// transient reports whether a failed fetch may succeed if tried again: a
+// server error, or a network error other than a timeout.
+func transient(sp *store.Page) bool {
+	if sp.Error != "" {
+		return !strings.Contains(sp.Error, "deadline exceeded") && !strings.Contains(strings.ToLower(sp.Error), "timeout") &&
+			!strings.Contains(sp.Error, ErrForbiddenTarget.Error()) && !strings.Contains(sp.Error, "redirects")
+	}
+	return sp.Status >= 500
 }
 
 // fetchedBefore reports whether u was fetched (or taken as an alias) already.

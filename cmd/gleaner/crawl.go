@@ -30,7 +30,8 @@ func init() {
 
 const crawlUsage = `Usage:
   gleaner crawl [--db PATH] [--config crawl.yaml] [flags] [SEED_URL...]
-  gleaner crawl pause|resume|status --name N [--db PATH]
+  gleaner crawl pause|resume --name N [--db PATH]
+  gleaner crawl status [--name N] [--db PATH]
   gleaner crawl harvest [--pages 200] [--seed 1]
 
 Crawls from seed URLs towards the topic given by seed terms (and an optional
@@ -388,7 +389,7 @@ func runCrawlControl(ctx context.Context, sub string, args []string, stdout, std
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if *name == "" || fs.NArg() > 0 {
+	if (*name == "" && sub != "status") || fs.NArg() > 0 {
 		return fmt.Errorf("%w: crawl %s takes --name N and no argument", errUsage, sub)
 	}
 	if _, err := os.Stat(*db); err != nil {
@@ -399,6 +400,23 @@ func runCrawlControl(ctx context.Context, sub string, args []string, stdout, std
 		return err
 	}
 	defer st.Close()
+	if *name == "" {
+		names, err := crawler.Crawls(ctx, st)
+		if err != nil {
+			return err
+		}
+		if len(names) == 0 {
+			fmt.Fprintf(stdout, "no crawl in %s\n", *db)
+		}
+		for _, n := range names {
+			cnt, err := crawler.CrawlCounters(ctx, st, n)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "crawl %s: %s; harvest rate %.3f\n", n, cnt, cnt.HarvestRate())
+		}
+		return st.Close()
+	}
 	switch sub {
 	case "pause":
 		err = crawler.Pause(ctx, st, *name)

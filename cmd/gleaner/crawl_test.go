@@ -57,6 +57,10 @@ func TestCrawlCommand(t *testing.T) {
 		t.Errorf("links.graphml: %v", err)
 	}
 
+	out.Reset()
+	if code := run(context.Background(), []string{"crawl", "status", "--db", db}, &out, &errb); code != 0 || !strings.Contains(out.String(), "crawl fixtures: tried 40,") {
+		t.Errorf("crawl status: exit %d, %q", code, out.String())
+	}
 	for _, sub := range []string{"status", "pause", "resume"} {
 		out.Reset()
 		if code := run(context.Background(), []string{"crawl", sub, "--db", db, "--name", "fixtures"}, &out, &errb); code != 0 {
