@@ -515,7 +515,7 @@ func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, aft
 }
 
 // dismissConsent clicks the accept button of consent overlays, and removes
-// the ones still there after the page reacted.
+// the ones still there.
 func (r *Renderer) dismissConsent(ctx context.Context, st *tabState, p *Page) {
 	did, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](fmt.Sprintf("(%s)(false)", consentJS)))
 	if err != nil || len(did) == 0 {
@@ -526,7 +526,8 @@ func (r *Renderer) dismissConsent(ctx context.Context, st *tabState, p *Page) {
 			p.Notes = append(p.Notes, "consent: "+d)
 		}
 	}
-	r.quiet(ctx, st, time.Now(), true)
+	// No wait here: what the page does not remove itself is removed now, and
+	// requests the click started hold the scroll loop's waits.
 	removed, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](fmt.Sprintf("(%s)(true)", consentJS)))
 	if err == nil {
 		for _, d := range removed {
