@@ -169,6 +169,26 @@ func TestFilters(t *testing.T) {
 				}
 			}
 		}},
+		{"host-cap", func(c *Config) { c.HostPageCap, c.MaxPages = 25, 0 }, func(t *testing.T, db *store.DB, s Summary) {
+			rows, err := db.SQL().Query(`SELECT host, COUNT(*) FROM crawl_frontier WHERE crawl = ? AND outcome != 'alias' GROUP BY host`, s.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			hosts := 0
+			for rows.Next() {
+				var h string
+				var n int
+				rows.Scan(&h, &n)
+				hosts++
+				if n > 25 {
+					t.Errorf("%s: %d URLs, cap 25", h, n)
+				}
+			}
+			if hosts < 4 || s.Stop != StopExhausted {
+				t.Errorf("%d hosts, stop %s", hosts, s.Stop)
+			}
+		}},
 		{"near-duplicates", func(c *Config) { c.Strategy, c.MaxPages = "shark", 80 }, func(t *testing.T, db *store.DB, s Summary) {
 			if d := outcomeDetails(t, db, s.Name, OutcomeDuplicate); len(d) == 0 {
 				t.Errorf("no near-duplicate found: %s", s.Counters)
@@ -300,7 +320,19 @@ func TestCrawlRobots(t *testing.T) {
 			t.Errorf("%s refused though allowed", r)
 		}
 	}
-	for _, d := range outcomeDetails(t, db, cfg.Name, OutcomeNoIndex) {
+	// The noindex, nofollow page: not kept, and its links not followed.
+	noindex := outcomeDetails(t, db, cfg.Name, OutcomeNoIndex)
+	if len(noindex) == 0 {
+		t.Errorf("no noindex page met: %s", sum.Counters)
+	}
+	for _, d := range noindex {
+		var n int
+		db.SQL().QueryRow(`SELECT COUNT(*) FROM crawl_edges WHERE crawl = ? AND source = ? AND kind = 'link'`, cfg.Name, strings.Fields(d)[0]).Scan(&n)
+		if n > 0 {
+			t.Errorf("%d links followed from nofollow page %s", n, d)
+		}
+	}
+	for _, d := range noindex {
 		if docs, _ := Corpus(context.Background(), db, cfg.Name); len(docs) > 0 {
 			for _, doc := range docs {
 				if doc.URL == strings.Fields(d)[0] {

@@ -31,6 +31,29 @@ func TestHarvestRate(t *testing.T) {
 		}
 		h, n := groundHarvest(t, w, db, cfg.Name, 200)
 		rates[s] = h
+		// The crawler's own judgement, after calibration, on the pages it
+		// judged: precision and recall against the ground truth.
+		fetched, _ := Fetched(context.Background(), db, cfg.Name)
+		var tp, fp, fn int
+		for _, f := range fetched {
+			if f.Outcome != OutcomeValidated && f.Outcome != OutcomeIrrelevant {
+				continue
+			}
+			truth := w.Relevant(f.URL)
+			switch {
+			case f.Relevant && truth:
+				tp++
+			case f.Relevant:
+				fp++
+			case truth:
+				fn++
+			}
+		}
+		p, r := float64(tp)/float64(max(1, tp+fp)), float64(tp)/float64(max(1, tp+fn))
+		t.Logf("%-5s judgement precision %.3f recall %.3f", s, p, r)
+		if sum.Threshold == DefaultThreshold || p < 0.8 || r < 0.6 {
+			t.Errorf("%s: threshold %.3f (calibrated?), judgement precision %.3f recall %.3f, want >= 0.8 and >= 0.6", s, sum.Threshold, p, r)
+		}
 		t.Logf("%-5s harvest %.3f over %d pages (crawler's own: %.3f; %s; threshold %.3f; stop %s, %v)", s, h, n,
 			sum.Counters.HarvestRate(), sum.Counters, sum.Threshold, sum.Stop, sum.Elapsed.Round(1e6))
 		if n != 200 {
