@@ -192,26 +192,68 @@ func extract(in Input, opt ExtractOptions, pre *pairOutcome) (Result, error) {
 	return sr, serr
 }
 
-// refine drops from r's body the short lines (under keepWords words) that
-// the single-page extractor did not keep: the element chosen by comparing
-// pages is right, but short lines inside it (bylines, captions, teasers,
-// "advertisement") are better judged by the block classifier of the page
-// alone, which sees their links, cues and neighbours.
+// refine reconciles r, located by comparing pages (pair diff or rule),
+// with the single-page extractor's result on the same page. The element
+// chosen by comparison decides, but its short lines (under keepWords
+// words: bylines, captions, teasers, "advertisement") stay only when the
+// single-page block classifier kept them too, as it sees their links, cues
+// and neighbours; and lines the single-page extractor kept that the
+// element misses (a lead or highlights printed beside the body) are added
+// where they stand in its text.
 func refine(r, single Result, keepWords int) Result {
 	if single.Body == "" || r.Body == "" {
 		return r
 	}
 	kept := " " + normWords(single.Title) + " " + normWords(single.Body) + " "
-	var out []string
+	var lines []string
 	for _, line := range strings.Split(r.Body, "\n") {
 		n := normWords(line)
 		if n != "" && strings.Count(n, " ")+1 < keepWords && !strings.Contains(kept, " "+n+" ") {
 			continue
 		}
-		out = append(out, line)
+		lines = append(lines, line)
 	}
-	r.Body = strings.TrimSpace(collapseBlank(out))
+	r.Body = strings.TrimSpace(collapseBlank(mergeLines(lines, strings.Split(single.Body, "\n"), r.Title)))
 	return r
+}
+
+// mergeLines returns the lines of a with those of b that a lacks inserted
+// in b's order: both list a page's text in document order, so each line
+// of b found in a fixes a position, and a line of b not in a goes before
+// the rest of a. A line of b whose words are already in a (cut
+// differently), or in title, is left out.
+func mergeLines(a, b []string, title string) []string {
+	norm := make([]string, len(a))
+	var all strings.Builder
+	all.WriteString(" " + normWords(title) + " ")
+	for i, l := range a {
+		norm[i] = normWords(l)
+		all.WriteString(norm[i] + " ")
+	}
+	text := all.String()
+	out := make([]string, 0, len(a)+len(b))
+	next := 0
+	for _, l := range b {
+		n := normWords(l)
+		if n == "" {
+			continue
+		}
+		found := -1
+		for j := next; j < len(a); j++ {
+			if norm[j] == n {
+				found = j
+				break
+			}
+		}
+		switch {
+		case found >= 0:
+			out = append(out, a[next:found+1]...)
+			next = found + 1
+		case !strings.Contains(text, " "+n+" "):
+			out = append(out, "", l, "")
+		}
+	}
+	return append(out, a[next:]...)
 }
 
 // normWords is s's lower-cased words joined by single spaces.

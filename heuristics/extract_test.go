@@ -49,18 +49,22 @@ func TestExtract(t *testing.T) {
 
 func TestRefine(t *testing.T) {
 	single := Result{Title: "Headline", Body: "A long first paragraph of the article that both methods keep.\n\nShort kept line"}
+	const long = "A long first paragraph of the article that both methods keep."
 	cases := []struct {
-		body, want string
+		name, body, want string
 	}{
-		{"By a reporter\n\nA long first paragraph of the article that both methods keep.", "A long first paragraph of the article that both methods keep."},
-		{"Short kept line\n\nPhoto: someone", "Short kept line"},
-		{"a paragraph that the single page method missed but which is long enough to stay here", "a paragraph that the single page method missed but which is long enough to stay here"},
-		{"Headline\n\n\n\nbody text that is long enough to be kept by the refine step anyway ok", "Headline\n\nbody text that is long enough to be kept by the refine step anyway ok"},
+		{"short line only the pair diff kept", "By a reporter\n\n" + long, long + "\n\nShort kept line"},
+		{"short line both kept", "Short kept line\n\nPhoto: someone", long + "\n\nShort kept line"},
+		{"long line only the pair diff kept", long + "\n\nA paragraph that the single page method missed but long enough to stay.",
+			long + "\n\nShort kept line\n\nA paragraph that the single page method missed but long enough to stay."},
+		{"same words cut differently", "A long first paragraph of the\narticle that both methods keep.\n\nShort kept line",
+			"A long first paragraph of the\narticle that both methods keep.\n\nShort kept line"},
+		{"blank lines collapse", "Headline\n\n\n\n" + long, "Headline\n\n" + long + "\n\nShort kept line"},
 	}
 	for _, c := range cases {
 		got := refine(Result{Body: c.body}, single, 12)
 		if got.Body != c.want {
-			t.Errorf("refine(%q) = %q, want %q", c.body, got.Body, c.want)
+			t.Errorf("%s: refine(%q) = %q, want %q", c.name, c.body, got.Body, c.want)
 		}
 	}
 	if got := refine(Result{Body: "x"}, Result{}, 12); got.Body != "x" {
