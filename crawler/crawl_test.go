@@ -289,6 +289,9 @@ func TestCrawlRobots(t *testing.T) {
 	db := tempDB(t)
 	cfg := fixtureConfig(srv, "robots")
 	cfg.Delay, cfg.LearnAt, cfg.MaxPages, cfg.Strategy = time.Millisecond, -1, 150, "bfs"
+	// The herald's noindex, nofollow page, which alone links to /about/staff.
+	herald := siteBase(srv, "herald")
+	cfg.Seeds = append(cfg.Seeds, herald+"/about/terms")
 	c, err := New(db, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -324,6 +327,11 @@ func TestCrawlRobots(t *testing.T) {
 	noindex := outcomeDetails(t, db, cfg.Name, OutcomeNoIndex)
 	if len(noindex) == 0 {
 		t.Errorf("no noindex page met: %s", sum.Counters)
+	}
+	for _, h := range srv.Hits() {
+		if h.Site == "herald" && h.Path == "/about/staff" {
+			t.Error("followed a link of the nofollow page")
+		}
 	}
 	for _, d := range noindex {
 		var n int
