@@ -10,10 +10,12 @@ setup:
 
 build:
 	$(GO) build -o bin/gleaner ./cmd/gleaner
+	cd evalcmp && $(GO) build -o ../bin/gleaner-evalcmp .
 
 test: setup
 	$(GO) vet ./...
 	$(GO) test -timeout 30m ./...
+	cd evalcmp && $(GO) vet ./... && $(GO) test -timeout 20m ./...
 
 demo: setup build
 	bash scripts/demo.sh
