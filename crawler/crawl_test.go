@@ -332,6 +332,9 @@ func TestCrawlRobots(t *testing.T) {
 		if h.Site == "herald" && h.Path == "/about/staff" {
 			t.Error("followed a link of the nofollow page")
 		}
+		if h.Site == "quotidien" && h.Path == "/partenaires/annonce.html" {
+			t.Error(`followed a rel="nofollow" link`)
+		}
 	}
 	for _, d := range noindex {
 		var n int

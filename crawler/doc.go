@@ -48,8 +48,9 @@
 // # Politeness and safety
 //
 // One fetch per host at a time and Delay between fetches (robots.txt
-// Crawl-delay when longer); robots.txt, meta robots noindex and nofollow
-// honoured; URLs canonicalised; spider traps bounded (URL length, repeated
+// Crawl-delay when longer); robots.txt, meta robots noindex and nofollow,
+// and rel="nofollow" links honoured (the X-Robots-Tag header is not: the
+// fetchers do not return headers); transient failures retried; URLs canonicalised; spider traps bounded (URL length, repeated
 // path segments, path depth, per-host cap). Private, loopback, link-local
 // and non-http(s) targets are refused unless listed in AllowHosts, checked
 // before the fetch and again when the default fetcher dials (so redirects

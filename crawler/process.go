@@ -316,6 +316,7 @@ func (c *Crawler) links(e entry, sp *store.Page, tree *treediff.Tree, base *url.
 		text string
 	}
 	var kept []cand
+	relNofollow := nofollowLinks(tree, base)
 	seen := map[string]bool{source: true, base.String(): true}
 	for _, l := range sp.Capture.Links {
 		u, err := Canonicalize(base, l.URL)
@@ -328,7 +329,7 @@ func (c *Crawler) links(e entry, sp *store.Page, tree *treediff.Tree, base *url.
 		}
 		seen[s] = true
 		edges = append(edges, edge{Source: source, Target: s, Kind: "link", Anchor: strings.TrimSpace(l.Text)})
-		if c.cfg.Trap.Check(u) != nil || !c.urlAllowed(s) {
+		if c.cfg.Trap.Check(u) != nil || !c.urlAllowed(s) || relNofollow[s] {
 			continue
 		}
 		kept = append(kept, cand{u, l.Text})
@@ -403,6 +404,26 @@ func metaRobots(t *treediff.Tree) (noindex, nofollow bool) {
 		}
 	}
 	return
+}
+
+// nofollowLinks returns the targets of the page's links marked
+// rel="nofollow" (their edges are kept, they are not followed).
+func nofollowLinks(t *treediff.Tree, base *url.URL) map[string]bool {
+	out := map[string]bool{}
+	for _, n := range t.Nodes {
+		if n.Kind != treediff.Element || (n.Label != "a" && n.Label != "area") {
+			continue
+		}
+		rel, _ := n.Attr("rel")
+		href, ok := n.Attr("href")
+		if !ok || !contains(strings.Fields(rel), "nofollow") {
+			continue
+		}
+		if u, err := Canonicalize(base, href); err == nil {
+			out[u.String()] = true
+		}
+	}
+	return out
 }
 
 // linkContextWords is the number of words each side of an anchor that
