@@ -604,49 +604,7 @@ func (c *Crawler) commit(ctx context.Context, d doneRecord) error {
 	return nil
 }
 
-// toStorePage turns a fetched page (or the error of fetching it) into a
-// store page with its capture metadata, as gleaner render stores them.
+// toStorePage files a fetched page (or its error) under the crawl's dataset.
 func toStorePage(rawURL, dataset string, p *browser.Page, fetchErr error) (*store.Page, error) {
-	site, err := store.SiteOf(rawURL, store.SiteFromDomain)
-	if err != nil {
-		return nil, err
-	}
-	sp := &store.Page{Site: site, URL: rawURL, Dataset: dataset}
-	if fetchErr != nil || p == nil {
-		if fetchErr == nil {
-			fetchErr = errors.New("no page")
-		}
-		sp.Error = fetchErr.Error()
-		sp.FetchedAt = time.Now()
-		return sp, nil
-	}
-	sp.FetchedAt, sp.Status, sp.ContentType = p.FetchedAt, p.Status, p.ContentType
-	if p.Rendered {
-		sp.RenderedHTML = []byte(p.HTML)
-	} else {
-		sp.RawHTML = []byte(p.HTML)
-	}
-	cp := &store.Capture{
-		FinalURL: p.FinalURL, Title: p.Title, Rendered: p.Rendered,
-		Partial: p.Partial, PartialReason: p.PartialReason, Notes: p.Notes,
-		Elapsed: p.Elapsed, Attempts: p.Attempts, Requests: p.Requests, Blocked: p.Blocked,
-	}
-	for _, r := range p.Redirects {
-		cp.Redirects = append(cp.Redirects, store.Redirect{URL: r.URL, Status: r.Status})
-	}
-	for _, l := range p.Links {
-		cp.Links = append(cp.Links, store.Link{URL: l.URL, Text: l.Text, Source: l.Source})
-	}
-	for _, fr := range p.Frames {
-		cp.Frames = append(cp.Frames, store.Frame{URL: fr.URL, Path: fr.Path, HTML: fr.HTML})
-	}
-	if p.Layout != nil {
-		b, err := json.Marshal(p.Layout)
-		if err != nil {
-			return nil, fmt.Errorf("encode layout of %s: %w", rawURL, err)
-		}
-		cp.Layout = b
-	}
-	sp.Capture = cp
-	return sp, nil
+	return browser.StorePage(rawURL, dataset, store.SiteFromDomain, p, fetchErr)
 }
