@@ -212,6 +212,10 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if runErr != nil {
 		return runErr
 	}
+	if sum.Stop == crawler.StopCancelled || sum.Stop == crawler.StopPaused {
+		fmt.Fprintf(stdout, "crawl %s %s: run the same command again to continue it\n", cfg.Name, map[bool]string{true: "interrupted", false: "paused"}[sum.Stop == crawler.StopCancelled])
+		return nil
+	}
 	if *corpusOut != "" {
 		if err := os.MkdirAll(filepath.Dir(*corpusOut), 0o755); err != nil {
 			return err
