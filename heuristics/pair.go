@@ -174,6 +174,7 @@ func locate(al *Alignment, opt PairOptions) located {
 	t := al.A
 	body := bodyOf(t)
 	total := float64(f.tok[t.Root.Index])
+	cmp := comparables{medoid: al.B}
 	var best *treediff.Node
 	bestScore := 0.0
 	body.Walk(func(x *treediff.Node) bool {
@@ -187,7 +188,7 @@ func locate(al *Alignment, opt PairOptions) located {
 		if float64(f.tok[i]) < opt.MinShare*total || f.chg[i] == 0 {
 			return false // pruned: too little text below, nor in descendants
 		}
-		if s := f.score[i]; s > bestScore || (s == bestScore && best != nil && best.Contains(x)) {
+		if s := f.score[i]; (s > bestScore || (s == bestScore && best != nil && best.Contains(x))) && !cmp.template(x) {
 			best, bestScore = x, s
 		}
 		return true
@@ -497,4 +498,53 @@ func breakToSpace(r rune) rune {
 		return ' '
 	}
 	return r
+}
+
+// comparables finds, for an element of the page, its comparable node in the
+// medoid: the element at the same path from the root with the same
+// attributes (seed 004). Its index of the medoid's paths is built on first
+// use.
+type comparables struct {
+	medoid *treediff.Tree
+	byPath map[string]*treediff.Node
+}
+
+// templateCosine is the cosine of word counts from which an element's text
+// counts as its comparable node's: template text is the same on every page.
+const templateCosine = 0.99
+
+// template reports whether x has a comparable node in the medoid holding
+// the same text (cosine similarity of word counts): such an element is
+// template, whatever the edit mapping said.
+func (c *comparables) template(x *treediff.Node) bool {
+	if c.medoid == nil {
+		return false
+	}
+	if c.byPath == nil {
+		c.byPath = map[string]*treediff.Node{}
+		for _, n := range c.medoid.Nodes {
+			if n.Kind == treediff.Element {
+				c.byPath[n.Path()] = n
+			}
+		}
+	}
+	m := c.byPath[x.Path()]
+	if m == nil || !sameAttrs(x, m) {
+		return false
+	}
+	return cosine(wordCounts(x.Text()), wordCounts(m.Text())) >= templateCosine
+}
+
+// sameAttrs reports whether two elements carry the same attributes and
+// values, in any order.
+func sameAttrs(a, b *treediff.Node) bool {
+	if len(a.Attrs) != len(b.Attrs) {
+		return false
+	}
+	for _, x := range a.Attrs {
+		if v, ok := b.Attr(x.Key); !ok || v != x.Val {
+			return false
+		}
+	}
+	return true
 }

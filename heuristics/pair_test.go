@@ -202,3 +202,29 @@ func TestPairDiffHostile(t *testing.T) {
 		}
 	}
 }
+
+func TestComparables(t *testing.T) {
+	medoid, err := treediff.Parse("m", []byte(`<div id="a"><p>Same words here</p></div><div class="b"><p>old story</p></div>`), treediff.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := treediff.Parse("p", []byte(`<div id="a"><p>here words same</p></div><div class="b"><p>new story text</p></div><div class="c">x</div>`), treediff.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mv, pv := medoid.View(treediff.TokenView), page.View(treediff.TokenView)
+	c := comparables{medoid: mv}
+	want := map[string]bool{"a": true, "b": false, "c": false}
+	for _, n := range pv.Nodes {
+		if n.Label != "div" {
+			continue
+		}
+		key, _ := n.Attr("id")
+		if key == "" {
+			key, _ = n.Attr("class")
+		}
+		if got := c.template(n); got != want[key] {
+			t.Errorf("div %s: template %v, want %v", key, got, want[key])
+		}
+	}
+}
