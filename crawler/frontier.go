@@ -72,6 +72,12 @@ var migrations = []store.Migration{
 	{Version: 2, Name: "fetch attempts", Statements: []string{
 		`ALTER TABLE crawl_frontier ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0`,
 	}},
+	{Version: 3, Name: "frontier order index", Statements: []string{
+		// The lease query's order (priority DESC, seq) read straight from
+		// the index, without sorting the queue at every lease.
+		`DROP INDEX crawl_frontier_next`,
+		`CREATE INDEX crawl_frontier_order ON crawl_frontier (crawl, state, priority DESC, seq)`,
+	}},
 }
 
 // URL states in the frontier.
