@@ -239,11 +239,28 @@ func (f *features) confidence(x *treediff.Node) float64 {
 	if useful <= 0 || allUseful <= 0 {
 		return 0
 	}
-	coverage := useful / allUseful                   // share of the page's new text
-	purity := useful / float64(f.tok[i])             // share of new text in the element
-	lengthFactor := 1 - math.Exp(-useful/60)         // short texts are less sure
-	c := math.Sqrt(coverage) * purity * lengthFactor // in [0, 1]
+	coverage := useful / allUseful           // share of the page's new text
+	purity := useful / float64(f.tok[i])     // share of new text in the element
+	lengthFactor := 1 - math.Exp(-useful/60) // short texts are less sure
+	// The differential of the parent (its weight less its heaviest child's)
+	// is the new text beside the element: the more there is, the likelier
+	// the body is split and the element too low.
+	standout := 1.0
+	if p := x.Parent; p != nil && f.useful[p.Index] > 0 {
+		standout = 1 - float64(f.differential(p))/float64(f.useful[p.Index])
+	}
+	c := math.Sqrt(coverage) * purity * lengthFactor * math.Sqrt(standout) // in [0, 1]
 	return math.Round(c*1000) / 1000
+}
+
+// differential is the thesis's weight differential of x: its weight (the
+// useful differing words below it) less the weight of its heaviest child.
+func (f *features) differential(x *treediff.Node) int32 {
+	var heaviest int32
+	for _, c := range x.Children {
+		heaviest = max(heaviest, f.useful[c.Index])
+	}
+	return f.useful[x.Index] - heaviest
 }
 
 // result turns what was located into a Result over the full tree.
