@@ -169,6 +169,20 @@ func TestFilters(t *testing.T) {
 				}
 			}
 		}},
+		{"formula", func(c *Config) {
+			c.Terms, c.Formula = nil, "(wind | solar | grid | éolien | solaire | windkraft) & ^football"
+		}, func(t *testing.T, db *store.DB, s Summary) {
+			f, _ := ParseFormula("(wind | solar | grid | éolien | solaire | windkraft) & ^football")
+			docs, err := Corpus(context.Background(), db, s.Name)
+			if err != nil || len(docs) == 0 {
+				t.Fatalf("%d documents kept, %v: %s", len(docs), err, s.Counters)
+			}
+			for _, d := range docs {
+				if !f.Match(d.Title + "\n\n" + d.Text) {
+					t.Errorf("kept %s, which does not satisfy the formula", d.URL)
+				}
+			}
+		}},
 		{"host-cap", func(c *Config) { c.HostPageCap, c.MaxPages = 25, 0 }, func(t *testing.T, db *store.DB, s Summary) {
 			rows, err := db.SQL().Query(`SELECT host, COUNT(*) FROM crawl_frontier WHERE crawl = ? AND outcome != 'alias' GROUP BY host`, s.Name)
 			if err != nil {

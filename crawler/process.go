@@ -310,7 +310,7 @@ func (c *Crawler) links(e entry, sp *store.Page, tree *treediff.Tree, base *url.
 	if sp.Capture == nil {
 		return nil, edges
 	}
-	source := e.URL
+	source := base.String() // the final URL when the page was redirected
 	type cand struct {
 		u    *url.URL
 		text string
