@@ -173,14 +173,23 @@ func (c *Crawler) judge(ctx context.Context, e entry, sp *store.Page) (doneRecor
 }
 
 // transient reports whether a failed fetch may succeed if tried again: a
-// server error, or a network error other than a timeout.
+// server error, or a dropped or refused connection.
 func transient(sp *store.Page) bool {
 	if sp.Error != "" {
-		return !strings.Contains(sp.Error, "deadline exceeded") && !strings.Contains(strings.ToLower(sp.Error), "timeout") &&
-			!strings.Contains(sp.Error, ErrForbiddenTarget.Error()) && !strings.Contains(sp.Error, "redirects")
+		for _, s := range transientErrors {
+			if strings.Contains(sp.Error, s) {
+				return true
+			}
+		}
+		return false
 	}
 	return sp.Status >= 500
 }
+
+// transientErrors are the network failures worth another try (Go's and
+// Chromium's wording); timeouts are not retried, nor refusals.
+var transientErrors = []string{"connection refused", "connection reset", "broken pipe", "EOF",
+	"ERR_CONNECTION_REFUSED", "ERR_CONNECTION_RESET", "ERR_CONNECTION_CLOSED", "ERR_EMPTY_RESPONSE", "ERR_NETWORK_CHANGED"}
 
 // fetchedBefore reports whether u was fetched (or taken as an alias) already.
 func (c *Crawler) fetchedBefore(ctx context.Context, u string) (bool, error) {
