@@ -111,9 +111,8 @@ type Config struct {
 	// Seed drives the randomised steps of template learning.
 	Seed int64 `yaml:"seed" json:"seed,omitempty"`
 	// Retries is how many times a URL is fetched again after a transient
-	// failure (a 5xx status, a refused or dropped connection; not a timeout)
-	// before it
-	// counts as an HTTP error (default 2; negative: none).
+	// failure (a 5xx status, a refused or dropped connection; not a
+	// timeout) before it counts as an HTTP error (default 2; negative: none).
 	Retries int `yaml:"retries" json:"retries,omitempty"`
 	// LeaseTTL is how long a URL stays leased by a crawler before another
 	// may take it over (default 10m); a crawler that died on this machine
