@@ -94,6 +94,9 @@ func Extract(in Input, opt ExtractOptions) (Result, error) {
 // withMeta adds the page's stated date and author to r, and its stated
 // title when no element gave one.
 func withMeta(r Result, page *treediff.Tree, src []byte) Result {
+	if r.Method == MethodSingle || r.Date != "" || r.Author != "" {
+		return r // read already, by ExtractSingle (see refine)
+	}
 	meta := ExtractMeta(page, src)
 	r.Date, r.Author = meta.Date, meta.Author
 	if r.Title == "" {
@@ -201,6 +204,11 @@ func extract(in Input, opt ExtractOptions, pre *pairOutcome) (Result, error) {
 // element misses (a lead or highlights printed beside the body) are added
 // where they stand in its text.
 func refine(r, single Result, keepWords int) Result {
+	// The single-page extractor read the page's metadata already.
+	r.Date, r.Author = single.Date, single.Author
+	if r.Title == "" {
+		r.Title = single.Title
+	}
 	if single.Body == "" || r.Body == "" {
 		return r
 	}
