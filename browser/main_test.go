@@ -150,11 +150,20 @@ func testServer(t testing.TB) *httptest.Server {
 		}
 	})
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
-		// The body arrives by script after 1.5s.
+		// The body arrives by script from /slow.json, which takes 1.5s.
 		slowHits.Add(1)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, `<!DOCTYPE html><html><head><title>Slow</title></head><body><div id="b"></div>
-<script>setTimeout(() => { document.getElementById('b').innerHTML = '<p>Slow body finally here.</p>'; }, 1500);</script></body></html>`)
+<script>fetch('/slow.json').then(r => r.json()).then(d => { document.getElementById('b').innerHTML = '<p>' + d.text + '</p>'; });</script></body></html>`)
+	})
+	mux.HandleFunc("/slow.json", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(1500 * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"text": "Slow body finally here."}`)
 	})
 	mux.HandleFunc("/latin1", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=iso-8859-1")

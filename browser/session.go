@@ -352,8 +352,19 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 		}
 		return nil, fmt.Errorf("open tab: %w", err)
 	}
-	st, tabCtx := t.st, t.ctx
+	st := t.st
 	defer t.cancel()
+	// A crashed renderer answers nothing: commands in flight would wait for
+	// their deadline, so a crash cancels them.
+	tabCtx, cancelCrash := context.WithCancel(t.ctx)
+	defer cancelCrash()
+	go func() {
+		select {
+		case <-st.crashed:
+			cancelCrash()
+		case <-tabCtx.Done():
+		}
+	}()
 	fail := func(step string, err error) error {
 		crashed := inst.ctx.Err() != nil
 		select {
