@@ -50,7 +50,7 @@ func TestRenderCommandStoresRenderedPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(p.RenderedHTML), "Paragraph written by script.") || p.Status != 200 || p.Capture == nil {
+	if !strings.Contains(string(p.RenderedHTML), `<main id="m"><p>Paragraph written by script.</p>`) || p.Status != 200 || p.Capture == nil {
 		t.Fatalf("stored page: status %d capture %+v html %q", p.Status, p.Capture, p.RenderedHTML)
 	}
 	c := p.Capture
