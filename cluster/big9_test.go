@@ -3,7 +3,6 @@ package cluster
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -11,36 +10,16 @@ import (
 	"testing"
 
 	"github.com/gleaner/gleaner/dataset"
+	"github.com/gleaner/gleaner/internal/shareddata"
 	"github.com/gleaner/gleaner/store"
 )
-
-// sharedData returns ../shared/data/<name> found by walking up from the
-// package folder, skipping the test when the folder is absent.
-func sharedData(t testing.TB, name string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", "data", name)
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skipf("shared/data/%s not found above the package folder", name)
-		}
-		dir = parent
-	}
-}
 
 // TestBig9 learns every site of big9-dev imported as-is (both eras under each
 // site's domain) and measures how well the clusters separate the eras'
 // templates; then checks that a second run is identical and computes no
 // distance, and that a site whose template changes midway is relearned.
 func TestBig9(t *testing.T) {
-	dir := sharedData(t, "big9-dev")
+	dir := shareddata.Dir(t, "big9-dev")
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "big9.db"))
 	if err != nil {

@@ -9,34 +9,13 @@ import (
 	"testing"
 
 	"github.com/gleaner/gleaner/dataset"
+	"github.com/gleaner/gleaner/internal/shareddata"
 	"github.com/gleaner/gleaner/store"
 )
 
-// sharedData returns the path of a folder under the shared data directory,
-// found by walking up from the package directory; the test is skipped only
-// when the folder is absent.
-func sharedData(t testing.TB, name string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", "data", name)
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skipf("shared/data/%s not found above the package directory", name)
-		}
-		dir = parent
-	}
-}
-
 func TestImportBig9(t *testing.T) {
 	ctx := context.Background()
-	dir := sharedData(t, "big9-dev")
+	dir := shareddata.Dir(t, "big9-dev")
 	m, err := dataset.ReadManifest(filepath.Join(dir, "manifest.tsv"))
 	if err != nil {
 		t.Fatal(err)

@@ -2,37 +2,18 @@ package eval
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
-)
 
-// big9Manifest finds shared/data/big9-dev/manifest.tsv by walking up from
-// the package directory; tests using it skip only when it is absent.
-func big9Manifest(tb testing.TB) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", "data", "big9-dev", "manifest.tsv")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Skip("shared/data/big9-dev not found above the package directory")
-		}
-		dir = parent
-	}
-}
+	"github.com/gleaner/gleaner/internal/shareddata"
+)
 
 // TestBig9Single guards the single-page extractor's quality on big9-dev:
 // the goals (F1 above go-trafilatura's 0.941, exactitude >= 99 %, no
 // site below 0.93 F1) with most of the margin measured when it was written
 // (overall F1 0.988, worst site 0.975).
 func TestBig9Single(t *testing.T) {
-	rep, err := Run(context.Background(), big9Manifest(t), Options{Extract: Single})
+	rep, err := Run(context.Background(), filepath.Join(shareddata.Dir(t, "big9-dev"), "manifest.tsv"), Options{Extract: Single})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +34,7 @@ func TestBig9Single(t *testing.T) {
 // BenchmarkBig9Single measures pages/s of reading nothing but parsing and
 // extracting big9-dev pages with the single-page extractor.
 func BenchmarkBig9Single(b *testing.B) {
-	ds, err := LoadDataset(big9Manifest(b))
+	ds, err := LoadDataset(filepath.Join(shareddata.Dir(b, "big9-dev"), "manifest.tsv"))
 	if err != nil {
 		b.Fatal(err)
 	}

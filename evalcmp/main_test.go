@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gleaner/gleaner/eval"
+	"github.com/gleaner/gleaner/internal/shareddata"
 )
 
 var mini = filepath.Join("..", "eval", "testdata", "mini", "manifest.tsv")
@@ -70,29 +71,15 @@ func TestUsage(t *testing.T) {
 // big9 returns the big9-dev documents, found by walking up to the folder
 // holding shared/; it skips only when the folder is absent.
 func big9(b *testing.B) []eval.Doc {
-	dir, err := os.Getwd()
+	ds, err := eval.LoadDataset(filepath.Join(shareddata.Dir(b, "big9-dev"), "manifest.tsv"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	for {
-		p := filepath.Join(dir, "shared", "data", "big9-dev", "manifest.tsv")
-		if _, err := os.Stat(p); err == nil {
-			ds, err := eval.LoadDataset(p)
-			if err != nil {
-				b.Fatal(err)
-			}
-			docs := make([]eval.Doc, len(ds.Pages))
-			for i, pg := range ds.Pages {
-				docs[i] = eval.Doc{Page: pg, Src: ds.Src[i]}
-			}
-			return docs
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			b.Skip("shared/data/big9-dev not found")
-		}
-		dir = parent
+	docs := make([]eval.Doc, len(ds.Pages))
+	for i, pg := range ds.Pages {
+		docs[i] = eval.Doc{Page: pg, Src: ds.Src[i]}
 	}
+	return docs
 }
 
 // BenchmarkSingle and BenchmarkTrafilatura measure pages/s of each

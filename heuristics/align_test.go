@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gleaner/gleaner/internal/shareddata"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -194,7 +195,7 @@ type benchPair struct {
 
 // tedBenchPairs loads the token_kind pairs of ../shared/data/ted-bench.
 func tedBenchPairs(tb testing.TB) []benchPair {
-	dir := filepath.Join(filepath.Dir(big9Dir(tb)), "ted-bench")
+	dir := shareddata.Dir(tb, "ted-bench")
 	f, err := os.Open(filepath.Join(dir, "pairs.tsv"))
 	if err != nil {
 		tb.Fatal(err)

@@ -2,35 +2,15 @@ package heuristics_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"sort"
 	"testing"
 
 	"github.com/gleaner/gleaner/eval"
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/internal/shareddata"
 	"github.com/gleaner/gleaner/treediff"
 )
-
-// big9Manifest finds ../shared/data/big9-dev/manifest.tsv above the package
-// directory; the test is skipped only when the folder is absent.
-func big9Manifest(t *testing.T) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", "data", "big9-dev", "manifest.tsv")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("shared/data/big9-dev not found above the package directory")
-		}
-		dir = parent
-	}
-}
 
 // TestExtractSiteBig9 extracts the big9-dev pages site by site with
 // ExtractSite, one template per era (the first page of the era is its
@@ -38,7 +18,7 @@ func big9Manifest(t *testing.T) string {
 // them with package eval. It checks the goals: F1 above
 // go-trafilatura's 0.941, exactitude at least 99 %, no site under 0.93.
 func TestExtractSiteBig9(t *testing.T) {
-	ds, err := eval.LoadDataset(big9Manifest(t))
+	ds, err := eval.LoadDataset(filepath.Join(shareddata.Dir(t, "big9-dev"), "manifest.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,28 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gleaner/gleaner/internal/shareddata"
 	"github.com/gleaner/gleaner/treediff"
 )
-
-// big9Dir finds ../shared/data/big9-dev by walking up from the package
-// directory; the test is skipped only when the folder is absent.
-func big9Dir(tb testing.TB) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", "data", "big9-dev")
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Skip("shared/data/big9-dev not found above the package directory")
-		}
-		dir = parent
-	}
-}
 
 type big9Page struct {
 	name string
@@ -35,7 +16,7 @@ type big9Page struct {
 }
 
 func loadBig9(tb testing.TB) []big9Page {
-	dir := filepath.Join(big9Dir(tb), "html")
+	dir := filepath.Join(shareddata.Dir(tb, "big9-dev"), "html")
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		tb.Fatal(err)

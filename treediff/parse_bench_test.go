@@ -7,13 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gleaner/gleaner/internal/shareddata"
 )
 
 // TestParseMatchesBench checks that Parse and View rebuild, from the big9-dev
 // pages, exactly the tag and token trees of every ted-bench page.
 func TestParseMatchesBench(t *testing.T) {
 	dir, rows := readBench(t)
-	big9 := sharedData(t, "big9-dev")
+	big9 := shareddata.Dir(t, "big9-dev")
 	htmlOf := map[string]string{} // original 2009 file name -> html_path
 	f, err := os.Open(filepath.Join(big9, "manifest.tsv"))
 	if err != nil {

@@ -8,28 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// sharedData returns the folder ../shared/data found by walking up from the
-// package directory, skipping the test when it is absent.
-func sharedData(t testing.TB, sub string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", "data", sub)
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skipf("shared/data/%s not found above the package directory", sub)
-		}
-		dir = parent
-	}
-}
+	"github.com/gleaner/gleaner/internal/shareddata"
+)
 
 // benchRow is one row of ted-bench/pairs.tsv.
 type benchRow struct {
@@ -42,7 +23,7 @@ type benchRow struct {
 
 func readBench(t testing.TB) (string, []benchRow) {
 	t.Helper()
-	dir := sharedData(t, "ted-bench")
+	dir := shareddata.Dir(t, "ted-bench")
 	f, err := os.Open(filepath.Join(dir, "pairs.tsv"))
 	if err != nil {
 		t.Fatal(err)

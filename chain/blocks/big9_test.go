@@ -5,28 +5,13 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gleaner/gleaner/internal/shareddata"
 	"github.com/gleaner/gleaner/treediff"
 )
 
-// sharedData finds ../shared/data/<sub> by walking up from the package.
-func sharedData(t testing.TB, sub string) string {
-	dir, _ := os.Getwd()
-	for {
-		p := filepath.Join(dir, "shared", "data", sub)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skipf("shared/data/%s not found", sub)
-		}
-		dir = parent
-	}
-}
-
 // TestBig9Properties checks disjointness and coverage on real news pages.
 func TestBig9Properties(t *testing.T) {
-	dir := filepath.Join(sharedData(t, "big9-dev"), "html")
+	dir := filepath.Join(shareddata.Dir(t, "big9-dev"), "html")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.htm*"))
 	if len(files) == 0 {
 		t.Skip("no pages")
@@ -82,7 +67,7 @@ func TestBig9Properties(t *testing.T) {
 
 // BenchmarkSplitBig9 measures coherent-block splitting of a real page.
 func BenchmarkSplitBig9(b *testing.B) {
-	files, _ := filepath.Glob(filepath.Join(sharedData(b, "big9-dev"), "html", "*.htm*"))
+	files, _ := filepath.Glob(filepath.Join(shareddata.Dir(b, "big9-dev"), "html", "*.htm*"))
 	if len(files) == 0 {
 		b.Skip("no pages")
 	}

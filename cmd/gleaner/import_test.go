@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gleaner/gleaner/internal/shareddata"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -19,7 +20,7 @@ func runGleaner(args ...string) (code int, stdout, stderr string) {
 }
 
 func TestImportCommandBig9(t *testing.T) {
-	manifest := filepath.Join(tedSharedData(t, "big9-dev"), "manifest.tsv")
+	manifest := filepath.Join(shareddata.Dir(t, "big9-dev"), "manifest.tsv")
 	db := filepath.Join(t.TempDir(), "g.db")
 	for range 2 {
 		code, out, errs := runGleaner("import", "--manifest", manifest, "--db", db)

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gleaner/gleaner/internal/shareddata"
 )
 
 func runTEDCmd(t *testing.T, args ...string) (string, string, int) {
@@ -84,7 +86,7 @@ func TestTEDCommandMapping(t *testing.T) {
 
 // TestTEDCommandBench runs the CLI on a ted-bench pair with --stats.
 func TestTEDCommandBench(t *testing.T) {
-	dir := tedSharedData(t, "ted-bench")
+	dir := shareddata.Dir(t, "ted-bench")
 	out, errs, code := runTEDCmd(t, "--bracket", "--stats",
 		filepath.Join(dir, "pairs", "b09-obama-4.tag.tree"), filepath.Join(dir, "pairs", "b09-obama-3.tag.tree"))
 	if code != 0 {
@@ -133,25 +135,5 @@ func TestTEDCommandErrors(t *testing.T) {
 				t.Fatalf("exit %d, stderr %q; want exit %d mentioning %q", code, errs, c.code, c.contains)
 			}
 		})
-	}
-}
-
-// tedSharedData returns ../shared/data/sub found by walking up, or skips.
-func tedSharedData(t *testing.T, sub string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", "data", sub)
-		if st, err := os.Stat(p); err == nil && st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skipf("shared/data/%s not found", sub)
-		}
-		dir = parent
 	}
 }
