@@ -310,26 +310,12 @@ func (l *learner) finishSite(ctx context.Context, site string, s *siteState, ids
 		if pages[i].Cluster >= 0 {
 			runID = s.runID
 		}
-		xs = append(xs, store.Extraction{PageID: pids[i], RunID: runID, Title: r.Title, Body: r.Body,
-			Selector: r.Selector, Confidence: r.Confidence, Method: r.Method, Date: r.Date, Author: r.Author})
+		xs = append(xs, r.StoreExtraction(pids[i], runID))
 	}
 	if err := l.db.PutExtractions(ctx, xs); err != nil {
 		return err
 	}
-	var rules []store.Rule
-	cids := make([]int, 0, len(se.Rules))
-	for c := range se.Rules {
-		cids = append(cids, c)
-	}
-	sort.Ints(cids)
-	for _, c := range cids {
-		for _, r := range []heuristics.Rule{se.Rules[c].Body, se.Rules[c].Title} {
-			if r.Selector != "" {
-				rules = append(rules, store.Rule{Site: site, RunID: s.runID, Cluster: c, Field: r.Field, Selector: r.Selector, Support: r.Support})
-			}
-		}
-	}
-	if len(rules) > 0 {
+	if rules := heuristics.StoreRules(site, s.runID, se.Rules); len(rules) > 0 {
 		return l.db.PutRules(ctx, rules)
 	}
 	return nil

@@ -134,8 +134,7 @@ func (c *Crawler) judge(ctx context.Context, e entry, sp *store.Page) (doneRecor
 		follow(false, e.Depth, 0)
 		return d, nil
 	}
-	if err := c.db.PutExtractions(ctx, []store.Extraction{{PageID: sp.ID, RunID: runID, Title: res.Title, Body: res.Body,
-		Selector: res.Selector, Confidence: res.Confidence, Method: res.Method, Date: res.Date, Author: res.Author}}); err != nil {
+	if err := c.db.PutExtractions(ctx, []store.Extraction{res.StoreExtraction(sp.ID, runID)}); err != nil {
 		return d, fmt.Errorf("store extraction of %s: %w", e.URL, err)
 	}
 	text := res.Text()

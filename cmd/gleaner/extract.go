@@ -102,22 +102,9 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer st.Close()
-	var sites []string
-	if *site != "" {
-		sites = []string{*site}
-	} else {
-		all, err := st.Sites(ctx)
-		if err != nil {
-			return err
-		}
-		for _, s := range all {
-			if s.Pages > 0 {
-				sites = append(sites, s.Name)
-			}
-		}
-		if len(sites) == 0 {
-			return fmt.Errorf("no pages in %s: import or crawl some first (gleaner import)", *db)
-		}
+	sites, err := selectSites(ctx, st, *site, *db)
+	if err != nil {
+		return err
 	}
 	var out []extractSiteJSON
 	for _, s := range sites {
@@ -235,8 +222,7 @@ func extractSite(ctx context.Context, st store.Store, site string, opt heuristic
 			fmt.Fprintf(stderr, "gleaner extract: page %s: %v\n", names[i], se.Errs[i])
 			continue
 		}
-		xs = append(xs, store.Extraction{PageID: sitePages.ids[i], RunID: out.Run, Title: r.Title, Body: r.Body,
-			Selector: r.Selector, Confidence: r.Confidence, Method: r.Method, Date: r.Date, Author: r.Author})
+		xs = append(xs, r.StoreExtraction(sitePages.ids[i], out.Run))
 	}
 	// Pages that could not be parsed are reported, not silently dropped.
 	for _, bad := range sitePages.bad {
@@ -246,22 +232,11 @@ func extractSite(ctx context.Context, st store.Store, site string, opt heuristic
 	if err := st.PutExtractions(ctx, xs); err != nil {
 		return out, err
 	}
-	var rules []store.Rule
-	cids := make([]int, 0, len(se.Rules))
-	for c := range se.Rules {
-		cids = append(cids, c)
+	ruleClusters, voted := heuristics.VotedRules(se.Rules)
+	for i, r := range voted {
+		out.Rules = append(out.Rules, extractRuleJSON{Cluster: ruleClusters[i], Field: r.Field, Selector: r.Selector, Support: r.Support, Votes: r.Votes, Voters: r.Pages})
 	}
-	sort.Ints(cids)
-	for _, c := range cids {
-		for _, r := range []heuristics.Rule{se.Rules[c].Body, se.Rules[c].Title} {
-			if r.Selector == "" {
-				continue
-			}
-			rules = append(rules, store.Rule{Site: site, RunID: out.Run, Cluster: c, Field: r.Field, Selector: r.Selector, Support: r.Support})
-			out.Rules = append(out.Rules, extractRuleJSON{Cluster: c, Field: r.Field, Selector: r.Selector, Support: r.Support, Votes: r.Votes, Voters: r.Pages})
-		}
-	}
-	if out.Run != 0 && len(rules) > 0 {
+	if rules := heuristics.StoreRules(site, out.Run, se.Rules); out.Run != 0 && len(rules) > 0 {
 		if err := st.PutRules(ctx, rules); err != nil {
 			return out, err
 		}
