@@ -138,9 +138,12 @@ func (p *pipeline) roundTrip(ctx context.Context, req []byte, read func(*bufio.R
 			return err
 		}
 	}
+	// The goroutines take the pipes now: kill may clear the fields while
+	// they still run.
+	in := p.stdin
 	werr := make(chan error, 1)
 	go func() {
-		_, err := p.stdin.Write(req)
+		_, err := in.Write(req)
 		werr <- err
 	}()
 	rerr := make(chan error, 1)
