@@ -9,6 +9,7 @@ import (
 
 	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -59,7 +60,10 @@ func Learned(opt LearnOptions) SiteExtractor {
 				continue
 			}
 			trees[i] = t
-			pages[i] = cluster.Page{Name: d.ID, Tree: t.View(treediff.TagView)}
+			// The content hash lets a distance cache (LearnOptions.Cluster.Cache)
+			// serve the distances of pages seen before; the page is parsed once,
+			// here, for both the templates and the extraction.
+			pages[i] = cluster.Page{Name: d.ID, Hash: store.ContentHash(d.Src), Tree: t.View(treediff.TagView)}
 		}
 		sp := make([]heuristics.SitePage, 0, len(docs))
 		idx := make([]int, 0, len(docs)) // sp index -> docs index
