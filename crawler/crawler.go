@@ -527,7 +527,7 @@ func (c *Crawler) work(ctx context.Context, e entry) error {
 			}
 		}
 	}
-	sp, err := toStorePage(e.URL, Dataset(c.cfg.Name), p, ferr)
+	sp, err := browser.StorePage(e.URL, Dataset(c.cfg.Name), store.SiteFromDomain, p, ferr)
 	if err != nil {
 		return c.finish(ctx, e, doneRecord{Outcome: OutcomeHTTPError, Detail: err.Error()})
 	}
@@ -602,9 +602,4 @@ func (c *Crawler) commit(ctx context.Context, d doneRecord) error {
 			Frontier: q, Last: d.URL, LastOutcome: d.Outcome})
 	}
 	return nil
-}
-
-// toStorePage files a fetched page (or its error) under the crawl's dataset.
-func toStorePage(rawURL, dataset string, p *browser.Page, fetchErr error) (*store.Page, error) {
-	return browser.StorePage(rawURL, dataset, store.SiteFromDomain, p, fetchErr)
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/fixtures"
 	"github.com/gleaner/gleaner/store"
 )
@@ -240,7 +241,7 @@ func TestResumeFromStoredPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, ferr := c.fetch.Fetch(ctx, u)
-	sp, err := toStorePage(u, Dataset("stored"), p, ferr)
+	sp, err := browser.StorePage(u, Dataset("stored"), store.SiteFromDomain, p, ferr)
 	if err != nil {
 		t.Fatal(err)
 	}
