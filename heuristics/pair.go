@@ -300,11 +300,11 @@ func (l located) result(page *treediff.Tree) Result {
 // oneLine joins the lines of s with spaces.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// textWithout is n.Text() with the subtrees rooted at skipped nodes left out
-// and line breaks inside text nodes read as spaces, as HTML renders them
-// (only elements break lines).
+// textWithout is n.Text() with the subtrees rooted at skipped nodes left out.
 func textWithout(n *treediff.Node, skip map[*treediff.Node]bool) string {
-	root := &treediff.Node{Kind: n.Kind, Label: n.Label}
+	// The copy hangs under n's parent so that Text sees n's ancestors (a
+	// <pre> above n keeps its line breaks).
+	root := &treediff.Node{Kind: n.Kind, Label: n.Label, Parent: n.Parent}
 	type item struct{ src, dst *treediff.Node }
 	stack := []item{{n, root}}
 	for len(stack) > 0 {
@@ -314,11 +314,7 @@ func textWithout(n *treediff.Node, skip map[*treediff.Node]bool) string {
 			if skip[c] {
 				continue
 			}
-			label := c.Label
-			if c.Kind == treediff.Text && c.Parent != nil && c.Parent.Label != "pre" {
-				label = strings.Map(breakToSpace, label)
-			}
-			d := &treediff.Node{Kind: c.Kind, Label: label, Parent: it.dst}
+			d := &treediff.Node{Kind: c.Kind, Label: c.Label, Parent: it.dst}
 			it.dst.Children = append(it.dst.Children, d)
 			stack = append(stack, item{c, d})
 		}
@@ -508,13 +504,6 @@ func blockKeys(t *treediff.Tree) []blockKey {
 		}
 	}
 	return out
-}
-
-func breakToSpace(r rune) rune {
-	if r == '\n' || r == '\r' || r == '\f' {
-		return ' '
-	}
-	return r
 }
 
 // comparables finds, for an element of the page, its comparable node in the

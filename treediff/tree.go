@@ -250,9 +250,11 @@ func Words(s string) []Word {
 	return out
 }
 
-// Text returns the text under n (text nodes and tokens, in document order),
-// with block-level elements separated by newlines and inline content joined
-// as written. Whitespace runs inside a line are collapsed.
+// Text returns the text under n (text nodes and tokens, in document order)
+// as HTML lays it out: block-level elements and <br> break lines, while
+// whitespace inside text, newlines included, is a space, except inside <pre>
+// and <textarea>, whose newlines are kept. Whitespace runs inside a line are
+// collapsed.
 func (n *Node) Text() string {
 	var b strings.Builder
 	n.writeText(&b)
@@ -263,8 +265,9 @@ func (n *Node) writeText(b *strings.Builder) {
 	type frame struct {
 		n    *Node
 		exit bool
+		pre  bool // inside <pre> or <textarea>: newlines are kept
 	}
-	stack := []frame{{n, false}}
+	stack := []frame{{n, false, n.Parent != nil && n.Parent.preformatted()}}
 	for len(stack) > 0 {
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -275,26 +278,46 @@ func (n *Node) writeText(b *strings.Builder) {
 		}
 		switch c.Kind {
 		case Text:
-			b.WriteString(c.Label)
+			if f.pre {
+				b.WriteString(c.Label)
+			} else {
+				for _, r := range c.Label {
+					if r == '\n' || r == '\r' || r == '\f' {
+						r = ' '
+					}
+					b.WriteRune(r)
+				}
+			}
 			continue
 		case Token:
 			b.WriteString(c.Label)
 			b.WriteByte(' ')
 			continue
 		}
-		block := IsBlock(c.Label)
 		if c.Label == "br" {
 			b.WriteByte('\n')
 			continue
 		}
-		if block {
+		if IsBlock(c.Label) {
 			b.WriteByte('\n')
-			stack = append(stack, frame{c, true})
+			stack = append(stack, frame{c, true, f.pre})
 		}
+		pre := f.pre || c.Label == "pre" || c.Label == "textarea"
 		for i := len(c.Children) - 1; i >= 0; i-- {
-			stack = append(stack, frame{c.Children[i], false})
+			stack = append(stack, frame{c.Children[i], false, pre})
 		}
 	}
+}
+
+// preformatted reports whether n is, or is inside, a <pre> or <textarea>
+// element, whose text keeps its line breaks.
+func (n *Node) preformatted() bool {
+	for a := n; a != nil; a = a.Parent {
+		if a.Kind == Element && (a.Label == "pre" || a.Label == "textarea") {
+			return true
+		}
+	}
+	return false
 }
 
 // normalizeLines collapses horizontal whitespace, trims each line and keeps at
