@@ -340,7 +340,12 @@ func scanEntry(sc interface{ Scan(...any) error }) (entry, error) {
 
 // leased returns the URLs left leased (by a process that died).
 func (f *frontier) leased(ctx context.Context) ([]entry, error) {
-	rows, err := f.sqldb.QueryContext(ctx, f.q(`SELECT `+entryCols+` FROM crawl_frontier WHERE crawl = ? AND state = ? ORDER BY seq`), f.crawl, StateLeased)
+	return f.entries(ctx, `WHERE crawl = ? AND state = ? ORDER BY seq`, f.crawl, StateLeased)
+}
+
+// entries returns the frontier rows selected by the SQL clauses where.
+func (f *frontier) entries(ctx context.Context, where string, args ...any) ([]entry, error) {
+	rows, err := f.sqldb.QueryContext(ctx, f.q(`SELECT `+entryCols+` FROM crawl_frontier `+where), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -362,21 +367,11 @@ func (f *frontier) candidates(ctx context.Context, n int, onlyRelevant bool) ([]
 	if onlyRelevant {
 		cond = " AND from_relevant = TRUE"
 	}
-	rows, err := f.sqldb.QueryContext(ctx, f.q(`SELECT `+entryCols+` FROM crawl_frontier WHERE crawl = ? AND state = ?`+cond+` ORDER BY priority DESC, seq LIMIT ?`),
-		f.crawl, StateQueued, n)
+	out, err := f.entries(ctx, `WHERE crawl = ? AND state = ?`+cond+` ORDER BY priority DESC, seq LIMIT ?`, f.crawl, StateQueued, n)
 	if err != nil {
 		return nil, fmt.Errorf("frontier of %s: %w", f.crawl, err)
 	}
-	defer rows.Close()
-	var out []entry
-	for rows.Next() {
-		e, err := scanEntry(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // lease marks a queued URL leased by this process.
