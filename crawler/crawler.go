@@ -138,9 +138,10 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 	}
 	c.dups.MaxBits = cfg.NearDuplicateBits
 	c.guard = TargetGuard{Allowed: cfg.AllowHosts}
-	client := &http.Client{Timeout: cfg.Timeout, Transport: guardedTransport(c.guard)}
+	client := &http.Client{Timeout: cfg.Timeout}
 	c.robots = &Robots{Client: client, UserAgent: cfg.UserAgent}
 	c.polite = &Politeness{Delay: cfg.Delay}
+	client.Transport = &politeTransport{next: guardedTransport(c.guard), polite: c.polite, robots: c.robots}
 	c.fetch = cfg.Fetcher
 	if c.fetch == nil {
 		c.fetch = &browser.HTTPFetcher{Client: client, Timeout: cfg.Timeout, MaxBytes: cfg.MaxBytes + 1, UserAgent: cfg.UserAgent}
@@ -486,21 +487,11 @@ func (c *Crawler) work(ctx context.Context, e entry) error {
 		c.cfg.Logf("refused %s: %v", e.URL, err)
 		return c.finish(ctx, e, doneRecord{Outcome: OutcomeForbidden, Detail: err.Error()})
 	}
-	// robots.txt is fetched within the host's politeness slot, like a page.
-	release, err := c.polite.Acquire(ctx, e.Host)
-	if err != nil {
+	release, allowed, crawlDelay, rerr := admit(ctx, c.polite, c.robots, u)
+	if ctx.Err() != nil {
 		return c.interrupted(e)
 	}
-	cached := c.robots.Cached(u)
-	allowed, crawlDelay, rerr := c.robots.Allowed(ctx, u)
-	if !cached {
-		release(crawlDelay)
-		if release, err = c.polite.Acquire(ctx, e.Host); err != nil {
-			return c.interrupted(e)
-		}
-	}
 	if rerr != nil || !allowed {
-		release(crawlDelay)
 		detail := "disallowed by robots.txt"
 		if rerr != nil {
 			detail = rerr.Error()

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -186,4 +187,76 @@ func (p *Politeness) release(host string, crawlDelay time.Duration) {
 	close(s.wake)
 	s.wake = make(chan struct{})
 	p.mu.Unlock()
+}
+
+// admit reserves u's host in p and reads its robots.txt within that slot (a
+// robots.txt fetch is a fetch of the host like any other). When the answer
+// is not allowed or err is set, the slot is already released; otherwise the
+// caller fetches u and then calls release(crawlDelay).
+func admit(ctx context.Context, p *Politeness, r *Robots, u *url.URL) (release func(time.Duration), allowed bool, crawlDelay time.Duration, err error) {
+	release, err = p.Acquire(ctx, u.Host)
+	if err != nil {
+		return nil, false, 0, err
+	}
+	cached := r.Cached(u)
+	allowed, crawlDelay, rerr := r.Allowed(ctx, u)
+	if !cached {
+		release(crawlDelay)
+		if release, err = p.Acquire(ctx, u.Host); err != nil {
+			return nil, false, 0, err
+		}
+	}
+	if rerr != nil || !allowed {
+		release(crawlDelay)
+		return nil, false, crawlDelay, rerr
+	}
+	return release, true, crawlDelay, nil
+}
+
+// politeTransport holds redirects to another host to that host's rules: the
+// HTTP client follows redirects within one fetch, and without this the
+// target host would be fetched outside its politeness slot and its
+// robots.txt. A redirect within the fetched host is already covered by the
+// slot the fetch holds.
+type politeTransport struct {
+	next   http.RoundTripper
+	polite *Politeness
+	robots *Robots
+}
+
+func (t *politeTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	first := req
+	for first.Response != nil && first.Response.Request != nil {
+		first = first.Response.Request
+	}
+	if first == req || strings.EqualFold(first.URL.Host, req.URL.Host) {
+		return t.next.RoundTrip(req)
+	}
+	release, allowed, delay, err := admit(req.Context(), t.polite, t.robots, req.URL)
+	if err != nil {
+		return nil, fmt.Errorf("redirect to %s: %w", req.URL, err)
+	}
+	if !allowed {
+		return nil, fmt.Errorf("redirect to %s: disallowed by robots.txt", req.URL)
+	}
+	resp, err := t.next.RoundTrip(req)
+	if err != nil {
+		release(delay)
+		return nil, err
+	}
+	resp.Body = &releasingBody{ReadCloser: resp.Body, release: func() { release(delay) }}
+	return resp, nil
+}
+
+// releasingBody frees a politeness slot when the response body is closed.
+type releasingBody struct {
+	io.ReadCloser
+	once    sync.Once
+	release func()
+}
+
+func (b *releasingBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.once.Do(b.release)
+	return err
 }

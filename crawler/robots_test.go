@@ -137,3 +137,66 @@ func TestPoliteness(t *testing.T) {
 		t.Error("Acquire did not honour the context deadline")
 	}
 }
+
+// TestRedirectToAnotherHostIsPolite checks that a redirect followed inside
+// one fetch waits for the target host's slot and obeys its robots.txt.
+func TestRedirectToAnotherHostIsPolite(t *testing.T) {
+	var mu sync.Mutex
+	var hitsB []time.Time
+	b := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			w.Write([]byte("User-agent: *\nDisallow: /private\n"))
+			return
+		}
+		mu.Lock()
+		hitsB = append(hitsB, time.Now())
+		mu.Unlock()
+		w.Write([]byte("<p>b</p>"))
+	}))
+	defer b.Close()
+	a := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			w.Write([]byte("User-agent: *\nAllow: /\n"))
+			return
+		}
+		http.Redirect(w, r, b.URL+r.URL.Path, http.StatusFound)
+	}))
+	defer a.Close()
+	const delay = 300 * time.Millisecond
+	client := &http.Client{}
+	robots := &Robots{Client: client, UserAgent: "GleanerTest/1"}
+	polite := &Politeness{Delay: delay}
+	client.Transport = &politeTransport{next: http.DefaultTransport, polite: polite, robots: robots}
+	ctx := context.Background()
+	get := func(raw string) error {
+		u, _ := url.Parse(raw)
+		release, allowed, d, err := admit(ctx, polite, robots, u)
+		if err != nil {
+			return err
+		}
+		if !allowed {
+			t.Fatalf("%s: disallowed by its own host's robots.txt", raw)
+		}
+		defer release(d)
+		resp, err := client.Get(raw)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}
+	if err := get(b.URL + "/direct"); err != nil {
+		t.Fatal(err)
+	}
+	if err := get(a.URL + "/via-a"); err != nil {
+		t.Fatal(err)
+	}
+	if len(hitsB) != 2 {
+		t.Fatalf("host B served %d pages, want 2", len(hitsB))
+	}
+	if gap := hitsB[1].Sub(hitsB[0]); gap < delay {
+		t.Errorf("redirect reached host B %v after its previous fetch, want >= %v", gap, delay)
+	}
+	if err := get(a.URL + "/private"); err == nil {
+		t.Error("redirect to a path host B's robots.txt disallows: no error")
+	}
+}
