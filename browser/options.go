@@ -1,7 +1,9 @@
 package browser
 
 import (
+	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"time"
@@ -51,6 +53,15 @@ type Options struct {
 	// DefaultBlock). NoBlock turns blocking off.
 	Block   []string
 	NoBlock bool
+	// AllowRequest, when set, is asked about every request the browser is
+	// about to send: the page's document, its redirect hops, subresources,
+	// scripts' fetches, frames. A request it returns an error for is never
+	// sent (failed as access denied) and is listed in Page.Notes; a refused
+	// main document makes Fetch fail with [ErrRefused]. It guards against
+	// server-side request forgery through the pages a crawler renders. It
+	// runs for many requests at once, so it must be safe for concurrent use.
+	// Nil allows everything.
+	AllowRequest func(ctx context.Context, u *url.URL) error
 	// Screenshot asks for a JPEG of the whole page.
 	Screenshot bool
 	// Width and Height are the window size (default 1280x900).

@@ -78,6 +78,10 @@ func New(opt Options) (*Renderer, error) {
 // ErrClosed is returned by Fetch after Close.
 var ErrClosed = errors.New("browser: renderer closed")
 
+// ErrRefused is wrapped by the error of Fetch when Options.AllowRequest
+// refused the page's document (or a redirect hop of it).
+var ErrRefused = errors.New("browser: request refused")
+
 // errCrashed marks an attempt that failed because the browser or its tab
 // died; such attempts are retried.
 var errCrashed = errors.New("browser or tab crashed")

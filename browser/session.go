@@ -48,7 +48,11 @@ type tabState struct {
 	nav       []string
 	requests  int
 	blocked   int
-	paused    []fetch.RequestID
+	paused    []*fetch.EventRequestPaused
+	refused   []string // notes of requests AllowRequest refused (at most maxRefusalNotes)
+	nRefused  int
+	// mainRefused is the refusal of a main-frame document request.
+	mainRefused error
 
 	loaded    chan struct{} // closed at the main frame's load event
 	crashed   chan struct{} // closed when the renderer of the tab crashed
@@ -123,7 +127,7 @@ func (s *tabState) listen(ev any) {
 		s.crashOnce.Do(func() { close(s.crashed) })
 	case *fetch.EventRequestPaused:
 		s.mu.Lock()
-		s.paused = append(s.paused, ev.RequestID)
+		s.paused = append(s.paused, ev)
 		s.mu.Unlock()
 		select {
 		case s.pausedSig <- struct{}{}:
@@ -161,9 +165,22 @@ func (s *tabState) netIdle(now, since time.Time, window, long time.Duration, len
 	return now.Sub(last) >= window
 }
 
-// blockLoop fails every request the Fetch domain paused: Fetch.enable was
-// given only the blocked resource types.
-func (s *tabState) blockLoop(ctx context.Context) {
+// maxRefusalNotes bounds the refusals listed in Page.Notes.
+const maxRefusalNotes = 20
+
+// maxChecks bounds the AllowRequest calls running at once for one tab.
+const maxChecks = 8
+
+// interceptLoop answers every request the Fetch domain paused: it fails
+// those of a blocked resource type and those allow refuses, and lets the
+// others go on. Chrome pauses every redirect hop again, so hops are checked
+// too. Without allow, Fetch.enable was given only the blocked types.
+func (s *tabState) interceptLoop(ctx context.Context, block []string, allow func(context.Context, *url.URL) error) {
+	blocked := map[network.ResourceType]bool{}
+	for _, t := range block {
+		blocked[network.ResourceType(t)] = true
+	}
+	sem := make(chan struct{}, maxChecks)
 	for {
 		select {
 		case <-ctx.Done():
@@ -171,16 +188,61 @@ func (s *tabState) blockLoop(ctx context.Context) {
 		case <-s.pausedSig:
 		}
 		s.mu.Lock()
-		ids := s.paused
+		evs := s.paused
 		s.paused = nil
-		s.blocked += len(ids)
 		s.mu.Unlock()
-		for _, id := range ids {
-			if _, err := chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: id, ErrorReason: network.ErrorReasonBlockedByClient}); err != nil && ctx.Err() != nil {
+		for _, ev := range evs {
+			if allow == nil || blocked[ev.ResourceType] {
+				s.mu.Lock()
+				s.blocked++
+				s.mu.Unlock()
+				if _, err := chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient}); err != nil && ctx.Err() != nil {
+					return
+				}
+				continue
+			}
+			// The check may resolve a host name: it runs beside the loop
+			// so one slow lookup does not hold the page's other requests.
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
 				return
 			}
+			go func() {
+				defer func() { <-sem }()
+				s.check(ctx, ev, allow)
+			}()
 		}
 	}
+}
+
+// check asks allow about one paused request and fails or continues it.
+func (s *tabState) check(ctx context.Context, ev *fetch.EventRequestPaused, allow func(context.Context, *url.URL) error) {
+	var err error
+	raw := ""
+	if ev.Request != nil {
+		raw = ev.Request.URL
+	}
+	u, perr := url.Parse(raw)
+	if perr != nil {
+		err = fmt.Errorf("bad URL: %w", perr)
+	} else {
+		err = allow(ctx, u)
+	}
+	if err == nil {
+		chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+		return
+	}
+	s.mu.Lock()
+	s.nRefused++
+	if len(s.refused) < maxRefusalNotes {
+		s.refused = append(s.refused, fmt.Sprintf("refused: %s: %v", raw, err))
+	}
+	if ev.ResourceType == network.ResourceTypeDocument && ev.FrameID == s.mainFrame {
+		s.mainRefused = fmt.Errorf("%s: %w", raw, err)
+	}
+	s.mu.Unlock()
+	chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAccessDenied})
 }
 
 // phases times the steps of one page for its notes.
@@ -277,15 +339,21 @@ func (r *Renderer) openTab(inst *instance, u *url.URL) (*tab, error) {
 	if _, err := chromedp.Call(tabCtx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: initJS}); err != nil {
 		return nil, fmt.Errorf("install page hooks: %w", err)
 	}
-	if len(r.opt.Block) > 0 {
+	if len(r.opt.Block) > 0 || r.opt.AllowRequest != nil {
 		var pats []*fetch.RequestPattern
-		for _, t := range r.opt.Block {
-			pats = append(pats, &fetch.RequestPattern{URLPattern: "*", ResourceType: network.ResourceType(t)})
+		if r.opt.AllowRequest != nil {
+			// Every request is paused and checked (the request stage is
+			// the default).
+			pats = []*fetch.RequestPattern{{URLPattern: "*"}}
+		} else {
+			for _, t := range r.opt.Block {
+				pats = append(pats, &fetch.RequestPattern{URLPattern: "*", ResourceType: network.ResourceType(t)})
+			}
 		}
 		if _, err := chromedp.Call(tabCtx, fetch.Enable, fetch.EnableParams{Patterns: pats}); err != nil {
 			return nil, fmt.Errorf("enable resource blocking: %w", err)
 		}
-		go st.blockLoop(tabCtx)
+		go st.interceptLoop(tabCtx, r.opt.Block, r.opt.AllowRequest)
 	}
 	opened = true
 	return &tab{ctx: tabCtx, cancel: cancel, st: st}, nil
@@ -345,6 +413,12 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 	reserve := min(deadline.Sub(start)/5, 5*time.Second)
 	waitUntil := deadline.Add(-reserve)
 
+	if allow := r.opt.AllowRequest; allow != nil {
+		// Refused at once: no tab is spent on it.
+		if err := allow(ctx, u); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrRefused, err)
+		}
+	}
 	t, err := r.takeTab(inst, u)
 	if err != nil {
 		if inst.ctx.Err() != nil && ctx.Err() == nil {
@@ -388,6 +462,12 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 	sctx, cancelS := context.WithDeadline(tabCtx, deadline)
 	defer cancelS()
 	nav, err := chromedp.Call(sctx, page.Navigate, page.NavigateParams{URL: u.String()})
+	st.mu.Lock()
+	refused := st.mainRefused
+	st.mu.Unlock()
+	if refused != nil {
+		return nil, fmt.Errorf("navigate: %w: %w", ErrRefused, refused)
+	}
 	if err != nil {
 		return nil, fail("navigate", err)
 	}
@@ -566,6 +646,10 @@ func (r *Renderer) capture(ctx context.Context, st *tabState, p *Page) error {
 	p.Status, p.ContentType = st.status, st.ctype
 	p.Redirects = append([]Redirect(nil), st.redirects...)
 	p.Requests, p.Blocked = st.requests, st.blocked
+	p.Notes = append(p.Notes, st.refused...)
+	if more := st.nRefused - len(st.refused); more > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("refused: %d more requests", more))
+	}
 	nav := append([]string(nil), st.nav...)
 	st.mu.Unlock()
 	if p.FinalURL == "" {
