@@ -137,7 +137,7 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 		c.threshold, c.calibrated = cfg.Threshold, true
 	}
 	c.dups.MaxBits = cfg.NearDuplicateBits
-	c.guard = TargetGuard{Allowed: cfg.AllowHosts}
+	c.guard = cfg.Guard()
 	client := &http.Client{Timeout: cfg.Timeout}
 	c.robots = &Robots{Client: client, UserAgent: cfg.UserAgent}
 	c.polite = &Politeness{Delay: cfg.Delay}
@@ -149,6 +149,12 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 	c.learner = newLearner(db, cfg)
 	return c, nil
 }
+
+// Guard is the guard against server-side request forgery of a crawl of
+// cfg. A browser given as Config.Fetcher should check every request it sends
+// with it (browser.Options.AllowRequest = cfg.Guard().Check): the crawler
+// itself only sees the URLs it asks for and where they ended.
+func (cfg Config) Guard() TargetGuard { return TargetGuard{Allowed: cfg.AllowHosts} }
 
 // Dataset is the dataset name under which the pages of crawl name are stored.
 func Dataset(name string) string { return "crawl:" + name }
@@ -502,6 +508,10 @@ func (c *Crawler) work(ctx context.Context, e entry) error {
 	release(crawlDelay)
 	if ctx.Err() != nil {
 		return c.interrupted(e)
+	}
+	if errors.Is(ferr, browser.ErrRefused) {
+		// The browser's own guard refused the page or a redirect hop of it.
+		return c.finish(ctx, e, doneRecord{Outcome: OutcomeForbidden, Detail: ferr.Error()})
 	}
 	if ferr == nil && p != nil && c.cfg.Fetcher != nil {
 		// A fetcher of the caller's (a browser) follows redirects itself:
