@@ -354,3 +354,35 @@ var blockTags = map[string]bool{
 
 // IsBlock reports whether tag starts a new line when its text is rendered.
 func IsBlock(tag string) bool { return blockTags[tag] }
+
+// Prune returns a copy of t without the nodes for which keep reports false,
+// each removed with its whole subtree. The root is always kept (a tree needs
+// one) and keep is not asked about it. Nodes of the copy share Label and
+// Attrs with t's, get fresh Index, Depth, Parent and Children, and record in
+// Origin the node of t they come from; a view made later from the copy
+// points to the copy's nodes, whose Origin leads on to t.
+func (t *Tree) Prune(keep func(*Node) bool) *Tree {
+	out := &Tree{Name: t.Name}
+	if t.Root == nil {
+		return out
+	}
+	type item struct {
+		src    *Node
+		parent *Node
+	}
+	stack := []item{{t.Root, nil}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		s := it.src
+		if it.parent != nil && !keep(s) {
+			continue
+		}
+		n := &Node{Kind: s.Kind, Label: s.Label, Attrs: s.Attrs, Parent: it.parent, Offset: s.Offset, Origin: s}
+		out.add(n)
+		for i := len(s.Children) - 1; i >= 0; i-- {
+			stack = append(stack, item{s.Children[i], n})
+		}
+	}
+	return out
+}
