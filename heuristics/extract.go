@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -84,11 +85,51 @@ func Extract(in Input, opt ExtractOptions) (Result, error) {
 		return Result{}, errors.New("extract: empty page")
 	}
 	opt = opt.withDefaults()
+	in.Page = VisibleTree(in.Page, in.Visible)
+	if in.Medoid != nil && in.Medoid.Root != nil {
+		in.Medoid = VisibleTree(in.Medoid, in.MedoidVisible)
+	}
 	r, err := extract(in, opt, nil)
 	if err != nil {
 		return r, err
 	}
 	return withMeta(r, in.Page, in.Src), nil
+}
+
+// VisibleTree returns t without the elements the rendered page did not
+// show, when visible is set (t itself otherwise). An element goes, with its
+// subtree, when visible reports false for it and for all its descendant
+// elements: a zero-height container of floated or positioned children, or
+// a visibility:hidden parent of a visible child, stays. Text and other
+// non-element nodes follow their element. Hidden text (collapsed teasers,
+// templates, off-screen copies) otherwise reads like content and, as it
+// varies from page to page, like article text to the pair diff.
+func VisibleTree(t *treediff.Tree, visible func(*treediff.Node) bool) *treediff.Tree {
+	if visible == nil || t == nil || t.Root == nil {
+		return t
+	}
+	// Preorder lists every descendant after its element: a backward pass
+	// sees a node's children before the node.
+	shown := make([]bool, len(t.Nodes))
+	hidden := false
+	for i := len(t.Nodes) - 1; i >= 0; i-- {
+		n := t.Nodes[i]
+		if n.Kind != treediff.Element {
+			continue
+		}
+		if visible(n) {
+			shown[i] = true
+		} else {
+			hidden = true
+		}
+		if shown[i] && n.Parent != nil {
+			shown[n.Parent.Index] = true
+		}
+	}
+	if !hidden {
+		return t
+	}
+	return t.Prune(func(n *treediff.Node) bool { return n.Kind != treediff.Element || shown[n.Index] })
 }
 
 // withMeta adds the page's stated date and author to r, and its stated
@@ -114,6 +155,13 @@ type Input struct {
 	Medoid *treediff.Tree
 	// Rules are the page's cluster rules, zero for none.
 	Rules Rules
+	// Visible, when set, reports whether an element of Page was shown in
+	// the rendered page (e.g. from browser.Layout); the elements it hides
+	// are left out before any method runs (see VisibleTree). It should
+	// report true for elements it knows nothing about (those in <head>).
+	Visible func(*treediff.Node) bool
+	// MedoidVisible is Visible for Medoid's elements, nil when unknown.
+	MedoidVisible func(*treediff.Node) bool
 }
 
 // pairOutcome is a pair diff already computed for a page.
@@ -306,6 +354,10 @@ type SitePage struct {
 	// compared with: its cluster's medoid, or for the medoid itself another
 	// member of the cluster (its nearest); -1 for none.
 	Medoid int
+	// Visible, when set, reports whether an element of Page was shown in
+	// the rendered page (see Input.Visible); it applies too when this page
+	// serves as another's medoid.
+	Visible func(*treediff.Node) bool
 }
 
 // SiteExtraction is what ExtractSite found.
@@ -333,6 +385,15 @@ func ExtractSite(ctx context.Context, pages []SitePage, opt ExtractOptions) (*Si
 		}
 		if p.Medoid >= len(pages) || p.Medoid == i {
 			return nil, fmt.Errorf("extract site: page %s: medoid index %d out of range", p.Page.Name, p.Medoid)
+		}
+	}
+	if slices.ContainsFunc(pages, func(p SitePage) bool { return p.Visible != nil }) {
+		pages = slices.Clone(pages)
+		parallel(ctx, len(pages), func(i int) {
+			pages[i].Page = VisibleTree(pages[i].Page, pages[i].Visible)
+		})
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 	}
 	pairs := make([]*pairOutcome, len(pages))
