@@ -136,6 +136,14 @@ func (l *Layout) Visible(n *treediff.Node) bool {
 	return ok && b.Visible
 }
 
+// Hidden reports whether the browser laid n out (see Box) and did not show
+// it. Unlike !Visible, a node without a box (in <head>, or markup the
+// parser restructured) is not hidden: nothing is known of it.
+func (l *Layout) Hidden(n *treediff.Node) bool {
+	b, ok := l.Box(n)
+	return ok && !b.Visible
+}
+
 // Capture is the JSON metadata stored with a page (everything but the HTML
 // and the screenshot).
 func (p *Page) Capture() ([]byte, error) {

@@ -7,7 +7,26 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/treediff"
 )
+
+// StoredVisible reads the layout stored with p and returns which elements
+// of the tree treediff.Parse builds from p's HTML the browser showed (see
+// Layout.Hidden), as heuristics.Input.Visible wants it. It returns nil for
+// a page without layout (a plain fetch), so every element is read.
+func StoredVisible(p *store.Page) (func(*treediff.Node) bool, error) {
+	if p == nil || p.Capture == nil || len(p.Capture.Layout) == 0 {
+		return nil, nil
+	}
+	l, err := ParseLayout(p.Capture.Layout)
+	if err != nil {
+		return nil, fmt.Errorf("page %s: %w", p.Name(), err)
+	}
+	if l == nil || len(l.Boxes) == 0 {
+		return nil, nil
+	}
+	return func(n *treediff.Node) bool { return !l.Hidden(n) }, nil
+}
 
 // StorePage turns a fetched page, or the error of fetching rawURL, into a
 // store page with its capture metadata (the layout as JSON, which

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/store"
@@ -153,7 +154,7 @@ func (l *learner) extract(ctx context.Context, sp *store.Page, tree *treediff.Tr
 			s.sinceLearn, s.nextLearn = 0, 2*s.pages
 		}
 	}
-	in := heuristics.Input{Page: tree, Src: sp.HTML()}
+	in := heuristics.Input{Page: tree, Src: sp.HTML(), Visible: l.visible(sp)}
 	runID := int64(0)
 	if m, ok := s.members[sp.ID]; ok && !m.Outlier {
 		if med, ok := s.medoids[m.Cluster]; ok && med != sp.ID {
@@ -179,8 +180,21 @@ func (l *learner) medoidTree(ctx context.Context, s *siteState, id int64) (*tree
 	if err != nil {
 		return nil, err
 	}
+	// Kept as the browser showed it: pruning once here is what
+	// Input.MedoidVisible would do at every extraction.
+	t = heuristics.VisibleTree(t, l.visible(p))
 	s.trees[id] = t
 	return t, nil
+}
+
+// visible is which elements of a stored page the browser showed, nil when
+// its capture has no (readable) layout: extraction then reads them all.
+func (l *learner) visible(p *store.Page) func(*treediff.Node) bool {
+	v, err := browser.StoredVisible(p)
+	if err != nil {
+		l.cfg.Logf("layout ignored: %v", err)
+	}
+	return v
 }
 
 // finish brings each crawled site's templates up to date with all its pages
@@ -272,7 +286,7 @@ func (l *learner) finishSite(ctx context.Context, site string, s *siteState, ids
 			return fmt.Errorf("page %s: %w", p.Name(), err)
 		}
 		index[id] = len(pages)
-		pages = append(pages, heuristics.SitePage{Page: t, Src: p.HTML(), Cluster: -1, Medoid: -1})
+		pages = append(pages, heuristics.SitePage{Page: t, Src: p.HTML(), Cluster: -1, Medoid: -1, Visible: l.visible(p)})
 		pids = append(pids, id)
 		return nil
 	}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
@@ -211,6 +212,9 @@ func extractSite(ctx context.Context, st store.Store, site string, opt heuristic
 	if err != nil {
 		return out, fmt.Errorf("extract %s: %w", site, err)
 	}
+	for _, p := range sitePages.noLayout {
+		fmt.Fprintf(stderr, "gleaner extract: page %s: layout ignored: %v\n", p.name, p.err)
+	}
 	se, err := heuristics.ExtractSite(ctx, sitePages.pages, opt)
 	if err != nil {
 		return out, fmt.Errorf("extract %s: %w", site, err)
@@ -253,6 +257,9 @@ type sitePageSet struct {
 	pages []heuristics.SitePage
 	ids   []int64
 	bad   []badPage
+	// noLayout are pages whose stored layout could not be read: they are
+	// extracted with all their elements.
+	noLayout []badPage
 }
 
 // sitePagesOf parses the site's pages and places each in its cluster of the
@@ -276,8 +283,13 @@ func sitePagesOf(ctx context.Context, st store.Store, metas []*store.Page, clust
 			set.bad = append(set.bad, badPage{p.Name(), err})
 			continue
 		}
+		// A rendered page is read as the browser showed it.
+		visible, err := browser.StoredVisible(p)
+		if err != nil {
+			set.noLayout = append(set.noLayout, badPage{p.Name(), err})
+		}
 		index[p.ID] = len(set.pages)
-		set.pages = append(set.pages, heuristics.SitePage{Page: t, Src: p.HTML(), Cluster: -1, Medoid: -1})
+		set.pages = append(set.pages, heuristics.SitePage{Page: t, Src: p.HTML(), Cluster: -1, Medoid: -1, Visible: visible})
 		set.ids = append(set.ids, p.ID)
 		names = append(names, p.Name())
 	}
