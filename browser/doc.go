@@ -33,13 +33,17 @@
 // area, visibility:hidden or opacity:0 (themselves or an ancestor), so
 // "visible text only" is the text of nodes whose box is visible, and Box.Y
 // gives the vertical position in the whole document (CSS pixels from the
-// top of the page, not the viewport).
+// top of the page, not the viewport). Layout.Hidden is the test extraction
+// uses: laid out and not shown (an element without a box, as in <head>, is
+// not hidden).
 //
 // # Storing pages
 //
 // StorePage turns a Page (or the error of fetching it) into a store.Page
 // with its capture metadata; ParseLayout reads the stored layout
-// (store.Capture.Layout) back. "gleaner render" uses both.
+// (store.Capture.Layout) back. "gleaner render" uses both. StoredVisible
+// gives, for a stored page, the heuristics.Input.Visible predicate with
+// which the crawler and "gleaner extract" leave hidden elements out.
 //
 // # What a rendered page costs
 //
