@@ -239,11 +239,7 @@ func isSeed(w *fixtures.Server, u string) bool {
 // least the delay (or the site's Crawl-delay) after the previous one ended.
 // The hops of one redirect chain are one fetch.
 func TestCrawlPoliteness(t *testing.T) {
-	srv, err := fixtures.Start(context.Background(), fixtures.Options{Seed: 3, Slow: -1, CrawlDelay: 150 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := ownFixtureWeb(t, fixtures.Options{Seed: 3, Slow: -1, CrawlDelay: 150 * time.Millisecond})
 	db := tempDB(t)
 	cfg := fixtureConfig(srv, "polite")
 	const delay = 40 * time.Millisecond
@@ -295,11 +291,7 @@ func TestCrawlPoliteness(t *testing.T) {
 // requested, that such URLs are counted, and that meta robots noindex pages
 // are not kept.
 func TestCrawlRobots(t *testing.T) {
-	srv, err := fixtures.Start(context.Background(), fixtures.Options{Seed: 4, Slow: -1, CrawlDelay: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := ownFixtureWeb(t, fixtures.Options{Seed: 4, Slow: -1, CrawlDelay: -1})
 	db := tempDB(t)
 	cfg := fixtureConfig(srv, "robots")
 	cfg.Delay, cfg.LearnAt, cfg.MaxPages, cfg.Strategy = time.Millisecond, -1, 150, "bfs"
@@ -373,11 +365,7 @@ func TestCrawlRobots(t *testing.T) {
 // to a loopback one not allowed is refused at dial time; non-http seeds are
 // refused.
 func TestTargetGuardCrawl(t *testing.T) {
-	srv, err := fixtures.Start(context.Background(), fixtures.Options{Seed: 5, Slow: -1, CrawlDelay: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := ownFixtureWeb(t, fixtures.Options{Seed: 5, Slow: -1, CrawlDelay: -1})
 	db := tempDB(t)
 	cfg := fixtureConfig(srv, "ssrf")
 	cfg.AllowHosts = nil

@@ -31,6 +31,18 @@ func fixtureWeb(t testing.TB) *fixtures.Server {
 	return webSrv
 }
 
+// ownFixtureWeb starts a fixture web for one test (its own request log,
+// seed or Crawl-delay), closed when the test ends.
+func ownFixtureWeb(t testing.TB, opt fixtures.Options) *fixtures.Server {
+	t.Helper()
+	srv, err := fixtures.Start(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
 // fixtureTerms are the seed terms of a crawl on the fixtures' on-topic theme.
 func fixtureTerms() []string {
 	var out []string

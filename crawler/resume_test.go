@@ -57,11 +57,7 @@ func TestResumeChild(t *testing.T) {
 // without a stored page at the kill), every fetched URL has exactly one
 // stored page, and nothing is left leased.
 func TestKillResume(t *testing.T) {
-	srv, err := fixtures.Start(context.Background(), fixtures.Options{Seed: 6, Slow: -1, CrawlDelay: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := ownFixtureWeb(t, fixtures.Options{Seed: 6, Slow: -1, CrawlDelay: -1})
 	dbPath := filepath.Join(t.TempDir(), "resume.db")
 	cfg := fixtureConfig(srv, "resume")
 	cfg.Delay, cfg.Workers, cfg.MaxPages, cfg.LearnAt = 15*time.Millisecond, 4, 90, 8
@@ -93,6 +89,7 @@ func TestKillResume(t *testing.T) {
 			if _, err := os.Stat(dbPath); err != nil {
 				continue
 			}
+			var err error
 			if db, err = store.Open(ctx, dbPath); err != nil {
 				t.Fatal(err)
 			}
@@ -219,11 +216,7 @@ func TestKillResume(t *testing.T) {
 // stored), and checks that the next run processes the stored page without
 // requesting it again.
 func TestResumeFromStoredPage(t *testing.T) {
-	srv, err := fixtures.Start(context.Background(), fixtures.Options{Seed: 8, Slow: -1, CrawlDelay: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := ownFixtureWeb(t, fixtures.Options{Seed: 8, Slow: -1, CrawlDelay: -1})
 	ctx := context.Background()
 	db := tempDB(t)
 	cfg := fixtureConfig(srv, "stored")
