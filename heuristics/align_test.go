@@ -251,7 +251,7 @@ func TestAlignTedBench(t *testing.T) {
 		}
 		costSum += fc
 		exactSum += ec
-		lf, le := locate(fast, opt), locate(exact, opt)
+		lf, le := locate(fast, opt, proseMap{}), locate(exact, opt, proseMap{})
 		agree := lf.body == le.body || (lf.body != nil && le.body != nil && lf.body.Index == le.body.Index)
 		if agree {
 			same++

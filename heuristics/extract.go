@@ -181,7 +181,7 @@ func pairDiff(page, medoid *treediff.Tree, opt PairOptions) pairOutcome {
 	if err != nil {
 		return pairOutcome{err: fmt.Errorf("pair diff: %w", err)}
 	}
-	loc := locate(al, opt)
+	loc := locate(al, opt, newProseMap(page, SingleOptions{}))
 	out := pairOutcome{res: loc.result(page)}
 	if loc.title != nil {
 		out.title = loc.title.Origin

@@ -89,7 +89,10 @@ type features struct {
 
 // computeFeatures counts, over the page's token view t, the words that
 // differ from the medoid as changed(i) says.
-func computeFeatures(t *treediff.Tree, changed func(i int) bool, opt PairOptions) *features {
+//
+// A zone's cue is ignored on an element that holds most of the page's
+// prose (prose.holdsProse): it names a wrapper, not a zone.
+func computeFeatures(t *treediff.Tree, changed func(i int) bool, opt PairOptions, prose proseMap) *features {
 	n := len(t.Nodes)
 	f := &features{view: t,
 		tok: make([]int32, n), chg: make([]int32, n), link: make([]int32, n), chgLink: make([]int32, n), useful: make([]int32, n),
@@ -110,7 +113,7 @@ func computeFeatures(t *treediff.Tree, changed func(i int) bool, opt PairOptions
 				block[i] = block[p.Index]
 			}
 		}
-		if x.Kind == treediff.Element && !f.zone[i] && isFilteredZone(x) {
+		if x.Kind == treediff.Element && !f.zone[i] && isFilteredZone(x) && !prose.holdsProse(x) {
 			f.zone[i] = true
 		}
 		if x.Kind == treediff.Token {
@@ -168,9 +171,9 @@ func bodyOf(t *treediff.Tree) *treediff.Node {
 }
 
 // locate finds the body and title elements in the page's token view.
-func locate(al *Alignment, opt PairOptions) located {
+func locate(al *Alignment, opt PairOptions, prose proseMap) located {
 	moved := movedTemplate(al.A, al.B)
-	f := computeFeatures(al.A, func(i int) bool { return al.Changed(i) && !moved[i] }, opt)
+	f := computeFeatures(al.A, func(i int) bool { return al.Changed(i) && !moved[i] }, opt, prose)
 	t := al.A
 	body := bodyOf(t)
 	total := float64(f.tok[t.Root.Index])

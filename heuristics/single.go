@@ -144,6 +144,9 @@ type page struct {
 	// blocks[first[i]:end[i]].
 	first, end []int
 	totalWords int
+	// cues weighs class/id/role cues against the prose elements hold; nil
+	// leaves every cue out (the first reading, see newProseMap).
+	cues *proseMap
 }
 
 // skipTags never hold article text.
@@ -156,8 +159,25 @@ var skipTags = map[string]bool{
 // boilerTags hold navigation or side content by definition.
 var boilerTags = map[string]bool{"nav": true, "aside": true, "footer": true, "menu": true}
 
+// newPage reads t's blocks, with the cues of the elements that do not hold
+// most of the page's prose.
 func newPage(t *treediff.Tree, opt SingleOptions) *page {
-	p := &page{t: t, opt: opt, first: make([]int, len(t.Nodes)), end: make([]int, len(t.Nodes))}
+	m := newProseMap(t, opt)
+	return buildPage(t, opt, &m)
+}
+
+// cueOf is n's cue unless the page reads no cues or n holds most of its
+// prose.
+func (p *page) cueOf(n *treediff.Node) cueStrength {
+	if p.cues == nil || p.cues.holdsProse(n) {
+		return noCue
+	}
+	return cueOf(n)
+}
+
+// buildPage cuts t into blocks and judges them; cues nil reads no cue.
+func buildPage(t *treediff.Tree, opt SingleOptions, cues *proseMap) *page {
+	p := &page{t: t, opt: opt, first: make([]int, len(t.Nodes)), end: make([]int, len(t.Nodes)), cues: cues}
 	var cur *block
 	var sb strings.Builder
 	lastBR := false
@@ -191,7 +211,7 @@ func newPage(t *treediff.Tree, opt SingleOptions) *page {
 			case headingLevel(n.Label) > 0:
 				heading = heading[:len(heading)-1]
 			}
-			switch cueOf(n) {
+			switch p.cueOf(n) {
 			case strongCue:
 				cueDepth--
 			case weakCue:
@@ -268,7 +288,7 @@ func newPage(t *treediff.Tree, opt SingleOptions) *page {
 		if h := headingLevel(n.Label); h > 0 {
 			heading = append(heading, h)
 		}
-		switch cueOf(n) {
+		switch p.cueOf(n) {
 		case strongCue:
 			cueDepth++
 		case weakCue:

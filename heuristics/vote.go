@@ -262,7 +262,7 @@ func ApplyRules(page, medoid *treediff.Tree, body, title Rule, opt PairOptions) 
 		mv = medoid.View(treediff.TokenView)
 	}
 	moved := movedTemplate(pv, mv)
-	f := computeFeatures(pv, func(i int) bool { return !moved[i] }, opt)
+	f := computeFeatures(pv, func(i int) bool { return !moved[i] }, opt, newProseMap(page, SingleOptions{}))
 	byOrigin := make(map[*treediff.Node]*treediff.Node, len(pv.Nodes)/2)
 	for _, x := range pv.Nodes {
 		if x.Kind == treediff.Element {

@@ -1,0 +1,64 @@
+package heuristics
+
+import "github.com/gleaner/gleaner/treediff"
+
+// Cues (a class, id or role naming navigation, comments, a sidebar…) are
+// evidence against an element, weighed against the text it holds: sites name
+// their page-level wrappers after layouts and taxonomies ("right-rail",
+// "with-navbar", "category-social-media", "article-plus-share-tools"), so a
+// cue on an element that holds most of the page's prose is a wrapper's name,
+// never a verdict on the article inside. Elements inside it still answer
+// for their own cues: a comment list that holds most of the prose is read,
+// and each comment in it, a small part of the page, is still a comment.
+
+// dominantShare is the share of the page's prose an element must hold for
+// its own cue to be ignored.
+const dominantShare = 0.5
+
+// proseMap tells, per node index of a full tree, whether the element holds
+// most of the page's prose.
+type proseMap struct {
+	tree     *treediff.Tree
+	dominant []bool
+}
+
+// newProseMap reads t's prose: the words of blocks judged article-like on
+// their text alone (long, few links, not code, bylines or legal lines),
+// before any cue is applied.
+func newProseMap(t *treediff.Tree, opt SingleOptions) proseMap {
+	p := buildPage(t, opt.withDefaults(), nil)
+	prefix := make([]float64, len(p.blocks)+1)
+	for i, b := range p.blocks {
+		w := 0.0
+		if b.class == classGood {
+			w = float64(b.words) * (1 - b.linkDensity())
+		}
+		prefix[i+1] = prefix[i] + w
+	}
+	total := prefix[len(p.blocks)]
+	m := proseMap{tree: t, dominant: make([]bool, len(t.Nodes))}
+	if total <= 0 {
+		return m
+	}
+	for _, n := range t.Nodes {
+		if n.Kind == treediff.Element {
+			m.dominant[n.Index] = prefix[p.end[n.Index]]-prefix[p.first[n.Index]] >= dominantShare*total
+		}
+	}
+	return m
+}
+
+// holdsProse reports whether n, a node of the tree the map was built on or
+// of a view of it, holds most of the page's prose. A zero map knows nothing
+// and reports false.
+func (m proseMap) holdsProse(n *treediff.Node) bool {
+	if m.tree == nil {
+		return false
+	}
+	// A view's node leads, through Origin, to the node of the tree it was
+	// made from.
+	for n != nil && (n.Index >= len(m.tree.Nodes) || m.tree.Nodes[n.Index] != n) {
+		n = n.Origin
+	}
+	return n != nil && m.dominant[n.Index]
+}
