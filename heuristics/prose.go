@@ -11,8 +11,8 @@ import "github.com/gleaner/gleaner/treediff"
 // for their own cues: a comment list that holds most of the prose is read,
 // and each comment in it, a small part of the page, is still a comment.
 
-// dominantShare is the share of the page's prose an element must hold for
-// its own cue to be ignored.
+// dominantShare is the share of the page's prose an element must hold,
+// outside the cued elements inside it, for its own cue to be ignored.
 const dominantShare = 0.5
 
 // proseMap tells, per node index of a full tree, whether the element holds
@@ -40,13 +40,32 @@ func newProseMap(t *treediff.Tree, opt SingleOptions) proseMap {
 	if total <= 0 {
 		return m
 	}
-	for _, n := range t.Nodes {
-		if n.Kind == treediff.Element {
-			m.dominant[n.Index] = prefix[p.end[n.Index]]-prefix[p.first[n.Index]] >= dominantShare*total
+	// Children before parents: an element's free prose is what it holds
+	// outside the cued elements below it whose cue stands.
+	vetoed := make([]float64, len(t.Nodes))
+	for i := len(t.Nodes) - 1; i >= 0; i-- {
+		n := t.Nodes[i]
+		if n.Kind != treediff.Element {
+			continue
+		}
+		held := prefix[p.end[i]] - prefix[p.first[i]]
+		up := vetoed[i]
+		if isCued(n) {
+			m.dominant[i] = held-vetoed[i] >= dominantShare*total
+			if !m.dominant[i] {
+				up = held
+			}
+		}
+		if n.Parent != nil {
+			vetoed[n.Parent.Index] += up
 		}
 	}
 	return m
 }
+
+// isCued reports whether either cue vocabulary (the single-page blocks' or
+// the pair diff's zones) marks n.
+func isCued(n *treediff.Node) bool { return cueOf(n) != noCue || isFilteredZone(n) }
 
 // holdsProse reports whether n, a node of the tree the map was built on or
 // of a view of it, holds most of the page's prose. A zero map knows nothing

@@ -521,6 +521,11 @@ func (p *page) weight(b *block) float64 {
 	case classBad:
 		return -float64(b.words)
 	}
+	if sentenceLike(b) {
+		// A one-sentence paragraph reads as the article's ("Do you know
+		// what it means?"): it joins the text beside it.
+		return 0.5 * float64(b.words)
+	}
 	return -0.1 * float64(b.words)
 }
 
@@ -614,6 +619,10 @@ func (p *page) spanWeight(i, prev, edge int) float64 {
 	return w
 }
 
+// maxEchoWords bounds the blocks left out when repeated (a caption, a
+// pull quote).
+const maxEchoWords = 40
+
 // boundaryCost is the least weight, in words, a navigation block takes off
 // a run of article text: a few short links between the article and a
 // teaser are enough to part them.
@@ -661,10 +670,11 @@ func (p *page) bodyOf(n *treediff.Node, title string) ([]string, float64) {
 	seen := map[string]bool{}
 	for i, b := range p.blocks[lo:hi] {
 		keep := b.class == classGood || sentenceLike(b) || p.subheading(lo+i, hi) || listItem(b, lists)
-		if !keep || seen[b.text] || i < 5 && isTitleEcho(b, title) {
+		// A short block shown twice is a caption or a pull quote; a long
+		// paragraph said twice is the article's own.
+		if !keep || b.words <= maxEchoWords && seen[b.text] || i < 5 && isTitleEcho(b, title) {
 			continue
 		}
-		// A repeated block is a caption or a pull quote shown twice.
 		seen[b.text] = true
 		if b.class == classGood {
 			inside += b.words
