@@ -1,6 +1,9 @@
 package treediff
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestNodeText checks that Text lays text out as HTML does: block elements
 // and <br> break lines, newlines inside text are spaces except in <pre> and
@@ -38,5 +41,31 @@ func TestNodeText(t *testing.T) {
 	})
 	if txt == nil || txt.Text() != "a\nb" {
 		t.Errorf("text node under <pre>: %v", txt)
+	}
+}
+
+func TestWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"Hello, world!", []string{"Hello", "world"}},
+		{"snake_case 42x", []string{"snake_case", "42x"}},
+		{"東京は晴れ。", []string{"東", "京", "は", "晴", "れ"}},
+		{"iPhoneの新型", []string{"iPhone", "の", "新", "型"}},
+		{"서울 날씨", []string{"서울", "날씨"}}, // Korean is written with spaces
+		{"", nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, w := range Words(tt.in) {
+			if tt.in[w.Offset:w.Offset+len(w.Text)] != w.Text {
+				t.Errorf("Words(%q): %q not at offset %d", tt.in, w.Text, w.Offset)
+			}
+			got = append(got, w.Text)
+		}
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("Words(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 )
@@ -230,16 +231,26 @@ func IsWordRune(r rune) bool {
 }
 
 // Words splits s into maximal runs of word runes; whitespace and punctuation
-// separate words and are dropped. No case folding.
+// separate words and are dropped. No case folding. Scripts written without
+// spaces between words (Han, Hiragana, Katakana) count one word per
+// character: a run of them is a sentence, not a word, and counting it as
+// one would make every paragraph of a Japanese or Chinese page look short.
 func Words(s string) []Word {
 	var out []Word
 	start := -1
 	for i, r := range s {
-		if IsWordRune(r) {
+		switch {
+		case unspaced(r):
+			if start >= 0 {
+				out = append(out, Word{s[start:i], start})
+				start = -1
+			}
+			out = append(out, Word{s[i : i+utf8.RuneLen(r)], i})
+		case IsWordRune(r):
 			if start < 0 {
 				start = i
 			}
-		} else if start >= 0 {
+		case start >= 0:
 			out = append(out, Word{s[start:i], start})
 			start = -1
 		}
@@ -248,6 +259,12 @@ func Words(s string) []Word {
 		out = append(out, Word{s[start:], start})
 	}
 	return out
+}
+
+// unspaced reports a letter of a script written without spaces between
+// words.
+func unspaced(r rune) bool {
+	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r))
 }
 
 // Text returns the text under n (text nodes and tokens, in document order)
