@@ -30,7 +30,7 @@ func (s *Server) guard(h http.Handler) http.Handler {
 		hd := w.Header()
 		hd.Set("Content-Security-Policy", pageCSP)
 		hd.Set("X-Content-Type-Options", "nosniff")
-		hd.Set("Referrer-Policy", "no-referrer")
+		hd.Set("Referrer-Policy", "same-origin") // forms then send their Origin (no-referrer sends "null")
 		hd.Set("X-Frame-Options", "DENY")
 		hd.Set("Cross-Origin-Opener-Policy", "same-origin")
 		if err := s.admit(w, r); err != nil {
