@@ -155,7 +155,7 @@ func (m *crawlManager) launch(cfg crawler.Config, render bool, tabs int) error {
 	if old := m.run[cfg.Name]; old != nil && !old.finished() {
 		return fmt.Errorf("crawl %s %w", cfg.Name, errBusy)
 	}
-	cr := &crawlRun{cfg: cfg, render: render, tabs: tabs, state: stateRunning, done: make(chan struct{}), started: time.Now()}
+	cr := &crawlRun{cfg: cfg, render: render, tabs: tabs, state: stateRunning, done: make(chan struct{}), started: time.Now(), samples: []sample{{}}}
 	if old := m.run[cfg.Name]; old != nil {
 		cr.logs, cr.logSeq = old.logs, old.logSeq
 	}

@@ -35,7 +35,7 @@ func keepAttr(a html.Attribute) bool {
 }
 
 // highlightStyle marks the extracted element in the static copy.
-const highlightStyle = `[data-gleaner-extracted]{outline:4px solid #e4572e !important;outline-offset:2px;background:rgba(255,214,0,.28) !important}`
+const highlightStyle = `html{zoom:.8}[data-gleaner-extracted]{outline:4px solid #e4572e !important;outline-offset:2px;background:rgba(255,214,0,.28) !important}`
 
 // staticCopy returns a page's HTML made inert (see dropElements and
 // keepAttr) with the element selector designates marked

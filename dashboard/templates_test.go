@@ -83,6 +83,17 @@ func TestBrowserSiteAndPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	shoot(t, ctx, "3-sites")
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/corpus?site="+url.QueryEscape(run.Site)), chromedp.WaitVisible(chromedp.CSS("table.docs"))); err != nil {
+		t.Fatal(err)
+	}
+	xs, err := db.Extractions(context.Background(), store.ExtractionQuery{Site: run.Site})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := eval[int](t, ctx, `document.querySelectorAll("table.docs tbody tr").length`), len(latestPerPage(xs)); got != want {
+		t.Errorf("corpus of %s lists %d documents, want its %d extracted pages", run.Site, got, want)
+	}
+	shoot(t, ctx, "6-corpus")
 	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/sites/"+url.PathEscape(run.Site)), chromedp.WaitVisible(chromedp.CSS("svg.heatmap"))); err != nil {
 		t.Fatal(err)
 	}
