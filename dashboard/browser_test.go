@@ -48,7 +48,7 @@ func startBrowser(exec string) error {
 		return err
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exec), chromedp.UserDataDir(dir),
-		chromedp.WindowSize(1400, 1000), chromedp.DisableGPU, chromedp.Flag("no-sandbox", os.Geteuid() == 0))
+		chromedp.WindowSize(1400, 1100), chromedp.DisableGPU, chromedp.Flag("no-sandbox", os.Geteuid() == 0))
 	alloc, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelB := chromedp.NewContext(alloc)
 	brCtx, brCancel = ctx, func() { cancelB(); cancelA() }
@@ -68,7 +68,8 @@ func shoot(t *testing.T, ctx context.Context, name string) {
 	if dir == "" {
 		return
 	}
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: PNG
+	time.Sleep(700 * time.Millisecond) // frames and charts finish loading
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()) // the viewport: a full-page capture leaves sandboxed frames blank
 	if err != nil {
 		t.Errorf("screenshot %s: %v", name, err)
 		return

@@ -49,7 +49,7 @@ func staticCopy(src []byte, contentType, selector string) (out []byte, found boo
 	}
 	doc, err := html.Parse(strings.NewReader(text))
 	if err != nil {
-		return nil, false, fmt.Errorf("parse page: %w", err)
+		return sourceCopy(text, err), false, nil
 	}
 	if selector != "" {
 		sel, err := cascadia.Compile(selector)
@@ -68,6 +68,18 @@ func staticCopy(src []byte, contentType, selector string) (out []byte, found boo
 		return nil, false, fmt.Errorf("render page: %w", err)
 	}
 	return b.Bytes(), found, nil
+}
+
+// sourceCopy shows the source of a page the parser refuses (such as one
+// nested deeper than it allows) as text.
+func sourceCopy(text string, err error) []byte {
+	var b strings.Builder
+	b.WriteString(`<!DOCTYPE html><html><head><meta charset="utf-8"/><style>` + highlightStyle + `</style></head><body><p>`)
+	b.WriteString(html.EscapeString(fmt.Sprintf("This page cannot be shown as a document (%v); its source:", err)))
+	b.WriteString(`</p><pre>`)
+	b.WriteString(html.EscapeString(text))
+	b.WriteString(`</pre></body></html>`)
+	return []byte(b.String())
 }
 
 func mark(n *html.Node) {
