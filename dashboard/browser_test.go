@@ -68,7 +68,7 @@ func shoot(t *testing.T, ctx context.Context, name string) {
 	if dir == "" {
 		return
 	}
-	time.Sleep(700 * time.Millisecond) // frames and charts finish loading
+	time.Sleep(700 * time.Millisecond)                          // frames and charts finish loading
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()) // the viewport: a full-page capture leaves sandboxed frames blank
 	if err != nil {
 		t.Errorf("screenshot %s: %v", name, err)
