@@ -68,8 +68,10 @@ func shoot(t *testing.T, ctx context.Context, name string) {
 	if dir == "" {
 		return
 	}
-	time.Sleep(700 * time.Millisecond)                          // frames and charts finish loading
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()) // the viewport: a full-page capture leaves sandboxed frames blank
+	// Frames and charts finish loading; the viewport is captured, since a
+	// full-page capture leaves the sandboxed frames blank.
+	time.Sleep(700 * time.Millisecond)
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Errorf("screenshot %s: %v", name, err)
 		return

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/crawler"
-	"github.com/gleaner/gleaner/fixtures"
 )
 
 // TestPauseResumeStop drives a crawl launched from the form: pause stops
@@ -18,12 +17,7 @@ import (
 func TestPauseResumeStop(t *testing.T) {
 	_, db := fixtureStore(t)
 	s, ts := startDashboard(t, db, Options{})
-	web, err := fixtures.Start(context.Background(), fixtures.Options{Seed: 3, Slow: -1, CrawlDelay: -1, Articles: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer web.Close()
-	cfg := fixtureConfig(web, "ctl")
+	cfg := fixtureConfig(ownFixtureWeb(t, 3), "ctl")
 	form := url.Values{"name": {"ctl"}, "seeds": {strings.Join(cfg.Seeds, " ")}, "terms": {"wind"}, "mode": {"plain"}, "delay": {"150ms"},
 		"timeout": {"2s"}, "allow_hosts": {strings.Join(cfg.AllowHosts, " ")}}
 	steps := []struct {

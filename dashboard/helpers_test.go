@@ -57,6 +57,18 @@ func fixtureStore(t testing.TB) (*fixtures.Server, *store.DB) {
 	return fixWeb, fixDB
 }
 
+// ownFixtureWeb starts a small fixture web for one test, so that the
+// shared one's sites and templates stay as the fixture crawl left them.
+func ownFixtureWeb(t testing.TB, seed int64) *fixtures.Server {
+	t.Helper()
+	web, err := fixtures.Start(context.Background(), fixtures.Options{Seed: seed, Slow: -1, CrawlDelay: -1, Articles: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { web.Close() })
+	return web
+}
+
 // fixtureConfig is a fast plain crawl of the fixture web on its on-topic
 // theme: its front pages as seeds, its hosts allowed.
 func fixtureConfig(w *fixtures.Server, name string) crawler.Config {

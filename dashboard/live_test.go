@@ -1,15 +1,12 @@
 package dashboard
 
 import (
-	"context"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/gleaner/gleaner/fixtures"
 )
 
 // TestBrowserLaunchAndFollow opens the dashboard in Chromium, launches a
@@ -20,15 +17,8 @@ func TestBrowserLaunchAndFollow(t *testing.T) {
 	_, db := fixtureStore(t)
 	_, ts := startDashboard(t, db, Options{})
 	ctx := tab(t)
-	// A fixture web of its own: the shared one's sites and templates stay
-	// as the fixture crawl left them.
-	web, err := fixtures.Start(context.Background(), fixtures.Options{Seed: 2, Slow: -1, CrawlDelay: -1, Articles: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer web.Close()
-	cfg := fixtureConfig(web, "live")
-	err = chromedp.Do(ctx,
+	cfg := fixtureConfig(ownFixtureWeb(t, 2), "live")
+	err := chromedp.Do(ctx,
 		chromedp.Navigate(ts.URL+"/"),
 		chromedp.WaitVisible(chromedp.CSS("form#launch")),
 		chromedp.SetValue(chromedp.CSS(`input[name=name]`), "live"),
