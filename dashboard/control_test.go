@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/crawler"
+	"github.com/gleaner/gleaner/store"
 )
 
 // TestPauseResumeStop drives a crawl launched from the form: pause stops
@@ -36,7 +37,7 @@ func TestPauseResumeStop(t *testing.T) {
 		}
 		cr := s.crawls.get("ctl")
 		if st.stop == "" {
-			time.Sleep(400 * time.Millisecond)
+			waitTried(t, db, "ctl", tried)
 			// A running crawl is not launched twice.
 			if again := postForm(t, s, ts, "/crawls", form); again.StatusCode != http.StatusBadRequest {
 				t.Errorf("launching ctl while it runs: status %d, want 400", again.StatusCode)
@@ -51,4 +52,15 @@ func TestPauseResumeStop(t *testing.T) {
 		}
 		tried = c.Tried
 	}
+}
+
+// waitTried waits until crawl name has tried more than n URLs.
+func waitTried(t *testing.T, db *store.DB, name string, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if c, err := crawler.CrawlCounters(context.Background(), db, name); err == nil && c.Tried > n {
+			return
+		}
+	}
+	t.Fatalf("crawl %s tried no URL beyond %d", name, n)
 }
