@@ -35,35 +35,14 @@ var defaultLaunchForm = launchForm{Strategy: "opic", Mode: "render", Tabs: "2", 
 func (f launchForm) config() (cfg crawler.Config, render bool, tabs int, err error) {
 	cfg = crawler.Config{Name: f.Name, Formula: f.Formula, Strategy: f.Strategy, Seeds: fields(f.Seeds),
 		Terms: splitTerms(f.Terms), AllowHosts: fields(f.AllowHosts)}
-	if len(cfg.Seeds) == 0 {
-		return cfg, false, 0, fmt.Errorf("no seed URL")
+	if err = checkSeeds(cfg.Seeds); err != nil {
+		return cfg, false, 0, err
 	}
-	for _, s := range cfg.Seeds {
-		if u, e := url.Parse(s); e != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return cfg, false, 0, fmt.Errorf("seed %q: want an http or https URL", s)
-		}
+	if _, err = crawler.ParseStrategy(orDefault(f.Strategy, "opic")); err != nil {
+		return cfg, false, 0, err
 	}
-	if _, e := crawler.ParseStrategy(orDefault(f.Strategy, "opic")); e != nil {
-		return cfg, false, 0, e
-	}
-	ints := []struct {
-		name, v string
-		dst     *int
-	}{{"max pages", f.MaxPages, &cfg.MaxPages}, {"max documents", f.MaxDocs, &cfg.MaxDocs},
-		{"max depth", f.MaxDepth, &cfg.MaxDepth}, {"workers", f.Workers, &cfg.Workers}, {"tabs", f.Tabs, &tabs}}
-	for _, n := range ints {
-		if *n.dst, err = nonNegative(n.name, n.v); err != nil {
-			return cfg, false, 0, err
-		}
-	}
-	durs := []struct {
-		name, v string
-		dst     *time.Duration
-	}{{"max duration", f.MaxDuration, &cfg.MaxDuration}, {"delay", f.Delay, &cfg.Delay}, {"timeout", f.Timeout, &cfg.Timeout}}
-	for _, d := range durs {
-		if *d.dst, err = duration(d.name, d.v); err != nil {
-			return cfg, false, 0, err
-		}
+	if tabs, err = f.limits(&cfg); err != nil {
+		return cfg, false, 0, err
 	}
 	switch f.Mode {
 	case "render", "":
@@ -73,6 +52,43 @@ func (f launchForm) config() (cfg crawler.Config, render bool, tabs int, err err
 		return cfg, false, 0, fmt.Errorf("mode %q: want render or plain", f.Mode)
 	}
 	return cfg, render, max(tabs, 1), nil
+}
+
+// checkSeeds requires at least one seed, each an http(s) URL.
+func checkSeeds(seeds []string) error {
+	if len(seeds) == 0 {
+		return fmt.Errorf("no seed URL")
+	}
+	for _, s := range seeds {
+		if u, err := url.Parse(s); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("seed %q: want an http or https URL", s)
+		}
+	}
+	return nil
+}
+
+// limits reads the numeric fields into cfg and returns the tab count.
+func (f launchForm) limits(cfg *crawler.Config) (tabs int, err error) {
+	ints := []struct {
+		name, v string
+		dst     *int
+	}{{"max pages", f.MaxPages, &cfg.MaxPages}, {"max documents", f.MaxDocs, &cfg.MaxDocs},
+		{"max depth", f.MaxDepth, &cfg.MaxDepth}, {"workers", f.Workers, &cfg.Workers}, {"tabs", f.Tabs, &tabs}}
+	for _, n := range ints {
+		if *n.dst, err = nonNegative(n.name, n.v); err != nil {
+			return 0, err
+		}
+	}
+	durs := []struct {
+		name, v string
+		dst     *time.Duration
+	}{{"max duration", f.MaxDuration, &cfg.MaxDuration}, {"delay", f.Delay, &cfg.Delay}, {"timeout", f.Timeout, &cfg.Timeout}}
+	for _, d := range durs {
+		if *d.dst, err = duration(d.name, d.v); err != nil {
+			return 0, err
+		}
+	}
+	return tabs, nil
 }
 
 func fields(s string) []string { return strings.Fields(strings.ReplaceAll(s, ",", " ")) }

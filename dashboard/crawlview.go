@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -156,32 +157,17 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusInternalServerError, errors.New("streaming unsupported"))
 		return
 	}
-	name := r.PathValue("name")
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
-	var last []byte
-	seq := 0
-	if cr := s.crawls.get(name); cr != nil {
-		_, seq = cr.logsSince(0) // the page already shows them
+	st := &stream{name: r.PathValue("name")}
+	if cr := s.crawls.get(st.name); cr != nil {
+		_, st.seq = cr.logsSince(0) // the page already shows them
 	}
 	tick := time.NewTicker(300 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		row, err := s.crawlRow(r, name)
-		if err != nil {
+		if err := s.sendUpdates(w, r, st); err != nil {
 			return
-		}
-		if b, _ := json.Marshal(row.Counters); string(b) != string(last) {
-			fmt.Fprintf(w, "event: counters\ndata: %s\n\n", b)
-			last = b
-		}
-		if cr := s.crawls.get(name); cr != nil {
-			var lines []string
-			lines, seq = cr.logsSince(seq)
-			for _, l := range lines {
-				b, _ := json.Marshal(l)
-				fmt.Fprintf(w, "event: log\ndata: %s\n\n", b)
-			}
 		}
 		fl.Flush()
 		select {
@@ -190,6 +176,36 @@ func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
 		case <-tick.C:
 		}
 	}
+}
+
+// stream is what one event stream has sent.
+type stream struct {
+	name string
+	last []byte // the counters last sent
+	seq  int    // log lines sent
+}
+
+// sendUpdates writes the counters when they changed and the new log lines.
+func (s *Server) sendUpdates(w http.ResponseWriter, r *http.Request, st *stream) error {
+	row, err := s.crawlRow(r, st.name)
+	if err != nil {
+		return err
+	}
+	if b, _ := json.Marshal(row.Counters); !bytes.Equal(b, st.last) {
+		fmt.Fprintf(w, "event: counters\ndata: %s\n\n", b)
+		st.last = b
+	}
+	cr := s.crawls.get(st.name)
+	if cr == nil {
+		return nil
+	}
+	var lines []string
+	lines, st.seq = cr.logsSince(st.seq)
+	for _, l := range lines {
+		b, _ := json.Marshal(l)
+		fmt.Fprintf(w, "event: log\ndata: %s\n\n", b)
+	}
+	return nil
 }
 
 func (s *Server) handleProgressSVG(w http.ResponseWriter, r *http.Request) {

@@ -183,6 +183,39 @@ func (s *Server) clusterRows(ctx context.Context, runID int64, cs []store.Cluste
 // heatmap draws the normalised tree edit distances between the run's pages
 // (at most heatCap), ordered by cluster then distance to the medoid.
 func (s *Server) heatmap(ctx context.Context, members []store.Membership, pages map[int64]*store.Page) (template.HTML, int, error) {
+	ms := heatOrder(members)
+	hashes := make([]string, len(ms))
+	labels := make([]string, len(ms))
+	var bands []int
+	for i, m := range ms {
+		hashes[i], labels[i] = hashOf(pages, m.PageID), pageName(pages[m.PageID])
+		if i > 0 && m.Cluster != ms[i-1].Cluster {
+			bands = append(bands, i)
+		}
+	}
+	var pairs []store.Pair
+	for i := range hashes {
+		for j := i + 1; j < len(hashes); j++ {
+			pairs = append(pairs, store.MakePair(hashes[i], hashes[j]))
+		}
+	}
+	got, err := s.db.Distances(ctx, cluster.CacheView, pairs)
+	if err != nil {
+		return "", 0, err
+	}
+	dist := make([][]float64, len(ms))
+	for i := range dist {
+		dist[i] = make([]float64, len(ms))
+		for j := range dist[i] {
+			dist[i][j] = pairDistance(got, hashes[i], hashes[j])
+		}
+	}
+	return heatmapSVG(labels, dist, bands), len(ms), nil
+}
+
+// heatOrder sorts memberships by cluster then distance to the medoid and
+// keeps the first heatCap.
+func heatOrder(members []store.Membership) []store.Membership {
 	ms := append([]store.Membership(nil), members...)
 	sort.SliceStable(ms, func(i, j int) bool {
 		if ms[i].Cluster != ms[j].Cluster {
@@ -190,34 +223,7 @@ func (s *Server) heatmap(ctx context.Context, members []store.Membership, pages 
 		}
 		return ms[i].Distance < ms[j].Distance
 	})
-	if len(ms) > heatCap {
-		ms = ms[:heatCap]
-	}
-	var pairs []store.Pair
-	for i := range ms {
-		for j := i + 1; j < len(ms); j++ {
-			pairs = append(pairs, store.MakePair(hashOf(pages, ms[i].PageID), hashOf(pages, ms[j].PageID)))
-		}
-	}
-	got, err := s.db.Distances(ctx, cluster.CacheView, pairs)
-	if err != nil {
-		return "", 0, err
-	}
-	n := len(ms)
-	dist := make([][]float64, n)
-	labels := make([]string, n)
-	var bands []int
-	for i := range ms {
-		labels[i] = pageName(pages[ms[i].PageID])
-		if i > 0 && ms[i].Cluster != ms[i-1].Cluster {
-			bands = append(bands, i)
-		}
-		dist[i] = make([]float64, n)
-		for j := range ms {
-			dist[i][j] = pairDistance(got, hashOf(pages, ms[i].PageID), hashOf(pages, ms[j].PageID))
-		}
-	}
-	return heatmapSVG(labels, dist, bands), n, nil
+	return ms[:min(len(ms), heatCap)]
 }
 
 func hashOf(pages map[int64]*store.Page, id int64) string {

@@ -162,10 +162,7 @@ func lineSVG(class, xLabel string, ss []series, mark float64, standalone bool) t
 	}
 	ys = append(ys, 0)
 	var b strings.Builder
-	ns := ""
-	if standalone {
-		ns = ` xmlns="http://www.w3.org/2000/svg"`
-	}
+	ns := map[bool]string{true: ` xmlns="http://www.w3.org/2000/svg"`}[standalone]
 	fmt.Fprintf(&b, `<svg%s class="%s" viewBox="0 0 %g %g" role="img" font-family="sans-serif" font-size="11">`, ns, class, lineW, lineH)
 	fmt.Fprintf(&b, `<rect x="%g" y="%g" width="%g" height="%g" fill="none" stroke="#ccc"/>`, pad+12, pad/2, lineW-pad-20, lineH-pad*1.5-8)
 	if len(xs) == 0 {
@@ -192,10 +189,16 @@ func lineSVG(class, xLabel string, ss []series, mark float64, standalone bool) t
 		}
 		fmt.Fprintf(&b, `<text x="%g" y="%g" fill="%s">%s</text>`, pad+20, pad/2+14+float64(i)*14, s.Color, html.EscapeString(s.Name))
 	}
-	fmt.Fprintf(&b, `<text x="%g" y="%g" fill="#444">%s</text><text x="%g" y="%g" fill="#444">%s</text>`, pad+12, lineH-6, num(x0), lineW-40, lineH-6, num(x1))
-	fmt.Fprintf(&b, `<text x="2" y="%g" fill="#444">%s</text><text x="2" y="%g" fill="#444">%s</text>`, lineH-pad-8, num(y0), pad/2+10, num(y1))
-	fmt.Fprintf(&b, `<text x="%g" y="%g" fill="#444">%s</text></svg>`, lineW/2-20, lineH-6, html.EscapeString(xLabel))
+	axisLabels(&b, xLabel, x0, x1, y0, y1)
+	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+// axisLabels writes the ranges of both axes and the x axis' name.
+func axisLabels(b *strings.Builder, xLabel string, x0, x1, y0, y1 float64) {
+	fmt.Fprintf(b, `<text x="%g" y="%g" fill="#444">%s</text><text x="%g" y="%g" fill="#444">%s</text>`, pad+12, lineH-6, num(x0), lineW-40, lineH-6, num(x1))
+	fmt.Fprintf(b, `<text x="2" y="%g" fill="#444">%s</text><text x="2" y="%g" fill="#444">%s</text>`, lineH-pad-8, num(y0), pad/2+10, num(y1))
+	fmt.Fprintf(b, `<text x="%g" y="%g" fill="#444">%s</text>`, lineW/2-20, lineH-6, html.EscapeString(xLabel))
 }
 
 func num(v float64) string {
