@@ -24,13 +24,20 @@ func init() {
 
 const defaultServeAddr = "127.0.0.1:8080"
 
-func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// serveFlags are gleaner serve's settings.
+type serveFlags struct {
+	db, addr, token, chromium string
+	public                    bool
+}
+
+func parseServeFlags(args []string, stderr io.Writer) (*serveFlags, error) {
 	fs := newFlagSet("serve", stderr)
-	db := addDBFlag(fs)
-	addr := fs.String("addr", defaultServeAddr, "listening `host:port` (loopback unless --public)")
-	public := fs.Bool("public", false, "allow a non-loopback --addr (requires --token or GLEANER_DASHBOARD_TOKEN)")
-	token := fs.String("token", os.Getenv("GLEANER_DASHBOARD_TOKEN"), "`secret` every request must present (required with --public; default $GLEANER_DASHBOARD_TOKEN)")
-	chromium := fs.String("chromium", "", "Chromium `binary` for crawls launched in render mode")
+	f := &serveFlags{}
+	fs.StringVar(&f.db, "db", defaultDB, "database `path` (SQLite, made by gleaner crawl or gleaner import)")
+	fs.StringVar(&f.addr, "addr", defaultServeAddr, "listening `host:port` (loopback unless --public)")
+	fs.BoolVar(&f.public, "public", false, "allow a non-loopback --addr (requires --token or GLEANER_DASHBOARD_TOKEN)")
+	fs.StringVar(&f.token, "token", os.Getenv("GLEANER_DASHBOARD_TOKEN"), "`secret` every request must present (required with --public; default $GLEANER_DASHBOARD_TOKEN)")
+	fs.StringVar(&f.chromium, "chromium", "", "Chromium `binary` for crawls launched in render mode")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: gleaner serve [--db PATH] [--addr 127.0.0.1:8080] [--public --token T]\n\n"+
 			"Serves the dashboard over the store: crawls (launch, pause, resume, stop, live counters and\n"+
@@ -39,36 +46,43 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+		return nil, fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
 	}
-	if err := dashboard.CheckAddr(*addr, *public, *token); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := dashboard.CheckAddr(f.addr, f.public, f.token); err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if _, err := os.Stat(*db); err != nil {
-		return fmt.Errorf("database %s: %w (make one with gleaner crawl or gleaner import)", *db, err)
+	if !f.public {
+		f.token = "" // loopback: the Host check guards instead
 	}
-	st, err := store.Open(ctx, *db)
+	return f, nil
+}
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	f, err := parseServeFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(f.db); err != nil {
+		return fmt.Errorf("database %s: %w (make one with gleaner crawl or gleaner import)", f.db, err)
+	}
+	st, err := store.Open(ctx, f.db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	tok := ""
-	if *public {
-		tok = *token
-	}
-	srv, err := dashboard.New(st, dashboard.Options{Token: tok, Chromium: *chromium, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, f+"\n", a...) }})
+	srv, err := dashboard.New(st, dashboard.Options{Token: f.token, Chromium: f.chromium, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	return serveUntilDone(ctx, srv, ln, tok, stdout)
+	return serveUntilDone(ctx, srv, ln, f.token, stdout)
 }
 
 // serveUntilDone serves h on ln until ctx ends, then shuts down.
