@@ -3,6 +3,7 @@ package dashboard
 import (
 	"context"
 	"fmt"
+	"html/template"
 	"net/http"
 	"strconv"
 
@@ -15,6 +16,7 @@ type pageData struct {
 	Membership *store.Membership // in the extraction's run; nil for none
 	Medoid     *store.Page       // the template medoid; nil for none
 	Rendered   bool
+	Layout     template.HTML // the stored layout drawn; "" without one
 }
 
 func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
@@ -32,6 +34,11 @@ func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 		if d.Membership, d.Medoid, err = s.template(r.Context(), d.Extraction.RunID, p.ID); err != nil {
 			s.failFor(w, err)
 			return
+		}
+	}
+	if d.Extraction != nil {
+		if d.Layout, _, err = layoutSVG(p, d.Extraction.Selector); err != nil {
+			s.opt.Logf("dashboard: page %d: %v", p.ID, err)
 		}
 	}
 	s.render(w, "page", "Page "+p.Name(), "corpus", d)
