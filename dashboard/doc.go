@@ -4,7 +4,9 @@
 // site's templates (MDS scatter coloured by cluster with medoids and
 // outliers marked, silhouette curve over k, the normalised tree edit
 // distance heat map ordered by cluster), a page with its extraction beside
-// its template medoid, and the corpus with filters and export downloads.
+// its template medoid (static copies with the extracted region marked, and
+// for a rendered page its stored layout drawn with the region's box), and
+// the corpus with filters and export downloads.
 //
 // It reads the store through the store's API and drives crawls through the
 // crawler's public API (crawler.New, Run, Pause, Resume, CrawlCounters,
