@@ -5,6 +5,7 @@
 # goes, export the relevant documents (JSONL) and the hyperlink graph, run the
 # linguistic chain over the extractions, and print the summary: harvest rate
 # and extraction F1 against the fixtures' gold. About two minutes.
+# It ends by printing the command that opens the dashboard on the demo store.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${DEMO_OUT:-demo-out}
@@ -39,3 +40,7 @@ echo
 echo "== outputs"
 ls -l "$out" "$out/graph" | grep -v '^total'
 head -c 400 "$out/corpus.jsonl"; echo
+
+echo
+echo "== dashboard: crawls, sites' templates, pages and corpus of this store in a browser"
+echo "bin/gleaner serve --db $db    # then open http://127.0.0.1:8080/"
