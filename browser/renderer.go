@@ -300,7 +300,7 @@ func (r *Renderer) stop(inst *instance) {
 func (r *Renderer) start() (*instance, error) {
 	dir, err := os.MkdirTemp("", dirPrefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
-		return nil, fmt.Errorf("start chromium: %w", err)
+		return nil, fmt.Errorf("%w: %w", ErrBrowserStart, err)
 	}
 	o := r.opt
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
@@ -339,7 +339,7 @@ func (r *Renderer) start() (*instance, error) {
 		allocCancel()
 		killTree(0, dir)
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("start chromium %s: %w", o.ExecPath, err)
+		return nil, fmt.Errorf("%w: chromium %s: %w", ErrBrowserStart, o.ExecPath, err)
 	}
 	pid := 0
 	if p := chromedp.FromContext(ctx).Browser.Process(); p != nil {

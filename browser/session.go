@@ -472,7 +472,7 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 		return nil, fail("navigate", err)
 	}
 	if nav.ErrorText != "" {
-		return nil, fmt.Errorf("navigate: %s", nav.ErrorText)
+		return nil, newNetError(nav.ErrorText)
 	}
 	if nav.IsDownload {
 		return nil, fmt.Errorf("navigate: the URL is a download, not a page")

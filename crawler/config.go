@@ -118,6 +118,16 @@ type Config struct {
 	// may take it over (default 10m); a crawler that died on this machine
 	// is detected at once.
 	LeaseTTL time.Duration `yaml:"lease_ttl" json:"lease_ttl,omitempty"`
+	// HostBackoff is how long a host that could not be reached (DNS, a
+	// refused or dropped connection) is left alone before its URLs are
+	// tried again; it doubles with each further failure in a row (default
+	// 30s).
+	HostBackoff time.Duration `yaml:"host_backoff" json:"host_backoff,omitempty"`
+	// OutageHosts: when this many different hosts could not be reached in a
+	// row, with no page fetched in between, the network is taken to be
+	// down and the run stops with ErrOutage, its URLs left queued (default
+	// 3; negative: never).
+	OutageHosts int `yaml:"outage_hosts" json:"outage_hosts,omitempty"`
 
 	// Fetcher fetches pages (default: a plain HTTP fetcher guarded against
 	// forbidden targets). Give a browser.Renderer to render pages.
@@ -177,6 +187,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Retries == 0 {
 		c.Retries = 2
+	}
+	if c.HostBackoff <= 0 {
+		c.HostBackoff = 30 * time.Second
+	}
+	if c.OutageHosts == 0 {
+		c.OutageHosts = 3
 	}
 	if c.LeaseTTL <= 0 {
 		c.LeaseTTL = 10 * time.Minute

@@ -158,11 +158,7 @@ func (g TargetGuard) Check(ctx context.Context, u *url.URL) error {
 	if a, err := netip.ParseAddr(host); err == nil {
 		addrs = []netip.Addr{a}
 	} else {
-		r := g.Resolver
-		if r == nil {
-			r = net.DefaultResolver
-		}
-		ips, err := r.LookupNetIP(ctx, "ip", host)
+		ips, err := g.resolver().LookupNetIP(ctx, "ip", host)
 		if err != nil {
 			return fmt.Errorf("url %s: resolve %s: %w", u, host, err)
 		}
