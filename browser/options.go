@@ -62,6 +62,17 @@ type Options struct {
 	// runs for many requests at once, so it must be safe for concurrent use.
 	// Nil allows everything.
 	AllowRequest func(ctx context.Context, u *url.URL) error
+	// Dial, when set, makes every connection the browser opens: its
+	// traffic then goes through a proxy of the renderer's on a loopback
+	// listener (nothing bypasses it, loopback included), which dials with
+	// it. Documents, subresources, workers' requests, WebSockets and
+	// prefetches alike pass it, and it sees the address actually connected
+	// to, whatever name the page used: the guard against server-side
+	// request forgery that fetch interception (AllowRequest) cannot be. A
+	// connection it refuses with an error wrapping [ErrRefused] is answered
+	// as refused (Page.Notes; a refused document fails Fetch with
+	// ErrRefused).
+	Dial DialFunc
 	// Screenshot asks for a JPEG of the whole page.
 	Screenshot bool
 	// Width and Height are the window size (default 1280x900).

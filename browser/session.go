@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -104,6 +105,9 @@ func (s *tabState) listen(ev any) {
 		if ev.RequestID == s.mainReq && ev.Response != nil {
 			s.status = int(ev.Response.Status)
 			s.ctype = ev.Response.MimeType
+		}
+		if why := proxyRefusal(ev.Response); why != "" {
+			s.noteRefused(ev.Response.URL, why, ev.RequestID == s.mainReq)
 		}
 		s.mu.Unlock()
 	case *network.EventLoadingFinished:
@@ -234,15 +238,35 @@ func (s *tabState) check(ctx context.Context, ev *fetch.EventRequestPaused, allo
 		return
 	}
 	s.mu.Lock()
-	s.nRefused++
-	if len(s.refused) < maxRefusalNotes {
-		s.refused = append(s.refused, fmt.Sprintf("refused: %s: %v", raw, err))
-	}
-	if ev.ResourceType == network.ResourceTypeDocument && ev.FrameID == s.mainFrame {
-		s.mainRefused = fmt.Errorf("%s: %w", raw, err)
-	}
+	s.noteRefused(raw, err.Error(), ev.ResourceType == network.ResourceTypeDocument && ev.FrameID == s.mainFrame)
 	s.mu.Unlock()
 	chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAccessDenied})
+}
+
+// noteRefused records a refused request (main: the main frame's document);
+// s.mu is held.
+func (s *tabState) noteRefused(raw, why string, main bool) {
+	s.nRefused++
+	if len(s.refused) < maxRefusalNotes {
+		s.refused = append(s.refused, fmt.Sprintf("refused: %s: %s", raw, why))
+	}
+	if main {
+		s.mainRefused = fmt.Errorf("%s: %s", raw, why)
+	}
+}
+
+// proxyRefusal is the reason the renderer's proxy gave for refusing the
+// request of resp, "" when it did not refuse it.
+func proxyRefusal(resp *network.Response) string {
+	if resp == nil {
+		return ""
+	}
+	for k, v := range resp.Headers {
+		if strings.EqualFold(k, refusedHeader) {
+			return fmt.Sprint(v)
+		}
+	}
+	return ""
 }
 
 // phases times the steps of one page for its notes.
@@ -472,6 +496,9 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 		return nil, fail("navigate", err)
 	}
 	if nav.ErrorText != "" {
+		if err := r.tunnelRefusal(u); err != nil {
+			return nil, fmt.Errorf("navigate: %w: %w", ErrRefused, err)
+		}
 		return nil, newNetError(nav.ErrorText)
 	}
 	if nav.IsDownload {
@@ -499,6 +526,18 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 	p.Notes = append(p.Notes, "time: "+strings.Join(ph.parts, ", "))
 	p.Elapsed = time.Since(start)
 	return p, nil
+}
+
+// tunnelRefusal is the proxy's refusal of a tunnel to u's host, if any.
+func (r *Renderer) tunnelRefusal(u *url.URL) error {
+	if r.proxy == nil || u.Scheme != "https" {
+		return nil
+	}
+	port := u.Port()
+	if port == "" {
+		port = "443"
+	}
+	return r.proxy.refusal(net.JoinHostPort(u.Hostname(), port))
 }
 
 // settle waits for the page's real content: load event, then quiet network

@@ -139,7 +139,7 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 	c.robots = &Robots{Client: client, UserAgent: cfg.UserAgent}
 	c.polite = &Politeness{Delay: cfg.Delay}
 	c.health = newHostHealth(cfg.HostBackoff, cfg.OutageHosts)
-	client.Transport = &politeTransport{next: guardedTransport(c.guard), polite: c.polite, robots: c.robots}
+	client.Transport = &politeTransport{next: c.guard.Transport(), polite: c.polite, robots: c.robots}
 	c.fetch = cfg.Fetcher
 	if c.fetch == nil {
 		// Every hop is checked by the seed's rule (Check: host and port

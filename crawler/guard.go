@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/gleaner/gleaner/browser"
 )
 
 // allowedAddrs is the dial-time form of TargetGuard.Allowed: the addresses
@@ -73,7 +75,15 @@ func (a allowedAddrs) check(address string) error {
 	if a.anyPort[ip] || a.ports[netip.AddrPortFrom(ip, ap.Port())] || publicAddr(ip) {
 		return nil
 	}
-	return fmt.Errorf("dial %s: non-public address not allowed: %w", address, ErrForbiddenTarget)
+	return fmt.Errorf("dial %s: non-public address not allowed: %w: %w", address, ErrForbiddenTarget, browser.ErrRefused)
+}
+
+// Guard makes o's browser pass g: every request it is about to send is
+// checked by URL (AllowRequest), and every connection it opens is made by
+// g's Dialer through the renderer's proxy (Dial).
+func (g TargetGuard) Guard(ctx context.Context, o *browser.Options) {
+	o.AllowRequest = g.Check
+	o.Dial = g.Dialer(ctx).DialContext
 }
 
 // Dialer returns a dialer that connects only where the guard allows: public
@@ -87,8 +97,8 @@ func (g TargetGuard) Dialer(ctx context.Context) *net.Dialer {
 		Control: func(_, address string, _ syscall.RawConn) error { return allowed.check(address) }}
 }
 
-// guardedTransport is an HTTP transport whose connections pass g's Dialer.
-func guardedTransport(g TargetGuard) *http.Transport {
+// Transport is an HTTP transport whose connections pass g's Dialer.
+func (g TargetGuard) Transport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.Proxy = nil
 	t.DialContext = g.Dialer(context.Background()).DialContext

@@ -180,12 +180,13 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 
 	if !*plain {
-		r, err := browser.New(browser.Options{ExecPath: *chromium, Tabs: *tabs, PageTimeout: orDefault(cfg.Timeout, 30*time.Second),
+		opt := browser.Options{ExecPath: *chromium, Tabs: *tabs, PageTimeout: orDefault(cfg.Timeout, 30*time.Second),
 			UserAgent: cfg.UserAgent, MaxHTMLBytes: int(orDefault64(cfg.MaxBytes, 8<<20)),
-			// Chromium follows redirects and loads subresources itself:
-			// each of its requests passes the crawl's SSRF guard.
-			AllowRequest: cfg.Guard().Check,
-			Logf:         func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
+			Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }}
+		// Chromium follows redirects and loads subresources itself: each of
+		// its requests and connections passes the crawl's SSRF guard.
+		cfg.Guard().Guard(ctx, &opt)
+		r, err := browser.New(opt)
 		if err != nil {
 			return err
 		}
