@@ -94,8 +94,13 @@ func (g TargetGuard) Guard(ctx context.Context, o *browser.Options) {
 func (g TargetGuard) Dialer(ctx context.Context) *net.Dialer {
 	allowed := g.allowedAddrs(ctx)
 	return &net.Dialer{Timeout: 10 * time.Second, Resolver: g.Resolver,
-		Control: func(_, address string, _ syscall.RawConn) error { return allowed.check(address) }}
+		Control: func(_, address string, _ syscall.RawConn) error { return dialDecision(address, allowed.check(address)) }}
 }
+
+// dialDecision passes on the decision of a Dialer on address. Tests replace
+// it to watch the decisions and to stop any connection that would leave
+// loopback.
+var dialDecision = func(address string, decision error) error { return decision }
 
 // Transport is an HTTP transport whose connections pass g's Dialer.
 func (g TargetGuard) Transport() *http.Transport {
