@@ -82,6 +82,11 @@ type Options struct {
 	// MaxHTMLBytes caps the serialized DOM (default 16 MiB); a longer one is
 	// cut and the page marked Partial.
 	MaxHTMLBytes int
+	// MaxResponseBytes bounds each response body the browser receives,
+	// counted decoded (default 32 MiB), when its traffic goes through the
+	// proxy (Dial): a longer one, an endless stream or a compression bomb,
+	// is cut there, and a page whose document was cut is marked Partial.
+	MaxResponseBytes int64
 	// Wait tunes how the renderer decides a page is ready.
 	Wait WaitOptions
 	// Logf, when set, receives the renderer's diagnostics (restarts,
@@ -154,6 +159,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.MaxHTMLBytes <= 0 {
 		o.MaxHTMLBytes = 16 << 20
+	}
+	if o.MaxResponseBytes <= 0 {
+		o.MaxResponseBytes = 32 << 20
 	}
 	w := &o.Wait
 	if w.NetworkIdle <= 0 {

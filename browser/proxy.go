@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
 	"strings"
@@ -34,17 +35,35 @@ type proxy struct {
 	dial  DialFunc
 	trans *http.Transport
 
+	maxBytes int64 // bound of one response body, decoded
+	keep     int   // bytes of a document kept for the renderer
+
 	mu      sync.Mutex
 	refused map[string]error // CONNECT targets the dialer refused, by host:port
+	docs    map[string]*keptDoc
+	order   []string // of docs, oldest first
 }
 
-// startProxy listens on 127.0.0.1 and serves the proxy until close.
-func startProxy(dial DialFunc) (*proxy, error) {
+// keptDoc is the start of an HTML response as it went through the proxy:
+// what a page still had when it was too busy to be captured.
+type keptDoc struct {
+	body []byte
+	cut  bool // the response was over the proxy's bound and was cut
+}
+
+// maxKeptDocs bounds the documents the proxy keeps (the latest ones).
+const maxKeptDocs = 64
+
+// startProxy listens on 127.0.0.1 and serves the proxy until close. It
+// cuts every response body at maxBytes, decoded (it asks for gzip and
+// decodes it itself: no compression bomb reaches the browser), and keeps
+// the first keep bytes of HTML responses.
+func startProxy(dial DialFunc, maxBytes int64, keep int) (*proxy, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("browser proxy: %w", err)
 	}
-	p := &proxy{ln: ln, dial: dial, refused: map[string]error{}}
+	p := &proxy{ln: ln, dial: dial, maxBytes: maxBytes, keep: keep, refused: map[string]error{}, docs: map[string]*keptDoc{}}
 	p.trans = &http.Transport{DialContext: dial, ForceAttemptHTTP2: false, MaxIdleConnsPerHost: 4,
 		IdleConnTimeout: 30 * time.Second, ResponseHeaderTimeout: time.Minute}
 	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
@@ -134,6 +153,9 @@ var hopHeaders = []string{"Connection", "Proxy-Connection", "Keep-Alive", "Proxy
 func (p *proxy) forward(w http.ResponseWriter, r *http.Request) {
 	out := r.Clone(r.Context())
 	out.RequestURI = ""
+	// Without it the transport asks for gzip and decodes it, so the bound
+	// counts decoded bytes.
+	out.Header.Del("Accept-Encoding")
 	upgrade := r.Header.Get("Upgrade")
 	for _, h := range hopHeaders {
 		out.Header.Del(h)
@@ -158,8 +180,72 @@ func (p *proxy) forward(w http.ResponseWriter, r *http.Request) {
 	for k, vs := range resp.Header {
 		w.Header()[k] = vs
 	}
+	if resp.ContentLength > p.maxBytes {
+		w.Header().Del("Content-Length")
+	}
 	w.WriteHeader(resp.StatusCode)
-	io.Copy(w, resp.Body)
+	p.copyBody(w, resp, r.URL.String())
+}
+
+// copyBody passes at most maxBytes of resp's body on, and keeps the start
+// of an HTML one under url. A body over the bound ends there, cleanly, so
+// the browser renders what came; the cut is recorded.
+func (p *proxy) copyBody(w http.ResponseWriter, resp *http.Response, url string) {
+	var doc *keptDoc
+	dst := io.Writer(w)
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "text/html" || mt == "application/xhtml+xml" {
+		doc = &keptDoc{}
+		p.keepDoc(url, doc)
+		dst = io.MultiWriter(w, &keepWriter{p: p, doc: doc})
+	}
+	n, _ := io.Copy(dst, io.LimitReader(resp.Body, p.maxBytes))
+	if n == p.maxBytes {
+		if extra, _ := resp.Body.Read(make([]byte, 1)); extra > 0 && doc != nil {
+			p.mu.Lock()
+			doc.cut = true
+			p.mu.Unlock()
+		}
+	}
+}
+
+// keepDoc files doc under url, forgetting the oldest beyond maxKeptDocs.
+func (p *proxy) keepDoc(url string, doc *keptDoc) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.docs[url]; !ok {
+		p.order = append(p.order, url)
+	}
+	p.docs[url] = doc
+	if len(p.order) > maxKeptDocs {
+		delete(p.docs, p.order[0])
+		p.order = p.order[1:]
+	}
+}
+
+// doc returns a copy of what the proxy kept of the document at url.
+func (p *proxy) doc(url string) (body []byte, cut, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	d := p.docs[url]
+	if d == nil {
+		return nil, false, false
+	}
+	return append([]byte(nil), d.body...), d.cut, true
+}
+
+// keepWriter appends to a kept document up to the proxy's keep bytes.
+type keepWriter struct {
+	p   *proxy
+	doc *keptDoc
+}
+
+func (k *keepWriter) Write(b []byte) (int, error) {
+	k.p.mu.Lock()
+	defer k.p.mu.Unlock()
+	if room := k.p.keep - len(k.doc.body); room > 0 {
+		k.doc.body = append(k.doc.body, b[:min(room, len(b))]...)
+	}
+	return len(b), nil
 }
 
 // fail answers a request the proxy could not pass on: 403 marked with

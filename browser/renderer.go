@@ -75,7 +75,7 @@ func New(opt Options) (*Renderer, error) {
 	sweepStale()
 	r := &Renderer{opt: o, sem: make(chan struct{}, o.Tabs)}
 	if o.Dial != nil {
-		if r.proxy, err = startProxy(o.Dial); err != nil {
+		if r.proxy, err = startProxy(o.Dial, o.MaxResponseBytes, o.MaxHTMLBytes); err != nil {
 			return nil, err
 		}
 	}
@@ -334,6 +334,9 @@ func (r *Renderer) start() (*instance, error) {
 		chromedp.Flag("disable-field-trial-config", true),
 		chromedp.Flag("no-service-autorun", true),
 		chromedp.Flag("disable-variations-seed-fetch", true),
+		// A script's heap is bounded (half the memory bound): an
+		// allocation loop kills its renderer, not the machine.
+		chromedp.Flag("js-flags", fmt.Sprintf("--max-old-space-size=%d", o.MaxMemory>>21)),
 		chromedp.Flag("disable-component-extensions-with-background-pages", true),
 		chromedp.Flag("disable-search-engine-choice-screen", true),
 		chromedp.Flag("disable-gaia-services", true),

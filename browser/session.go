@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/gleaner/gleaner/treediff"
 )
 
 var (
@@ -520,8 +521,12 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 		return nil, fail("wait", inst.ctx.Err())
 	}
 	if err := r.capture(sctx, st, p); err != nil {
+		if kept := r.keptPage(inst, st, p, err); kept != nil {
+			return kept, nil
+		}
 		return nil, fail("capture", err)
 	}
+	r.markCut(st, p)
 	ph.mark("capture")
 	p.Notes = append(p.Notes, "time: "+strings.Join(ph.parts, ", "))
 	p.Elapsed = time.Since(start)
@@ -538,6 +543,53 @@ func (r *Renderer) tunnelRefusal(u *url.URL) error {
 		port = "443"
 	}
 	return r.proxy.refusal(net.JoinHostPort(u.Hostname(), port))
+}
+
+// keptPage returns p filled from the document as the proxy received it,
+// marked partial, when the tab could not be captured but did not crash (a
+// script that never yields, a document still streaming at the deadline);
+// nil when there is nothing kept.
+func (r *Renderer) keptPage(inst *instance, st *tabState, p *Page, err error) *Page {
+	if r.proxy == nil || inst.ctx.Err() != nil {
+		return nil
+	}
+	select {
+	case <-st.crashed:
+		return nil
+	default:
+	}
+	st.mu.Lock()
+	main, status, ctype := st.mainURL, st.status, st.ctype
+	st.mu.Unlock()
+	body, cut, ok := r.proxy.doc(main)
+	if !ok || len(body) == 0 {
+		return nil
+	}
+	text, _, derr := treediff.Decode(body, ctype)
+	if derr != nil {
+		return nil
+	}
+	p.HTML, p.FinalURL, p.Status, p.ContentType = text, main, status, ctype
+	p.Title, p.Links = htmlTitle(text, main), pageLinks(text, main, nil)
+	p.Partial, p.PartialReason = true, fmt.Sprintf("not captured (%v): the document as received", err)
+	if cut {
+		p.PartialReason += fmt.Sprintf(", cut at %d bytes", r.opt.MaxResponseBytes)
+	}
+	p.Elapsed = time.Since(p.FetchedAt)
+	return p
+}
+
+// markCut marks p partial when the proxy cut its document at its bound.
+func (r *Renderer) markCut(st *tabState, p *Page) {
+	if r.proxy == nil {
+		return
+	}
+	st.mu.Lock()
+	main := st.mainURL
+	st.mu.Unlock()
+	if _, cut, ok := r.proxy.doc(main); ok && cut && !p.Partial {
+		p.Partial, p.PartialReason = true, fmt.Sprintf("document cut at %d bytes", r.opt.MaxResponseBytes)
+	}
 }
 
 // settle waits for the page's real content: load event, then quiet network

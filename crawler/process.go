@@ -165,8 +165,9 @@ func (c *Crawler) judge(ctx context.Context, e entry, sp *store.Page) (doneRecor
 // server error, or a dropped or refused connection.
 func transient(sp *store.Page) bool {
 	if sp.Error != "" {
-		k := storedFailure(sp)
-		return k == browser.FailureNetwork || k == browser.FailureCrash
+		// Not a crash: the renderer retried it already, and a page that
+		// blew its memory bound would only blow it again.
+		return storedFailure(sp) == browser.FailureNetwork
 	}
 	return sp.Status >= 500
 }
