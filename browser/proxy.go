@@ -130,9 +130,9 @@ func (p *proxy) tunnel(w http.ResponseWriter, r *http.Request) {
 }
 
 // splice copies both ways until either side ends, then closes both.
-func splice(a, b net.Conn) {
+func splice(a, b io.ReadWriteCloser) {
 	done := make(chan struct{}, 2)
-	cp := func(dst, src net.Conn) {
+	cp := func(dst, src io.ReadWriteCloser) {
 		io.Copy(dst, src)
 		done <- struct{}{}
 	}
@@ -273,11 +273,5 @@ func (p *proxy) switchProtocols(w http.ResponseWriter, resp *http.Response) {
 	}
 	resp.Body = http.NoBody
 	resp.Write(down)
-	done := make(chan struct{}, 2)
-	go func() { io.Copy(up, down); done <- struct{}{} }()
-	go func() { io.Copy(down, up); done <- struct{}{} }()
-	<-done
-	up.Close()
-	down.Close()
-	<-done
+	splice(down, up)
 }

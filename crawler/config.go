@@ -206,6 +206,20 @@ func (c Config) withDefaults() Config {
 // validName accepts crawl names usable in a dataset name and on a command line.
 var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
+// checkDurations rejects negative durations that the defaults would
+// otherwise silently replace (Delay may be negative: no delay).
+func (c Config) checkDurations() error {
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"timeout", c.Timeout}, {"max_duration", c.MaxDuration}, {"lease_ttl", c.LeaseTTL}, {"host_backoff", c.HostBackoff}} {
+		if d.v < 0 {
+			return fmt.Errorf("crawl %s: %s %v must not be negative", c.Name, d.name, d.v)
+		}
+	}
+	return nil
+}
+
 // check reports what is wrong with a configuration.
 func (c Config) check() error {
 	if !validName.MatchString(c.Name) {
@@ -243,8 +257,14 @@ func LoadConfig(path string) (Config, error) {
 			return c, fmt.Errorf("crawl config %s: %w", path, err)
 		}
 	case ".json":
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
+		// JSON is read as YAML, of which it is a subset: durations may be
+		// written as in YAML ("30s", "1m30s"), and still in nanoseconds.
+		b, err = durationsAsStrings(b)
+		if err != nil {
+			return c, fmt.Errorf("crawl config %s: %w", path, err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(b))
+		dec.KnownFields(true)
 		if err := dec.Decode(&c); err != nil {
 			return c, fmt.Errorf("crawl config %s: %w", path, err)
 		}
@@ -252,6 +272,26 @@ func LoadConfig(path string) (Config, error) {
 		return c, fmt.Errorf("crawl config %s: unknown format (want .yaml, .yml or .json)", path)
 	}
 	return c, nil
+}
+
+// durationKeys are the JSON keys of Config's durations.
+var durationKeys = []string{"delay", "timeout", "max_duration", "lease_ttl", "host_backoff"}
+
+// durationsAsStrings rewrites a JSON configuration's durations given in
+// nanoseconds as duration strings ("2000000000" -> "2000000000ns").
+func durationsAsStrings(b []byte) ([]byte, error) {
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		return nil, err
+	}
+	for _, k := range durationKeys {
+		if n, ok := m[k].(json.Number); ok {
+			m[k] = n.String() + "ns"
+		}
+	}
+	return json.Marshal(m)
 }
 
 // compileAll compiles regular expressions, naming the bad one.

@@ -95,6 +95,9 @@ type Progress struct {
 
 // New checks cfg and prepares a crawl over db.
 func New(db *store.DB, cfg Config) (*Crawler, error) {
+	if err := cfg.checkDurations(); err != nil {
+		return nil, err
+	}
 	cfg = cfg.withDefaults()
 	if err := cfg.check(); err != nil {
 		return nil, err

@@ -64,7 +64,11 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer st.Close()
-	stats, err := export.Corpus(ctx, st, c, export.CorpusOptions{Formats: fl, Out: *out, Site: *site, RunID: *runID, Gold: *gold, Limit: *limit, Progress: stderr, Workers: *cf.workers})
+	var stats *export.CorpusStats
+	err = intoFolderAtomic(*out, func(tmp string) error {
+		stats, err = export.Corpus(ctx, st, c, export.CorpusOptions{Formats: fl, Out: tmp, Site: *site, RunID: *runID, Gold: *gold, Limit: *limit, Progress: stderr, Workers: *cf.workers})
+		return err
+	})
 	if err != nil {
 		return err
 	}

@@ -50,8 +50,12 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintln(stderr, "Usage: gleaner render [flags] URL...\n\nRenders each URL, prints one line per page and stores the pages (rendered DOM,\nstatus, redirects, title, links, layout) in the database. A page that fails is\nstored with its error.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	urls, err := parseInterspersed(fs, args)
+	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *timeout < 0 || *retries < 0 {
+		return fmt.Errorf("%w: --timeout and --retries must not be negative", errUsage)
 	}
 	mode, err := store.ParseSiteMode(*siteFrom)
 	if err != nil {
@@ -60,7 +64,6 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *tabs < 1 {
 		return fmt.Errorf("%w: --tabs must be at least 1", errUsage)
 	}
-	urls := fs.Args()
 	if *urlsFile != "" {
 		more, err := readURLList(*urlsFile)
 		if err != nil {
