@@ -424,7 +424,11 @@ func runCrawlControl(ctx context.Context, sub string, args []string, stdout, std
 	if _, err := os.Stat(*db); err != nil {
 		return fmt.Errorf("crawl %s: database %s: %w", sub, *db, err)
 	}
-	st, err := store.Open(ctx, *db)
+	open := store.Open
+	if sub == "status" {
+		open = store.OpenReadOnly // works on a database it may not write
+	}
+	st, err := open(ctx, *db)
 	if err != nil {
 		return err
 	}

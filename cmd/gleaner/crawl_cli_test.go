@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -146,5 +147,40 @@ func TestWriteAtomic(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*part*")); len(left) != 0 {
 		t.Errorf("temporary files left: %q", left)
+	}
+}
+
+// TestReadOnlyDatabase: crawl status and export work on a database that
+// cannot be written (made immutable with chattr, which binds root too).
+func TestReadOnlyDatabase(t *testing.T) {
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<html><head><title>Wind</title></head><body><article><p>The wind farm on the coast delivered its first power to the grid this week, the operator said on Monday.</p></article></body></html>`))
+	}))
+	defer page.Close()
+	dir := filepath.Join(t.TempDir(), "ro")
+	db := filepath.Join(dir, "c.db")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runGleaner("crawl", "--db", db, "--plain", "--terms", "wind", "--name", "ro", "--quiet", "--learn-at", "-1", "--allow-host", hostOf(page.URL), page.URL+"/"); code != 0 {
+		t.Fatalf("crawl: exit %d: %s", code, errs)
+	}
+	if out, err := exec.Command("chattr", "+i", db, dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot make the database read-only here: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("chattr", "-i", db, dir).Run() })
+	for _, args := range [][]string{
+		{"crawl", "status", "--db", db},
+		{"crawl", "status", "--db", db, "--name", "ro"},
+		{"export", "--db", db, "--format", "jsonl", "--out", filepath.Join(t.TempDir(), "out")},
+	} {
+		if code, out, errs := runGleaner(args...); code != 0 {
+			t.Errorf("%v: exit %d\nstdout %s\nstderr %s", args, code, out, errs)
+		}
 	}
 }
