@@ -58,24 +58,35 @@ func TestParseInterspersed(t *testing.T) {
 	}
 }
 
+// windServer serves an on-topic article (wind) at every path but
+// robots.txt, calling hook first on each request when it is set.
+func windServer(t *testing.T, hook func(*http.Request)) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		if hook != nil {
+			hook(r)
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<html><head><title>Wind</title></head><body><article><p>The wind farm on the coast delivered its first power to the grid this week, the operator said on Monday.</p></article></body></html>`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
 // TestCrawlCommandExitCodes: bad input and crawls that fetched nothing, or
 // did not finish, exit non-zero; flags after the seed URLs are flags.
 func TestCrawlCommandExitCodes(t *testing.T) {
 	interrupted, interrupt := context.WithCancel(context.Background())
 	defer interrupt()
-	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/robots.txt":
-			http.NotFound(w, r)
-			return
-		case "/interrupt":
+	page := windServer(t, func(r *http.Request) {
+		if r.URL.Path == "/interrupt" {
 			interrupt() // the signal comes while the page is fetched
 			time.Sleep(100 * time.Millisecond)
 		}
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte(`<html><head><title>Wind</title></head><body><article><p>The wind farm on the coast delivered its first power to the grid this week.</p></article></body></html>`))
-	}))
-	defer page.Close()
+	})
 	dir := t.TempDir()
 	db := filepath.Join(dir, "c.db")
 	tests := []struct {
@@ -153,15 +164,7 @@ func TestWriteAtomic(t *testing.T) {
 // TestReadOnlyDatabase: crawl status and export work on a database that
 // cannot be written (made immutable with chattr, which binds root too).
 func TestReadOnlyDatabase(t *testing.T) {
-	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/robots.txt" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte(`<html><head><title>Wind</title></head><body><article><p>The wind farm on the coast delivered its first power to the grid this week, the operator said on Monday.</p></article></body></html>`))
-	}))
-	defer page.Close()
+	page := windServer(t, nil)
 	dir := filepath.Join(t.TempDir(), "ro")
 	db := filepath.Join(dir, "c.db")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
