@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -175,201 +175,33 @@ func pageJSON(name string, r heuristics.Result, err error) extractPageJSON {
 		Title: r.Title, Body: r.Body, Date: r.Date, Author: r.Author}
 }
 
-// extractSite extracts the pages of one stored site with its latest finished
-// learning run, and stores the extractions and the voted rules.
+// extractSite extracts the pages of one stored site with the site
+// pipeline (siteextract.Site: the latest finished run's templates, the
+// extractions and voted rules stored).
 func extractSite(ctx context.Context, st store.Store, site string, opt heuristics.ExtractOptions, stderr io.Writer) (extractSiteJSON, error) {
 	out := extractSiteJSON{Site: site, Rules: []extractRuleJSON{}, Pages: []extractPageJSON{}}
-	metas, err := st.Pages(ctx, store.PageQuery{Site: site})
+	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "gleaner extract: "+format+"\n", args...) }
+	res, err := siteextract.Site(ctx, st, site, siteextract.Options{Extract: opt, Visible: browser.StoredVisible, Logf: logf})
 	if err != nil {
-		return out, fmt.Errorf("extract %s: %w", site, err)
-	}
-	if len(metas) == 0 {
-		return out, fmt.Errorf("extract %s: no pages stored for this site", site)
-	}
-	run, err := st.LatestRun(ctx, site, store.RunDone)
-	var clusters []store.Cluster
-	var members []store.Membership
-	switch {
-	case err == nil:
-		out.Run = run.ID
-		if clusters, err = st.Clusters(ctx, run.ID); err != nil {
-			return out, err
-		}
-		if members, err = st.Memberships(ctx, run.ID); err != nil {
-			return out, err
-		}
-	case isNotFound(err):
-		fmt.Fprintf(stderr, "gleaner extract: site %s has no learning run (gleaner learn): single-page extraction only\n", site)
-	default:
 		return out, err
 	}
-	if opt.RulesFirst && out.Run != 0 {
-		if opt.Rules, err = storedRules(ctx, st, run); err != nil {
-			return out, err
+	if res.Run == nil {
+		logf("site %s has no learning run (gleaner learn): single-page extraction only", site)
+	} else {
+		out.Run = res.Run.ID
+	}
+	for _, p := range res.Pages {
+		if p.Err != nil {
+			logf("page %s: %v", p.Name, p.Err)
 		}
+		out.Pages = append(out.Pages, pageJSON(p.Name, p.Result, p.Err))
 	}
-	sitePages, names, err := sitePagesOf(ctx, st, metas, clusters, members)
-	if err != nil {
-		return out, fmt.Errorf("extract %s: %w", site, err)
-	}
-	for _, p := range sitePages.noLayout {
-		fmt.Fprintf(stderr, "gleaner extract: page %s: layout ignored: %v\n", p.name, p.err)
-	}
-	se, err := heuristics.ExtractSite(ctx, sitePages.pages, opt)
-	if err != nil {
-		return out, fmt.Errorf("extract %s: %w", site, err)
-	}
-	var xs []store.Extraction
-	for i, r := range se.Results {
-		out.Pages = append(out.Pages, pageJSON(names[i], r, se.Errs[i]))
-		if se.Errs[i] != nil {
-			fmt.Fprintf(stderr, "gleaner extract: page %s: %v\n", names[i], se.Errs[i])
-			continue
-		}
-		xs = append(xs, r.StoreExtraction(sitePages.ids[i], out.Run))
-	}
-	// Pages that could not be parsed are reported, not silently dropped.
-	for _, bad := range sitePages.bad {
-		out.Pages = append(out.Pages, extractPageJSON{Page: bad.name, Error: bad.err.Error()})
-		fmt.Fprintf(stderr, "gleaner extract: page %s: %v\n", bad.name, bad.err)
-	}
-	if err := st.PutExtractions(ctx, xs); err != nil {
-		return out, err
-	}
-	ruleClusters, voted := heuristics.VotedRules(se.Rules)
+	ruleClusters, voted := heuristics.VotedRules(res.Rules)
 	for i, r := range voted {
 		out.Rules = append(out.Rules, extractRuleJSON{Cluster: ruleClusters[i], Field: r.Field, Selector: r.Selector, Support: r.Support, Votes: r.Votes, Voters: r.Pages})
 	}
-	if rules := heuristics.StoreRules(site, out.Run, se.Rules); out.Run != 0 && len(rules) > 0 {
-		if err := st.PutRules(ctx, rules); err != nil {
-			return out, err
-		}
-	}
 	return out, nil
 }
-
-type badPage struct {
-	name string
-	err  error
-}
-
-type sitePageSet struct {
-	pages []heuristics.SitePage
-	ids   []int64
-	bad   []badPage
-	// noLayout are pages whose stored layout could not be read: they are
-	// extracted with all their elements.
-	noLayout []badPage
-}
-
-// sitePagesOf parses the site's pages and places each in its cluster of the
-// run: a member is compared with its cluster's medoid, the medoid with the
-// member nearest to it; outliers and pages the run does not know are left
-// to the methods without medoid.
-func sitePagesOf(ctx context.Context, st store.Store, metas []*store.Page, clusters []store.Cluster, members []store.Membership) (sitePageSet, []string, error) {
-	var set sitePageSet
-	var names []string
-	index := map[int64]int{}
-	for _, m := range metas {
-		if err := ctx.Err(); err != nil {
-			return set, nil, err
-		}
-		p, err := st.Page(ctx, m.ID)
-		if err != nil {
-			return set, nil, err
-		}
-		t, err := treediff.Parse(p.Name(), p.HTML(), treediff.ParseOptions{ContentType: p.ContentType})
-		if err != nil {
-			set.bad = append(set.bad, badPage{p.Name(), err})
-			continue
-		}
-		// A rendered page is read as the browser showed it.
-		visible, err := browser.StoredVisible(p)
-		if err != nil {
-			set.noLayout = append(set.noLayout, badPage{p.Name(), err})
-		}
-		index[p.ID] = len(set.pages)
-		set.pages = append(set.pages, heuristics.SitePage{Page: t, Src: p.HTML(), Cluster: -1, Medoid: -1, Visible: visible})
-		set.ids = append(set.ids, p.ID)
-		names = append(names, p.Name())
-	}
-	medoidOf := map[int]int64{}
-	for _, c := range clusters {
-		medoidOf[c.ID] = c.Medoid
-	}
-	// The member nearest each medoid is the medoid's own partner.
-	nearest := map[int]store.Membership{}
-	for _, m := range members {
-		if m.Outlier || m.PageID == medoidOf[m.Cluster] {
-			continue
-		}
-		if _, ok := index[m.PageID]; !ok {
-			continue
-		}
-		if b, ok := nearest[m.Cluster]; !ok || m.Distance < b.Distance || (m.Distance == b.Distance && m.PageID < b.PageID) {
-			nearest[m.Cluster] = m
-		}
-	}
-	for _, m := range members {
-		i, ok := index[m.PageID]
-		if !ok || m.Outlier {
-			continue
-		}
-		med, ok := medoidOf[m.Cluster]
-		if !ok {
-			continue
-		}
-		partner := med
-		if m.PageID == med {
-			nb, ok := nearest[m.Cluster]
-			if !ok {
-				continue // a cluster of one page: nothing to compare with
-			}
-			partner = nb.PageID
-		}
-		j, ok := index[partner]
-		if !ok {
-			continue
-		}
-		set.pages[i].Cluster, set.pages[i].Medoid = m.Cluster, j
-	}
-	return set, names, nil
-}
-
-// storedRules reads the rules stored for run, or when it has none for the
-// run whose templates it reused (a run that assigned new pages to a
-// previous run's clusters keeps their IDs).
-func storedRules(ctx context.Context, st store.Store, run *store.Run) (map[int]heuristics.Rules, error) {
-	rs, err := st.Rules(ctx, run.ID)
-	if err != nil {
-		return nil, err
-	}
-	if len(rs) == 0 && len(run.Params) > 0 {
-		var p struct {
-			BaseRun int64 `json:"base_run"`
-		}
-		if json.Unmarshal(run.Params, &p) == nil && p.BaseRun != 0 {
-			if rs, err = st.Rules(ctx, p.BaseRun); err != nil {
-				return nil, err
-			}
-		}
-	}
-	out := map[int]heuristics.Rules{}
-	for _, r := range rs {
-		cur := out[r.Cluster]
-		hr := heuristics.Rule{Field: r.Field, Selector: r.Selector, Support: r.Support}
-		switch r.Field {
-		case heuristics.FieldBody:
-			cur.Body = hr
-		case heuristics.FieldTitle:
-			cur.Title = hr
-		}
-		out[r.Cluster] = cur
-	}
-	return out, nil
-}
-
-func isNotFound(err error) bool { return err != nil && errors.Is(err, store.ErrNotFound) }
 
 func printExtractSite(w io.Writer, s extractSiteJSON) {
 	methods := map[string]int{}
