@@ -78,6 +78,16 @@ func (l *learner) prepare(ctx context.Context, site string, s *siteState) error 
 		return err
 	}
 	s.pages = len(metas)
+	// A learning run left running by a crawl that was killed is marked
+	// failed, and the site learned again at the end of this crawl.
+	reaped, err := cluster.ReapRuns(ctx, l.db, site)
+	if err != nil {
+		return err
+	}
+	for _, r := range reaped {
+		l.cfg.Logf("templates of %s: run %d %s: learning again", site, r.ID, r.Message)
+		s.sinceLearn = max(s.sinceLearn, 1)
+	}
 	run, err := l.db.LatestRun(ctx, site, store.RunDone)
 	switch {
 	case err == nil:
@@ -231,7 +241,9 @@ func (l *learner) finishSite(ctx context.Context, site string, s *siteState, ids
 	if s.pages < max(l.cfg.LearnAt, 2) {
 		return nil
 	}
-	if s.tpl == nil || s.sinceLearn > 0 {
+	// Learn when the templates miss pages: added since the last run in
+	// this process (sinceLearn) or before it (a resumed crawl).
+	if s.tpl == nil || s.sinceLearn > 0 || s.pages > len(s.tpl.Members) {
 		if err := l.learnSite(ctx, site, s); err != nil {
 			return err
 		}

@@ -18,9 +18,10 @@ var ErrNoTemplates = errors.New("no learned templates")
 
 // Templates are a site's templates as a finished learning run stored them.
 type Templates struct {
-	Run     *store.Run
-	Members map[int64]store.Membership
-	Medoids map[int]int64 // cluster -> medoid page ID
+	Run      *store.Run
+	Clusters []store.Cluster
+	Members  map[int64]store.Membership
+	Medoids  map[int]int64 // cluster -> medoid page ID
 	// Rules are the run's stored rules per cluster, or its base run's (see
 	// the package doc).
 	Rules    map[int]heuristics.Rules
@@ -57,6 +58,7 @@ func TemplatesOf(ctx context.Context, st store.Store, run *store.Run) (*Template
 	for _, c := range cs {
 		t.Medoids[c.ID] = c.Medoid
 	}
+	t.Clusters = cs
 	if t.Rules, err = storedRules(ctx, st, run); err != nil {
 		return nil, fmt.Errorf("run %d: %w", run.ID, err)
 	}

@@ -34,7 +34,10 @@ type extractPageJSON struct {
 	Body       string  `json:"body"`
 	Date       string  `json:"date,omitempty"`
 	Author     string  `json:"author,omitempty"`
-	Error      string  `json:"error,omitempty"`
+	// Templates says, for one page, which templates were consulted and why
+	// the method was chosen.
+	Templates string `json:"templates,omitempty"`
+	Error     string `json:"error,omitempty"`
 }
 
 type extractRuleJSON struct {
@@ -56,22 +59,28 @@ type extractSiteJSON struct {
 func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("extract", stderr)
 	db := addDBFlag(fs)
-	site := fs.String("site", "", "extract only this `site` (default: every site in the store)")
+	site := fs.String("site", "", "extract only this `site` (default: every site in the store); with a page, the site whose templates to use (default: the site of its URL)")
 	asJSON := fs.Bool("json", false, "print the extractions as JSON")
 	medoid := fs.String("medoid", "", "with a FILE argument: the template medoid `M.html` to compare the page with (none: single-page extraction)")
 	rulesFirst := fs.Bool("rules-first", false, "extract pages of a cluster that has a rule with the rule alone (fast), the pair diff only where the rule selects nothing")
 	minConf := fs.Float64("min-confidence", heuristics.DefaultMinConfidence, "pair-diff `confidence` under which the cluster rule or the single-page extractor is consulted")
+	var one oneFlags
+	one.add(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: gleaner extract [--db PATH] [--site S] [--json] [--rules-first]\n"+
-			"       gleaner extract FILE.html [--medoid M.html] [--json]\n\n"+
+			"       gleaner extract URL | FILE.html | - [--url U] [--db PATH [--site S]] [--plain] [--charset NAME] [--medoid M.html] [--json]\n\n"+
 			"Extracts every stored page with the site's latest learning run: each page is compared\n"+
 			"with its template medoid (pair diff), each cluster votes a rule (a CSS selector) that\n"+
 			"settles low-confidence pages, outliers get the single-page extractor. Extractions and\n"+
-			"rules are stored. With a FILE, extracts that one page against --medoid and stores nothing.\n\nFlags:")
+			"rules are stored.\n\n"+
+			"With one page (a URL, rendered in Chromium unless --plain; a FILE; - for standard input),\n"+
+			"prints its title, body, date and author and stores nothing: with --db, a page of a site\n"+
+			"whose templates are learned there is compared with the medoid of its nearest template\n"+
+			"(pair diff), otherwise the single-page method is used; the output says which.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	// Flags may follow the FILE argument.
-	var files []string
+	// Flags may follow the page argument.
+	var targets []string
 	rest := args
 	for {
 		if err := fs.Parse(rest); err != nil {
@@ -80,7 +89,7 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if fs.NArg() == 0 {
 			break
 		}
-		files = append(files, fs.Arg(0))
+		targets = append(targets, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}
 	opt := heuristics.ExtractOptions{RulesFirst: *rulesFirst, MinConfidence: *minConf}
@@ -88,15 +97,18 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("%w: --min-confidence %v: want a value in (0, 1]", errUsage, *minConf)
 	}
 	switch {
-	case len(files) > 1:
-		return fmt.Errorf("%w: one FILE at a time, got %q", errUsage, files)
-	case len(files) == 1:
-		if *site != "" {
-			return fmt.Errorf("%w: --site applies to stored pages, not to a FILE", errUsage)
+	case len(targets) > 1:
+		return fmt.Errorf("%w: one page (URL, FILE or -) at a time, got %q", errUsage, targets)
+	case len(targets) == 1:
+		one.target, one.medoid, one.site, one.asJSON = targets[0], *medoid, *site, *asJSON
+		if flagSet(fs, "db") {
+			one.db = *db
 		}
-		return extractFile(files[0], *medoid, *asJSON, opt, stdout)
+		return one.run(ctx, opt, stdout, stderr)
 	case *medoid != "":
 		return fmt.Errorf("%w: --medoid needs a FILE to compare with it", errUsage)
+	case one.pageOnly():
+		return fmt.Errorf("%w: --url, --plain and --charset apply to one page (URL, FILE or -)", errUsage)
 	}
 	st, err := openStore(ctx, *db)
 	if err != nil {
@@ -127,32 +139,6 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	return st.Close()
-}
-
-// extractFile extracts one page file, against a medoid file when given.
-func extractFile(path, medoidPath string, asJSON bool, opt heuristics.ExtractOptions, stdout io.Writer) error {
-	page, src, err := parseFile(path)
-	if err != nil {
-		return err
-	}
-	in := heuristics.Input{Page: page, Src: src}
-	if medoidPath != "" {
-		if in.Medoid, _, err = parseFile(medoidPath); err != nil {
-			return err
-		}
-	}
-	r, err := heuristics.Extract(in, opt)
-	if err != nil {
-		return err
-	}
-	pj := pageJSON(path, r, nil)
-	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(pj)
-	}
-	printExtraction(stdout, pj)
-	return nil
 }
 
 func parseFile(path string) (*treediff.Tree, []byte, error) {
@@ -242,6 +228,9 @@ func printExtraction(w io.Writer, p extractPageJSON) {
 	}
 	if p.Author != "" {
 		fmt.Fprintf(w, "author: %s\n", p.Author)
+	}
+	if p.Templates != "" {
+		fmt.Fprintf(w, "templates: %s\n", p.Templates)
 	}
 	fmt.Fprintf(w, "title: %s\n\n%s\n", p.Title, p.Body)
 }
