@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -124,7 +125,7 @@ func (c *Crawler) judge(ctx context.Context, e entry, sp *store.Page) (doneRecor
 		follow(false, e.Depth, 0)
 		return d, nil
 	}
-	if err := c.db.PutExtractions(ctx, []store.Extraction{res.StoreExtraction(sp.ID, runID)}); err != nil {
+	if err := c.db.PutExtractions(ctx, []store.Extraction{siteextract.StoreExtraction(res, sp.ID, runID)}); err != nil {
 		return d, fmt.Errorf("store extraction of %s: %w", e.URL, err)
 	}
 	text := res.Text()

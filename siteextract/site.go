@@ -190,7 +190,7 @@ func (r *SiteResult) store(ctx context.Context, st store.Store) error {
 		if p.Placed {
 			runID = r.Run.ID
 		}
-		xs = append(xs, p.Result.StoreExtraction(p.PageID, runID))
+		xs = append(xs, StoreExtraction(p.Result, p.PageID, runID))
 	}
 	if err := st.PutExtractions(ctx, xs); err != nil {
 		return fmt.Errorf("extract %s: %w", r.Site, err)
@@ -198,7 +198,7 @@ func (r *SiteResult) store(ctx context.Context, st store.Store) error {
 	if r.Run == nil {
 		return nil
 	}
-	if rules := heuristics.StoreRules(r.Site, r.Run.ID, r.Rules); len(rules) > 0 {
+	if rules := StoreRules(r.Site, r.Run.ID, r.Rules); len(rules) > 0 {
 		if err := st.PutRules(ctx, rules); err != nil {
 			return fmt.Errorf("extract %s: %w", r.Site, err)
 		}

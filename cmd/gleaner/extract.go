@@ -182,7 +182,7 @@ func extractSite(ctx context.Context, st store.Store, site string, opt heuristic
 		}
 		out.Pages = append(out.Pages, pageJSON(p.Name, p.Result, p.Err))
 	}
-	ruleClusters, voted := heuristics.VotedRules(res.Rules)
+	ruleClusters, voted := siteextract.VotedRules(res.Rules)
 	for i, r := range voted {
 		out.Rules = append(out.Rules, extractRuleJSON{Cluster: ruleClusters[i], Field: r.Field, Selector: r.Selector, Support: r.Support, Votes: r.Votes, Voters: r.Pages})
 	}
