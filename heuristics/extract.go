@@ -209,12 +209,16 @@ func extract(in Input, opt ExtractOptions, pre *pairOutcome) (Result, error) {
 		return r, ok && r.Body != ""
 	}
 	hasMedoid := in.Medoid != nil && in.Medoid.Root != nil
+	var tmpl templateLines
+	if hasMedoid {
+		tmpl = newTemplateLines(in.Medoid)
+	}
 	if !hasMedoid || opt.RulesFirst {
 		if r, ok := rule(); ok {
-			return refine(r, sr, opt.KeepWords), nil
+			return refine(r, sr, opt.KeepWords, tmpl), nil
 		}
 		if !hasMedoid {
-			return alone(sr, serr, so)
+			return alone(in.Page, sr, serr, so)
 		}
 	}
 	if pre == nil {
@@ -224,24 +228,24 @@ func extract(in Input, opt ExtractOptions, pre *pairOutcome) (Result, error) {
 	pr, err := pre.res, pre.err
 	if err != nil {
 		// A page the pair diff cannot handle is still extracted alone.
-		if r, aerr := alone(sr, serr, so); aerr == nil {
+		if r, aerr := alone(in.Page, sr, serr, so); aerr == nil {
 			return r, nil
 		}
 		return Result{}, fmt.Errorf("extract %s: %w; single page: %w", in.Page.Name, err, serr)
 	}
 	if pr.Confidence >= opt.MinConfidence && pr.Body != "" {
-		return refine(pr, sr, opt.KeepWords), nil
+		return refine(pr, sr, opt.KeepWords, tmpl), nil
 	}
 	if r, ok := rule(); ok {
-		return refine(r, sr, opt.KeepWords), nil
+		return refine(r, sr, opt.KeepWords, tmpl), nil
 	}
 	if serr == nil && sr.Body != "" {
-		return alone(sr, serr, so)
+		return alone(in.Page, sr, serr, so)
 	}
 	if pr.Body != "" {
 		return pr, nil
 	}
-	return alone(sr, serr, so)
+	return alone(in.Page, sr, serr, so)
 }
 
 // refine reconciles r, located by comparing pages (pair diff or rule),
@@ -251,8 +255,10 @@ func extract(in Input, opt ExtractOptions, pre *pairOutcome) (Result, error) {
 // single-page block classifier kept them too, as it sees their links, cues
 // and neighbours; and lines the single-page extractor kept that the
 // element misses (a lead or highlights printed beside the body) are added
-// where they stand in its text.
-func refine(r, single Result, keepWords int) Result {
+// where they stand in its text. Lines the template medoid shows too (a
+// footer's legal notice, a promotion printed on every page) are the
+// template's, not the article's: they are left out (see templateLines).
+func refine(r, single Result, keepWords int, tmpl templateLines) Result {
 	// The single-page extractor read the page's metadata already.
 	r.Date, r.Author = single.Date, single.Author
 	if r.Title == "" {
@@ -270,8 +276,58 @@ func refine(r, single Result, keepWords int) Result {
 		}
 		lines = append(lines, line)
 	}
-	r.Body = strings.TrimSpace(collapseBlank(mergeLines(lines, strings.Split(single.Body, "\n"), r.Title)))
+	merged := mergeLines(lines, strings.Split(single.Body, "\n"), r.Title)
+	r.Body = strings.TrimSpace(collapseBlank(tmpl.drop(merged)))
 	return r
+}
+
+// templateLines is a template medoid's text, its words lower-cased and
+// single-spaced, between spaces: a line of the page whose words stand in it
+// in a row is template text.
+type templateLines string
+
+func newTemplateLines(medoid *treediff.Tree) templateLines {
+	return templateLines(" " + normWords(medoid.Root.Text()) + " ")
+}
+
+// shows reports whether the template holds the line whose normalized words
+// are n: the same line, or for a line of minTemplateWords words or more, a
+// part of a longer one (a footer cut into lines differently).
+func (t templateLines) shows(n string) bool {
+	if strings.Count(n, " ")+1 < minTemplateWords {
+		return false
+	}
+	return strings.Contains(string(t), " "+n+" ")
+}
+
+// minTemplateWords is the least number of words a line needs to be found
+// in the template: shorter ones ("Read more", "He said no.") occur by
+// chance.
+const minTemplateWords = 5
+
+// drop returns lines without those the template shows too, unless that
+// would take away half of their words or more: a page that repeats most of
+// its medoid's text is a copy of the same story, not template text.
+func (t templateLines) drop(lines []string) []string {
+	if t == "" {
+		return lines
+	}
+	out := make([]string, 0, len(lines))
+	all, dropped := 0, 0
+	for _, l := range lines {
+		n := normWords(l)
+		w := len(treediff.Words(l))
+		all += w
+		if n != "" && t.shows(n) {
+			dropped += w
+			continue
+		}
+		out = append(out, l)
+	}
+	if 2*dropped >= all {
+		return lines
+	}
+	return out
 }
 
 // mergeLines returns the lines of a with those of b that a lacks inserted

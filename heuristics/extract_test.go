@@ -62,12 +62,12 @@ func TestRefine(t *testing.T) {
 		{"blank lines collapse", "Headline\n\n\n\n" + long, "Headline\n\n" + long + "\n\nShort kept line"},
 	}
 	for _, c := range cases {
-		got := refine(Result{Body: c.body}, single, 12)
+		got := refine(Result{Body: c.body}, single, 12, "")
 		if got.Body != c.want {
 			t.Errorf("%s: refine(%q) = %q, want %q", c.name, c.body, got.Body, c.want)
 		}
 	}
-	if got := refine(Result{Body: "x"}, Result{}, 12); got.Body != "x" {
+	if got := refine(Result{Body: "x"}, Result{}, 12, ""); got.Body != "x" {
 		t.Errorf("empty single result: %q", got.Body)
 	}
 }

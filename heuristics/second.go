@@ -39,14 +39,20 @@ const maxSecondOpinionBytes = 8 << 20
 var errSecondOpinion = errors.New("second opinion")
 
 // withSecondOpinion returns r with go-trafilatura's body when r, a
-// single-page result on a page of source src, is less confident than
+// single-page result on page t of source src, is less confident than
 // below and trafilatura finds a body. r is returned unchanged otherwise.
-func withSecondOpinion(r Result, src []byte, below float64) Result {
-	if r.Confidence >= below || len(src) == 0 || len(src) > maxSecondOpinionBytes {
+// Trafilatura reads the source, so its paragraphs are kept only where the
+// page's tree shows their words in a row: t may lack elements the browser
+// hid (VisibleTree), and the body is drawn from the page's own text.
+func withSecondOpinion(r Result, t *treediff.Tree, src []byte, below float64) Result {
+	if r.Confidence >= below || len(src) == 0 || len(src) > maxSecondOpinionBytes || t == nil || t.Root == nil {
 		return r
 	}
 	body, err := secondOpinion(src)
-	if err != nil || body == "" {
+	if err != nil {
+		return r
+	}
+	if body = shownIn(t, body); body == "" {
 		return r
 	}
 	r.Body, r.Method = body, MethodSecondOpinion
@@ -83,4 +89,72 @@ func secondOpinion(src []byte) (body string, err error) {
 		}
 	}
 	return strings.Join(paras, "\n\n"), nil
+}
+
+// shownIn returns the paragraphs of body that t shows: those whose word
+// 4-grams stand in t's text for the most part (minShown), the short ones
+// whole; a word t does not show at all is left out of a kept paragraph.
+func shownIn(t *treediff.Tree, body string) string {
+	words := strings.Fields(normWords(t.Root.Text()))
+	text := " " + strings.Join(words, " ") + " "
+	grams := make(map[string]bool, len(words))
+	vocab := make(map[string]bool, len(words))
+	for i, w := range words {
+		vocab[w] = true
+		if i+4 <= len(words) {
+			grams[strings.Join(words[i:i+4], " ")] = true
+		}
+	}
+	var kept []string
+	for _, p := range strings.Split(body, "\n\n") {
+		ws := strings.Fields(normWords(p))
+		if !shown(ws, text, grams) {
+			continue
+		}
+		var out []string
+		for _, w := range treediff.Words(p) {
+			if vocab[strings.ToLower(w.Text)] {
+				out = append(out, w.Text)
+			}
+		}
+		if len(out) > 0 {
+			kept = append(kept, keepPunctuation(p, vocab))
+		}
+	}
+	return strings.Join(kept, "\n\n")
+}
+
+// minShown is the share of a paragraph's word 4-grams the page must show.
+const minShown = 0.9
+
+func shown(ws []string, text string, grams map[string]bool) bool {
+	if len(ws) == 0 {
+		return false
+	}
+	if len(ws) < 4 {
+		return strings.Contains(text, " "+strings.Join(ws, " ")+" ")
+	}
+	hits := 0
+	for i := 0; i+4 <= len(ws); i++ {
+		if grams[strings.Join(ws[i:i+4], " ")] {
+			hits++
+		}
+	}
+	return float64(hits) >= minShown*float64(len(ws)-3)
+}
+
+// keepPunctuation returns p without the words vocab lacks, its other
+// characters as they are.
+func keepPunctuation(p string, vocab map[string]bool) string {
+	var b strings.Builder
+	last := 0
+	for _, w := range treediff.Words(p) {
+		if vocab[strings.ToLower(w.Text)] {
+			continue
+		}
+		b.WriteString(p[last:w.Offset])
+		last = w.Offset + len(w.Text)
+	}
+	b.WriteString(p[last:])
+	return strings.Join(strings.Fields(b.String()), " ")
 }

@@ -81,16 +81,16 @@ var ErrNoContent = errors.New("no content found")
 func ExtractSingle(t *treediff.Tree, opt SingleOptions) (Result, error) {
 	opt = opt.withDefaults()
 	r, err := singlePage(t, opt)
-	return alone(r, err, opt)
+	return alone(t, r, err, opt)
 }
 
-// alone returns the single-page result r (err its error), with the second
-// opinion's body when r is unsure.
-func alone(r Result, err error, opt SingleOptions) (Result, error) {
+// alone returns the single-page result r on page t (err its error), with
+// the second opinion's body when r is unsure.
+func alone(t *treediff.Tree, r Result, err error, opt SingleOptions) (Result, error) {
 	if err != nil && !errors.Is(err, ErrNoContent) {
 		return r, err
 	}
-	if s := withSecondOpinion(r, opt.Source, opt.SecondOpinionBelow); s.Method == MethodSecondOpinion {
+	if s := withSecondOpinion(r, t, opt.Source, opt.SecondOpinionBelow); s.Method == MethodSecondOpinion {
 		return s, nil
 	}
 	return r, err
