@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
@@ -13,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -492,92 +490,6 @@ func TestJavaScriptDialogsDoNotBlock(t *testing.T) {
 	text := pageText(t, p.HTML) // without the scripts, whose source holds the same words
 	if p.Partial || !strings.Contains(text, "Confirmed by the reader.") || !strings.Contains(text, "After a late alert.") {
 		t.Errorf("dialogs: partial %v (%s), html %q", p.Partial, p.PartialReason, p.HTML)
-	}
-}
-
-func TestStorePage(t *testing.T) {
-	p := &Page{URL: "http://a.example.org/x", FinalURL: "http://a.example.org/y", Status: 200, HTML: "<p>x</p>", Rendered: true,
-		Redirects: []Redirect{{"http://a.example.org/x", 301}}, Links: []Link{{"http://b.example.org/", "B", "a"}},
-		Layout: &Layout{Boxes: map[string]Box{"/html/body[1]": {0, 0, 10, 10, true}}}}
-	sp, err := StorePage(p.URL, "", store.SiteFromDomain, p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sp.Site != "example.org" || string(sp.RenderedHTML) != "<p>x</p>" || sp.RawHTML != nil || sp.Capture.FinalURL != p.FinalURL ||
-		len(sp.Capture.Redirects) != 1 || sp.Capture.Links[0].Text != "B" {
-		t.Errorf("store page %+v capture %+v", sp, sp.Capture)
-	}
-	if l, err := ParseLayout(sp.Capture.Layout); err != nil || l.Boxes["/html/body[1]"].W != 10 {
-		t.Errorf("layout round trip: %+v %v", l, err)
-	}
-	visible, err := StoredVisible(sp)
-	if err != nil || visible == nil {
-		t.Errorf("StoredVisible: %v", err)
-	}
-
-	// Hidden elements are those laid out and not shown; elements without a
-	// box (in <head>) are not known to be hidden.
-	tree, err := treediff.Parse("v", []byte(`<html><head><title>T</title></head><body><div>shown</div><div>hidden</div></body></html>`), treediff.ParseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	boxes := map[string]Box{}
-	var shown, hidden, title *treediff.Node
-	for _, n := range tree.Nodes {
-		if n.Kind != treediff.Element {
-			continue
-		}
-		switch {
-		case n.Label == "title":
-			title = n
-		case n.Label == "div" && n.Text() == "shown":
-			shown = n
-		case n.Label == "div":
-			hidden = n
-		}
-		if n.Label != "head" && n.Label != "title" {
-			boxes[n.Path()] = Box{0, 0, 10, 10, n != hidden}
-		}
-	}
-	p.Layout = &Layout{Boxes: boxes}
-	if sp, err = StorePage(p.URL, "", store.SiteFromDomain, p, nil); err != nil {
-		t.Fatal(err)
-	}
-	if visible, err = StoredVisible(sp); err != nil || visible == nil {
-		t.Fatalf("StoredVisible: %v", err)
-	}
-	for _, c := range []struct {
-		name string
-		n    *treediff.Node
-		want bool
-	}{
-		{"shown div", shown, true}, {"hidden div", hidden, false}, {"text of the hidden div", hidden.Children[0], false},
-		{"title in head", title, true}, {"title text", title.Children[0], true},
-	} {
-		if got := visible(c.n); got != c.want {
-			t.Errorf("visible(%s) = %v, want %v", c.name, got, c.want)
-		}
-	}
-	sp.Capture.Layout = []byte("{bad")
-	if _, err := StoredVisible(sp); err == nil {
-		t.Error("bad stored layout: no error")
-	}
-	sp.Capture = nil
-	if v, err := StoredVisible(sp); v != nil || err != nil {
-		t.Errorf("no capture: %v %v", v != nil, err)
-	}
-
-	failed, err := StorePage("http://a.example.org/z", "d", store.SiteFromHost, nil, errors.New("boom"))
-	if err != nil || failed.Error != "boom" || failed.Site != "a.example.org" || failed.Capture == nil || failed.Capture.Failure != string(FailureOther) {
-		t.Errorf("failed page %+v %v", failed, err)
-	}
-	// The kind of the failure is stored, for a crawler to judge by.
-	refused, _ := StorePage("http://a.example.org/z", "d", store.SiteFromHost, nil, fmt.Errorf("render: %w", ErrRefused))
-	if refused.Capture == nil || refused.Capture.Failure != string(FailureRefused) {
-		t.Errorf("refused page stored with capture %+v", refused.Capture)
-	}
-	if _, err := StorePage("no host", "", store.SiteFromDomain, p, nil); err == nil {
-		t.Error("bad URL accepted")
 	}
 }
 

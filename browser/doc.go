@@ -39,11 +39,9 @@
 //
 // # Storing pages
 //
-// StorePage turns a Page (or the error of fetching it) into a store.Page
-// with its capture metadata; ParseLayout reads the stored layout
-// (store.Capture.Layout) back. "gleaner render" uses both. StoredVisible
-// gives, for a stored page, the heuristics.Input.Visible predicate with
-// which the crawler and "gleaner extract" leave hidden elements out.
+// Package browser does not import the store: package capture turns a Page
+// into a store.Page (capture.ToStore) and a stored page's layout back into
+// the visible-elements predicate extraction uses (capture.Visible).
 //
 // # What a rendered page costs
 //

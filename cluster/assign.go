@@ -24,7 +24,7 @@ type Model struct {
 // NewModel returns a model over templates (for instance medoids loaded from a
 // stored run); opt supplies the workers, cache and drift thresholds.
 func NewModel(templates []Template, opt Options) *Model {
-	return &Model{Templates: templates, opt: opt.withDefaults()}
+	return &Model{Templates: templates, opt: opt.WithDefaults()}
 }
 
 // Model returns the templates Learn found: one per cluster of two pages or

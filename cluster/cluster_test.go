@@ -6,7 +6,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/gleaner/gleaner/treediff"
 )
 
 // blobs returns n points in dim dimensions around k well-separated centres
@@ -344,5 +347,65 @@ func TestParseMedoidRule(t *testing.T) {
 	}
 	if _, err := ParseMedoidRule("middle"); err == nil {
 		t.Error("ParseMedoidRule(middle): no error")
+	}
+}
+
+func TestLearnOverBudgetWarns(t *testing.T) {
+	pages := perturbedSite(t, 6)
+	res, err := Learn(context.Background(), pages, Options{Seed: 1, TED: treediff.Options{MaxCells: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "15 pairs over the tree edit distance budget") {
+		t.Errorf("warnings %q", res.Warnings)
+	}
+}
+
+// mapCache is a DistanceCache in memory.
+type mapCache struct {
+	m    map[Pair]CachedDistance
+	puts int
+}
+
+func (c *mapCache) Get(_ context.Context, pairs []Pair) (map[Pair]CachedDistance, error) {
+	out := map[Pair]CachedDistance{}
+	for _, p := range pairs {
+		if d, ok := c.m[p]; ok {
+			out[p] = d
+		}
+	}
+	return out, nil
+}
+
+func (c *mapCache) Put(_ context.Context, ds []CachedDistance) error {
+	for _, d := range ds {
+		if d.B < d.A {
+			return errors.New("pair not canonical")
+		}
+		c.m[d.Pair] = d
+		c.puts++
+	}
+	return nil
+}
+
+func TestLearnDistanceCache(t *testing.T) {
+	pages := perturbedSite(t, 12)
+	for i := range pages {
+		pages[i].Hash = pages[i].Name
+	}
+	c := &mapCache{m: map[Pair]CachedDistance{}}
+	first, err := Learn(context.Background(), pages, Options{Seed: 1, Cache: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Computed == 0 || c.puts != first.Computed {
+		t.Fatalf("first run: %d computed, %d cached", first.Computed, c.puts)
+	}
+	again, err := Learn(context.Background(), pages, Options{Seed: 1, Cache: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Computed != 0 || again.K != first.K || !reflect.DeepEqual(labelsOf(again), labelsOf(first)) {
+		t.Errorf("second run: %d computed, k %d (was %d)", again.Computed, again.K, first.K)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -16,11 +15,32 @@ import (
 // trees a page yields, so that stale distances are never read.
 const CacheView = "tag-ted/1"
 
-// DistanceCache keeps tree edit distances by page content hash;
-// store.Store implements it.
+// Pair is an unordered pair of page content hashes, A <= B (MakePair).
+type Pair struct{ A, B string }
+
+// MakePair returns the canonical pair of hashes a and b.
+func MakePair(a, b string) Pair {
+	if b < a {
+		a, b = b, a
+	}
+	return Pair{a, b}
+}
+
+// CachedDistance is the raw unit-cost tree edit distance between the tag
+// trees of two page contents (Pair, canonical), with the node counts of
+// both trees: NodesA for Pair.A's tree, NodesB for Pair.B's.
+type CachedDistance struct {
+	Pair
+	Distance       float64
+	NodesA, NodesB int
+}
+
+// DistanceCache keeps tree edit distances by page content hash across runs
+// (view CacheView). Get returns those of pairs it holds, keyed by the
+// canonical pair; Put keeps ds. Package sitelearn backs one with the store.
 type DistanceCache interface {
-	Distances(ctx context.Context, view string, pairs []store.Pair) (map[store.Pair]store.Distance, error)
-	PutDistances(ctx context.Context, ds []store.Distance) error
+	Get(ctx context.Context, pairs []Pair) (map[Pair]CachedDistance, error)
+	Put(ctx context.Context, ds []CachedDistance) error
 }
 
 // Page is one page to learn from.
@@ -137,14 +157,14 @@ func (o *tedOracle) fromCache(ctx context.Context, todo [][2]int) ([][2]int, err
 	var missing [][2]int
 	for start := 0; start < len(todo); start += cacheChunk {
 		chunk := todo[start:min(start+cacheChunk, len(todo))]
-		var sp []store.Pair
+		var sp []Pair
 		for _, k := range chunk {
 			a, b := o.page(k[0]), o.page(k[1])
 			if a.Hash != "" && b.Hash != "" {
-				sp = append(sp, store.MakePair(a.Hash, b.Hash))
+				sp = append(sp, MakePair(a.Hash, b.Hash))
 			}
 		}
-		got, err := o.opt.Cache.Distances(ctx, CacheView, sp)
+		got, err := o.opt.Cache.Get(ctx, sp)
 		if err != nil {
 			return nil, fmt.Errorf("distance cache: %w", err)
 		}
@@ -154,7 +174,7 @@ func (o *tedOracle) fromCache(ctx context.Context, todo [][2]int) ([][2]int, err
 				missing = append(missing, k)
 				continue
 			}
-			d, ok := got[store.MakePair(a.Hash, b.Hash)]
+			d, ok := got[MakePair(a.Hash, b.Hash)]
 			if !ok {
 				missing = append(missing, k)
 				continue
@@ -204,7 +224,7 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("tree edit distances: %w", err)
 	}
-	var put []store.Distance
+	var put []CachedDistance
 	for x, k := range todo {
 		a, b := o.page(k[0]), o.page(k[1])
 		if errs[x] != nil {
@@ -221,13 +241,16 @@ feed:
 		o.computed++
 		o.memo[k] = Normalize(float64(raw[x]), a.Tree.Len(), b.Tree.Len())
 		if a.Hash != "" && b.Hash != "" {
-			d := store.Distance{Pair: store.Pair{A: a.Hash, B: b.Hash}, View: CacheView,
+			d := CachedDistance{Pair: Pair{A: a.Hash, B: b.Hash},
 				Distance: float64(raw[x]), NodesA: a.Tree.Len(), NodesB: b.Tree.Len()}
+			if d.B < d.A {
+				d.A, d.B, d.NodesA, d.NodesB = d.B, d.A, d.NodesB, d.NodesA
+			}
 			put = append(put, d)
 		}
 	}
 	if o.opt.Cache != nil && len(put) > 0 {
-		if err := o.opt.Cache.PutDistances(ctx, put); err != nil {
+		if err := o.opt.Cache.Put(ctx, put); err != nil {
 			return fmt.Errorf("distance cache: %w", err)
 		}
 	}

@@ -9,7 +9,8 @@
 //  1. computes the tree edit distance (treediff.Distance, unit costs) between
 //     the tag trees (treediff.TagView) of pairs of pages, on Options.Workers
 //     goroutines, cancelled with the context, and cached by page content hash
-//     (Options.Cache, e.g. the store) so that a re-run computes only new pairs;
+//     (Options.Cache, a DistanceCache; package sitelearn backs one with the
+//     store) so that a re-run computes only new pairs;
 //  2. embeds the pages in the plane: classical (Torgerson) MDS, the two
 //     leading eigenpairs of the double-centred squared distance matrix found by
 //     Jacobi rotations, refined by SMACOF stress majorisation;
@@ -82,14 +83,7 @@
 //
 // # Runs in the store
 //
-// LearnSite runs the above on one site of a store.Store (its pages parsed a
-// chunk at a time, the store as distance cache) and records a run: k,
-// silhouette per k, clusters with their medoid, one membership per page with
-// its 2-D position, distance to the medoid and outlier reason, and in the
-// run's parameters both medoid candidates and each cluster's radius. When
-// the latest finished run has the same seed and options and the same pages
-// plus new ones, the new pages are assigned to its templates instead
-// (placed in the plane beside their medoid, at their distance from it); once
-// more than DriftFraction of the pages assigned since the last clustering
-// are far from every template, the site is learned again from scratch.
+// Package cluster does not import the store: package sitelearn runs the above
+// on a stored site and records the run (sitelearn.Site), reaps abandoned runs
+// and loads a stored run's templates as a Model (sitelearn.LoadModel).
 package cluster

@@ -95,7 +95,8 @@ type Options struct {
 	TED treediff.Options
 }
 
-func (o Options) withDefaults() Options {
+// WithDefaults returns o with each option left unset at its default.
+func (o Options) WithDefaults() Options {
 	if o.MaxK <= 0 {
 		o.MaxK = 8
 	}
@@ -220,7 +221,7 @@ func Learn(ctx context.Context, pages []Page, opt Options) (*Result, error) {
 	if len(pages) == 0 {
 		return nil, ErrNoPages
 	}
-	opt = opt.withDefaults()
+	opt = opt.WithDefaults()
 	var usable []int
 	for i, p := range pages {
 		if p.Err == nil && p.Tree != nil && p.Tree.Root != nil {
@@ -253,7 +254,7 @@ func LearnMatrix(ctx context.Context, d *Matrix, opt Options) (*Result, error) {
 	if d == nil || d.Len() == 0 {
 		return nil, ErrNoPages
 	}
-	opt = opt.withDefaults()
+	opt = opt.WithDefaults()
 	o := &matrixOracle{m: d}
 	res, err := learn(ctx, o, opt)
 	if err != nil {

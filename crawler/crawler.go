@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/chain/langid"
 	"github.com/gleaner/gleaner/store"
 )
@@ -491,7 +492,7 @@ func (c *Crawler) work(ctx context.Context, e entry) error {
 			}
 		}
 	}
-	sp, err := browser.StorePage(e.URL, Dataset(c.cfg.Name), store.SiteFromDomain, p, ferr)
+	sp, err := capture.ToStore(e.URL, Dataset(c.cfg.Name), store.SiteFromDomain, p, ferr)
 	if err != nil {
 		return c.finish(ctx, e, doneRecord{Outcome: OutcomeHTTPError, Detail: err.Error()})
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/eval"
 	"github.com/gleaner/gleaner/fixtures"
 	"github.com/gleaner/gleaner/heuristics"
@@ -17,7 +18,7 @@ import (
 // template in Chromium, stores them as the crawler does, and extracts them
 // as a site (pair diff against a medoid, cluster rules) twice: reading
 // every element, then, as the crawler does, only those the browser showed
-// (browser.StoredVisible). The articles hold in their body container a
+// (capture.Visible). The articles hold in their body container a
 // summary of another story that the stylesheet hides; it varies from page
 // to page like the body, so without layout it is taken for article text.
 func TestLayoutImprovesExtraction(t *testing.T) {
@@ -57,7 +58,7 @@ func TestLayoutImprovesExtraction(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sp, err := browser.StorePage(u, "", store.SiteFromHost, p, nil)
+		sp, err := capture.ToStore(u, "", store.SiteFromHost, p, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +66,7 @@ func TestLayoutImprovesExtraction(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if visible[i], err = browser.StoredVisible(sp); err != nil || visible[i] == nil {
+		if visible[i], err = capture.Visible(sp); err != nil || visible[i] == nil {
 			t.Fatalf("%s: no layout to read: %v", u, err)
 		}
 		// Page 0 is the template's medoid, compared with page 1.

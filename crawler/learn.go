@@ -6,16 +6,17 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/siteextract"
+	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
 
 // learner learns the templates of the crawled sites while crawling and
-// extracts each page with its template: cluster.LearnSite once a site has
+// extracts each page with its template: sitelearn.Site once a site has
 // LearnAt stored pages, then again each time its page count doubles (it
 // assigns the new pages to the medoids and relearns on drift; doubling keeps
 // the total cost of learning within a constant factor of the last run); a
@@ -80,7 +81,7 @@ func (l *learner) prepare(ctx context.Context, site string, s *siteState) error 
 	s.pages = len(metas)
 	// A learning run left running by a crawl that was killed is marked
 	// failed, and the site learned again at the end of this crawl.
-	reaped, err := cluster.ReapRuns(ctx, l.db, site)
+	reaped, err := sitelearn.ReapRuns(ctx, l.db, site)
 	if err != nil {
 		return err
 	}
@@ -102,7 +103,7 @@ func (l *learner) prepare(ctx context.Context, site string, s *siteState) error 
 }
 
 func (l *learner) learnSite(ctx context.Context, site string, s *siteState) error {
-	sr, err := cluster.LearnSite(ctx, l.db, site, cluster.SiteOptions{Options: cluster.Options{Seed: l.cfg.Seed, Cache: l.db}})
+	sr, err := sitelearn.Site(ctx, l.db, site, sitelearn.Options{Options: cluster.Options{Seed: l.cfg.Seed}})
 	if err != nil {
 		return err
 	}
@@ -171,7 +172,7 @@ func (l *learner) medoidTree(ctx context.Context, s *siteState, id int64) (*tree
 // visible is which elements of a stored page the browser showed, nil when
 // its capture has no (readable) layout: extraction then reads them all.
 func (l *learner) visible(p *store.Page) func(*treediff.Node) bool {
-	v, err := browser.StoredVisible(p)
+	v, err := capture.Visible(p)
 	if err != nil {
 		l.cfg.Logf("layout ignored: %v", err)
 	}
@@ -251,7 +252,7 @@ func (l *learner) finishSite(ctx context.Context, site string, s *siteState, ids
 	if s.tpl == nil {
 		return nil
 	}
-	_, err := siteextract.Site(ctx, l.db, site, siteextract.Options{Pages: ids, Visible: browser.StoredVisible,
+	_, err := siteextract.Site(ctx, l.db, site, siteextract.Options{Pages: ids, Visible: capture.Visible,
 		Logf: func(format string, args ...any) { l.cfg.Logf("re-extract "+site+": "+format, args...) }})
 	return err
 }

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/dataset"
+	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -34,7 +34,7 @@ func TestLearnerReapsKilledRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	const site = "ab.test"
-	first, err := cluster.LearnSite(ctx, db, site, cluster.SiteOptions{})
+	first, err := sitelearn.Site(ctx, db, site, sitelearn.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func deadOwner(t *testing.T) json.RawMessage {
 		t.Fatal(err)
 	}
 	host, _ := os.Hostname()
-	raw, err := json.Marshal(cluster.RunParams{Owner: &cluster.RunOwner{PID: cmd.Process.Pid, Host: host}})
+	raw, err := json.Marshal(sitelearn.RunParams{Owner: &sitelearn.RunOwner{PID: cmd.Process.Pid, Host: host}})
 	if err != nil {
 		t.Fatal(err)
 	}

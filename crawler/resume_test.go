@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/fixtures"
 	"github.com/gleaner/gleaner/store"
 )
@@ -234,7 +234,7 @@ func TestResumeFromStoredPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, ferr := c.fetch.Fetch(ctx, u)
-	sp, err := browser.StorePage(u, Dataset("stored"), store.SiteFromDomain, p, ferr)
+	sp, err := capture.ToStore(u, Dataset("stored"), store.SiteFromDomain, p, ferr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,18 +6,21 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gleaner/gleaner/cluster"
+	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
 )
 
-// countingCache is a real store that counts the distances put into it.
+// countingCache is a real store's distance cache that counts the distances
+// put into it.
 type countingCache struct {
-	*store.DB
+	cluster.DistanceCache
 	put int
 }
 
-func (c *countingCache) PutDistances(ctx context.Context, ds []store.Distance) error {
+func (c *countingCache) Put(ctx context.Context, ds []cluster.CachedDistance) error {
 	c.put += len(ds)
-	return c.DB.PutDistances(ctx, ds)
+	return c.DistanceCache.Put(ctx, ds)
 }
 
 // TestLearnedDistanceCache checks that Learned keys its pages by content, so
@@ -39,7 +42,7 @@ func TestLearnedDistanceCache(t *testing.T) {
 		}
 		docs = append(docs, Doc{Page: Page{ID: fmt.Sprintf("p%d", i)}, Src: []byte(src)})
 	}
-	cache := &countingCache{DB: db}
+	cache := &countingCache{DistanceCache: sitelearn.Cache(db)}
 	opt := LearnOptions{}
 	opt.Cluster.Cache = cache
 	for run := range 2 {

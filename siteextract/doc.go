@@ -1,8 +1,8 @@
 // Package siteextract is Gleaner's one site-extraction pipeline: the pages
 // of a site, placed on the site's learned templates (package cluster), each
 // compared with its partner page and extracted (package heuristics). It is
-// the counterpart of cluster.LearnSite: LearnSite learns and stores a site's
-// templates; Site reads a stored site, places its pages on the latest
+// the counterpart of sitelearn.Site: sitelearn.Site learns and stores a
+// site's templates; Site reads a stored site, places its pages on the latest
 // finished run's templates, extracts them and stores the extractions and
 // the rules the clusters voted. Docs does the same for pages held in memory
 // (learning the templates first), without any store: it is what the

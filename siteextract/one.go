@@ -7,6 +7,7 @@ import (
 
 	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -43,8 +44,8 @@ func One(ctx context.Context, st store.Store, site string, in heuristics.Input, 
 		return nil, err
 	}
 	out.Run = tpl.Run.ID
-	model, err := cluster.LoadModel(ctx, st, tpl.Run, tpl.Clusters, cluster.SiteOptions{})
-	if errors.Is(err, cluster.ErrNoTemplate) {
+	model, err := sitelearn.LoadModel(ctx, st, tpl.Run, tpl.Clusters, sitelearn.Options{})
+	if errors.Is(err, sitelearn.ErrNoTemplate) {
 		out.Note = fmt.Sprintf("run %d: %v", tpl.Run.ID, err)
 		return out, out.extract(in, opt.Extract)
 	}

@@ -19,7 +19,7 @@ type Options struct {
 	// stored pages); the partners they are compared with are read too.
 	Pages []int64
 	// Visible, when set, returns which elements of a stored page the
-	// browser showed (browser.StoredVisible); an error is reported through
+	// browser showed (capture.Visible); an error is reported through
 	// Logf and the page read whole.
 	Visible func(*store.Page) (func(*treediff.Node) bool, error)
 	// Logf, when set, receives warnings (a layout that could not be read).

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/dataset"
+	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -39,7 +40,7 @@ func TestSiteAgreesWithDocs(t *testing.T) {
 	st := siteStore(t)
 	const site = "ab.test"
 	opt := cluster.Options{Seed: 3}
-	if _, err := cluster.LearnSite(ctx, st, site, cluster.SiteOptions{Options: opt}); err != nil {
+	if _, err := sitelearn.Site(ctx, st, site, sitelearn.Options{Options: opt}); err != nil {
 		t.Fatal(err)
 	}
 	res, err := Site(ctx, st, site, Options{})

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -112,7 +112,7 @@ func storedRules(ctx context.Context, st store.Store, run *store.Run) (map[int]h
 	if err != nil {
 		return nil, err
 	}
-	var p cluster.RunParams
+	var p sitelearn.RunParams
 	if len(rs) == 0 && len(run.Params) > 0 && json.Unmarshal(run.Params, &p) == nil && p.BaseRun != 0 {
 		if rs, err = st.Rules(ctx, p.BaseRun); err != nil {
 			return nil, err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/eval"
+	"github.com/gleaner/gleaner/sitelearn"
 )
 
 func init() {
@@ -63,7 +64,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		defer st.Close()
 		opt.Store = st
-		lo.Cluster.Cache = st
+		lo.Cluster.Cache = sitelearn.Cache(st)
 	}
 	switch *method {
 	case "gleaner":

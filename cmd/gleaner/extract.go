@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
@@ -167,7 +167,7 @@ func pageJSON(name string, r heuristics.Result, err error) extractPageJSON {
 func extractSite(ctx context.Context, st store.Store, site string, opt heuristics.ExtractOptions, stderr io.Writer) (extractSiteJSON, error) {
 	out := extractSiteJSON{Site: site, Rules: []extractRuleJSON{}, Pages: []extractPageJSON{}}
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "gleaner extract: "+format+"\n", args...) }
-	res, err := siteextract.Site(ctx, st, site, siteextract.Options{Extract: opt, Visible: browser.StoredVisible, Logf: logf})
+	res, err := siteextract.Site(ctx, st, site, siteextract.Options{Extract: opt, Visible: capture.Visible, Logf: logf})
 	if err != nil {
 		return out, err
 	}

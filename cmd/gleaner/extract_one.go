@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
@@ -137,11 +138,11 @@ func (o *oneFlags) fetch(ctx context.Context, stderr io.Writer) (*onePage, error
 	if p.Status >= 400 {
 		fmt.Fprintf(stderr, "gleaner extract: %s: HTTP status %d\n", o.target, p.Status)
 	}
-	sp, err := browser.StorePage(o.target, "", store.SiteFromDomain, p, nil)
+	sp, err := capture.ToStore(o.target, "", store.SiteFromDomain, p, nil)
 	if err != nil {
 		return nil, err
 	}
-	visible, err := browser.StoredVisible(sp)
+	visible, err := capture.Visible(sp)
 	if err != nil {
 		fmt.Fprintf(stderr, "gleaner extract: %s: layout ignored: %v\n", o.target, err)
 	}
@@ -180,7 +181,7 @@ func (o *oneFlags) extract(ctx context.Context, p *onePage, in heuristics.Input,
 		return extractPageJSON{}, err
 	}
 	defer st.Close()
-	res, err := siteextract.One(ctx, st, site, in, siteextract.Options{Extract: opt, Visible: browser.StoredVisible})
+	res, err := siteextract.One(ctx, st, site, in, siteextract.Options{Extract: opt, Visible: capture.Visible})
 	if err != nil {
 		return extractPageJSON{}, err
 	}

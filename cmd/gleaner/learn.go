@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gleaner/gleaner/cluster"
+	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -82,10 +83,10 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	opt := cluster.SiteOptions{Options: cluster.Options{Seed: *seed, Medoid: rule, MaxK: *maxK}, Relearn: *relearn}
+	opt := sitelearn.Options{Options: cluster.Options{Seed: *seed, Medoid: rule, MaxK: *maxK}, Relearn: *relearn}
 	var out learnJSON
 	for _, s := range sites {
-		sr, err := cluster.LearnSite(ctx, st, s, opt)
+		sr, err := sitelearn.Site(ctx, st, s, opt)
 		if err != nil {
 			return err
 		}
@@ -105,7 +106,7 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return st.Close()
 }
 
-func siteJSON(sr *cluster.SiteRun) learnSiteJSON {
+func siteJSON(sr *sitelearn.SiteRun) learnSiteJSON {
 	j := learnSiteJSON{Site: sr.Site, K: sr.Run.K, Silhouette: map[string]float64{},
 		Clusters: []learnClusterJSON{}, Outliers: []learnOutlierJSON{}}
 	for k, s := range sr.Run.Silhouette {
@@ -124,7 +125,7 @@ func siteJSON(sr *cluster.SiteRun) learnSiteJSON {
 	return j
 }
 
-func printSiteRun(w io.Writer, sr *cluster.SiteRun) {
+func printSiteRun(w io.Writer, sr *sitelearn.SiteRun) {
 	r := sr.Run
 	fmt.Fprintf(w, "site %s: %s, k = %d (run %d, %s", sr.Site, pagesN(r.Pages), r.K, r.ID, sr.Mode)
 	if sr.Result != nil {

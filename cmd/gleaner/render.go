@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/store"
 )
@@ -159,7 +160,7 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var failed, partial, stored int
 	var storeErr error
 	for res := range results {
-		sp, err := browser.StorePage(res.url, *dataset, mode, res.p, res.err)
+		sp, err := capture.ToStore(res.url, *dataset, mode, res.p, res.err)
 		if err != nil {
 			fmt.Fprintf(stdout, "ERR   %s: %v\n", res.url, err)
 			failed++

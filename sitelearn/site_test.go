@@ -1,4 +1,4 @@
-package cluster
+package sitelearn
 
 import (
 	"context"
@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/store"
-	"github.com/gleaner/gleaner/treediff"
 )
 
-// openSites imports testdata/sites into a fresh SQLite store.
+// openSites imports cluster's testdata/sites into a fresh SQLite store.
 func openSites(t *testing.T) store.Store {
 	t.Helper()
 	ctx := context.Background()
@@ -20,7 +20,7 @@ func openSites(t *testing.T) store.Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	m, err := dataset.ReadDir("testdata/sites", "", "")
+	m, err := dataset.ReadDir("../cluster/testdata/sites", "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func openSites(t *testing.T) store.Store {
 	return st
 }
 
-func TestLearnSiteStatuses(t *testing.T) {
+func TestSiteStatuses(t *testing.T) {
 	st := openSites(t)
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -40,13 +40,13 @@ func TestLearnSiteStatuses(t *testing.T) {
 		outliers   map[string]string // page name -> part of the reason
 		computedAt int               // at most this many distances computed
 	}{
-		{site: "ab.test", status: StatusLearned, k: 2, outliers: map[string]string{"http://ab.test/empty": "parse: page http://ab.test/empty: empty document"}, computedAt: 66},
-		{site: "one.test", status: StatusOnePage, k: 1, outliers: map[string]string{"http://one.test/lonely": "only page of its site"}},
-		{site: "same.test", status: StatusIdentical, k: 1, outliers: map[string]string{}},
-		{site: "broken.test", status: StatusNoPages, k: 0, outliers: map[string]string{"http://broken.test/nothing": "unusable: parse:"}},
+		{site: "ab.test", status: cluster.StatusLearned, k: 2, outliers: map[string]string{"http://ab.test/empty": "parse: page http://ab.test/empty: empty document"}, computedAt: 66},
+		{site: "one.test", status: cluster.StatusOnePage, k: 1, outliers: map[string]string{"http://one.test/lonely": "only page of its site"}},
+		{site: "same.test", status: cluster.StatusIdentical, k: 1, outliers: map[string]string{}},
+		{site: "broken.test", status: cluster.StatusNoPages, k: 0, outliers: map[string]string{"http://broken.test/nothing": "unusable: parse:"}},
 	} {
 		t.Run(tc.site, func(t *testing.T) {
-			sr, err := LearnSite(ctx, st, tc.site, SiteOptions{Options: Options{Seed: 1}})
+			sr, err := Site(ctx, st, tc.site, Options{Options: cluster.Options{Seed: 1}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,29 +77,18 @@ func TestLearnSiteStatuses(t *testing.T) {
 			}
 		})
 	}
-	if _, err := LearnSite(ctx, st, "absent.test", SiteOptions{}); err == nil || !strings.Contains(err.Error(), "absent.test: no pages") {
+	if _, err := Site(ctx, st, "absent.test", Options{}); err == nil || !strings.Contains(err.Error(), "absent.test: no pages") {
 		t.Errorf("unknown site: err = %v", err)
 	}
 }
 
-func TestLearnOverBudgetWarns(t *testing.T) {
-	pages := perturbedSite(t, 6)
-	res, err := Learn(context.Background(), pages, Options{Seed: 1, TED: treediff.Options{MaxCells: 100}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "15 pairs over the tree edit distance budget") {
-		t.Errorf("warnings %q", res.Warnings)
-	}
-}
-
-func TestLearnSiteModes(t *testing.T) {
+func TestSiteModes(t *testing.T) {
 	st := openSites(t)
 	ctx := context.Background()
-	opt := SiteOptions{Options: Options{Seed: 1}}
-	learnAs := func(want string, o SiteOptions) *SiteRun {
+	opt := Options{Options: cluster.Options{Seed: 1}}
+	learnAs := func(want string, o Options) *SiteRun {
 		t.Helper()
-		sr, err := LearnSite(ctx, st, "ab.test", o)
+		sr, err := Site(ctx, st, "ab.test", o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,9 +99,9 @@ func TestLearnSiteModes(t *testing.T) {
 	}
 	first := learnAs(ModeLearned, opt)
 	learnAs(ModeUnchanged, opt)
-	learnAs(ModeLearned, SiteOptions{Options: Options{Seed: 2}}) // other seed
-	learnAs(ModeLearned, opt)                                    // back to seed 1
-	learnAs(ModeLearned, SiteOptions{Options: opt.Options, Relearn: true})
+	learnAs(ModeLearned, Options{Options: cluster.Options{Seed: 2}}) // other seed
+	learnAs(ModeLearned, opt)                                        // back to seed 1
+	learnAs(ModeLearned, Options{Options: opt.Options, Relearn: true})
 
 	// A page changed in place: its membership no longer describes it.
 	pages, err := st.Pages(ctx, store.PageQuery{Site: "ab.test", WithContent: true})

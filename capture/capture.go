@@ -1,4 +1,14 @@
-package browser
+// Package capture converts what the browser captured of a page to the
+// store's rows and back: browser stays free of the store (and of cgo
+// SQLite), so the conversions live here.
+//
+// ToStore turns a browser.Page (or the error of fetching it) into a
+// store.Page with its capture metadata; browser.ParseLayout reads the stored
+// layout (store.Capture.Layout) back. "gleaner render" and the crawler store
+// pages with it. Visible gives, for a stored page, the
+// heuristics.Input.Visible predicate with which the crawler and "gleaner
+// extract" leave hidden elements out.
+package capture
 
 import (
 	"encoding/json"
@@ -6,19 +16,20 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
 
-// StoredVisible reads the layout stored with p and returns which elements
-// of the tree treediff.Parse builds from p's HTML the browser showed (see
-// Layout.Hidden), as heuristics.Input.Visible wants it. It returns nil for
+// Visible reads the layout stored with p and returns which elements of the
+// tree treediff.Parse builds from p's HTML the browser showed (see
+// browser.Layout.Hidden), as heuristics.Input.Visible wants it. It returns nil for
 // a page without layout (a plain fetch), so every element is read.
-func StoredVisible(p *store.Page) (func(*treediff.Node) bool, error) {
+func Visible(p *store.Page) (func(*treediff.Node) bool, error) {
 	if p == nil || p.Capture == nil || len(p.Capture.Layout) == 0 {
 		return nil, nil
 	}
-	l, err := ParseLayout(p.Capture.Layout)
+	l, err := browser.ParseLayout(p.Capture.Layout)
 	if err != nil {
 		return nil, fmt.Errorf("page %s: %w", p.Name(), err)
 	}
@@ -28,12 +39,12 @@ func StoredVisible(p *store.Page) (func(*treediff.Node) bool, error) {
 	return func(n *treediff.Node) bool { return !l.Hidden(n) }, nil
 }
 
-// StorePage turns a fetched page, or the error of fetching rawURL, into a
+// ToStore turns a fetched page, or the error of fetching rawURL, into a
 // store page with its capture metadata (the layout as JSON, which
-// ParseLayout reads back). A failed fetch gives a page with Error set, so
-// nothing is silently lost, with the kind of its failure (Classify) in its
-// capture. mode says how the URL's site is found.
-func StorePage(rawURL, dataset string, mode store.SiteMode, p *Page, fetchErr error) (*store.Page, error) {
+// browser.ParseLayout reads back). A failed fetch gives a page with Error
+// set, so nothing is silently lost, with the kind of its failure
+// (browser.Classify) in its capture. mode says how the URL's site is found.
+func ToStore(rawURL, dataset string, mode store.SiteMode, p *browser.Page, fetchErr error) (*store.Page, error) {
 	site, err := store.SiteOf(rawURL, mode)
 	if err != nil {
 		return nil, err
@@ -45,7 +56,7 @@ func StorePage(rawURL, dataset string, mode store.SiteMode, p *Page, fetchErr er
 		}
 		sp.Error = fetchErr.Error()
 		sp.FetchedAt = time.Now()
-		sp.Capture = &store.Capture{Failure: string(Classify(fetchErr))}
+		sp.Capture = &store.Capture{Failure: string(browser.Classify(fetchErr))}
 		return sp, nil
 	}
 	sp.FetchedAt, sp.Status, sp.ContentType = p.FetchedAt, p.Status, p.ContentType

@@ -1,4 +1,4 @@
-package cluster
+package sitelearn
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/internal/shareddata"
 	"github.com/gleaner/gleaner/store"
@@ -34,14 +35,14 @@ func TestBig9(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := SiteOptions{Options: Options{Seed: 1}}
+	opt := Options{Options: cluster.Options{Seed: 1}}
 	runs := map[string]*SiteRun{}
 	var ariSum float64
 	good := 0
 	var table strings.Builder
 	fmt.Fprintf(&table, "\n%-16s %5s %2s %6s  %s\n", "site", "pages", "k", "ARI", "mean silhouette for k = 2..8")
 	for _, site := range imp.Sites {
-		sr, err := LearnSite(ctx, st, site, opt)
+		sr, err := Site(ctx, st, site, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +69,7 @@ func TestBig9(t *testing.T) {
 
 	t.Run("deterministic and cached", func(t *testing.T) {
 		for _, site := range imp.Sites {
-			again, err := LearnSite(ctx, st, site, SiteOptions{Options: opt.Options, Relearn: true})
+			again, err := Site(ctx, st, site, Options{Options: opt.Options, Relearn: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +90,7 @@ func TestBig9(t *testing.T) {
 		// 1: the same 6 of 9 sites at 1.0, none below 0.6.
 		good := 0
 		for _, site := range imp.Sites {
-			sr, err := LearnSite(ctx, st, site, SiteOptions{Options: Options{Seed: 1, LandmarkThreshold: 16}, Relearn: true})
+			sr, err := Site(ctx, st, site, Options{Options: cluster.Options{Seed: 1, LandmarkThreshold: 16}, Relearn: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,7 +137,7 @@ func TestBig9(t *testing.T) {
 			}
 		}
 		put(pages[:10])
-		first, err := LearnSite(ctx, st, "drift.test", opt)
+		first, err := Site(ctx, st, "drift.test", opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,11 +146,11 @@ func TestBig9(t *testing.T) {
 		}
 		// Two more pages of the same template: assigned, no relearning.
 		put(pages[:2])
-		if same, _ := LearnSite(ctx, st, "drift.test", opt); same.Mode != ModeUnchanged {
+		if same, _ := Site(ctx, st, "drift.test", opt); same.Mode != ModeUnchanged {
 			t.Errorf("re-importing the same pages: mode %s, want %s", same.Mode, ModeUnchanged)
 		}
 		put(pages[10:13])
-		few, err := LearnSite(ctx, st, "drift.test", opt)
+		few, err := Site(ctx, st, "drift.test", opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,7 +159,7 @@ func TestBig9(t *testing.T) {
 				few.Mode, len(few.Outliers()), ModeAssigned, few.Note)
 		}
 		put(pages[13:])
-		after, err := LearnSite(ctx, st, "drift.test", opt)
+		after, err := Site(ctx, st, "drift.test", opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +189,7 @@ func ariAgainstLabels(t *testing.T, ctx context.Context, st store.Store, sr *Sit
 		got = append(got, m.Cluster)
 		want = append(want, label[m.PageID])
 	}
-	ari, err := AdjustedRandIndex(got, want)
+	ari, err := cluster.AdjustedRandIndex(got, want)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package cluster
+package sitelearn
 
 import (
 	"cmp"
@@ -9,13 +9,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
 
-// SiteOptions tunes LearnSite.
-type SiteOptions struct {
-	Options
+// Options tunes Site.
+type Options struct {
+	cluster.Options
 	// Relearn learns from scratch even when the latest run could take the
 	// site's new pages by assignment.
 	Relearn bool
@@ -31,7 +32,7 @@ const (
 	ModeUnchanged = "unchanged" // no new page since the latest run with the same parameters
 )
 
-// SiteRun is the stored outcome of LearnSite for one site.
+// SiteRun is the stored outcome of Site for one site.
 type SiteRun struct {
 	Site string
 	Mode string
@@ -45,7 +46,7 @@ type SiteRun struct {
 	// Params is the run's decoded parameters.
 	Params RunParams
 	// Result is the in-memory result when the run clustered (nil otherwise).
-	Result *Result
+	Result *cluster.Result
 }
 
 // RunParams is what a run records in store.Run.Params: its options and what
@@ -79,16 +80,16 @@ type RunParams struct {
 	Far             map[int]float64 `json:"far"`
 }
 
-// LearnSite learns the templates of one stored site and records the run:
+// Site learns the templates of one stored site and records the run:
 // clusters, memberships with 2-D coordinates, silhouette per k. When the
 // latest finished run used the same seed and medoid rule, only the pages
-// added since are compared with its medoids (Model.Assign); if that shows
-// drift the site is learned again from scratch, and if no page was added
-// the latest run is returned unchanged.
-func LearnSite(ctx context.Context, st store.Store, site string, opt SiteOptions) (*SiteRun, error) {
-	opt.Options = opt.Options.withDefaults()
+// added since are compared with its medoids (cluster.Model.Assign); if that
+// shows drift the site is learned again from scratch, and if no page was
+// added the latest run is returned unchanged.
+func Site(ctx context.Context, st store.Store, site string, opt Options) (*SiteRun, error) {
+	opt.Options = opt.Options.WithDefaults()
 	if opt.Cache == nil {
-		opt.Cache = st
+		opt.Cache = Cache(st)
 	}
 	metas, err := st.Pages(ctx, store.PageQuery{Site: site})
 	if err != nil {
@@ -112,16 +113,16 @@ func LearnSite(ctx context.Context, st store.Store, site string, opt SiteOptions
 
 // loadPages parses the pages with the given IDs, a chunk at a time so that
 // only one chunk of HTML is in memory.
-func loadPages(ctx context.Context, st store.Store, ids []int64, popt treediff.ParseOptions) ([]Page, error) {
+func loadPages(ctx context.Context, st store.Store, ids []int64, popt treediff.ParseOptions) ([]cluster.Page, error) {
 	const chunk = 32
-	byID := make(map[int64]Page, len(ids))
+	byID := make(map[int64]cluster.Page, len(ids))
 	for start := 0; start < len(ids); start += chunk {
 		ps, err := st.Pages(ctx, store.PageQuery{IDs: ids[start:min(start+chunk, len(ids))], WithContent: true})
 		if err != nil {
 			return nil, err
 		}
 		for _, p := range ps {
-			pg := NewPage(p.Name(), p.Hash, p.HTML(), popt)
+			pg := cluster.NewPage(p.Name(), p.Hash, p.HTML(), popt)
 			if pg.Err == nil && len(p.HTML()) == 0 {
 				pg.Err = errors.New("no HTML stored")
 			}
@@ -131,7 +132,7 @@ func loadPages(ctx context.Context, st store.Store, ids []int64, popt treediff.P
 			byID[p.ID] = pg
 		}
 	}
-	out := make([]Page, len(ids))
+	out := make([]cluster.Page, len(ids))
 	for i, id := range ids {
 		p, ok := byID[id]
 		if !ok {
@@ -142,7 +143,7 @@ func loadPages(ctx context.Context, st store.Store, ids []int64, popt treediff.P
 	return out, nil
 }
 
-func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Page, opt SiteOptions) error {
+func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Page, opt Options) error {
 	ids := make([]int64, len(metas))
 	for i, p := range metas {
 		ids[i] = p.ID
@@ -155,7 +156,7 @@ func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Pag
 	if err := st.CreateRun(ctx, run); err != nil {
 		return fmt.Errorf("learn %s: %w", sr.Site, err)
 	}
-	res, err := Learn(ctx, pages, opt.Options)
+	res, err := cluster.Learn(ctx, pages, opt.Options)
 	if err != nil {
 		run.Status, run.Message = store.RunFailed, err.Error()
 		if ferr := st.FinishRun(context.WithoutCancel(ctx), run, nil, nil); ferr != nil {
@@ -210,7 +211,7 @@ func (sr *SiteRun) finish(ctx context.Context, st store.Store, run *store.Run, p
 
 // tryAssign handles the site from its latest run when that is possible:
 // returns done = false when the site must be learned from scratch.
-func (sr *SiteRun) tryAssign(ctx context.Context, st store.Store, metas []*store.Page, opt SiteOptions) (bool, error) {
+func (sr *SiteRun) tryAssign(ctx context.Context, st store.Store, metas []*store.Page, opt Options) (bool, error) {
 	prev, err := st.LatestRun(ctx, sr.Site, store.RunDone)
 	if errors.Is(err, store.ErrNotFound) {
 		return false, nil
@@ -271,14 +272,14 @@ func (sr *SiteRun) tryAssign(ctx context.Context, st store.Store, metas []*store
 	}
 	// Drift is judged on every page assigned since the templates were
 	// learned, not only on this batch.
-	var since []Assignment
+	var since []cluster.Assignment
 	assigned := map[int64]bool{}
 	for _, id := range pp.Assigned {
 		assigned[id] = true
 	}
 	for _, m := range members {
 		if assigned[m.PageID] {
-			since = append(since, Assignment{Cluster: m.Cluster, Distance: m.Distance, Far: m.Outlier})
+			since = append(since, cluster.Assignment{Cluster: m.Cluster, Distance: m.Distance, Far: m.Outlier})
 		}
 	}
 	drift, msg := model.Drift(append(since, as...))
@@ -342,10 +343,10 @@ var ErrNoTemplate = errors.New("no template: every cluster has one page")
 // as st.Clusters returns them), ready to assign new pages: the clusters of
 // two pages or more (or the only cluster), with their medoid pages and
 // outlier radii.
-func LoadModel(ctx context.Context, st store.Store, run *store.Run, clusters []store.Cluster, opt SiteOptions) (*Model, error) {
-	opt.Options = opt.Options.withDefaults()
+func LoadModel(ctx context.Context, st store.Store, run *store.Run, clusters []store.Cluster, opt Options) (*cluster.Model, error) {
+	opt.Options = opt.Options.WithDefaults()
 	if opt.Cache == nil {
-		opt.Cache = st
+		opt.Cache = Cache(st)
 	}
 	var p RunParams
 	if len(run.Params) > 0 {
@@ -356,7 +357,7 @@ func LoadModel(ctx context.Context, st store.Store, run *store.Run, clusters []s
 	return loadModel(ctx, st, p, clusters, opt)
 }
 
-func loadModel(ctx context.Context, st store.Store, p RunParams, clusters []store.Cluster, opt SiteOptions) (*Model, error) {
+func loadModel(ctx context.Context, st store.Store, p RunParams, clusters []store.Cluster, opt Options) (*cluster.Model, error) {
 	var ids []int64
 	var tClusters []store.Cluster
 	for _, c := range clusters {
@@ -372,15 +373,15 @@ func loadModel(ctx context.Context, st store.Store, p RunParams, clusters []stor
 	if err != nil {
 		return nil, err
 	}
-	ts := make([]Template, len(medoids))
+	ts := make([]cluster.Template, len(medoids))
 	for i, c := range tClusters {
 		far := p.Far[c.ID]
 		if far == 0 {
 			far = opt.FarDistance
 		}
-		ts[i] = Template{Cluster: c.ID, Medoid: medoids[i], Far: far}
+		ts[i] = cluster.Template{Cluster: c.ID, Medoid: medoids[i], Far: far}
 	}
-	return NewModel(ts, opt.Options), nil
+	return cluster.NewModel(ts, opt.Options), nil
 }
 
 // Outliers lists the run's outliers in page ID order.
@@ -417,7 +418,7 @@ func pagesDigest(pages []*store.Page) string {
 }
 
 // setOptions records the options that shape a run's clusters.
-func (p *RunParams) setOptions(o Options) {
+func (p *RunParams) setOptions(o cluster.Options) {
 	p.MaxK, p.MinSilhouette, p.Medoid, p.Restarts = o.MaxK, o.MinSilhouette, o.Medoid.String(), o.Restarts
 	p.LandmarkThreshold, p.LandmarkCount, p.FarDistance, p.FarMADs = o.LandmarkThreshold, o.Landmarks, o.FarDistance, o.FarMADs
 }
