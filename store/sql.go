@@ -20,6 +20,12 @@ type dialect struct {
 	name   string
 	types  *strings.Replacer     // {{id}}, {{blob}} in migrations
 	rebind func(q string) string // "?" placeholders to the backend's
+	// lockMigrations, when set, is run first in every migration
+	// transaction to serialise migrating processes.
+	lockMigrations string
+	// retryable, when set, reports errors after which a write transaction
+	// may be run again (deadlocks, serialization failures).
+	retryable func(error) bool
 }
 
 // DB is the SQL implementation of Store.
@@ -74,13 +80,19 @@ func (s *DB) Migrate(ctx context.Context, component string, ms []Migration) erro
 }
 
 func (s *DB) migrate(ctx context.Context, component string, ms []Migration) error {
-	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		component TEXT NOT NULL,
-		version INTEGER NOT NULL,
-		name TEXT NOT NULL,
-		applied_at BIGINT NOT NULL,
-		PRIMARY KEY (component, version)
-	)`); err != nil {
+	if err := s.tx(ctx, func(tx *sql.Tx) error {
+		if err := s.lockMigrations(ctx, tx); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+			component TEXT NOT NULL,
+			version INTEGER NOT NULL,
+			name TEXT NOT NULL,
+			applied_at BIGINT NOT NULL,
+			PRIMARY KEY (component, version)
+		)`)
+		return err
+	}); err != nil {
 		return fmt.Errorf("create schema_migrations: %w", err)
 	}
 	if _, err := s.db.ExecContext(ctx, `SELECT component FROM schema_migrations WHERE 1 = 0`); err != nil {
@@ -110,6 +122,9 @@ func (s *DB) migrate(ctx context.Context, component string, ms []Migration) erro
 // it meanwhile.
 func (s *DB) apply(ctx context.Context, component string, m Migration) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
+		if err := s.lockMigrations(ctx, tx); err != nil {
+			return err
+		}
 		var n int
 		if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM schema_migrations WHERE component = ? AND version = ?`),
 			component, m.Version).Scan(&n); err != nil {
@@ -129,8 +144,37 @@ func (s *DB) apply(ctx context.Context, component string, m Migration) error {
 	})
 }
 
-// tx runs f in a write transaction, committing when f returns nil.
+// lockMigrations makes tx wait for other processes' migrations, where the
+// backend needs it.
+func (s *DB) lockMigrations(ctx context.Context, tx *sql.Tx) error {
+	if s.d.lockMigrations == "" {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, s.d.lockMigrations); err != nil {
+		return fmt.Errorf("lock migrations: %w", err)
+	}
+	return nil
+}
+
+// txAttempts is how many times a write transaction runs when the backend
+// rolls it back for a deadlock or a serialization failure.
+const txAttempts = 3
+
+// tx runs f in a write transaction, committing when f returns nil. A
+// transaction the backend rolled back as retryable is run again, so f must
+// only write its results, not accumulate them.
 func (s *DB) tx(ctx context.Context, f func(*sql.Tx) error) error {
+	var err error
+	for range txAttempts {
+		if err = s.tx1(ctx, f); err == nil || s.d.retryable == nil || !s.d.retryable(err) {
+			return err
+		}
+	}
+	return err
+}
+
+// tx1 runs f in one write transaction.
+func (s *DB) tx1(ctx context.Context, f func(*sql.Tx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err

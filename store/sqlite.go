@@ -21,12 +21,24 @@ var sqliteDialect = dialect{
 	rebind: func(q string) string { return q },
 }
 
-// Open opens (creating it if needed) the SQLite database at path and brings
-// its schema up to date; ":memory:" opens a private database that lives as
-// long as the returned DB. The database runs in WAL mode, so readers never
-// block the writer, with foreign keys enforced and a busy timeout so that
-// concurrent writers, in this process or others, wait for each other.
-func Open(ctx context.Context, path string) (*DB, error) {
+// Open opens the database named by dsn and brings its schema up to date: a
+// postgres:// or postgresql:// URL opens that PostgreSQL database (see
+// IsPostgresURL), anything else is the path of a SQLite file (see
+// openSQLite).
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	if IsPostgresURL(dsn) {
+		return openPostgres(ctx, dsn)
+	}
+	return openSQLite(ctx, dsn)
+}
+
+// openSQLite opens (creating it if needed) the SQLite database at path and
+// brings its schema up to date; ":memory:" opens a private database that
+// lives as long as the returned DB. The database runs in WAL mode, so
+// readers never block the writer, with foreign keys enforced and a busy
+// timeout so that concurrent writers, in this process or others, wait for
+// each other.
+func openSQLite(ctx context.Context, path string) (*DB, error) {
 	if path == "" {
 		return nil, fmt.Errorf("store: open: empty database path")
 	}
