@@ -553,3 +553,47 @@ func TestOpenOddPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentOverlappingBatches writes the same pages from two handles in
+// opposite orders: PostgreSQL breaks the deadlocks this makes by rolling one
+// transaction back, which the store runs again.
+func TestConcurrentOverlappingBatches(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		db1, dsn := openTemp(t, b)
+		db2, err := store.Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db2.Close()
+		const rounds, perBatch = 5, 20
+		for r := range rounds {
+			var wg sync.WaitGroup
+			errs := make(chan error, 2)
+			for w, db := range []*store.DB{db1, db2} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					var batch []*store.Page
+					for i := range perBatch {
+						if w == 1 {
+							i = perBatch - 1 - i
+						}
+						batch = append(batch, &store.Page{URL: fmt.Sprintf("http://s%d.example/%d", i%3, i), RawHTML: []byte(fmt.Sprint(w, r, i))})
+					}
+					errs <- db.PutPages(ctx, batch)
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				if err != nil {
+					t.Fatalf("round %d: %v", r, err)
+				}
+			}
+		}
+		if ps, err := db1.Pages(ctx, store.PageQuery{}); err != nil || len(ps) != perBatch {
+			t.Errorf("%d pages (%v), want %d", len(ps), err, perBatch)
+		}
+	})
+}

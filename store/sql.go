@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
@@ -158,16 +159,22 @@ func (s *DB) lockMigrations(ctx context.Context, tx *sql.Tx) error {
 
 // txAttempts is how many times a write transaction runs when the backend
 // rolls it back for a deadlock or a serialization failure.
-const txAttempts = 3
+const txAttempts = 5
 
 // tx runs f in a write transaction, committing when f returns nil. A
-// transaction the backend rolled back as retryable is run again, so f must
-// only write its results, not accumulate them.
+// transaction the backend rolled back as retryable is run again after a
+// random pause, so f must only write its results, not accumulate them.
 func (s *DB) tx(ctx context.Context, f func(*sql.Tx) error) error {
 	var err error
-	for range txAttempts {
+	for attempt := range txAttempts {
 		if err = s.tx1(ctx, f); err == nil || s.d.retryable == nil || !s.d.retryable(err) {
 			return err
+		}
+		pause := time.Duration(rand.Int64N(int64(10*time.Millisecond) << attempt))
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause):
 		}
 	}
 	return err
@@ -346,10 +353,14 @@ func (s *DB) PutPages(ctx context.Context, pages []*Page) error {
 			return err
 		}
 		defer gold.Close()
-		for i, p := range pages {
-			if _, err := site.ExecContext(ctx, p.Site, millis(now)); err != nil {
-				return fmt.Errorf("store: put site %q: %w", p.Site, err)
+		// Sites first, each once, in name order: concurrent batches then
+		// lock shared sites in one order and cannot deadlock on them.
+		for _, name := range sortedSites(pages) {
+			if _, err := site.ExecContext(ctx, name, millis(now)); err != nil {
+				return fmt.Errorf("store: put site %q: %w", name, err)
 			}
+		}
+		for i, p := range pages {
 			if err := page.QueryRowContext(ctx, p.Site, p.URL, p.Dataset, p.ManifestID, p.Key(), p.Label,
 				millis(p.FetchedAt), p.Status, p.Error, p.ContentType, prep[i].raw, prep[i].rendered,
 				p.Hash, prep[i].capture, millis(now), millis(now)).Scan(&ids[i], &created[i]); err != nil {
@@ -372,6 +383,20 @@ func (s *DB) PutPages(ctx context.Context, pages []*Page) error {
 		p.UpdatedAt = fromMillis(millis(now))
 	}
 	return nil
+}
+
+// sortedSites returns the sites of pages, each once, in name order.
+func sortedSites(pages []*Page) []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, p := range pages {
+		if !seen[p.Site] {
+			seen[p.Site] = true
+			names = append(names, p.Site)
+		}
+	}
+	sort.Strings(names)
+	return names
 }
 
 const pageMetaCols = `p.id, p.site, p.url, p.dataset, p.manifest_id, p.label, p.fetched_at, p.status,

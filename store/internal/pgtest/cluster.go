@@ -63,7 +63,7 @@ func startCluster() (*cluster, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	opts := "-c listen_addresses='' -k " + dir + " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+	opts := "-c listen_addresses='' -k " + dir + " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c deadlock_timeout=50ms"
 	if err := c.run("pg_ctl", "start", "-w", "-t", "60", "-D", c.data(), "-l", filepath.Join(dir, "server.log"), "-o", opts); err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "server.log"))
 		os.RemoveAll(dir)
