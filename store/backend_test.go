@@ -46,3 +46,12 @@ func openTemp(t *testing.T, b backend) (*store.DB, string) {
 	t.Cleanup(func() { db.Close() })
 	return db, dsn
 }
+
+// openTwice opens a fresh database of b through two handles, as two
+// processes would.
+func openTwice(t *testing.T, b backend) (*store.DB, *store.DB) {
+	t.Helper()
+	db1, dsn := openTemp(t, b)
+	db2, _ := openTemp(t, backend{fresh: func(testing.TB) string { return dsn }})
+	return db1, db2
+}

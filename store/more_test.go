@@ -455,12 +455,7 @@ func TestFinishRunBadInput(t *testing.T) {
 func TestConcurrentWriters(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
-		db1, path := openTemp(t, b)
-		db2, err := store.Open(ctx, path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db2.Close()
+		db1, db2 := openTwice(t, b)
 		const writers, perWriter = 8, 25
 		var wg sync.WaitGroup
 		errs := make(chan error, writers)
@@ -560,12 +555,7 @@ func TestOpenOddPaths(t *testing.T) {
 func TestConcurrentOverlappingBatches(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
-		db1, dsn := openTemp(t, b)
-		db2, err := store.Open(ctx, dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db2.Close()
+		db1, db2 := openTwice(t, b)
 		const rounds, perBatch = 5, 20
 		for r := range rounds {
 			var wg sync.WaitGroup

@@ -38,12 +38,7 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", name, err)
 	}
-	db := &DB{db: sdb, d: postgresDialect, name: name}
-	if err := db.migrate(ctx, coreComponent, migrations); err != nil {
-		sdb.Close()
-		return nil, fmt.Errorf("store: open %s: %w", name, err)
-	}
-	return db, nil
+	return newDB(ctx, sdb, postgresDialect, name)
 }
 
 // redactURL returns dsn with its password, if any, masked.

@@ -63,10 +63,16 @@ func openSQLite(ctx context.Context, path string) (*DB, error) {
 		// Every connection to ":memory:" is a database of its own: keep one.
 		sdb.SetMaxOpenConns(1)
 	}
-	db := &DB{db: sdb, d: sqliteDialect, name: path}
+	return newDB(ctx, sdb, sqliteDialect, path)
+}
+
+// newDB wraps an opened database of dialect d, shown to users as name, and
+// brings its schema up to date; it closes sdb when that fails.
+func newDB(ctx context.Context, sdb *sql.DB, d dialect, name string) (*DB, error) {
+	db := &DB{db: sdb, d: d, name: name}
 	if err := db.migrate(ctx, coreComponent, migrations); err != nil {
 		sdb.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, fmt.Errorf("store: open %s: %w", name, err)
 	}
 	return db, nil
 }
