@@ -25,7 +25,7 @@ type dialect struct {
 	// transaction to serialise migrating processes.
 	lockMigrations string
 	// retryable, when set, reports errors after which a write transaction
-	// may be run again (deadlocks, serialization failures).
+	// may be run again (deadlocks, serialization failures, busy locks).
 	retryable func(error) bool
 }
 
@@ -81,19 +81,7 @@ func (s *DB) Migrate(ctx context.Context, component string, ms []Migration) erro
 }
 
 func (s *DB) migrate(ctx context.Context, component string, ms []Migration) error {
-	if err := s.tx(ctx, func(tx *sql.Tx) error {
-		if err := s.lockMigrations(ctx, tx); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-			component TEXT NOT NULL,
-			version INTEGER NOT NULL,
-			name TEXT NOT NULL,
-			applied_at BIGINT NOT NULL,
-			PRIMARY KEY (component, version)
-		)`)
-		return err
-	}); err != nil {
+	if err := s.createSchemaMigrations(ctx); err != nil {
 		return fmt.Errorf("create schema_migrations: %w", err)
 	}
 	if _, err := s.db.ExecContext(ctx, `SELECT component FROM schema_migrations WHERE 1 = 0`); err != nil {
@@ -117,6 +105,27 @@ func (s *DB) migrate(ctx context.Context, component string, ms []Migration) erro
 		}
 	}
 	return nil
+}
+
+const createSchemaMigrationsSQL = `CREATE TABLE IF NOT EXISTS schema_migrations (
+	component TEXT NOT NULL,
+	version INTEGER NOT NULL,
+	name TEXT NOT NULL,
+	applied_at BIGINT NOT NULL,
+	PRIMARY KEY (component, version)
+)`
+
+// createSchemaMigrations creates the table of applied migrations unless it
+// exists, under the migration lock where the backend has one (PostgreSQL's
+// CREATE TABLE IF NOT EXISTS is not safe against a concurrent one).
+func (s *DB) createSchemaMigrations(ctx context.Context) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if err := s.lockMigrations(ctx, tx); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, createSchemaMigrationsSQL)
+		return err
+	})
 }
 
 // apply runs one migration in a transaction, unless another process applied

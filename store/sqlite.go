@@ -3,12 +3,13 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 	"time"
 
-	_ "github.com/mattn/go-sqlite3" // the embedded default backend
+	"github.com/mattn/go-sqlite3" // the embedded default backend
 )
 
 // BusyTimeout is how long a SQLite connection waits for another writer's lock
@@ -19,6 +20,13 @@ var sqliteDialect = dialect{
 	name:   "sqlite",
 	types:  strings.NewReplacer("{{id}}", "INTEGER PRIMARY KEY", "{{blob}}", "BLOB"),
 	rebind: func(q string) string { return q },
+	// The busy timeout does not cover every lock: processes opening a new
+	// file at once, while it turns to WAL mode, may be told "database is
+	// locked" at once.
+	retryable: func(err error) bool {
+		var se sqlite3.Error
+		return errors.As(err, &se) && se.Code == sqlite3.ErrBusy
+	},
 }
 
 // Open opens the database named by dsn and brings its schema up to date: a
