@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
@@ -567,8 +568,13 @@ func TestStorePage(t *testing.T) {
 	}
 
 	failed, err := StorePage("http://a.example.org/z", "d", store.SiteFromHost, nil, errors.New("boom"))
-	if err != nil || failed.Error != "boom" || failed.Site != "a.example.org" || failed.Capture != nil {
+	if err != nil || failed.Error != "boom" || failed.Site != "a.example.org" || failed.Capture == nil || failed.Capture.Failure != string(FailureOther) {
 		t.Errorf("failed page %+v %v", failed, err)
+	}
+	// The kind of the failure is stored, for a crawler to judge by.
+	refused, _ := StorePage("http://a.example.org/z", "d", store.SiteFromHost, nil, fmt.Errorf("render: %w", ErrRefused))
+	if refused.Capture == nil || refused.Capture.Failure != string(FailureRefused) {
+		t.Errorf("refused page stored with capture %+v", refused.Capture)
 	}
 	if _, err := StorePage("no host", "", store.SiteFromDomain, p, nil); err == nil {
 		t.Error("bad URL accepted")

@@ -28,6 +28,10 @@ type HTTPFetcher struct {
 	MaxRedirects int
 	// UserAgent is sent when set.
 	UserAgent string
+	// AllowRequest, when set, is asked about the URL and about every
+	// redirect hop before it is requested, as Options.AllowRequest: a hop it
+	// refuses is never requested and Fetch fails with [ErrRefused].
+	AllowRequest func(ctx context.Context, u *url.URL) error
 }
 
 // ErrNotHTML is wrapped by the error for a response that is not an HTML or
@@ -60,9 +64,15 @@ func (f *HTTPFetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 	if f.Client != nil {
 		client = *f.Client
 	}
+	if err := f.allow(ctx, u); err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
+	}
 	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) > maxRedirects {
-			return fmt.Errorf("more than %d redirects", maxRedirects)
+			return fmt.Errorf("%w: more than %d", ErrTooManyRedirects, maxRedirects)
+		}
+		if err := f.allow(req.Context(), req.URL); err != nil {
+			return fmt.Errorf("redirect: %w", err)
 		}
 		prev := via[len(via)-1]
 		status := 0
@@ -110,6 +120,17 @@ func (f *HTTPFetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 	p.Links = pageLinks(text, p.FinalURL, nil)
 	p.Elapsed = time.Since(start)
 	return p, nil
+}
+
+// allow asks f.AllowRequest about u.
+func (f *HTTPFetcher) allow(ctx context.Context, u *url.URL) error {
+	if f.AllowRequest == nil {
+		return nil
+	}
+	if err := f.AllowRequest(ctx, u); err != nil {
+		return fmt.Errorf("%w: %w", ErrRefused, err)
+	}
+	return nil
 }
 
 // htmlTitle is the text of the page's first <title>.

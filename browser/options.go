@@ -62,6 +62,17 @@ type Options struct {
 	// runs for many requests at once, so it must be safe for concurrent use.
 	// Nil allows everything.
 	AllowRequest func(ctx context.Context, u *url.URL) error
+	// Dial, when set, makes every connection the browser opens: its
+	// traffic then goes through a proxy of the renderer's on a loopback
+	// listener (nothing bypasses it, loopback included), which dials with
+	// it. Documents, subresources, workers' requests, WebSockets and
+	// prefetches alike pass it, and it sees the address actually connected
+	// to, whatever name the page used: the guard against server-side
+	// request forgery that fetch interception (AllowRequest) cannot be. A
+	// connection it refuses with an error wrapping [ErrRefused] is answered
+	// as refused (Page.Notes; a refused document fails Fetch with
+	// ErrRefused).
+	Dial DialFunc
 	// Screenshot asks for a JPEG of the whole page.
 	Screenshot bool
 	// Width and Height are the window size (default 1280x900).
@@ -71,6 +82,11 @@ type Options struct {
 	// MaxHTMLBytes caps the serialized DOM (default 16 MiB); a longer one is
 	// cut and the page marked Partial.
 	MaxHTMLBytes int
+	// MaxResponseBytes bounds each response body the browser receives,
+	// counted decoded (default 32 MiB), when its traffic goes through the
+	// proxy (Dial): a longer one, an endless stream or a compression bomb,
+	// is cut there, and a page whose document was cut is marked Partial.
+	MaxResponseBytes int64
 	// Wait tunes how the renderer decides a page is ready.
 	Wait WaitOptions
 	// Logf, when set, receives the renderer's diagnostics (restarts,
@@ -143,6 +159,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.MaxHTMLBytes <= 0 {
 		o.MaxHTMLBytes = 16 << 20
+	}
+	if o.MaxResponseBytes <= 0 {
+		o.MaxResponseBytes = 32 << 20
 	}
 	w := &o.Wait
 	if w.NetworkIdle <= 0 {

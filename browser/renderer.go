@@ -20,8 +20,9 @@ import (
 // Renderer renders pages in one headless Chromium with a bounded number of
 // tabs. It is safe for concurrent use; Close it to stop the browser.
 type Renderer struct {
-	opt Options
-	sem chan struct{}
+	opt   Options
+	sem   chan struct{}
+	proxy *proxy // nil without Options.Dial
 
 	mu       sync.Mutex
 	cur      *instance
@@ -72,7 +73,13 @@ func New(opt Options) (*Renderer, error) {
 		return nil, err
 	}
 	sweepStale()
-	return &Renderer{opt: o, sem: make(chan struct{}, o.Tabs)}, nil
+	r := &Renderer{opt: o, sem: make(chan struct{}, o.Tabs)}
+	if o.Dial != nil {
+		if r.proxy, err = startProxy(o.Dial, o.MaxResponseBytes, o.MaxHTMLBytes); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
 }
 
 // ErrClosed is returned by Fetch after Close.
@@ -189,6 +196,9 @@ func (r *Renderer) Close() error {
 		r.retireInstance(inst)
 	}
 	r.retiring.Wait()
+	if r.proxy != nil {
+		r.proxy.close()
+	}
 	return nil
 }
 
@@ -300,7 +310,7 @@ func (r *Renderer) stop(inst *instance) {
 func (r *Renderer) start() (*instance, error) {
 	dir, err := os.MkdirTemp("", dirPrefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
-		return nil, fmt.Errorf("start chromium: %w", err)
+		return nil, fmt.Errorf("%w: %w", ErrBrowserStart, err)
 	}
 	o := r.opt
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
@@ -313,15 +323,30 @@ func (r *Renderer) start() (*instance, error) {
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-domain-reliability", true),
-		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,OptimizationHints,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,PrivacySandboxSettings4"),
+		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,OptimizationHints,OptimizationHintsFetching,OptimizationGuideModelDownloading,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,PrivacySandboxSettings4,AccountConsistency,MirrorAccountConsistency,SafeBrowsingOnDemand,ComponentUpdater,ExtensionUpdater,GCMChannelStatus"),
 		chromedp.Flag("no-pings", true),
 		chromedp.Flag("mute-audio", true),
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.Flag("disable-crash-reporter", true),
 		chromedp.Flag("no-default-browser-check", true),
+		// No traffic of the browser's own: field trials, services
+		// started at launch, variations.
+		chromedp.Flag("disable-field-trial-config", true),
+		chromedp.Flag("no-service-autorun", true),
+		chromedp.Flag("disable-variations-seed-fetch", true),
+		// A script's heap is bounded (half the memory bound): an
+		// allocation loop kills its renderer, not the machine.
+		chromedp.Flag("js-flags", fmt.Sprintf("--max-old-space-size=%d", o.MaxMemory>>21)),
+		chromedp.Flag("disable-component-extensions-with-background-pages", true),
+		chromedp.Flag("disable-search-engine-choice-screen", true),
+		chromedp.Flag("disable-gaia-services", true),
+		chromedp.Flag("disable-account-consistency", true),
 	)
 	if o.UserAgent != "" {
 		opts = append(opts, chromedp.UserAgent(o.UserAgent))
+	}
+	if r.proxy != nil {
+		opts = append(opts, proxyFlags(r.proxy.addr())...)
 	}
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(allocCtx)
@@ -339,7 +364,7 @@ func (r *Renderer) start() (*instance, error) {
 		allocCancel()
 		killTree(0, dir)
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("start chromium %s: %w", o.ExecPath, err)
+		return nil, fmt.Errorf("%w: chromium %s: %w", ErrBrowserStart, o.ExecPath, err)
 	}
 	pid := 0
 	if p := chromedp.FromContext(ctx).Browser.Process(); p != nil {
@@ -347,6 +372,19 @@ func (r *Renderer) start() (*instance, error) {
 	}
 	n := r.started.Add(1)
 	return &instance{id: int(n), dir: dir, pid: pid, allocCancel: allocCancel, ctx: ctx, cancel: cancel, sites: map[string]cdp.BrowserContextID{}, spare: make(chan *tab, 1)}, nil
+}
+
+// proxyFlags send all of the browser's traffic through the proxy at addr:
+// loopback is not bypassed (Chromium's "<-loopback>"), no DNS prefetching,
+// and WebRTC may use no UDP that does not go through the proxy.
+func proxyFlags(addr string) []chromedp.ExecAllocatorOption {
+	return []chromedp.ExecAllocatorOption{
+		chromedp.ProxyServer("http://" + addr),
+		chromedp.Flag("proxy-bypass-list", "<-loopback>"),
+		chromedp.Flag("dns-prefetch-disable", true),
+		chromedp.Flag("force-webrtc-ip-handling-policy", "disable_non_proxied_udp"),
+		chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
+	}
 }
 
 // browserContext returns the context options of a new tab for u: a fresh

@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/gleaner/gleaner/treediff"
 )
 
 var (
@@ -104,6 +106,9 @@ func (s *tabState) listen(ev any) {
 		if ev.RequestID == s.mainReq && ev.Response != nil {
 			s.status = int(ev.Response.Status)
 			s.ctype = ev.Response.MimeType
+		}
+		if why := proxyRefusal(ev.Response); why != "" {
+			s.noteRefused(ev.Response.URL, why, ev.RequestID == s.mainReq)
 		}
 		s.mu.Unlock()
 	case *network.EventLoadingFinished:
@@ -234,15 +239,35 @@ func (s *tabState) check(ctx context.Context, ev *fetch.EventRequestPaused, allo
 		return
 	}
 	s.mu.Lock()
-	s.nRefused++
-	if len(s.refused) < maxRefusalNotes {
-		s.refused = append(s.refused, fmt.Sprintf("refused: %s: %v", raw, err))
-	}
-	if ev.ResourceType == network.ResourceTypeDocument && ev.FrameID == s.mainFrame {
-		s.mainRefused = fmt.Errorf("%s: %w", raw, err)
-	}
+	s.noteRefused(raw, err.Error(), ev.ResourceType == network.ResourceTypeDocument && ev.FrameID == s.mainFrame)
 	s.mu.Unlock()
 	chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonAccessDenied})
+}
+
+// noteRefused records a refused request (main: the main frame's document);
+// s.mu is held.
+func (s *tabState) noteRefused(raw, why string, main bool) {
+	s.nRefused++
+	if len(s.refused) < maxRefusalNotes {
+		s.refused = append(s.refused, fmt.Sprintf("refused: %s: %s", raw, why))
+	}
+	if main {
+		s.mainRefused = fmt.Errorf("%s: %s", raw, why)
+	}
+}
+
+// proxyRefusal is the reason the renderer's proxy gave for refusing the
+// request of resp, "" when it did not refuse it.
+func proxyRefusal(resp *network.Response) string {
+	if resp == nil {
+		return ""
+	}
+	for k, v := range resp.Headers {
+		if strings.EqualFold(k, refusedHeader) {
+			return fmt.Sprint(v)
+		}
+	}
+	return ""
 }
 
 // phases times the steps of one page for its notes.
@@ -472,7 +497,10 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 		return nil, fail("navigate", err)
 	}
 	if nav.ErrorText != "" {
-		return nil, fmt.Errorf("navigate: %s", nav.ErrorText)
+		if err := r.tunnelRefusal(u); err != nil {
+			return nil, fmt.Errorf("navigate: %w: %w", ErrRefused, err)
+		}
+		return nil, newNetError(nav.ErrorText)
 	}
 	if nav.IsDownload {
 		return nil, fmt.Errorf("navigate: the URL is a download, not a page")
@@ -493,12 +521,75 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 		return nil, fail("wait", inst.ctx.Err())
 	}
 	if err := r.capture(sctx, st, p); err != nil {
+		if kept := r.keptPage(inst, st, p, err); kept != nil {
+			return kept, nil
+		}
 		return nil, fail("capture", err)
 	}
+	r.markCut(st, p)
 	ph.mark("capture")
 	p.Notes = append(p.Notes, "time: "+strings.Join(ph.parts, ", "))
 	p.Elapsed = time.Since(start)
 	return p, nil
+}
+
+// tunnelRefusal is the proxy's refusal of a tunnel to u's host, if any.
+func (r *Renderer) tunnelRefusal(u *url.URL) error {
+	if r.proxy == nil || u.Scheme != "https" {
+		return nil
+	}
+	port := u.Port()
+	if port == "" {
+		port = "443"
+	}
+	return r.proxy.refusal(net.JoinHostPort(u.Hostname(), port))
+}
+
+// keptPage returns p filled from the document as the proxy received it,
+// marked partial, when the tab could not be captured but did not crash (a
+// script that never yields, a document still streaming at the deadline);
+// nil when there is nothing kept.
+func (r *Renderer) keptPage(inst *instance, st *tabState, p *Page, err error) *Page {
+	if r.proxy == nil || inst.ctx.Err() != nil {
+		return nil
+	}
+	select {
+	case <-st.crashed:
+		return nil
+	default:
+	}
+	st.mu.Lock()
+	main, status, ctype := st.mainURL, st.status, st.ctype
+	st.mu.Unlock()
+	body, cut, ok := r.proxy.doc(main)
+	if !ok || len(body) == 0 {
+		return nil
+	}
+	text, _, derr := treediff.Decode(body, ctype)
+	if derr != nil {
+		return nil
+	}
+	p.HTML, p.FinalURL, p.Status, p.ContentType = text, main, status, ctype
+	p.Title, p.Links = htmlTitle(text, main), pageLinks(text, main, nil)
+	p.Partial, p.PartialReason = true, fmt.Sprintf("not captured (%v): the document as received", err)
+	if cut {
+		p.PartialReason += fmt.Sprintf(", cut at %d bytes", r.opt.MaxResponseBytes)
+	}
+	p.Elapsed = time.Since(p.FetchedAt)
+	return p
+}
+
+// markCut marks p partial when the proxy cut its document at its bound.
+func (r *Renderer) markCut(st *tabState, p *Page) {
+	if r.proxy == nil {
+		return
+	}
+	st.mu.Lock()
+	main := st.mainURL
+	st.mu.Unlock()
+	if _, cut, ok := r.proxy.doc(main); ok && cut && !p.Partial {
+		p.Partial, p.PartialReason = true, fmt.Sprintf("document cut at %d bytes", r.opt.MaxResponseBytes)
+	}
 }
 
 // settle waits for the page's real content: load event, then quiet network

@@ -31,7 +31,8 @@ func StoredVisible(p *store.Page) (func(*treediff.Node) bool, error) {
 // StorePage turns a fetched page, or the error of fetching rawURL, into a
 // store page with its capture metadata (the layout as JSON, which
 // ParseLayout reads back). A failed fetch gives a page with Error set, so
-// nothing is silently lost. mode says how the URL's site is found.
+// nothing is silently lost, with the kind of its failure (Classify) in its
+// capture. mode says how the URL's site is found.
 func StorePage(rawURL, dataset string, mode store.SiteMode, p *Page, fetchErr error) (*store.Page, error) {
 	site, err := store.SiteOf(rawURL, mode)
 	if err != nil {
@@ -44,6 +45,7 @@ func StorePage(rawURL, dataset string, mode store.SiteMode, p *Page, fetchErr er
 		}
 		sp.Error = fetchErr.Error()
 		sp.FetchedAt = time.Now()
+		sp.Capture = &store.Capture{Failure: string(Classify(fetchErr))}
 		return sp, nil
 	}
 	sp.FetchedAt, sp.Status, sp.ContentType = p.FetchedAt, p.Status, p.ContentType

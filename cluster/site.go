@@ -53,6 +53,8 @@ type SiteRun struct {
 type RunParams struct {
 	Mode    string `json:"mode"`
 	BaseRun int64  `json:"base_run,omitempty"` // the run whose templates were used (assign)
+	// Owner is the process that learned the run (see ReapRuns).
+	Owner *RunOwner `json:"owner,omitempty"`
 	// Assigned lists the pages assigned to the templates since they were
 	// learned (page IDs), so that drift is judged on all of them.
 	Assigned          []int64 `json:"assigned,omitempty"`
@@ -149,7 +151,7 @@ func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Pag
 	if err != nil {
 		return fmt.Errorf("learn %s: %w", sr.Site, err)
 	}
-	run := &store.Run{Site: sr.Site, Seed: opt.Seed, Status: store.RunRunning}
+	run := newRun(sr.Site, opt.Seed)
 	if err := st.CreateRun(ctx, run); err != nil {
 		return fmt.Errorf("learn %s: %w", sr.Site, err)
 	}
@@ -165,7 +167,7 @@ func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Pag
 		sr.Mode = ModeLearned
 	}
 	sr.Result = res
-	p := RunParams{Mode: sr.Mode, PagesDigest: pagesDigest(metas),
+	p := RunParams{Mode: sr.Mode, Owner: currentOwner(), PagesDigest: pagesDigest(metas),
 		Stress: res.Stress, Distances: res.Distances, Computed: res.Computed,
 		CentroidMedoids: map[int]int64{}, TrueMedoids: map[int]int64{}, Far: map[int]float64{}}
 	p.setOptions(opt.Options)
@@ -251,35 +253,18 @@ func (sr *SiteRun) tryAssign(ctx context.Context, st store.Store, metas []*store
 		sr.Run, sr.Clusters, sr.Members, sr.Params = prev, clusters, members, pp
 		return true, nil
 	}
-	// Templates: clusters of two pages or more (or the only cluster).
-	var tIDs []int64
-	var tClusters []store.Cluster
-	for _, c := range clusters {
-		if c.Size > 1 || len(clusters) == 1 {
-			tIDs = append(tIDs, c.Medoid)
-			tClusters = append(tClusters, c)
-		}
-	}
-	if len(tIDs) == 0 {
+	model, err := loadModel(ctx, st, pp, clusters, opt)
+	if errors.Is(err, ErrNoTemplate) {
 		return false, nil
 	}
-	medoids, err := loadPages(ctx, st, tIDs, opt.Parse)
 	if err != nil {
 		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
 	}
-	ts := make([]Template, len(medoids))
-	for i, c := range tClusters {
-		far := pp.Far[c.ID]
-		if far == 0 {
-			far = opt.FarDistance
-		}
-		ts[i] = Template{Cluster: c.ID, Medoid: medoids[i], Far: far}
-	}
+	ts := model.Templates
 	newPages, err := loadPages(ctx, st, fresh, opt.Parse)
 	if err != nil {
 		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
 	}
-	model := NewModel(ts, opt.Options)
 	as, err := model.Assign(ctx, newPages)
 	if err != nil {
 		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
@@ -333,7 +318,7 @@ func (sr *SiteRun) tryAssign(ctx context.Context, st store.Store, metas []*store
 		c.RunID, c.Size = 0, sizes[c.ID]
 		outClusters = append(outClusters, c)
 	}
-	run := &store.Run{Site: sr.Site, Seed: opt.Seed, Status: store.RunRunning}
+	run := newRun(sr.Site, opt.Seed)
 	if err := st.CreateRun(ctx, run); err != nil {
 		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
 	}
@@ -342,11 +327,60 @@ func (sr *SiteRun) tryAssign(ctx context.Context, st store.Store, metas []*store
 	if pp.Mode != ModeAssigned {
 		pp.BaseRun = prev.ID
 	}
-	pp.Mode, pp.Computed, pp.Distances = ModeAssigned, 0, len(as)*len(ts)
+	pp.Mode, pp.Computed, pp.Distances, pp.Owner = ModeAssigned, 0, len(as)*len(ts), currentOwner()
 	pp.Assigned = append(pp.Assigned, fresh...)
 	pp.PagesDigest = pagesDigest(metas)
 	sr.Mode = ModeAssigned
 	return true, sr.finish(ctx, st, run, pp, outClusters, out)
+}
+
+// ErrNoTemplate is returned (wrapped) by LoadModel for a run with no
+// cluster of two pages or more.
+var ErrNoTemplate = errors.New("no template: every cluster has one page")
+
+// LoadModel returns the templates of a finished stored run (its clusters
+// as st.Clusters returns them), ready to assign new pages: the clusters of
+// two pages or more (or the only cluster), with their medoid pages and
+// outlier radii.
+func LoadModel(ctx context.Context, st store.Store, run *store.Run, clusters []store.Cluster, opt SiteOptions) (*Model, error) {
+	opt.Options = opt.Options.withDefaults()
+	if opt.Cache == nil {
+		opt.Cache = st
+	}
+	var p RunParams
+	if len(run.Params) > 0 {
+		if err := json.Unmarshal(run.Params, &p); err != nil {
+			return nil, fmt.Errorf("run %d: parameters: %w", run.ID, err)
+		}
+	}
+	return loadModel(ctx, st, p, clusters, opt)
+}
+
+func loadModel(ctx context.Context, st store.Store, p RunParams, clusters []store.Cluster, opt SiteOptions) (*Model, error) {
+	var ids []int64
+	var tClusters []store.Cluster
+	for _, c := range clusters {
+		if c.Size > 1 || len(clusters) == 1 {
+			ids = append(ids, c.Medoid)
+			tClusters = append(tClusters, c)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, ErrNoTemplate
+	}
+	medoids, err := loadPages(ctx, st, ids, opt.Parse)
+	if err != nil {
+		return nil, err
+	}
+	ts := make([]Template, len(medoids))
+	for i, c := range tClusters {
+		far := p.Far[c.ID]
+		if far == 0 {
+			far = opt.FarDistance
+		}
+		ts[i] = Template{Cluster: c.ID, Medoid: medoids[i], Far: far}
+	}
+	return NewModel(ts, opt.Options), nil
 }
 
 // Outliers lists the run's outliers in page ID order.

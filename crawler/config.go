@@ -118,6 +118,16 @@ type Config struct {
 	// may take it over (default 10m); a crawler that died on this machine
 	// is detected at once.
 	LeaseTTL time.Duration `yaml:"lease_ttl" json:"lease_ttl,omitempty"`
+	// HostBackoff is how long a host that could not be reached (DNS, a
+	// refused or dropped connection) is left alone before its URLs are
+	// tried again; it doubles with each further failure in a row (default
+	// 30s).
+	HostBackoff time.Duration `yaml:"host_backoff" json:"host_backoff,omitempty"`
+	// OutageHosts: when this many different hosts could not be reached in a
+	// row, with no page fetched in between, the network is taken to be
+	// down and the run stops with ErrOutage, its URLs left queued (default
+	// 3; negative: never).
+	OutageHosts int `yaml:"outage_hosts" json:"outage_hosts,omitempty"`
 
 	// Fetcher fetches pages (default: a plain HTTP fetcher guarded against
 	// forbidden targets). Give a browser.Renderer to render pages.
@@ -178,6 +188,12 @@ func (c Config) withDefaults() Config {
 	if c.Retries == 0 {
 		c.Retries = 2
 	}
+	if c.HostBackoff <= 0 {
+		c.HostBackoff = 30 * time.Second
+	}
+	if c.OutageHosts == 0 {
+		c.OutageHosts = 3
+	}
 	if c.LeaseTTL <= 0 {
 		c.LeaseTTL = 10 * time.Minute
 	}
@@ -189,6 +205,20 @@ func (c Config) withDefaults() Config {
 
 // validName accepts crawl names usable in a dataset name and on a command line.
 var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// checkDurations rejects negative durations that the defaults would
+// otherwise silently replace (Delay may be negative: no delay).
+func (c Config) checkDurations() error {
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"timeout", c.Timeout}, {"max_duration", c.MaxDuration}, {"lease_ttl", c.LeaseTTL}, {"host_backoff", c.HostBackoff}} {
+		if d.v < 0 {
+			return fmt.Errorf("crawl %s: %s %v must not be negative", c.Name, d.name, d.v)
+		}
+	}
+	return nil
+}
 
 // check reports what is wrong with a configuration.
 func (c Config) check() error {
@@ -227,8 +257,14 @@ func LoadConfig(path string) (Config, error) {
 			return c, fmt.Errorf("crawl config %s: %w", path, err)
 		}
 	case ".json":
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
+		// JSON is read as YAML, of which it is a subset: durations may be
+		// written as in YAML ("30s", "1m30s"), and still in nanoseconds.
+		b, err = durationsAsStrings(b)
+		if err != nil {
+			return c, fmt.Errorf("crawl config %s: %w", path, err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(b))
+		dec.KnownFields(true)
 		if err := dec.Decode(&c); err != nil {
 			return c, fmt.Errorf("crawl config %s: %w", path, err)
 		}
@@ -236,6 +272,26 @@ func LoadConfig(path string) (Config, error) {
 		return c, fmt.Errorf("crawl config %s: unknown format (want .yaml, .yml or .json)", path)
 	}
 	return c, nil
+}
+
+// durationKeys are the JSON keys of Config's durations.
+var durationKeys = []string{"delay", "timeout", "max_duration", "lease_ttl", "host_backoff"}
+
+// durationsAsStrings rewrites a JSON configuration's durations given in
+// nanoseconds as duration strings ("2000000000" -> "2000000000ns").
+func durationsAsStrings(b []byte) ([]byte, error) {
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		return nil, err
+	}
+	for _, k := range durationKeys {
+		if n, ok := m[k].(json.Number); ok {
+			m[k] = n.String() + "ns"
+		}
+	}
+	return json.Marshal(m)
 }
 
 // compileAll compiles regular expressions, naming the bad one.

@@ -403,10 +403,10 @@ func TestTargetGuardCrawl(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if inner != 0 || sum.Counters.Outcomes[OutcomeHTTPError] != 1 {
+	if inner != 0 || sum.Counters.Outcomes[OutcomeForbidden] != 1 {
 		t.Errorf("redirect to a forbidden target: %d requests reached it, %s", inner, sum.Counters)
 	}
-	if d := outcomeDetails(t, db, "ssrf-redirect", OutcomeHTTPError); len(d) != 1 || !strings.Contains(d[0], ErrForbiddenTarget.Error()) {
+	if d := outcomeDetails(t, db, "ssrf-redirect", OutcomeForbidden); len(d) != 1 || !strings.Contains(d[0], ErrForbiddenTarget.Error()) {
 		t.Errorf("detail %q does not name the guard", d)
 	}
 

@@ -6,14 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"regexp"
-	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
@@ -35,6 +31,7 @@ type Crawler struct {
 	guard    TargetGuard
 	robots   *Robots
 	polite   *Politeness
+	health   *hostHealth
 	lang     *langid.Identifier
 	learner  *learner
 
@@ -98,6 +95,9 @@ type Progress struct {
 
 // New checks cfg and prepares a crawl over db.
 func New(db *store.DB, cfg Config) (*Crawler, error) {
+	if err := cfg.checkDurations(); err != nil {
+		return nil, err
+	}
 	cfg = cfg.withDefaults()
 	if err := cfg.check(); err != nil {
 		return nil, err
@@ -141,10 +141,14 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 	client := &http.Client{Timeout: cfg.Timeout}
 	c.robots = &Robots{Client: client, UserAgent: cfg.UserAgent}
 	c.polite = &Politeness{Delay: cfg.Delay}
-	client.Transport = &politeTransport{next: guardedTransport(c.guard), polite: c.polite, robots: c.robots}
+	c.health = newHostHealth(cfg.HostBackoff, cfg.OutageHosts)
+	client.Transport = &politeTransport{next: c.guard.Transport(), polite: c.polite, robots: c.robots}
 	c.fetch = cfg.Fetcher
 	if c.fetch == nil {
-		c.fetch = &browser.HTTPFetcher{Client: client, Timeout: cfg.Timeout, MaxBytes: cfg.MaxBytes + 1, UserAgent: cfg.UserAgent}
+		// Every hop is checked by the seed's rule (Check: host and port
+		// as allowed), the connection by the address dialed.
+		c.fetch = &browser.HTTPFetcher{Client: client, Timeout: cfg.Timeout, MaxBytes: cfg.MaxBytes + 1, UserAgent: cfg.UserAgent,
+			AllowRequest: c.guard.Check}
 	}
 	c.learner = newLearner(db, cfg)
 	return c, nil
@@ -158,50 +162,6 @@ func (cfg Config) Guard() TargetGuard { return TargetGuard{Allowed: cfg.AllowHos
 
 // Dataset is the dataset name under which the pages of crawl name are stored.
 func Dataset(name string) string { return "crawl:" + name }
-
-// guardedTransport refuses connections to non-public addresses not listed
-// in g.Allowed, at dial time: redirects and DNS answers cannot get around it.
-func guardedTransport(g TargetGuard) *http.Transport {
-	allowed := map[string]bool{}
-	for _, a := range g.Allowed {
-		allowed[strings.ToLower(a)] = true
-		if host, _, err := net.SplitHostPort(a); err == nil {
-			a = host
-		}
-		// Names in the list allow the addresses they resolve to.
-		if _, err := netip.ParseAddr(a); err != nil {
-			if ips, err := net.LookupIP(a); err == nil {
-				for _, ip := range ips {
-					allowed[ip.String()] = true
-				}
-			}
-		}
-	}
-	d := &net.Dialer{Timeout: 10 * time.Second, Control: func(network, address string, _ syscall.RawConn) error {
-		if allowed[strings.ToLower(address)] {
-			return nil
-		}
-		host, _, err := net.SplitHostPort(address)
-		if err != nil {
-			return err
-		}
-		if allowed[host] {
-			return nil
-		}
-		a, err := netip.ParseAddr(host)
-		if err != nil {
-			return fmt.Errorf("dial %s: %w", address, err)
-		}
-		if !publicAddr(a) {
-			return fmt.Errorf("dial %s: non-public address: %w", address, ErrForbiddenTarget)
-		}
-		return nil
-	}}
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.Proxy = nil
-	t.DialContext = d.DialContext
-	return t
-}
 
 // Run crawls until a stop criterion is met, the frontier is exhausted, the
 // crawl is paused or ctx is cancelled. It first takes over what a crawler of
@@ -431,9 +391,10 @@ func (c *Crawler) loop(ctx context.Context) (string, error) {
 			continue
 		}
 		var pick *entry
+		now := time.Now()
 		for i := range cands {
 			h := cands[i].Host
-			if !inflight[h] && c.polite.Ready(h) {
+			if !inflight[h] && c.polite.Ready(h) && c.health.ready(h, now) {
 				pick = &cands[i]
 				break
 			}
@@ -497,20 +458,22 @@ func (c *Crawler) work(ctx context.Context, e entry) error {
 	if ctx.Err() != nil {
 		return c.interrupted(e)
 	}
-	if rerr != nil || !allowed {
-		detail := "disallowed by robots.txt"
-		if rerr != nil {
-			detail = rerr.Error()
-		}
-		return c.finish(ctx, e, doneRecord{Outcome: OutcomeRobots, Detail: detail})
+	if rerr != nil {
+		return c.robotsFailed(ctx, e, rerr)
+	}
+	if !allowed {
+		return c.finish(ctx, e, doneRecord{Outcome: OutcomeRobots, Detail: "disallowed by robots.txt"})
 	}
 	p, ferr := c.fetch.Fetch(ctx, e.URL)
 	release(crawlDelay)
 	if ctx.Err() != nil {
 		return c.interrupted(e)
 	}
-	if errors.Is(ferr, browser.ErrRefused) {
-		// The browser's own guard refused the page or a redirect hop of it.
+	if stop := c.fetchFailed(e, ferr); stop != nil {
+		return stop
+	}
+	if failureOf(ferr) == browser.FailureRefused {
+		// A guard refused the page or a redirect hop of it.
 		return c.finish(ctx, e, doneRecord{Outcome: OutcomeForbidden, Detail: ferr.Error()})
 	}
 	if ferr == nil && p != nil && c.cfg.Fetcher != nil {
@@ -539,6 +502,48 @@ func (c *Crawler) work(ctx context.Context, e entry) error {
 		return fmt.Errorf("store %s: %w", e.URL, err)
 	}
 	return c.processStored(ctx, e, sp)
+}
+
+// fetchFailed keeps track of the hosts that cannot be reached and returns
+// the error that stops the run when the failure is not the page's: the
+// fetcher itself failed, or a general outage. The URL is then left queued.
+func (c *Crawler) fetchFailed(e entry, ferr error) error {
+	var stop error
+	switch failureOf(ferr) {
+	case browser.FailureNone:
+		c.health.succeeded(e.Host)
+	case browser.FailureFetcher:
+		stop = ErrFetcherFailed
+	case browser.FailureNetwork:
+		if c.health.failed(e.Host, time.Now()) {
+			stop = ErrOutage
+		} else {
+			c.cfg.Logf("host %s unreachable, suspended for a while: %v", e.Host, ferr)
+		}
+	}
+	if stop == nil {
+		return nil
+	}
+	if err := c.interrupted(e); err != nil {
+		return err
+	}
+	return fmt.Errorf("crawl %s: %w: at %s: %w", c.cfg.Name, stop, e.URL, ferr)
+}
+
+// robotsFailed handles a URL whose host's robots.txt could not be read: an
+// unreachable host is suspended and the URL tried again later, like a page
+// that could not be fetched.
+func (c *Crawler) robotsFailed(ctx context.Context, e entry, rerr error) error {
+	if stop := c.fetchFailed(e, rerr); stop != nil {
+		return stop
+	}
+	if failureOf(rerr) != browser.FailureNetwork {
+		return c.finish(ctx, e, doneRecord{Outcome: OutcomeRobots, Detail: rerr.Error()})
+	}
+	if e.Attempts < c.cfg.Retries {
+		return c.fr.retry(context.WithoutCancel(ctx), e.URL)
+	}
+	return c.finish(ctx, e, doneRecord{Outcome: OutcomeHTTPError, Detail: rerr.Error()})
 }
 
 // interrupted puts a URL back in the queue after a cancellation.

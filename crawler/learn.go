@@ -3,13 +3,13 @@ package crawler
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sort"
 	"sync"
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -18,9 +18,11 @@ import (
 // extracts each page with its template: cluster.LearnSite once a site has
 // LearnAt stored pages, then again each time its page count doubles (it
 // assigns the new pages to the medoids and relearns on drift; doubling keeps
-// the total cost of learning within a constant factor of the last run); a page known to a run is compared
-// with its cluster's medoid (heuristics.Extract), the others get the
-// single-page extractor.
+// the total cost of learning within a constant factor of the last run); a
+// page known to a run is compared with its partner (siteextract.Partners:
+// its cluster's medoid, or the medoid's nearest member), the others get the
+// single-page extractor. At the end of the crawl the kept pages are
+// extracted again with the site pipeline (siteextract.Site).
 type learner struct {
 	db  *store.DB
 	cfg Config
@@ -34,11 +36,8 @@ type siteState struct {
 	loaded     bool
 	pages      int
 	sinceLearn int
-	nextLearn  int // learn again once the site has this many pages
-	runID      int64
-	members    map[int64]store.Membership
-	medoids    map[int]int64
-	rules      map[int]heuristics.Rules
+	nextLearn  int                    // learn again once the site has this many pages
+	tpl        *siteextract.Templates // nil before the site's first run
 	trees      map[int64]*treediff.Tree
 }
 
@@ -59,39 +58,13 @@ func (l *learner) site(name string) *siteState {
 	return s
 }
 
-// useRun loads a finished run's memberships, medoids and rules.
+// useRun loads a finished run's templates (memberships, medoids, rules).
 func (l *learner) useRun(ctx context.Context, s *siteState, run *store.Run) error {
-	s.runID = run.ID
-	s.members, s.medoids, s.rules, s.trees = map[int64]store.Membership{}, map[int]int64{}, map[int]heuristics.Rules{}, map[int64]*treediff.Tree{}
-	ms, err := l.db.Memberships(ctx, run.ID)
+	tpl, err := siteextract.TemplatesOf(ctx, l.db, run)
 	if err != nil {
 		return err
 	}
-	for _, m := range ms {
-		s.members[m.PageID] = m
-	}
-	cs, err := l.db.Clusters(ctx, run.ID)
-	if err != nil {
-		return err
-	}
-	for _, c := range cs {
-		s.medoids[c.ID] = c.Medoid
-	}
-	rs, err := l.db.Rules(ctx, run.ID)
-	if err != nil {
-		return err
-	}
-	for _, r := range rs {
-		rr := s.rules[r.Cluster]
-		hr := heuristics.Rule{Field: r.Field, Selector: r.Selector, Support: r.Support}
-		switch r.Field {
-		case "body":
-			rr.Body = hr
-		case "title":
-			rr.Title = hr
-		}
-		s.rules[r.Cluster] = rr
-	}
+	s.tpl, s.trees = tpl, map[int64]*treediff.Tree{}
 	return nil
 }
 
@@ -105,6 +78,16 @@ func (l *learner) prepare(ctx context.Context, site string, s *siteState) error 
 		return err
 	}
 	s.pages = len(metas)
+	// A learning run left running by a crawl that was killed is marked
+	// failed, and the site learned again at the end of this crawl.
+	reaped, err := cluster.ReapRuns(ctx, l.db, site)
+	if err != nil {
+		return err
+	}
+	for _, r := range reaped {
+		l.cfg.Logf("templates of %s: run %d %s: learning again", site, r.ID, r.Message)
+		s.sinceLearn = max(s.sinceLearn, 1)
+	}
 	run, err := l.db.LatestRun(ctx, site, store.RunDone)
 	switch {
 	case err == nil:
@@ -141,7 +124,7 @@ func (l *learner) extract(ctx context.Context, sp *store.Page, tree *treediff.Tr
 	if err := l.prepare(ctx, sp.Site, s); err != nil {
 		return heuristics.Result{}, 0, err
 	}
-	if _, known := s.members[sp.ID]; !known {
+	if _, known := s.tpl.Member(sp.ID); !known {
 		s.pages++
 		s.sinceLearn++
 	}
@@ -156,12 +139,10 @@ func (l *learner) extract(ctx context.Context, sp *store.Page, tree *treediff.Tr
 	}
 	in := heuristics.Input{Page: tree, Src: sp.HTML(), Visible: l.visible(sp)}
 	runID := int64(0)
-	if m, ok := s.members[sp.ID]; ok && !m.Outlier {
-		if med, ok := s.medoids[m.Cluster]; ok && med != sp.ID {
-			mt, err := l.medoidTree(ctx, s, med)
-			if err == nil {
-				in.Medoid, in.Rules, runID = mt, s.rules[m.Cluster], s.runID
-			}
+	if partner, ok := s.tpl.Partner(sp.ID); ok {
+		if mt, err := l.medoidTree(ctx, s, partner); err == nil {
+			m, _ := s.tpl.Member(sp.ID)
+			in.Medoid, in.Rules, runID = mt, s.tpl.Rules[m.Cluster], s.tpl.Run.ID
 		}
 	}
 	r, err := heuristics.Extract(in, heuristics.ExtractOptions{})
@@ -260,77 +241,17 @@ func (l *learner) finishSite(ctx context.Context, site string, s *siteState, ids
 	if s.pages < max(l.cfg.LearnAt, 2) {
 		return nil
 	}
-	if s.runID == 0 || s.sinceLearn > 0 {
+	// Learn when the templates miss pages: added since the last run in
+	// this process (sinceLearn) or before it (a resumed crawl).
+	if s.tpl == nil || s.sinceLearn > 0 || s.pages > len(s.tpl.Members) {
 		if err := l.learnSite(ctx, site, s); err != nil {
 			return err
 		}
 	}
-	if s.runID == 0 {
+	if s.tpl == nil {
 		return nil
 	}
-	// The site's pages: the crawl's kept pages plus the medoids they are
-	// compared with.
-	index := map[int64]int{}
-	var pages []heuristics.SitePage
-	var pids []int64
-	add := func(id int64) error {
-		if _, ok := index[id]; ok {
-			return nil
-		}
-		p, err := l.db.Page(ctx, id)
-		if err != nil {
-			return err
-		}
-		t, err := treediff.Parse(p.Name(), p.HTML(), treediff.ParseOptions{ContentType: p.ContentType})
-		if err != nil {
-			return fmt.Errorf("page %s: %w", p.Name(), err)
-		}
-		index[id] = len(pages)
-		pages = append(pages, heuristics.SitePage{Page: t, Src: p.HTML(), Cluster: -1, Medoid: -1, Visible: l.visible(p)})
-		pids = append(pids, id)
-		return nil
-	}
-	for _, id := range ids {
-		if err := add(id); err != nil {
-			l.cfg.Logf("re-extract %s: %v", site, err)
-		}
-	}
-	kept := len(pages)
-	for i := 0; i < kept; i++ {
-		m, ok := s.members[pids[i]]
-		if !ok || m.Outlier {
-			continue
-		}
-		med, ok := s.medoids[m.Cluster]
-		if !ok || med == pids[i] {
-			continue
-		}
-		if err := add(med); err != nil {
-			continue
-		}
-		pages[i].Cluster, pages[i].Medoid = m.Cluster, index[med]
-	}
-	se, err := heuristics.ExtractSite(ctx, pages, heuristics.ExtractOptions{})
-	if err != nil {
-		return err
-	}
-	var xs []store.Extraction
-	for i := 0; i < kept; i++ {
-		r := se.Results[i]
-		if se.Errs[i] != nil || r.Body == "" {
-			continue
-		}
-		runID := int64(0)
-		if pages[i].Cluster >= 0 {
-			runID = s.runID
-		}
-		xs = append(xs, r.StoreExtraction(pids[i], runID))
-	}
-	if err := l.db.PutExtractions(ctx, xs); err != nil {
-		return err
-	}
-	if rules := heuristics.StoreRules(site, s.runID, se.Rules); len(rules) > 0 {
-		return l.db.PutRules(ctx, rules)
-	}
-	return nil
+	_, err := siteextract.Site(ctx, l.db, site, siteextract.Options{Pages: ids, Visible: browser.StoredVisible,
+		Logf: func(format string, args ...any) { l.cfg.Logf("re-extract "+site+": "+format, args...) }})
+	return err
 }

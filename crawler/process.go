@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -44,17 +45,7 @@ func (c *Crawler) judge(ctx context.Context, e entry, sp *store.Page) (doneRecor
 	cfg := c.cfg
 	d := doneRecord{Depth: e.Depth}
 	if sp.Error != "" {
-		switch {
-		case strings.Contains(sp.Error, browser.ErrNotHTML.Error()):
-			d.Outcome = OutcomeMIME
-		case strings.Contains(sp.Error, "deadline exceeded") || strings.Contains(strings.ToLower(sp.Error), "timeout"):
-			d.Outcome = OutcomeTimeout
-		case strings.Contains(sp.Error, "body cut"):
-			d.Outcome = OutcomeSize
-		default:
-			d.Outcome = OutcomeHTTPError
-		}
-		d.Detail = sp.Error
+		d.Outcome, d.Detail = failureOutcome(storedFailure(sp)), sp.Error
 		return d, nil
 	}
 	base, _ := url.Parse(e.URL)
@@ -134,7 +125,7 @@ func (c *Crawler) judge(ctx context.Context, e entry, sp *store.Page) (doneRecor
 		follow(false, e.Depth, 0)
 		return d, nil
 	}
-	if err := c.db.PutExtractions(ctx, []store.Extraction{res.StoreExtraction(sp.ID, runID)}); err != nil {
+	if err := c.db.PutExtractions(ctx, []store.Extraction{siteextract.StoreExtraction(res, sp.ID, runID)}); err != nil {
 		return d, fmt.Errorf("store extraction of %s: %w", e.URL, err)
 	}
 	text := res.Text()
@@ -175,20 +166,36 @@ func (c *Crawler) judge(ctx context.Context, e entry, sp *store.Page) (doneRecor
 // server error, or a dropped or refused connection.
 func transient(sp *store.Page) bool {
 	if sp.Error != "" {
-		for _, s := range transientErrors {
-			if strings.Contains(sp.Error, s) {
-				return true
-			}
-		}
-		return false
+		// Not a crash: the renderer retried it already, and a page that
+		// blew its memory bound would only blow it again.
+		return storedFailure(sp) == browser.FailureNetwork
 	}
 	return sp.Status >= 500
 }
 
-// transientErrors are the network failures worth another try (Go's and
-// Chromium's wording); timeouts are not retried, nor refusals.
-var transientErrors = []string{"connection refused", "connection reset", "broken pipe", "EOF",
-	"ERR_CONNECTION_REFUSED", "ERR_CONNECTION_RESET", "ERR_CONNECTION_CLOSED", "ERR_EMPTY_RESPONSE", "ERR_NETWORK_CHANGED"}
+// storedFailure is the failure kind stored with a failed page (FailureOther
+// for a page stored without one).
+func storedFailure(sp *store.Page) browser.Failure {
+	if sp.Capture == nil || sp.Capture.Failure == "" {
+		return browser.FailureOther
+	}
+	return browser.Failure(sp.Capture.Failure)
+}
+
+// failureOutcome is the outcome of a URL whose fetch failed with kind k.
+func failureOutcome(k browser.Failure) string {
+	switch k {
+	case browser.FailureNotHTML:
+		return OutcomeMIME
+	case browser.FailureTimeout:
+		return OutcomeTimeout
+	case browser.FailureTooLarge:
+		return OutcomeSize
+	case browser.FailureRefused:
+		return OutcomeForbidden
+	}
+	return OutcomeHTTPError
+}
 
 // fetchedBefore reports whether u was fetched (or taken as an alias) already.
 func (c *Crawler) fetchedBefore(ctx context.Context, u string) (bool, error) {

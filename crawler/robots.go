@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gleaner/gleaner/browser"
 	"github.com/temoto/robotstxt"
 )
 
@@ -50,6 +51,14 @@ func (r *Robots) Rules(ctx context.Context, u *url.URL) (*robotstxt.RobotsData, 
 	}
 	r.mu.Unlock()
 	e.once.Do(func() { e.data, e.err = r.fetch(ctx, key) })
+	if e.err != nil && failureOf(e.err) == browser.FailureNetwork {
+		// The host could not be reached: ask again next time.
+		r.mu.Lock()
+		if r.hosts[key] == e {
+			delete(r.hosts, key)
+		}
+		r.mu.Unlock()
+	}
 	return e.data, e.err
 }
 

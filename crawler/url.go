@@ -10,6 +10,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/c-robinson/iplib/v2/iana"
 )
 
 // Canonicalize returns the form of a URL under which the frontier knows it:
@@ -158,11 +160,7 @@ func (g TargetGuard) Check(ctx context.Context, u *url.URL) error {
 	if a, err := netip.ParseAddr(host); err == nil {
 		addrs = []netip.Addr{a}
 	} else {
-		r := g.Resolver
-		if r == nil {
-			r = net.DefaultResolver
-		}
-		ips, err := r.LookupNetIP(ctx, "ip", host)
+		ips, err := g.resolver().LookupNetIP(ctx, "ip", host)
 		if err != nil {
 			return fmt.Errorf("url %s: resolve %s: %w", u, host, err)
 		}
@@ -176,19 +174,50 @@ func (g TargetGuard) Check(ctx context.Context, u *url.URL) error {
 	return nil
 }
 
-// publicAddr reports whether a is a globally routable unicast address.
+// globalUnicast6 is IANA's IPv6 global unicast space; the rest of the
+// IPv6 space (deprecated site-local fec0::/10, IPv4-compatible ::a.b.c.d…)
+// is not reachable on the internet.
+var globalUnicast6 = netip.MustParsePrefix("2000::/3")
+
+// Prefixes of IPv6 addresses that embed an IPv4 address, and where.
+var (
+	nat64  = netip.MustParsePrefix("64:ff9b::/96") // last 4 bytes (RFC 6052)
+	sixTo4 = netip.MustParsePrefix("2002::/16")    // bytes 2-5 (RFC 3056)
+)
+
+// publicAddr reports whether a is a globally reachable unicast address:
+// in no block of IANA's IPv4 and IPv6 special-purpose address registries
+// that is not globally reachable (github.com/c-robinson/iplib/v2/iana),
+// not multicast, an IPv6 address in the global unicast space, and an IPv4
+// address embedded in an IPv6 one (mapped, NAT64, 6to4) public itself.
 func publicAddr(a netip.Addr) bool {
-	a = a.Unmap()
-	if a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
-		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() || !a.IsValid() {
+	a = a.Unmap().WithZone("")
+	if !a.IsValid() || a.IsMulticast() {
 		return false
 	}
-	// Carrier-grade NAT (100.64.0.0/10) and 0.0.0.0/8 are not public either.
-	if a.Is4() {
-		b := a.As4()
-		if b[0] == 0 || (b[0] == 100 && b[1]&0xC0 == 64) {
+	if v4, ok := embeddedIPv4(a); ok {
+		if !publicAddr(v4) {
+			return false
+		}
+	} else if a.Is6() && !globalUnicast6.Contains(a) {
+		return false
+	}
+	for _, r := range iana.GetReservationsForIP(net.IP(a.AsSlice())) {
+		if !r.Global {
 			return false
 		}
 	}
 	return true
+}
+
+// embeddedIPv4 returns the IPv4 address a NAT64 or 6to4 address carries.
+func embeddedIPv4(a netip.Addr) (netip.Addr, bool) {
+	b := a.As16()
+	switch {
+	case nat64.Contains(a):
+		return netip.AddrFrom4([4]byte(b[12:16])), true
+	case sixTo4.Contains(a):
+		return netip.AddrFrom4([4]byte(b[2:6])), true
+	}
+	return netip.Addr{}, false
 }

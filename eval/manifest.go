@@ -16,6 +16,9 @@ type Page struct {
 	URL  string
 	// Label is the page's annotation (era) used to judge template clusters.
 	Label string
+	// Source is the manifest's era column: the benchmark or period the page
+	// comes from ("" without that column).
+	Source string
 	// Gold is the annotated text: the headline line, then the body.
 	Gold string
 }
@@ -60,7 +63,7 @@ func LoadDataset(manifest string) (*Dataset, error) {
 		if err != nil {
 			return nil, err
 		}
-		p := Page{ID: e.ID, Site: site, URL: e.URL, Label: e.Label}
+		p := Page{ID: e.ID, Site: site, URL: e.URL, Label: e.Label, Source: e.Fields["era"]}
 		sp, err := m.Page(e, opt)
 		var src []byte
 		if err == nil {

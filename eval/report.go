@@ -30,6 +30,13 @@ func (r *Report) WriteTables(w io.Writer) error {
 		row2(s.Site, s.Summary)
 	}
 	row2("overall", r.Overall)
+	if len(r.Sources) > 0 {
+		fmt.Fprintf(tw, "\t\t\t\t\t\t\t\t\n")
+		fmt.Fprintf(tw, "source\tpages\tprecision\trecall\tF1\texactitude\t\t\t\n")
+		for _, s := range r.Sources {
+			fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t%.1f%%\t\t\t\n", s.Source, s.Pages, s.Precision, s.Recall, s.F1, 100*s.Exactitude)
+		}
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -63,11 +70,15 @@ func (r *Report) WritePages(w io.Writer) error {
 	return tw.Flush()
 }
 
-// Prediction is one line of a predictions file.
+// Prediction is one line of a predictions file: the page's title, body,
+// date (ISO 8601, absent when unknown) and author as extracted, apart.
 type Prediction struct {
-	ID    string `json:"id"`
-	Title string `json:"title"`
-	Body  string `json:"body"`
+	ID     string `json:"id"`
+	Source string `json:"source,omitempty"`
+	Title  string `json:"title"`
+	Body   string `json:"body"`
+	Date   string `json:"date,omitempty"`
+	Author string `json:"author,omitempty"`
 	// Text is what was scored: the title line, a blank line, the body.
 	Text  string `json:"text"`
 	Error string `json:"error,omitempty"`
@@ -82,7 +93,7 @@ func (r *Report) WritePredictions(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for _, p := range ps {
-		if err := enc.Encode(Prediction{ID: p.ID, Title: p.Title, Body: p.Body, Text: p.Text, Error: p.Err}); err != nil {
+		if err := enc.Encode(Prediction{ID: p.ID, Source: p.Source, Title: p.Title, Body: p.Body, Date: p.Date, Author: p.Author, Text: p.Text, Error: p.Err}); err != nil {
 			return err
 		}
 	}

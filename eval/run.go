@@ -55,8 +55,12 @@ func SingleDoc(d Doc) (heuristics.Result, error) {
 // PageResult is one page's extraction and scores.
 type PageResult struct {
 	PageScore
+	Source string `json:"source,omitempty"`
 	Title  string `json:"title"`
 	Body   string `json:"body"`
+	// Date is ISO 8601 (heuristics.NormalizeDate), "" when unknown.
+	Date   string `json:"date,omitempty"`
+	Author string `json:"author,omitempty"`
 	Text   string `json:"text"`
 	Method string `json:"method,omitempty"`
 	// Selector of the element chosen.
@@ -70,12 +74,20 @@ type SiteSummary struct {
 	Summary
 }
 
+// SourceSummary is one source's row (the manifest's era column).
+type SourceSummary struct {
+	Source string `json:"source"`
+	Summary
+}
+
 // Report is the outcome of Run.
 type Report struct {
 	Manifest string        `json:"manifest"`
 	Method   string        `json:"method"`
 	Overall  Summary       `json:"overall"`
 	Sites    []SiteSummary `json:"sites"`
+	// Sources has one row per source when the manifest has an era column.
+	Sources []SourceSummary `json:"sources,omitempty"`
 	// Methods counts the pages decided by each method (Result.Method).
 	Methods map[string]int `json:"methods"`
 	// Pages lists every page, failing pages first (lowest cosine, then
@@ -197,9 +209,10 @@ func Run(ctx context.Context, manifest string, opt Options) (*Report, error) {
 		}
 		all = append(all, ps)
 		perSite[p.Site] = append(perSite[p.Site], ps)
-		pr := PageResult{PageScore: ps, Text: text}
+		pr := PageResult{PageScore: ps, Source: p.Source, Text: text}
 		if o.Err == nil {
 			pr.Title, pr.Body = o.Result.Title, o.Result.Body
+			pr.Date, pr.Author = heuristics.NormalizeDate(o.Result.Date), o.Result.Author
 			pr.Method, pr.Selector, pr.Confidence = o.Result.Method, o.Result.Selector, o.Result.Confidence
 			rep.Methods[o.Result.Method]++
 		}
@@ -209,6 +222,7 @@ func Run(ctx context.Context, manifest string, opt Options) (*Report, error) {
 	for _, s := range sites {
 		rep.Sites = append(rep.Sites, SiteSummary{Site: s, Summary: Summarize(perSite[s])})
 	}
+	rep.Sources = sourceSummaries(ds.Pages, all)
 	sort.SliceStable(rep.Pages, func(i, j int) bool {
 		a, b := rep.Pages[i], rep.Pages[j]
 		if a.Cos != b.Cos {
@@ -220,4 +234,21 @@ func Run(ctx context.Context, manifest string, opt Options) (*Report, error) {
 		return a.ID < b.ID
 	})
 	return rep, nil
+}
+
+// sourceSummaries summarizes the scores per source, in source order; none
+// when no page names its source.
+func sourceSummaries(pages []Page, scores []PageScore) []SourceSummary {
+	bySource := map[string][]PageScore{}
+	for i, p := range pages {
+		if p.Source != "" {
+			bySource[p.Source] = append(bySource[p.Source], scores[i])
+		}
+	}
+	out := make([]SourceSummary, 0, len(bySource))
+	for s, ps := range bySource {
+		out = append(out, SourceSummary{Source: s, Summary: Summarize(ps)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Source < out[j].Source })
+	return out
 }

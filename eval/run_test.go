@@ -38,6 +38,9 @@ func TestRunMini(t *testing.T) {
 	if o.Pages != 3 || o.Errors != 1 || o.Exact != 2 || !near(o.Precision, 1) || !near(o.Recall, (1+61.0/65+0)/3) || !near(o.Accuracy, 1.0/3) {
 		t.Errorf("overall = %+v", o)
 	}
+	if len(rep.Sources) != 2 || rep.Sources[0].Source != "2005" || rep.Sources[0].Pages != 2 || rep.Sources[1].Source != "2024" || rep.Sources[1].F1 != 1 {
+		t.Errorf("sources = %+v", rep.Sources)
+	}
 	if len(rep.Sites) != 2 || rep.Sites[0].Site != "gazette" || rep.Sites[1].Site != "times" || rep.Sites[1].Pages != 2 {
 		t.Errorf("sites = %+v", rep.Sites)
 	}
@@ -54,7 +57,8 @@ func TestRunMini(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil {
 		t.Fatal(err)
 	}
-	if first.ID != "bridge" || first.Text != first.Title+"\n\n"+first.Body || first.Error != "" {
+	if first.ID != "bridge" || first.Text != first.Title+"\n\n"+first.Body || first.Error != "" ||
+		first.Source != "2024" || first.Date != "2024-03-01T10:00:00Z" || first.Author != "Jane Doe" || first.Title != "Council approves new bridge" {
 		t.Errorf("first prediction = %+v", first)
 	}
 	var last Prediction
@@ -69,7 +73,7 @@ func TestRunMini(t *testing.T) {
 	if err := rep.WriteTables(&buf); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"gazette", "times", "overall", "exactitude", "F1"} {
+	for _, want := range []string{"gazette", "times", "overall", "exactitude", "F1", "source", "2005"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("tables lack %q:\n%s", want, buf.String())
 		}

@@ -1,6 +1,7 @@
 // Command evalcmp runs Gleaner's extraction and go-trafilatura on the same
-// annotated pages in the same run and prints them side by side per site:
-// shingle F1, exactitude (share of pages with cos >= 0.9) and pages/s, as
+// annotated pages in the same run and prints them side by side per site
+// (shingle F1, exactitude: share of pages with cos >= 0.9), per source (the
+// manifest's era column: F1, precision, recall, exactitude) and pages/s, as
 // package eval scores them.
 //
 // It lives in its own module so that Gleaner's binary does not carry
@@ -152,46 +153,22 @@ func trafilaturaDoc(d eval.Doc) (heuristics.Result, error) {
 	return res, nil
 }
 
-// write prints one table: per site, F1 and exactitude of each method, then
-// each method's pages/s.
+// write prints the per-site table (F1 and exactitude of each method), the
+// per-source table when the manifest names sources (F1, precision, recall
+// and exactitude of each method), then each method's pages/s.
 func (c *comparison) write(w io.Writer) error {
-	var buf bytes.Buffer
-	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "site\tpages\t")
-	for _, r := range c.Reports {
-		fmt.Fprintf(tw, "F1 %s\t", r.Method)
-	}
-	for _, r := range c.Reports {
-		fmt.Fprintf(tw, "exact %s\t", r.Method)
-	}
-	fmt.Fprintln(tw)
-	row := func(name string, ss []eval.Summary) {
-		fmt.Fprintf(tw, "%s\t%d\t", name, ss[0].Pages)
-		for _, s := range ss {
-			fmt.Fprintf(tw, "%.3f\t", s.F1)
-		}
-		for _, s := range ss {
-			fmt.Fprintf(tw, "%.1f%%\t", 100*s.Exactitude)
-		}
-		fmt.Fprintln(tw)
-	}
 	if len(c.Reports) == 0 {
 		return nil
 	}
-	for i, s := range c.Reports[0].Sites {
-		ss := []eval.Summary{}
-		for _, r := range c.Reports {
-			ss = append(ss, r.Sites[i].Summary)
-		}
-		row(s.Site, ss)
-	}
-	ss := []eval.Summary{}
-	for _, r := range c.Reports {
-		ss = append(ss, r.Overall)
-	}
-	row("overall", ss)
-	if err := tw.Flush(); err != nil {
+	var buf bytes.Buffer
+	if err := c.writeSites(&buf); err != nil {
 		return err
+	}
+	if len(c.Reports[0].Sources) > 0 {
+		fmt.Fprintln(&buf)
+		if err := c.writeSources(&buf); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintln(&buf)
 	for _, r := range c.Reports {
@@ -203,4 +180,77 @@ func (c *comparison) write(w io.Writer) error {
 	}
 	_, err := w.Write(buf.Bytes())
 	return err
+}
+
+// column is one measure of a summary, printed for each method.
+type column struct {
+	name string
+	val  func(eval.Summary) string
+}
+
+var (
+	f1Column    = column{"F1", func(s eval.Summary) string { return fmt.Sprintf("%.3f", s.F1) }}
+	precColumn  = column{"P", func(s eval.Summary) string { return fmt.Sprintf("%.3f", s.Precision) }}
+	recColumn   = column{"R", func(s eval.Summary) string { return fmt.Sprintf("%.3f", s.Recall) }}
+	exactColumn = column{"exact", func(s eval.Summary) string { return fmt.Sprintf("%.1f%%", 100*s.Exactitude) }}
+)
+
+// table prints rows of summaries, one per method, under the columns.
+func (c *comparison) table(w io.Writer, key string, names []string, rows func(i int) []eval.Summary, cols []column) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "%s\tpages\t", key)
+	for _, col := range cols {
+		for _, r := range c.Reports {
+			fmt.Fprintf(tw, "%s %s\t", col.name, r.Method)
+		}
+	}
+	fmt.Fprintln(tw)
+	for i, name := range names {
+		ss := rows(i)
+		fmt.Fprintf(tw, "%s\t%d\t", name, ss[0].Pages)
+		for _, col := range cols {
+			for _, s := range ss {
+				fmt.Fprintf(tw, "%s\t", col.val(s))
+			}
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
+}
+
+// writeSites prints F1 and exactitude per site and overall.
+func (c *comparison) writeSites(w io.Writer) error {
+	sites := c.Reports[0].Sites
+	names := make([]string, 0, len(sites)+1)
+	for _, s := range sites {
+		names = append(names, s.Site)
+	}
+	names = append(names, "overall")
+	return c.table(w, "site", names, func(i int) []eval.Summary {
+		var ss []eval.Summary
+		for _, r := range c.Reports {
+			if i < len(sites) {
+				ss = append(ss, r.Sites[i].Summary)
+			} else {
+				ss = append(ss, r.Overall)
+			}
+		}
+		return ss
+	}, []column{f1Column, exactColumn})
+}
+
+// writeSources prints F1, precision, recall and exactitude per source.
+func (c *comparison) writeSources(w io.Writer) error {
+	sources := c.Reports[0].Sources
+	names := make([]string, len(sources))
+	for i, s := range sources {
+		names[i] = s.Source
+	}
+	return c.table(w, "source", names, func(i int) []eval.Summary {
+		var ss []eval.Summary
+		for _, r := range c.Reports {
+			ss = append(ss, r.Sources[i].Summary)
+		}
+		return ss
+	}, []column{f1Column, precColumn, recColumn, exactColumn})
 }

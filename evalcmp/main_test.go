@@ -20,7 +20,8 @@ func TestCompareMini(t *testing.T) {
 	if err := run(context.Background(), []string{"--manifest", mini}, &out, &errb); err != nil {
 		t.Fatalf("%v: %s", err, errb.String())
 	}
-	for _, want := range []string{"F1 single", "F1 trafilatura", "exact single", "gazette", "times", "overall", "trafilatura: "} {
+	for _, want := range []string{"F1 single", "F1 trafilatura", "exact single", "gazette", "times", "overall", "trafilatura: ",
+		"source", "P trafilatura", "R single", "2005", "2024"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
@@ -39,7 +40,7 @@ func TestCompareMini(t *testing.T) {
 	// Both really extracted the readable pages: the unreadable one is the
 	// only error, and go-trafilatura found the bridge story.
 	for _, r := range c.Reports {
-		if r.Overall.Errors != 1 || r.Overall.Exact < 1 {
+		if r.Overall.Errors != 1 || r.Overall.Exact < 1 || len(r.Sources) != 2 {
 			t.Errorf("%s: overall %+v", r.Method, r.Overall)
 		}
 	}

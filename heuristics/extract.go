@@ -196,8 +196,9 @@ func extract(in Input, opt ExtractOptions, pre *pairOutcome) (Result, error) {
 	if so.Source == nil {
 		so.Source = in.Src
 	}
-	sr, serr := ExtractSingle(in.Page, so)
-	if serr != nil {
+	so = so.withDefaults()
+	sr, serr := singlePage(in.Page, so)
+	if serr != nil && !errors.Is(serr, ErrNoContent) {
 		sr = Result{}
 	}
 	rule := func() (Result, bool) {
@@ -213,7 +214,7 @@ func extract(in Input, opt ExtractOptions, pre *pairOutcome) (Result, error) {
 			return refine(r, sr, opt.KeepWords), nil
 		}
 		if !hasMedoid {
-			return sr, serr
+			return alone(sr, serr, so)
 		}
 	}
 	if pre == nil {
@@ -223,10 +224,10 @@ func extract(in Input, opt ExtractOptions, pre *pairOutcome) (Result, error) {
 	pr, err := pre.res, pre.err
 	if err != nil {
 		// A page the pair diff cannot handle is still extracted alone.
-		if serr != nil {
-			return Result{}, fmt.Errorf("extract %s: %w; single page: %w", in.Page.Name, err, serr)
+		if r, aerr := alone(sr, serr, so); aerr == nil {
+			return r, nil
 		}
-		return sr, nil
+		return Result{}, fmt.Errorf("extract %s: %w; single page: %w", in.Page.Name, err, serr)
 	}
 	if pr.Confidence >= opt.MinConfidence && pr.Body != "" {
 		return refine(pr, sr, opt.KeepWords), nil
@@ -235,12 +236,12 @@ func extract(in Input, opt ExtractOptions, pre *pairOutcome) (Result, error) {
 		return refine(r, sr, opt.KeepWords), nil
 	}
 	if serr == nil && sr.Body != "" {
-		return sr, nil
+		return alone(sr, serr, so)
 	}
 	if pr.Body != "" {
 		return pr, nil
 	}
-	return sr, serr
+	return alone(sr, serr, so)
 }
 
 // refine reconciles r, located by comparing pages (pair diff or rule),

@@ -15,8 +15,9 @@ type Meta struct {
 	// Title is the first of og:title, twitter:title, headline, dc.title
 	// (meta tags), else the <title> text.
 	Title string
-	// Date is the publication date as written by the page (ISO 8601 in meta
-	// tags, JSON-LD and <time datetime> of most sites).
+	// Date is the publication date the page states, as ISO 8601
+	// (NormalizeDate): the first of JSON-LD, meta tags, <time datetime> and
+	// date-like elements that holds a complete date; "" when none does.
 	Date   string
 	Author string
 }
@@ -72,9 +73,8 @@ func ExtractMeta(t *treediff.Tree, src []byte) Meta {
 				}
 			case "time":
 				if timeDate == "" {
-					if v, ok := n.Attr("datetime"); ok && strings.TrimSpace(v) != "" {
-						timeDate = strings.TrimSpace(v)
-					}
+					v, _ := n.Attr("datetime")
+					timeDate = NormalizeDate(firstOf(v, n.Text()))
 				}
 			}
 			if classAuthor == "" || classDate == "" {
@@ -86,9 +86,7 @@ func ExtractMeta(t *treediff.Tree, src []byte) Meta {
 					}
 					if classDate == "" && (strings.Contains(cls, "date") || strings.Contains(cls, "timestamp") ||
 						strings.Contains(cls, "posted") || strings.Contains(cls, "storytime")) {
-						if d := shortDate(n.Text()); d != "" {
-							classDate = d
-						}
+						classDate = NormalizeDate(shortDate(n.Text()))
 					}
 				}
 			}
@@ -112,7 +110,7 @@ func ExtractMeta(t *treediff.Tree, src []byte) Meta {
 		m.Title = docTitle
 	}
 	ld := jsonLD(src)
-	m.Date = firstOf(ld.date, pick(metas, dateMetaNames), timeDate, classDate)
+	m.Date = firstOf(NormalizeDate(ld.date), pickDate(metas), timeDate, classDate)
 	a := pick(metas, authorMetaNames)
 	if strings.HasPrefix(a, "http") {
 		a = "" // a profile URL, not a name
@@ -125,6 +123,17 @@ func pick(metas map[string]string, names []string) string {
 	for _, k := range names {
 		if v := metas[k]; v != "" {
 			return v
+		}
+	}
+	return ""
+}
+
+// pickDate returns the first meta date, in order of preference, that holds
+// a complete date, normalised.
+func pickDate(metas map[string]string) string {
+	for _, k := range dateMetaNames {
+		if d := NormalizeDate(metas[k]); d != "" {
+			return d
 		}
 	}
 	return ""

@@ -17,8 +17,13 @@ type SingleOptions struct {
 	// the block is navigation (default 0.35).
 	MaxLinkDensity float64
 	// Source is the page's source bytes, optional: metadata the tree does not
-	// keep (JSON-LD scripts) is read from it.
+	// keep (JSON-LD scripts) is read from it, and the second opinion reads
+	// the page from it.
 	Source []byte
+	// SecondOpinionBelow is the confidence under which the body is taken
+	// from a second extractor, go-trafilatura, reading Source (default
+	// DefaultSecondOpinionBelow; negative: never).
+	SecondOpinionBelow float64
 }
 
 // Default values of SingleOptions.
@@ -33,6 +38,9 @@ func (o SingleOptions) withDefaults() SingleOptions {
 	}
 	if o.MaxLinkDensity <= 0 {
 		o.MaxLinkDensity = DefaultMaxLinkDensity
+	}
+	if o.SecondOpinionBelow == 0 {
+		o.SecondOpinionBelow = DefaultSecondOpinionBelow
 	}
 	return o
 }
@@ -65,14 +73,35 @@ var ErrNoContent = errors.New("no content found")
 //
 // Node and Selector designate the element chosen in the third step;
 // Confidence is the share of the page's article-like words the body holds.
+// Under opt.SecondOpinionBelow the body is go-trafilatura's, when it finds
+// one (Method MethodSecondOpinion; see withSecondOpinion).
 // Date and Author come from ExtractMeta. Pages without text give
 // ErrNoContent. The work is linear in the size of the tree, bounded by
 // its depth for the title search.
 func ExtractSingle(t *treediff.Tree, opt SingleOptions) (Result, error) {
+	opt = opt.withDefaults()
+	r, err := singlePage(t, opt)
+	return alone(r, err, opt)
+}
+
+// alone returns the single-page result r (err its error), with the second
+// opinion's body when r is unsure.
+func alone(r Result, err error, opt SingleOptions) (Result, error) {
+	if err != nil && !errors.Is(err, ErrNoContent) {
+		return r, err
+	}
+	if s := withSecondOpinion(r, opt.Source, opt.SecondOpinionBelow); s.Method == MethodSecondOpinion {
+		return s, nil
+	}
+	return r, err
+}
+
+// singlePage is ExtractSingle without the second opinion: Gleaner's block
+// model alone, which also judges the short lines of the other methods.
+func singlePage(t *treediff.Tree, opt SingleOptions) (Result, error) {
 	if t == nil || t.Root == nil {
 		return Result{}, errors.New("extract single: nil tree")
 	}
-	opt = opt.withDefaults()
 	p := newPage(t, opt)
 	res := Result{Method: MethodSingle}
 	meta := ExtractMeta(t, opt.Source)

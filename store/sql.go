@@ -34,6 +34,8 @@ type DB struct {
 	db   *sql.DB
 	d    dialect
 	name string
+	// readOnly: opened with OpenReadOnly; Migrate only checks versions.
+	readOnly bool
 }
 
 var _ Store = (*DB)(nil)
@@ -73,6 +75,9 @@ func (s *DB) schemaVersion(ctx context.Context, component string) (int, error) {
 func (s *DB) Migrate(ctx context.Context, component string, ms []Migration) error {
 	if component == "" || component == coreComponent {
 		return fmt.Errorf("store: migrate: component name %q is reserved", component)
+	}
+	if s.readOnly {
+		return s.checkSchema(ctx, component, ms)
 	}
 	if err := s.migrate(ctx, component, ms); err != nil {
 		return fmt.Errorf("store: migrate %s: %w", component, err)

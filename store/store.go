@@ -170,6 +170,9 @@ type Capture struct {
 	// Layout is the renderer's layout summary (boxes, visibility), kept as
 	// the renderer encoded it (browser.Layout).
 	Layout json.RawMessage `json:"layout,omitempty"`
+	// Failure is the kind of a failed fetch (browser.Failure), decided when
+	// it failed; "" when the page was fetched.
+	Failure string `json:"failure,omitempty"`
 }
 
 // Redirect is one hop of a redirect chain.

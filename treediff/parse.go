@@ -1,18 +1,12 @@
 package treediff
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"golang.org/x/net/html"
-	"golang.org/x/net/html/charset"
-	"golang.org/x/text/encoding"
-	"golang.org/x/text/encoding/charmap"
-	"golang.org/x/text/encoding/unicode"
 )
 
 // ParseOptions bounds what Parse accepts. Zero fields take the defaults.
@@ -20,6 +14,9 @@ type ParseOptions struct {
 	// ContentType is the HTTP Content-Type header, if any: its charset is used
 	// when the bytes are not valid UTF-8.
 	ContentType string
+	// Charset, when set, forces the encoding (DecodeAs) whatever the page
+	// and ContentType declare.
+	Charset string
 	// MaxBytes rejects larger sources (default 32 MiB).
 	MaxBytes int
 	// MaxNodes rejects pages with more nodes, text nodes included (default 1,000,000).
@@ -58,59 +55,6 @@ var ErrEmpty = errors.New("empty document")
 // ErrTooLarge is wrapped by errors about a page exceeding a size limit.
 var ErrTooLarge = errors.New("too large")
 
-// Decode turns the raw bytes of a page into UTF-8 text. The order is: a byte
-// order mark; valid UTF-8 (pages often declare ISO-8859-1 yet are UTF-8); the
-// charset of contentType; a <meta> charset in the first 1024 bytes;
-// windows-1252 (which is also what ISO-8859-1 means on the web). It returns
-// the text and the name of the encoding used.
-func Decode(src []byte, contentType string) (string, string, error) {
-	switch {
-	case bytes.HasPrefix(src, []byte{0xEF, 0xBB, 0xBF}):
-		return string(src[3:]), "utf-8", nil
-	case bytes.HasPrefix(src, []byte{0xFE, 0xFF}):
-		return decodeWith(unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), src, "utf-16be")
-	case bytes.HasPrefix(src, []byte{0xFF, 0xFE}):
-		return decodeWith(unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), src, "utf-16le")
-	case utf8.Valid(src):
-		return string(src), "utf-8", nil
-	}
-	if enc, name := declaredEncoding(src, contentType); enc != nil && name != "utf-8" {
-		return decodeWith(enc, src, name)
-	}
-	return decodeWith(charmap.Windows1252, src, "windows-1252")
-}
-
-func declaredEncoding(src []byte, contentType string) (encoding.Encoding, string) {
-	if contentType != "" {
-		if i := strings.Index(strings.ToLower(contentType), "charset="); i >= 0 {
-			label := strings.Trim(contentType[i+len("charset="):], `"' `)
-			if j := strings.IndexAny(label, "; "); j >= 0 {
-				label = label[:j]
-			}
-			if enc, name := charset.Lookup(label); enc != nil {
-				return enc, name
-			}
-		}
-	}
-	head := src
-	if len(head) > 1024 {
-		head = head[:1024]
-	}
-	enc, name, certain := charset.DetermineEncoding(head, "text/html")
-	if certain || name != "windows-1252" {
-		return enc, name
-	}
-	return nil, ""
-}
-
-func decodeWith(enc encoding.Encoding, src []byte, name string) (string, string, error) {
-	out, err := enc.NewDecoder().Bytes(src)
-	if err != nil {
-		return "", name, fmt.Errorf("decode as %s: %w", name, err)
-	}
-	return string(out), name, nil
-}
-
 // Parse decodes src (see Decode) and builds the page's full tree: elements and
 // text nodes, with script, style, noscript, template, comments and doctype
 // dropped. The builder is a simplified HTML5 tree construction (implied html,
@@ -122,7 +66,7 @@ func Parse(name string, src []byte, opt ParseOptions) (*Tree, error) {
 	if len(src) > opt.MaxBytes {
 		return nil, fmt.Errorf("page %s: %d bytes, over the limit of %d: %w", name, len(src), opt.MaxBytes, ErrTooLarge)
 	}
-	text, _, err := Decode(src, opt.ContentType)
+	text, _, err := decodeFor(src, opt)
 	if err != nil {
 		return nil, fmt.Errorf("page %s: %w", name, err)
 	}
@@ -134,6 +78,14 @@ func Parse(name string, src []byte, opt ParseOptions) (*Tree, error) {
 		return nil, err
 	}
 	return b.tree, nil
+}
+
+// decodeFor decodes src as opt says: the forced charset, else Decode.
+func decodeFor(src []byte, opt ParseOptions) (string, string, error) {
+	if opt.Charset != "" {
+		return DecodeAs(src, opt.Charset)
+	}
+	return Decode(src, opt.ContentType)
 }
 
 // ParseReader is Parse on everything r yields, read up to opt.MaxBytes+1 bytes.

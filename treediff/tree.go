@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -54,6 +55,11 @@ type Node struct {
 	// Origin is, in a view made by Tree.View, the node of the full tree this
 	// node was copied from (for a token: the text node it was cut from).
 	Origin *Node
+
+	// step is the node's rank (from 1) among its parent's children of its
+	// kind (and tag, for elements), as Path numbers it: set for all the
+	// children of a parent at once, 0 until then.
+	step atomic.Int32
 }
 
 // Tree is an ordered labelled tree with its nodes listed in preorder.
@@ -91,16 +97,7 @@ func (n *Node) Path() string {
 			steps = append(steps, name)
 			break
 		}
-		i := 0
-		for _, s := range c.Parent.Children {
-			if s.Kind == c.Kind && (c.Kind != Element || s.Label == c.Label) {
-				i++
-			}
-			if s == c {
-				break
-			}
-		}
-		steps = append(steps, name+"["+strconv.Itoa(i)+"]")
+		steps = append(steps, name+"["+strconv.Itoa(c.siblingStep())+"]")
 	}
 	var b strings.Builder
 	for i := len(steps) - 1; i >= 0; i-- {
@@ -108,6 +105,39 @@ func (n *Node) Path() string {
 		b.WriteString(steps[i])
 	}
 	return b.String()
+}
+
+// siblingStep is n's rank among its parent's children of its kind (and
+// tag). The first call for a child of a parent numbers all its children in
+// one pass, so the paths of all nodes cost time linear in their length, not
+// in the square of the widest parent's children (issue #11: 100,000
+// siblings). Children are only ever appended, so a rank never changes; a
+// node missing from its parent's children gets the count of them all.
+func (n *Node) siblingStep() int {
+	if s := n.step.Load(); s > 0 {
+		return int(s)
+	}
+	type key struct {
+		kind  Kind
+		label string
+	}
+	counts := map[key]int32{}
+	for _, c := range n.Parent.Children {
+		k := key{kind: c.Kind}
+		if c.Kind == Element {
+			k.label = c.Label
+		}
+		counts[k]++
+		c.step.Store(counts[k])
+	}
+	if s := n.step.Load(); s > 0 {
+		return int(s)
+	}
+	k := key{kind: n.Kind}
+	if n.Kind == Element {
+		k.label = n.Label
+	}
+	return int(counts[k])
 }
 
 // Contains reports whether m is n or one of its descendants.

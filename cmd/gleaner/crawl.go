@@ -110,8 +110,12 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	corpusOut := fs.String("corpus", "", "write the relevant documents as JSON Lines to `file` at the end")
 	graphOut := fs.String("graph", "", "write the hyperlink graph to `dir`/links.csv and links.graphml at the end")
 	quiet := fs.Bool("quiet", false, "no progress display")
-	if err := fs.Parse(args); err != nil {
+	seedArgs, err := parseInterspersed(fs, args)
+	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *timeout < 0 || *maxDuration < 0 || *delay < 0 {
+		return fmt.Errorf("%w: --timeout, --max-duration and --delay must not be negative", errUsage)
 	}
 	var cfg crawler.Config
 	if *configPath != "" {
@@ -151,7 +155,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if cfg.Name == "" {
 		cfg.Name = "crawl"
 	}
-	cfg.Seeds = append(cfg.Seeds, fs.Args()...)
+	cfg.Seeds = append(cfg.Seeds, seedArgs...)
 	cfg.Terms = append(cfg.Terms, terms...)
 	cfg.Include = append(cfg.Include, include...)
 	cfg.Exclude = append(cfg.Exclude, exclude...)
@@ -180,12 +184,13 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 
 	if !*plain {
-		r, err := browser.New(browser.Options{ExecPath: *chromium, Tabs: *tabs, PageTimeout: orDefault(cfg.Timeout, 30*time.Second),
+		opt := browser.Options{ExecPath: *chromium, Tabs: *tabs, PageTimeout: orDefault(cfg.Timeout, 30*time.Second),
 			UserAgent: cfg.UserAgent, MaxHTMLBytes: int(orDefault64(cfg.MaxBytes, 8<<20)),
-			// Chromium follows redirects and loads subresources itself:
-			// each of its requests passes the crawl's SSRF guard.
-			AllowRequest: cfg.Guard().Check,
-			Logf:         func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
+			Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }}
+		// Chromium follows redirects and loads subresources itself: each of
+		// its requests and connections passes the crawl's SSRF guard.
+		cfg.Guard().Guard(ctx, &opt)
+		r, err := browser.New(opt)
 		if err != nil {
 			return err
 		}
@@ -212,29 +217,17 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	sum, runErr := c.Run(ctx)
 	prog.done()
 	printCrawlSummary(stdout, sum)
-	if runErr != nil {
-		return runErr
+	if err := crawlOutcome(cfg.Name, sum, runErr); err != nil {
+		return err
 	}
-	if sum.Stop == crawler.StopCancelled || sum.Stop == crawler.StopPaused {
-		fmt.Fprintf(stdout, "crawl %s %s: run the same command again to continue it\n", cfg.Name, map[bool]string{true: "interrupted", false: "paused"}[sum.Stop == crawler.StopCancelled])
+	if sum.Stop == crawler.StopPaused {
+		fmt.Fprintf(stdout, "crawl %s paused: run the same command again to continue it\n", cfg.Name)
 		return nil
 	}
 	if *corpusOut != "" {
-		if err := os.MkdirAll(filepath.Dir(*corpusOut), 0o755); err != nil {
+		if err := writeCorpus(ctx, st, cfg.Name, *corpusOut, stdout); err != nil {
 			return err
 		}
-		f, err := os.Create(*corpusOut)
-		if err != nil {
-			return fmt.Errorf("--corpus: %w", err)
-		}
-		n, err := crawler.WriteCorpus(ctx, st, cfg.Name, f)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("--corpus: %w", err)
-		}
-		fmt.Fprintf(stdout, "corpus: %d documents in %s\n", n, *corpusOut)
 	}
 	if *graphOut != "" {
 		if err := writeCrawlGraph(ctx, st, cfg.Name, *graphOut, stdout); err != nil {
@@ -247,6 +240,41 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	return st.Close()
+}
+
+// errInterrupted is wrapped by the error of a crawl stopped by a signal.
+var errInterrupted = errors.New("interrupted: run the same command again to continue it")
+
+// crawlOutcome is the error a finished run exits with: its own, an
+// interruption, or a crawl whose every URL was refused by the guard.
+func crawlOutcome(name string, sum crawler.Summary, runErr error) error {
+	switch {
+	case runErr != nil:
+		return runErr
+	case sum.Stop == crawler.StopCancelled:
+		return fmt.Errorf("crawl %s: %w", name, errInterrupted)
+	case sum.Counters.Tried == 0 && sum.Counters.Outcomes[crawler.OutcomeForbidden] > 0:
+		return fmt.Errorf("crawl %s: nothing fetched: %d URLs refused by the guard (a private, loopback or link-local target needs --allow-host)",
+			name, sum.Counters.Outcomes[crawler.OutcomeForbidden])
+	}
+	return nil
+}
+
+// writeCorpus writes the crawl's relevant documents to path, through a
+// temporary file renamed at the end: an interrupted write leaves no
+// truncated corpus under the name.
+func writeCorpus(ctx context.Context, st *store.DB, name, path string, stdout io.Writer) error {
+	n := 0
+	err := writeAtomic(path, func(w io.Writer) error {
+		var err error
+		n, err = crawler.WriteCorpus(ctx, st, name, w)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("--corpus: %w", err)
+	}
+	fmt.Fprintf(stdout, "corpus: %d documents in %s\n", n, path)
+	return nil
 }
 
 func orDefault(d, def time.Duration) time.Duration {
@@ -274,25 +302,16 @@ func writeCrawlGraph(ctx context.Context, st *store.DB, name, dir string, stdout
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("--graph: %w", err)
 	}
-	fc, err := os.Create(filepath.Join(dir, "links.csv"))
+	n := 0
+	err := writeAtomic(filepath.Join(dir, "links.csv"), func(fc io.Writer) error {
+		return writeAtomic(filepath.Join(dir, "links.graphml"), func(fg io.Writer) error {
+			var err error
+			n, err = crawler.WriteGraph(ctx, st, name, fc, fg)
+			return err
+		})
+	})
 	if err != nil {
 		return fmt.Errorf("--graph: %w", err)
-	}
-	defer fc.Close()
-	fg, err := os.Create(filepath.Join(dir, "links.graphml"))
-	if err != nil {
-		return fmt.Errorf("--graph: %w", err)
-	}
-	defer fg.Close()
-	n, err := crawler.WriteGraph(ctx, st, name, fc, fg)
-	if err != nil {
-		return fmt.Errorf("--graph: %w", err)
-	}
-	if err := fc.Close(); err != nil {
-		return err
-	}
-	if err := fg.Close(); err != nil {
-		return err
 	}
 	fmt.Fprintf(stdout, "graph: %d edges in %s/links.csv and links.graphml\n", n, dir)
 	return nil
@@ -397,12 +416,19 @@ func runCrawlControl(ctx context.Context, sub string, args []string, stdout, std
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if (*name == "" && sub != "status") || fs.NArg() > 0 {
+		if helpAsked(args) {
+			return fmt.Errorf("%w: help", errUsage)
+		}
 		return fmt.Errorf("%w: crawl %s takes --name N and no argument", errUsage, sub)
 	}
 	if _, err := os.Stat(*db); err != nil {
 		return fmt.Errorf("crawl %s: database %s: %w", sub, *db, err)
 	}
-	st, err := store.Open(ctx, *db)
+	open := store.Open
+	if sub == "status" {
+		open = store.OpenReadOnly // works on a database it may not write
+	}
+	st, err := open(ctx, *db)
 	if err != nil {
 		return err
 	}
@@ -423,6 +449,9 @@ func runCrawlControl(ctx context.Context, sub string, args []string, stdout, std
 			fmt.Fprintf(stdout, "crawl %s: %s; harvest rate %.3f\n", n, cnt, cnt.HarvestRate())
 		}
 		return st.Close()
+	}
+	if err := crawlExists(ctx, st, *name); err != nil {
+		return fmt.Errorf("crawl %s: %w", sub, err)
 	}
 	switch sub {
 	case "pause":
@@ -448,6 +477,20 @@ func runCrawlControl(ctx context.Context, sub string, args []string, stdout, std
 	}
 	fmt.Fprintf(stdout, "crawl %s: %s; harvest rate %.3f\n", *name, cnt, cnt.HarvestRate())
 	return st.Close()
+}
+
+// crawlExists fails when db holds no crawl named name.
+func crawlExists(ctx context.Context, st *store.DB, name string) error {
+	names, err := crawler.Crawls(ctx, st)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if n == name {
+			return nil
+		}
+	}
+	return fmt.Errorf("no crawl named %q: %w", name, store.ErrNotFound)
 }
 
 // runCrawlHarvest prints the harvest-rate table of the three strategies on

@@ -26,7 +26,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	manifest := fs.String("manifest", "", "dataset manifest (TSV: id, site, html_path, gold_path)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	pages := fs.Bool("pages", false, "also list every page, failing pages first")
-	predictions := fs.String("predictions", "", "write one JSON line per page {id, title, body, text[, error]} to this file")
+	predictions := fs.String("predictions", "", "write one JSON line per page {id, source, title, body, date (ISO 8601), author, text[, error]} to this `file`")
 	db := fs.String("db", "", "also import the dataset into this store `path` (SQLite) and cache tree edit distances there")
 	method := fs.String("method", "gleaner", "method: gleaner (learn each site's templates, pair diff against the medoid, cluster vote, single-page fallback) or single (single-page extractor alone)")
 	seed := fs.Int64("seed", 1, "`seed` of template learning")

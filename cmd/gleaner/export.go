@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 
 	"github.com/gleaner/gleaner/export"
+	"github.com/gleaner/gleaner/store"
 )
 
 func init() {
@@ -15,6 +17,15 @@ func init() {
 		short: "write the extracted pages as a corpus: CoNLL-U, vertical, TEI, JSONL, WARC, link graph, terms, matrix",
 		run:   runExport,
 	})
+}
+
+// openForExport opens an existing database read-only (export only reads,
+// so a database it may not write is fine), and a missing one as usual.
+func openForExport(ctx context.Context, path string) (store.Store, error) {
+	if _, err := os.Stat(path); err != nil {
+		return openStore(ctx, path)
+	}
+	return store.OpenReadOnly(ctx, path)
 }
 
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -59,12 +70,16 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer c.Close()
-	st, err := openStore(ctx, *db)
+	st, err := openForExport(ctx, *db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	stats, err := export.Corpus(ctx, st, c, export.CorpusOptions{Formats: fl, Out: *out, Site: *site, RunID: *runID, Gold: *gold, Limit: *limit, Progress: stderr, Workers: *cf.workers})
+	var stats *export.CorpusStats
+	err = intoFolderAtomic(*out, func(tmp string) error {
+		stats, err = export.Corpus(ctx, st, c, export.CorpusOptions{Formats: fl, Out: tmp, Site: *site, RunID: *runID, Gold: *gold, Limit: *limit, Progress: stderr, Workers: *cf.workers})
+		return err
+	})
 	if err != nil {
 		return err
 	}

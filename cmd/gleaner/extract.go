@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -34,7 +34,10 @@ type extractPageJSON struct {
 	Body       string  `json:"body"`
 	Date       string  `json:"date,omitempty"`
 	Author     string  `json:"author,omitempty"`
-	Error      string  `json:"error,omitempty"`
+	// Templates says, for one page, which templates were consulted and why
+	// the method was chosen.
+	Templates string `json:"templates,omitempty"`
+	Error     string `json:"error,omitempty"`
 }
 
 type extractRuleJSON struct {
@@ -56,22 +59,28 @@ type extractSiteJSON struct {
 func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("extract", stderr)
 	db := addDBFlag(fs)
-	site := fs.String("site", "", "extract only this `site` (default: every site in the store)")
+	site := fs.String("site", "", "extract only this `site` (default: every site in the store); with a page, the site whose templates to use (default: the site of its URL)")
 	asJSON := fs.Bool("json", false, "print the extractions as JSON")
 	medoid := fs.String("medoid", "", "with a FILE argument: the template medoid `M.html` to compare the page with (none: single-page extraction)")
 	rulesFirst := fs.Bool("rules-first", false, "extract pages of a cluster that has a rule with the rule alone (fast), the pair diff only where the rule selects nothing")
 	minConf := fs.Float64("min-confidence", heuristics.DefaultMinConfidence, "pair-diff `confidence` under which the cluster rule or the single-page extractor is consulted")
+	var one oneFlags
+	one.add(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: gleaner extract [--db PATH] [--site S] [--json] [--rules-first]\n"+
-			"       gleaner extract FILE.html [--medoid M.html] [--json]\n\n"+
+			"       gleaner extract URL | FILE.html | - [--url U] [--db PATH [--site S]] [--plain] [--charset NAME] [--medoid M.html] [--json]\n\n"+
 			"Extracts every stored page with the site's latest learning run: each page is compared\n"+
 			"with its template medoid (pair diff), each cluster votes a rule (a CSS selector) that\n"+
 			"settles low-confidence pages, outliers get the single-page extractor. Extractions and\n"+
-			"rules are stored. With a FILE, extracts that one page against --medoid and stores nothing.\n\nFlags:")
+			"rules are stored.\n\n"+
+			"With one page (a URL, rendered in Chromium unless --plain; a FILE; - for standard input),\n"+
+			"prints its title, body, date and author and stores nothing: with --db, a page of a site\n"+
+			"whose templates are learned there is compared with the medoid of its nearest template\n"+
+			"(pair diff), otherwise the single-page method is used; the output says which.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	// Flags may follow the FILE argument.
-	var files []string
+	// Flags may follow the page argument.
+	var targets []string
 	rest := args
 	for {
 		if err := fs.Parse(rest); err != nil {
@@ -80,7 +89,7 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if fs.NArg() == 0 {
 			break
 		}
-		files = append(files, fs.Arg(0))
+		targets = append(targets, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}
 	opt := heuristics.ExtractOptions{RulesFirst: *rulesFirst, MinConfidence: *minConf}
@@ -88,15 +97,18 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("%w: --min-confidence %v: want a value in (0, 1]", errUsage, *minConf)
 	}
 	switch {
-	case len(files) > 1:
-		return fmt.Errorf("%w: one FILE at a time, got %q", errUsage, files)
-	case len(files) == 1:
-		if *site != "" {
-			return fmt.Errorf("%w: --site applies to stored pages, not to a FILE", errUsage)
+	case len(targets) > 1:
+		return fmt.Errorf("%w: one page (URL, FILE or -) at a time, got %q", errUsage, targets)
+	case len(targets) == 1:
+		one.target, one.medoid, one.site, one.asJSON = targets[0], *medoid, *site, *asJSON
+		if flagSet(fs, "db") {
+			one.db = *db
 		}
-		return extractFile(files[0], *medoid, *asJSON, opt, stdout)
+		return one.run(ctx, opt, stdout, stderr)
 	case *medoid != "":
 		return fmt.Errorf("%w: --medoid needs a FILE to compare with it", errUsage)
+	case one.pageOnly():
+		return fmt.Errorf("%w: --url, --plain and --charset apply to one page (URL, FILE or -)", errUsage)
 	}
 	st, err := openStore(ctx, *db)
 	if err != nil {
@@ -129,32 +141,6 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return st.Close()
 }
 
-// extractFile extracts one page file, against a medoid file when given.
-func extractFile(path, medoidPath string, asJSON bool, opt heuristics.ExtractOptions, stdout io.Writer) error {
-	page, src, err := parseFile(path)
-	if err != nil {
-		return err
-	}
-	in := heuristics.Input{Page: page, Src: src}
-	if medoidPath != "" {
-		if in.Medoid, _, err = parseFile(medoidPath); err != nil {
-			return err
-		}
-	}
-	r, err := heuristics.Extract(in, opt)
-	if err != nil {
-		return err
-	}
-	pj := pageJSON(path, r, nil)
-	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(pj)
-	}
-	printExtraction(stdout, pj)
-	return nil
-}
-
 func parseFile(path string) (*treediff.Tree, []byte, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -175,201 +161,33 @@ func pageJSON(name string, r heuristics.Result, err error) extractPageJSON {
 		Title: r.Title, Body: r.Body, Date: r.Date, Author: r.Author}
 }
 
-// extractSite extracts the pages of one stored site with its latest finished
-// learning run, and stores the extractions and the voted rules.
+// extractSite extracts the pages of one stored site with the site
+// pipeline (siteextract.Site: the latest finished run's templates, the
+// extractions and voted rules stored).
 func extractSite(ctx context.Context, st store.Store, site string, opt heuristics.ExtractOptions, stderr io.Writer) (extractSiteJSON, error) {
 	out := extractSiteJSON{Site: site, Rules: []extractRuleJSON{}, Pages: []extractPageJSON{}}
-	metas, err := st.Pages(ctx, store.PageQuery{Site: site})
+	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "gleaner extract: "+format+"\n", args...) }
+	res, err := siteextract.Site(ctx, st, site, siteextract.Options{Extract: opt, Visible: browser.StoredVisible, Logf: logf})
 	if err != nil {
-		return out, fmt.Errorf("extract %s: %w", site, err)
-	}
-	if len(metas) == 0 {
-		return out, fmt.Errorf("extract %s: no pages stored for this site", site)
-	}
-	run, err := st.LatestRun(ctx, site, store.RunDone)
-	var clusters []store.Cluster
-	var members []store.Membership
-	switch {
-	case err == nil:
-		out.Run = run.ID
-		if clusters, err = st.Clusters(ctx, run.ID); err != nil {
-			return out, err
-		}
-		if members, err = st.Memberships(ctx, run.ID); err != nil {
-			return out, err
-		}
-	case isNotFound(err):
-		fmt.Fprintf(stderr, "gleaner extract: site %s has no learning run (gleaner learn): single-page extraction only\n", site)
-	default:
 		return out, err
 	}
-	if opt.RulesFirst && out.Run != 0 {
-		if opt.Rules, err = storedRules(ctx, st, run); err != nil {
-			return out, err
+	if res.Run == nil {
+		logf("site %s has no learning run (gleaner learn): single-page extraction only", site)
+	} else {
+		out.Run = res.Run.ID
+	}
+	for _, p := range res.Pages {
+		if p.Err != nil {
+			logf("page %s: %v", p.Name, p.Err)
 		}
+		out.Pages = append(out.Pages, pageJSON(p.Name, p.Result, p.Err))
 	}
-	sitePages, names, err := sitePagesOf(ctx, st, metas, clusters, members)
-	if err != nil {
-		return out, fmt.Errorf("extract %s: %w", site, err)
-	}
-	for _, p := range sitePages.noLayout {
-		fmt.Fprintf(stderr, "gleaner extract: page %s: layout ignored: %v\n", p.name, p.err)
-	}
-	se, err := heuristics.ExtractSite(ctx, sitePages.pages, opt)
-	if err != nil {
-		return out, fmt.Errorf("extract %s: %w", site, err)
-	}
-	var xs []store.Extraction
-	for i, r := range se.Results {
-		out.Pages = append(out.Pages, pageJSON(names[i], r, se.Errs[i]))
-		if se.Errs[i] != nil {
-			fmt.Fprintf(stderr, "gleaner extract: page %s: %v\n", names[i], se.Errs[i])
-			continue
-		}
-		xs = append(xs, r.StoreExtraction(sitePages.ids[i], out.Run))
-	}
-	// Pages that could not be parsed are reported, not silently dropped.
-	for _, bad := range sitePages.bad {
-		out.Pages = append(out.Pages, extractPageJSON{Page: bad.name, Error: bad.err.Error()})
-		fmt.Fprintf(stderr, "gleaner extract: page %s: %v\n", bad.name, bad.err)
-	}
-	if err := st.PutExtractions(ctx, xs); err != nil {
-		return out, err
-	}
-	ruleClusters, voted := heuristics.VotedRules(se.Rules)
+	ruleClusters, voted := siteextract.VotedRules(res.Rules)
 	for i, r := range voted {
 		out.Rules = append(out.Rules, extractRuleJSON{Cluster: ruleClusters[i], Field: r.Field, Selector: r.Selector, Support: r.Support, Votes: r.Votes, Voters: r.Pages})
 	}
-	if rules := heuristics.StoreRules(site, out.Run, se.Rules); out.Run != 0 && len(rules) > 0 {
-		if err := st.PutRules(ctx, rules); err != nil {
-			return out, err
-		}
-	}
 	return out, nil
 }
-
-type badPage struct {
-	name string
-	err  error
-}
-
-type sitePageSet struct {
-	pages []heuristics.SitePage
-	ids   []int64
-	bad   []badPage
-	// noLayout are pages whose stored layout could not be read: they are
-	// extracted with all their elements.
-	noLayout []badPage
-}
-
-// sitePagesOf parses the site's pages and places each in its cluster of the
-// run: a member is compared with its cluster's medoid, the medoid with the
-// member nearest to it; outliers and pages the run does not know are left
-// to the methods without medoid.
-func sitePagesOf(ctx context.Context, st store.Store, metas []*store.Page, clusters []store.Cluster, members []store.Membership) (sitePageSet, []string, error) {
-	var set sitePageSet
-	var names []string
-	index := map[int64]int{}
-	for _, m := range metas {
-		if err := ctx.Err(); err != nil {
-			return set, nil, err
-		}
-		p, err := st.Page(ctx, m.ID)
-		if err != nil {
-			return set, nil, err
-		}
-		t, err := treediff.Parse(p.Name(), p.HTML(), treediff.ParseOptions{ContentType: p.ContentType})
-		if err != nil {
-			set.bad = append(set.bad, badPage{p.Name(), err})
-			continue
-		}
-		// A rendered page is read as the browser showed it.
-		visible, err := browser.StoredVisible(p)
-		if err != nil {
-			set.noLayout = append(set.noLayout, badPage{p.Name(), err})
-		}
-		index[p.ID] = len(set.pages)
-		set.pages = append(set.pages, heuristics.SitePage{Page: t, Src: p.HTML(), Cluster: -1, Medoid: -1, Visible: visible})
-		set.ids = append(set.ids, p.ID)
-		names = append(names, p.Name())
-	}
-	medoidOf := map[int]int64{}
-	for _, c := range clusters {
-		medoidOf[c.ID] = c.Medoid
-	}
-	// The member nearest each medoid is the medoid's own partner.
-	nearest := map[int]store.Membership{}
-	for _, m := range members {
-		if m.Outlier || m.PageID == medoidOf[m.Cluster] {
-			continue
-		}
-		if _, ok := index[m.PageID]; !ok {
-			continue
-		}
-		if b, ok := nearest[m.Cluster]; !ok || m.Distance < b.Distance || (m.Distance == b.Distance && m.PageID < b.PageID) {
-			nearest[m.Cluster] = m
-		}
-	}
-	for _, m := range members {
-		i, ok := index[m.PageID]
-		if !ok || m.Outlier {
-			continue
-		}
-		med, ok := medoidOf[m.Cluster]
-		if !ok {
-			continue
-		}
-		partner := med
-		if m.PageID == med {
-			nb, ok := nearest[m.Cluster]
-			if !ok {
-				continue // a cluster of one page: nothing to compare with
-			}
-			partner = nb.PageID
-		}
-		j, ok := index[partner]
-		if !ok {
-			continue
-		}
-		set.pages[i].Cluster, set.pages[i].Medoid = m.Cluster, j
-	}
-	return set, names, nil
-}
-
-// storedRules reads the rules stored for run, or when it has none for the
-// run whose templates it reused (a run that assigned new pages to a
-// previous run's clusters keeps their IDs).
-func storedRules(ctx context.Context, st store.Store, run *store.Run) (map[int]heuristics.Rules, error) {
-	rs, err := st.Rules(ctx, run.ID)
-	if err != nil {
-		return nil, err
-	}
-	if len(rs) == 0 && len(run.Params) > 0 {
-		var p struct {
-			BaseRun int64 `json:"base_run"`
-		}
-		if json.Unmarshal(run.Params, &p) == nil && p.BaseRun != 0 {
-			if rs, err = st.Rules(ctx, p.BaseRun); err != nil {
-				return nil, err
-			}
-		}
-	}
-	out := map[int]heuristics.Rules{}
-	for _, r := range rs {
-		cur := out[r.Cluster]
-		hr := heuristics.Rule{Field: r.Field, Selector: r.Selector, Support: r.Support}
-		switch r.Field {
-		case heuristics.FieldBody:
-			cur.Body = hr
-		case heuristics.FieldTitle:
-			cur.Title = hr
-		}
-		out[r.Cluster] = cur
-	}
-	return out, nil
-}
-
-func isNotFound(err error) bool { return err != nil && errors.Is(err, store.ErrNotFound) }
 
 func printExtractSite(w io.Writer, s extractSiteJSON) {
 	methods := map[string]int{}
@@ -410,6 +228,9 @@ func printExtraction(w io.Writer, p extractPageJSON) {
 	}
 	if p.Author != "" {
 		fmt.Fprintf(w, "author: %s\n", p.Author)
+	}
+	if p.Templates != "" {
+		fmt.Fprintf(w, "templates: %s\n", p.Templates)
 	}
 	fmt.Fprintf(w, "title: %s\n\n%s\n", p.Title, p.Body)
 }

@@ -32,7 +32,7 @@ func TestExtractCommandReadsLayout(t *testing.T) {
 	ts := httptest.NewServer(mux)
 	t.Cleanup(ts.Close)
 	db := filepath.Join(t.TempDir(), "g.db")
-	if code, out, errs := runGleaner("render", "--db", db, "--tabs", "1", ts.URL+"/story"); code != 0 {
+	if code, out, errs := runGleaner("render", "--db", db, "--tabs", "1", "--allow-host", hostOf(ts.URL), ts.URL+"/story"); code != 0 {
 		t.Fatalf("render: exit %d\n%s\n%s", code, out, errs)
 	}
 	code, out, errs := runGleaner("extract", "--db", db, "--json")

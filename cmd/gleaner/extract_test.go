@@ -46,7 +46,10 @@ func TestExtractCommandUsage(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"extract", storyFile("1"), storyFile("2")}, 2, "one FILE"},
+		{[]string{"extract", storyFile("1"), storyFile("2")}, 2, "one page"},
+		{[]string{"extract", "--plain"}, 2, "one page"},
+		{[]string{"extract", storyFile("1"), "--plain"}, 2, "--plain applies to a URL"},
+		{[]string{"extract", "http://127.0.0.1:1/x", "--url", "http://a.test/"}, 2, "--url"},
 		{[]string{"extract", "--medoid", storyFile("1")}, 2, "--medoid needs a FILE"},
 		{[]string{"extract", storyFile("1"), "--site", "x"}, 2, "--site"},
 		{[]string{"extract", "--min-confidence", "2", storyFile("1")}, 2, "--min-confidence"},

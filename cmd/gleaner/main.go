@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"syscall"
 )
@@ -68,7 +69,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := c.run(ctx, args[1:], stdout, stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+		if errors.Is(err, flag.ErrHelp) || (errors.Is(err, errUsage) && helpAsked(args[1:])) {
+			// The command printed its usage: asking for it is no error.
 			return 0
 		}
 		fmt.Fprintf(stderr, "gleaner %s: %v\n", c.name, err)
@@ -78,6 +80,94 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// helpAsked reports whether args ask for help (-h, -help, --help) before
+// a "--". Commands wrap the flag package's ErrHelp in their usage error
+// without keeping it, so the dispatcher looks at the arguments.
+func helpAsked(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help", "--h":
+			return true
+		}
+	}
+	return false
+}
+
+// parseInterspersed parses args with fs, flags after positional arguments
+// included ("crawl URL --name x"), and returns the positional arguments.
+// Everything after "--" is positional.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// writeAtomic writes path with write through a temporary file in the same
+// folder, renamed to path only when write succeeded: an interrupted or
+// failed write leaves no truncated file under the name.
+func writeAtomic(path string, write func(io.Writer) error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".part-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	err = f.Chmod(0o644)
+	if err == nil {
+		err = write(f)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// intoFolderAtomic runs write on a temporary folder beside out and moves
+// what it wrote into out only when it succeeded: an interrupted export
+// leaves no truncated file in out.
+func intoFolderAtomic(out string, write func(tmp string) error) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(filepath.Clean(out)), "."+filepath.Base(filepath.Clean(out))+".part-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := write(tmp); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := os.Rename(filepath.Join(tmp, e.Name()), filepath.Join(out, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func usage(w io.Writer) {

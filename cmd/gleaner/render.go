@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -42,12 +44,18 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	chromium := fs.String("chromium", "", "Chromium `binary` (default: $GLEANER_CHROMIUM, chromium on PATH, /usr/bin/chromium)")
 	siteFrom := fs.String("site-from", "domain", "how a page's site is found: domain (registrable domain) or host")
 	dataset := fs.String("dataset", "", "dataset `name` to file the pages under (default: none, crawled pages)")
+	var allow listFlag
+	fs.Var(&allow, "allow-host", "allow this private/loopback `host[:port]` (repeatable), as crawl does")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: gleaner render [flags] URL...\n\nRenders each URL, prints one line per page and stores the pages (rendered DOM,\nstatus, redirects, title, links, layout) in the database. A page that fails is\nstored with its error.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	urls, err := parseInterspersed(fs, args)
+	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *timeout < 0 || *retries < 0 {
+		return fmt.Errorf("%w: --timeout and --retries must not be negative", errUsage)
 	}
 	mode, err := store.ParseSiteMode(*siteFrom)
 	if err != nil {
@@ -56,7 +64,6 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *tabs < 1 {
 		return fmt.Errorf("%w: --tabs must be at least 1", errUsage)
 	}
-	urls := fs.Args()
 	if *urlsFile != "" {
 		more, err := readURLList(*urlsFile)
 		if err != nil {
@@ -78,9 +85,12 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 
+	// The guard of crawl, with its defaults: no private, loopback or
+	// link-local target unless allowed.
+	guard := crawler.TargetGuard{Allowed: allow}
 	var f browser.Fetcher
 	if *plain {
-		f = &browser.HTTPFetcher{Timeout: *timeout}
+		f = &browser.HTTPFetcher{Timeout: *timeout, Client: &http.Client{Transport: guard.Transport()}, AllowRequest: guard.Check}
 	} else {
 		opt := browser.Options{
 			ExecPath: *chromium, Tabs: *tabs, PageTimeout: *timeout, Retries: *retries,
@@ -91,6 +101,7 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			},
 			Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) },
 		}
+		guard.Guard(ctx, &opt)
 		if !*noBlock {
 			opt.Block = nil
 			for _, t := range strings.Split(*block, ",") {

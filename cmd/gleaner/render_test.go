@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gleaner/gleaner/browser"
@@ -37,7 +39,8 @@ func TestRenderCommandStoresRenderedPages(t *testing.T) {
 	}
 	ts := renderTestServer(t)
 	db := filepath.Join(t.TempDir(), "g.db")
-	code, out, errs := runGleaner("render", "--db", db, "--tabs", "2", ts.URL+"/go", ts.URL+"/missing", "http://127.0.0.1:1/refused")
+	code, out, errs := runGleaner("render", "--db", db, "--tabs", "2", "--allow-host", hostOf(ts.URL), "--allow-host", "127.0.0.1:1",
+		ts.URL+"/go", ts.URL+"/missing", "http://127.0.0.1:1/refused")
 	if code != 1 || !strings.Contains(out, "rendered 2 of 3 pages (0 partial, 1 failed), 3 stored") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errs)
 	}
@@ -93,7 +96,7 @@ func TestRenderCommandStoresRenderedPages(t *testing.T) {
 func TestRenderCommandPlainAndUsage(t *testing.T) {
 	ts := renderTestServer(t)
 	db := filepath.Join(t.TempDir(), "g.db")
-	code, out, errs := runGleaner("render", "--plain", "--db", db, ts.URL+"/a")
+	code, out, errs := runGleaner("render", "--plain", "--db", db, "--allow-host", hostOf(ts.URL), ts.URL+"/a")
 	if code != 0 || !strings.Contains(out, "rendered 1 of 1 pages") {
 		t.Fatalf("exit %d: %s %s", code, out, errs)
 	}
@@ -115,6 +118,47 @@ func TestRenderCommandPlainAndUsage(t *testing.T) {
 	for _, args := range [][]string{{"render"}, {"render", "--tabs", "0", "http://x/"}, {"render", "--site-from", "planet", "http://x/"}, {"render", "--bogus"}, {"render", "--plain", "/tmp"}, {"render", "--plain", "ftp://x/y"}} {
 		if code, _, _ := runGleaner(args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+// hostOf is the host:port of a server URL.
+func hostOf(serverURL string) string {
+	u, err := url.Parse(serverURL)
+	if err != nil {
+		panic(err)
+	}
+	return u.Host
+}
+
+// TestRenderGuard: render has crawl's guard and --allow-host. A page on an
+// allowed port whose stylesheet, iframe, fetch and XHR aim at a loopback
+// port not allowed stores the page while that port receives nothing, in
+// Chromium and plain mode; a page on a port not allowed is not fetched.
+func TestRenderGuard(t *testing.T) {
+	var hits atomic.Int64
+	forbidden := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer forbidden.Close()
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!DOCTYPE html><html><head><title>Guarded</title><link rel="stylesheet" href="%[1]s/s.css"></head>
+<body><p>Page of an allowed host.</p><iframe src="%[1]s/frame"></iframe>
+<script>fetch('%[1]s/fetch').catch(() => {}); const x = new XMLHttpRequest(); x.open('GET', '%[1]s/xhr'); x.send();</script></body></html>`, forbidden.URL)
+	}))
+	defer front.Close()
+	modes := [][]string{{"--plain"}}
+	if _, err := browser.FindChromium(); err == nil {
+		modes = append(modes, []string{"--tabs", "1", "--scroll", "0", "--no-block"})
+	}
+	for _, mode := range modes {
+		db := filepath.Join(t.TempDir(), "g.db")
+		args := append([]string{"render", "--db", db, "--allow-host", hostOf(front.URL)}, mode...)
+		code, out, errs := runGleaner(append(args, front.URL+"/", forbidden.URL+"/admin")...)
+		if code != 1 || !strings.Contains(out, "rendered 1 of 2 pages") {
+			t.Errorf("%v: exit %d, want 1 (the forbidden page failed)\nstdout %s\nstderr %s", mode, code, out, errs)
+		}
+		if n := hits.Load(); n != 0 {
+			t.Errorf("%v: the port not allowed received %d requests", mode, n)
 		}
 	}
 }

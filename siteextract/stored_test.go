@@ -1,19 +1,20 @@
-package heuristics
+package siteextract
 
 import (
 	"reflect"
 	"testing"
 
+	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/store"
 )
 
 // TestStoreRules checks that only rules with a selector are kept, in cluster
 // order, body before title.
 func TestStoreRules(t *testing.T) {
-	rules := map[int]Rules{
-		7: {Body: Rule{Field: "body", Selector: "div.b", Votes: 3, Pages: 4, Support: 0.75}},
-		2: {Body: Rule{Field: "body", Selector: "article", Votes: 2, Pages: 2, Support: 1},
-			Title: Rule{Field: "title", Selector: "h1", Votes: 1, Pages: 2, Support: 0.5}},
+	rules := map[int]heuristics.Rules{
+		7: {Body: heuristics.Rule{Field: "body", Selector: "div.b", Votes: 3, Pages: 4, Support: 0.75}},
+		2: {Body: heuristics.Rule{Field: "body", Selector: "article", Votes: 2, Pages: 2, Support: 1},
+			Title: heuristics.Rule{Field: "title", Selector: "h1", Votes: 1, Pages: 2, Support: 0.5}},
 		5: {},
 	}
 	want := []store.Rule{

@@ -1,14 +1,18 @@
-package heuristics
+package siteextract
 
 import (
 	"sort"
 
+	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/store"
 )
 
+// Conversions of extraction results to store rows: heuristics stays free of
+// the store (and of cgo SQLite), so they live here.
+
 // StoreExtraction returns r as the stored extraction of page pageID made with
 // the templates of learning run runID (0 for none).
-func (r Result) StoreExtraction(pageID, runID int64) store.Extraction {
+func StoreExtraction(r heuristics.Result, pageID, runID int64) store.Extraction {
 	return store.Extraction{PageID: pageID, RunID: runID, Title: r.Title, Body: r.Body,
 		Selector: r.Selector, Confidence: r.Confidence, Method: r.Method, Date: r.Date, Author: r.Author}
 }
@@ -16,14 +20,14 @@ func (r Result) StoreExtraction(pageID, runID int64) store.Extraction {
 // VotedRules returns the rules of a site's clusters (SiteExtraction.Rules)
 // that selected something, in cluster order, body before title, each with
 // its cluster: the order they are stored and reported in.
-func VotedRules(rules map[int]Rules) (cluster []int, voted []Rule) {
+func VotedRules(rules map[int]heuristics.Rules) (cluster []int, voted []heuristics.Rule) {
 	cids := make([]int, 0, len(rules))
 	for c := range rules {
 		cids = append(cids, c)
 	}
 	sort.Ints(cids)
 	for _, c := range cids {
-		for _, r := range []Rule{rules[c].Body, rules[c].Title} {
+		for _, r := range []heuristics.Rule{rules[c].Body, rules[c].Title} {
 			if r.Selector != "" {
 				cluster = append(cluster, c)
 				voted = append(voted, r)
@@ -35,7 +39,7 @@ func VotedRules(rules map[int]Rules) (cluster []int, voted []Rule) {
 
 // StoreRules returns the voted rules of a site's clusters as the store rules
 // of learning run runID, in the order of VotedRules.
-func StoreRules(site string, runID int64, rules map[int]Rules) []store.Rule {
+func StoreRules(site string, runID int64, rules map[int]heuristics.Rules) []store.Rule {
 	cluster, voted := VotedRules(rules)
 	out := make([]store.Rule, len(voted))
 	for i, r := range voted {

@@ -1,0 +1,277 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DialFunc connects to a network address, as net.Dialer.DialContext does.
+// A connection it refuses (rather than fails to make) must be refused with
+// an error wrapping [ErrRefused].
+type DialFunc func(ctx context.Context, network, address string) (net.Conn, error)
+
+// refusedHeader marks a response made by the proxy itself for a request its
+// dialer refused, so the renderer knows the page's own server never
+// answered.
+const refusedHeader = "X-Gleaner-Refused"
+
+// proxy is the only way out of the browser when Options.Dial is set: an
+// HTTP proxy on a loopback listener of ours (Chromium's --proxy-server, with
+// nothing bypassing it) that makes every connection with dial. Plain HTTP
+// requests, HTTPS and WebSocket tunnels (CONNECT), and so the requests of
+// pages, frames, workers and prefetches alike, are all dialed by it: the
+// dialer decides on the address actually connected to.
+type proxy struct {
+	ln    net.Listener
+	srv   *http.Server
+	dial  DialFunc
+	trans *http.Transport
+
+	maxBytes int64 // bound of one response body, decoded
+	keep     int   // bytes of a document kept for the renderer
+
+	mu      sync.Mutex
+	refused map[string]error // CONNECT targets the dialer refused, by host:port
+	docs    map[string]*keptDoc
+	order   []string // of docs, oldest first
+}
+
+// keptDoc is the start of an HTML response as it went through the proxy:
+// what a page still had when it was too busy to be captured.
+type keptDoc struct {
+	body []byte
+	cut  bool // the response was over the proxy's bound and was cut
+}
+
+// maxKeptDocs bounds the documents the proxy keeps (the latest ones).
+const maxKeptDocs = 64
+
+// startProxy listens on 127.0.0.1 and serves the proxy until close. It
+// cuts every response body at maxBytes, decoded (it asks for gzip and
+// decodes it itself: no compression bomb reaches the browser), and keeps
+// the first keep bytes of HTML responses.
+func startProxy(dial DialFunc, maxBytes int64, keep int) (*proxy, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("browser proxy: %w", err)
+	}
+	p := &proxy{ln: ln, dial: dial, maxBytes: maxBytes, keep: keep, refused: map[string]error{}, docs: map[string]*keptDoc{}}
+	p.trans = &http.Transport{DialContext: dial, ForceAttemptHTTP2: false, MaxIdleConnsPerHost: 4,
+		IdleConnTimeout: 30 * time.Second, ResponseHeaderTimeout: time.Minute}
+	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
+	go p.srv.Serve(ln)
+	return p, nil
+}
+
+// addr is the proxy's address for --proxy-server.
+func (p *proxy) addr() string { return p.ln.Addr().String() }
+
+func (p *proxy) close() {
+	p.srv.Close()
+	p.trans.CloseIdleConnections()
+}
+
+// refusal returns the dialer's refusal of a CONNECT to hostport, if any.
+func (p *proxy) refusal(hostport string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.refused[hostport]
+}
+
+func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodConnect {
+		p.tunnel(w, r)
+		return
+	}
+	if !r.URL.IsAbs() {
+		http.Error(w, "not a proxy request", http.StatusBadRequest)
+		return
+	}
+	p.forward(w, r)
+}
+
+// tunnel serves a CONNECT: HTTPS, and WebSockets through the proxy.
+func (p *proxy) tunnel(w http.ResponseWriter, r *http.Request) {
+	up, err := p.dial(r.Context(), "tcp", r.Host)
+	if err != nil {
+		if errors.Is(err, ErrRefused) {
+			p.mu.Lock()
+			p.refused[r.Host] = err
+			p.mu.Unlock()
+		}
+		p.fail(w, err)
+		return
+	}
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		up.Close()
+		http.Error(w, "no hijacking", http.StatusInternalServerError)
+		return
+	}
+	down, buf, err := hj.Hijack()
+	if err != nil {
+		up.Close()
+		return
+	}
+	io.WriteString(down, "HTTP/1.1 200 Connection Established\r\n\r\n")
+	if n := buf.Reader.Buffered(); n > 0 {
+		b, _ := buf.Reader.Peek(n)
+		up.Write(b)
+	}
+	splice(down, up)
+}
+
+// splice copies both ways until either side ends, then closes both.
+func splice(a, b io.ReadWriteCloser) {
+	done := make(chan struct{}, 2)
+	cp := func(dst, src io.ReadWriteCloser) {
+		io.Copy(dst, src)
+		done <- struct{}{}
+	}
+	go cp(a, b)
+	go cp(b, a)
+	<-done
+	a.Close()
+	b.Close()
+	<-done
+}
+
+// hopHeaders are the hop-by-hop headers a proxy must not pass on.
+var hopHeaders = []string{"Connection", "Proxy-Connection", "Keep-Alive", "Proxy-Authenticate",
+	"Proxy-Authorization", "Te", "Trailer", "Transfer-Encoding"}
+
+// forward serves a plain HTTP request (an absolute URL), upgrades
+// (WebSockets over http:) included.
+func (p *proxy) forward(w http.ResponseWriter, r *http.Request) {
+	out := r.Clone(r.Context())
+	out.RequestURI = ""
+	// Without it the transport asks for gzip and decodes it, so the bound
+	// counts decoded bytes.
+	out.Header.Del("Accept-Encoding")
+	upgrade := r.Header.Get("Upgrade")
+	for _, h := range hopHeaders {
+		out.Header.Del(h)
+	}
+	if upgrade != "" {
+		out.Header.Set("Connection", "Upgrade")
+		out.Header.Set("Upgrade", upgrade)
+	}
+	resp, err := p.trans.RoundTrip(out)
+	if err != nil {
+		p.fail(w, err)
+		return
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusSwitchingProtocols {
+		p.switchProtocols(w, resp)
+		return
+	}
+	for _, h := range hopHeaders {
+		resp.Header.Del(h)
+	}
+	for k, vs := range resp.Header {
+		w.Header()[k] = vs
+	}
+	if resp.ContentLength > p.maxBytes {
+		w.Header().Del("Content-Length")
+	}
+	w.WriteHeader(resp.StatusCode)
+	p.copyBody(w, resp, r.URL.String())
+}
+
+// copyBody passes at most maxBytes of resp's body on, and keeps the start
+// of an HTML one under url. A body over the bound ends there, cleanly, so
+// the browser renders what came; the cut is recorded.
+func (p *proxy) copyBody(w http.ResponseWriter, resp *http.Response, url string) {
+	var doc *keptDoc
+	dst := io.Writer(w)
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "text/html" || mt == "application/xhtml+xml" {
+		doc = &keptDoc{}
+		p.keepDoc(url, doc)
+		dst = io.MultiWriter(w, &keepWriter{p: p, doc: doc})
+	}
+	n, _ := io.Copy(dst, io.LimitReader(resp.Body, p.maxBytes))
+	if n == p.maxBytes {
+		if extra, _ := resp.Body.Read(make([]byte, 1)); extra > 0 && doc != nil {
+			p.mu.Lock()
+			doc.cut = true
+			p.mu.Unlock()
+		}
+	}
+}
+
+// keepDoc files doc under url, forgetting the oldest beyond maxKeptDocs.
+func (p *proxy) keepDoc(url string, doc *keptDoc) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.docs[url]; !ok {
+		p.order = append(p.order, url)
+	}
+	p.docs[url] = doc
+	if len(p.order) > maxKeptDocs {
+		delete(p.docs, p.order[0])
+		p.order = p.order[1:]
+	}
+}
+
+// doc returns a copy of what the proxy kept of the document at url.
+func (p *proxy) doc(url string) (body []byte, cut, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	d := p.docs[url]
+	if d == nil {
+		return nil, false, false
+	}
+	return append([]byte(nil), d.body...), d.cut, true
+}
+
+// keepWriter appends to a kept document up to the proxy's keep bytes.
+type keepWriter struct {
+	p   *proxy
+	doc *keptDoc
+}
+
+func (k *keepWriter) Write(b []byte) (int, error) {
+	k.p.mu.Lock()
+	defer k.p.mu.Unlock()
+	if room := k.p.keep - len(k.doc.body); room > 0 {
+		k.doc.body = append(k.doc.body, b[:min(room, len(b))]...)
+	}
+	return len(b), nil
+}
+
+// fail answers a request the proxy could not pass on: 403 marked with
+// refusedHeader when the dialer refused the target, 502 otherwise.
+func (p *proxy) fail(w http.ResponseWriter, err error) {
+	if errors.Is(err, ErrRefused) {
+		w.Header().Set(refusedHeader, strings.ReplaceAll(err.Error(), "\n", " "))
+		http.Error(w, err.Error(), http.StatusForbidden)
+		return
+	}
+	http.Error(w, err.Error(), http.StatusBadGateway)
+}
+
+// switchProtocols joins the client to an upgraded upstream connection.
+func (p *proxy) switchProtocols(w http.ResponseWriter, resp *http.Response) {
+	up, ok := resp.Body.(io.ReadWriteCloser)
+	hj, ok2 := w.(http.Hijacker)
+	if !ok || !ok2 {
+		http.Error(w, "cannot switch protocols", http.StatusBadGateway)
+		return
+	}
+	down, _, err := hj.Hijack()
+	if err != nil {
+		return
+	}
+	resp.Body = http.NoBody
+	resp.Write(down)
+	splice(down, up)
+}

@@ -1,0 +1,73 @@
+package crawler
+
+import (
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/gleaner/gleaner/browser"
+)
+
+// ErrFetcherFailed is wrapped by the error of a run stopped because the
+// fetcher itself failed (a browser that cannot start): the URL it was given
+// is left queued, never counted as the page's fault.
+var ErrFetcherFailed = errors.New("the fetcher failed; its URLs are left queued")
+
+// ErrOutage is wrapped by the error of a run stopped because several hosts
+// in a row could not be reached with no page fetched in between: the
+// network (or a proxy) is down, not the sites. Their URLs are left queued.
+var ErrOutage = errors.New("general network outage; URLs left queued")
+
+// failureOf is the kind of a fetch error for the crawler: a refusal of its
+// own guard (at dial time) is a refusal, not a network failure.
+func failureOf(err error) browser.Failure {
+	if errors.Is(err, ErrForbiddenTarget) {
+		return browser.FailureRefused
+	}
+	return browser.Classify(err)
+}
+
+// hostHealth suspends hosts that could not be reached and tells a general
+// outage from a host's: Config.HostBackoff and Config.OutageHosts.
+type hostHealth struct {
+	backoff time.Duration
+	outage  int
+
+	mu     sync.Mutex
+	until  map[string]time.Time // suspended hosts
+	fails  map[string]int       // failures in a row per host
+	streak map[string]bool      // hosts failed since the last success
+}
+
+func newHostHealth(backoff time.Duration, outage int) *hostHealth {
+	return &hostHealth{backoff: backoff, outage: outage, until: map[string]time.Time{},
+		fails: map[string]int{}, streak: map[string]bool{}}
+}
+
+// ready reports whether host may be fetched now.
+func (h *hostHealth) ready(host string, now time.Time) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return !now.Before(h.until[host])
+}
+
+// failed suspends host after a network failure, for a backoff that doubles
+// with each failure in a row, and reports a general outage.
+func (h *hostHealth) failed(host string, now time.Time) (outage bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := min(h.fails[host], 6)
+	h.fails[host]++
+	h.until[host] = now.Add(h.backoff << n)
+	h.streak[host] = true
+	return h.outage > 0 && len(h.streak) >= h.outage
+}
+
+// succeeded ends host's suspension and the streak of failing hosts.
+func (h *hostHealth) succeeded(host string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.fails, host)
+	delete(h.until, host)
+	clear(h.streak)
+}

@@ -1,0 +1,93 @@
+package siteextract
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gleaner/gleaner/cluster"
+	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// Doc is one page of a site held in memory.
+type Doc struct {
+	Name string
+	Src  []byte
+	// ContentType is the page's Content-Type header, optional (charset).
+	ContentType string
+}
+
+// DocsOptions tune Docs.
+type DocsOptions struct {
+	// Cluster tunes template learning (seed, medoid rule, distance cache).
+	Cluster cluster.Options
+	// Extract tunes content location.
+	Extract heuristics.ExtractOptions
+}
+
+// DocsResult is what Docs found: one result and one error per doc, in
+// order, and the time spent learning the templates and locating content.
+type DocsResult struct {
+	Results        []heuristics.Result
+	Errs           []error
+	Learn, Extract time.Duration
+}
+
+// Docs extracts the pages of one site held in memory: it parses them,
+// learns their templates (cluster.Learn), places each page on its template
+// (Partners) and extracts them all (heuristics.ExtractSite). When learning
+// fails every page gets the single-page method; a page that cannot be
+// parsed keeps its error.
+func Docs(ctx context.Context, site string, docs []Doc, opt DocsOptions) DocsResult {
+	out := DocsResult{Results: make([]heuristics.Result, len(docs)), Errs: make([]error, len(docs))}
+	pages := make([]cluster.Page, 0, len(docs))
+	sp := make([]heuristics.SitePage, 0, len(docs))
+	idx := make([]int, 0, len(docs)) // sp index -> docs index
+	for i, d := range docs {
+		t, err := treediff.Parse(d.Name, d.Src, treediff.ParseOptions{ContentType: d.ContentType})
+		if err != nil {
+			out.Errs[i] = err
+			continue
+		}
+		// The content hash lets a distance cache serve the distances of
+		// pages seen before; the page is parsed once for both stages.
+		pages = append(pages, cluster.Page{Name: d.Name, Hash: store.ContentHash(d.Src), Tree: t.View(treediff.TagView)})
+		sp = append(sp, heuristics.SitePage{Page: t, Src: d.Src, Cluster: -1, Medoid: -1})
+		idx = append(idx, i)
+	}
+	if len(sp) == 0 {
+		return out
+	}
+	start := time.Now()
+	if res, err := cluster.Learn(ctx, pages, opt.Cluster); err == nil {
+		members, medoids := resultMembers(res)
+		Place(sp, members, medoids)
+	}
+	learned := time.Now()
+	ext, err := heuristics.ExtractSite(ctx, sp, opt.Extract)
+	out.Learn, out.Extract = learned.Sub(start), time.Since(learned)
+	for j, i := range idx {
+		if err != nil {
+			out.Errs[i] = fmt.Errorf("site %s: %w", site, err)
+			continue
+		}
+		out.Results[i], out.Errs[i] = ext.Results[j], ext.Errs[j]
+	}
+	return out
+}
+
+// resultMembers returns the members and medoids of an in-memory learning
+// result, by page index.
+func resultMembers(res *cluster.Result) ([]Member, map[int]int) {
+	members := make([]Member, len(res.Members))
+	for i, m := range res.Members {
+		members[i] = Member{Cluster: m.Cluster, Distance: m.Distance, Outlier: m.Outlier}
+	}
+	medoids := make(map[int]int, len(res.Clusters))
+	for _, c := range res.Clusters {
+		medoids[c.ID] = c.Medoid
+	}
+	return members, medoids
+}

@@ -1,0 +1,84 @@
+package siteextract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/gleaner/gleaner/cluster"
+	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// OneResult is the extraction of one page that is not in the store.
+type OneResult struct {
+	Result heuristics.Result
+	// Run is the learning run whose templates were consulted, 0 for none;
+	// Cluster is the template the page was compared with, -1 for none, at
+	// normalised tree edit distance Distance from its medoid.
+	Run      int64
+	Cluster  int
+	Distance float64
+	// Note says how the method was chosen.
+	Note string
+}
+
+// One extracts a page that is not in the store (a file, a URL fetched
+// once) against the templates learned for site: the page is assigned to
+// the nearest template by tree edit distance to the medoids
+// (cluster.Model.Assign) and compared with that medoid (heuristics.Extract,
+// with the cluster's rules); a page far from every template, or a site
+// without learned templates, gets the single-page method. in.Page, in.Src
+// and in.Visible are the page; in.Medoid, in.MedoidVisible and in.Rules
+// are set here. Of opt, Extract and Visible are used.
+func One(ctx context.Context, st store.Store, site string, in heuristics.Input, opt Options) (*OneResult, error) {
+	out := &OneResult{Cluster: -1}
+	tpl, err := LoadTemplates(ctx, st, site)
+	switch {
+	case errors.Is(err, ErrNoTemplates):
+		out.Note = fmt.Sprintf("site %s has no learned templates", site)
+		return out, out.extract(in, opt.Extract)
+	case err != nil:
+		return nil, err
+	}
+	out.Run = tpl.Run.ID
+	model, err := cluster.LoadModel(ctx, st, tpl.Run, tpl.Clusters, cluster.SiteOptions{})
+	if errors.Is(err, cluster.ErrNoTemplate) {
+		out.Note = fmt.Sprintf("run %d: %v", tpl.Run.ID, err)
+		return out, out.extract(in, opt.Extract)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("site %s: %w", site, err)
+	}
+	page := cluster.Page{Name: in.Page.Name, Hash: store.ContentHash(in.Src), Tree: in.Page.View(treediff.TagView)}
+	as, err := model.Assign(ctx, []cluster.Page{page})
+	if err != nil {
+		return nil, fmt.Errorf("site %s: %w", site, err)
+	}
+	a := as[0]
+	if a.Far {
+		out.Note = fmt.Sprintf("run %d: %s", tpl.Run.ID, a.Reason)
+		return out, out.extract(in, opt.Extract)
+	}
+	med, err := st.Page(ctx, tpl.Medoids[a.Cluster])
+	if err != nil {
+		return nil, fmt.Errorf("site %s: medoid: %w", site, err)
+	}
+	if in.Medoid, err = treediff.Parse(med.Name(), med.HTML(), treediff.ParseOptions{ContentType: med.ContentType}); err != nil {
+		return nil, fmt.Errorf("site %s: medoid: %w", site, err)
+	}
+	if opt.Visible != nil {
+		in.MedoidVisible, _ = opt.Visible(med) // no layout: read it whole
+	}
+	in.Rules = tpl.Rules[a.Cluster]
+	out.Cluster, out.Distance = a.Cluster, a.Distance
+	out.Note = fmt.Sprintf("run %d: template %d, normalised tree edit distance %.3f to its medoid", tpl.Run.ID, a.Cluster, a.Distance)
+	return out, out.extract(in, opt.Extract)
+}
+
+func (o *OneResult) extract(in heuristics.Input, opt heuristics.ExtractOptions) error {
+	r, err := heuristics.Extract(in, opt)
+	o.Result = r
+	return err
+}
