@@ -41,6 +41,30 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 	return newDB(ctx, sdb, postgresDialect, name)
 }
 
+// openPostgresReadOnly opens the PostgreSQL database at the URL dsn for
+// reading only: every transaction is read-only and the schema must be the
+// program's (see OpenReadOnly).
+func openPostgresReadOnly(ctx context.Context, dsn string) (*DB, error) {
+	name := redactURL(dsn)
+	ro, err := url.Parse(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s read-only: %w", name, err)
+	}
+	q := ro.Query()
+	q.Set("default_transaction_read_only", "on")
+	ro.RawQuery = q.Encode()
+	sdb, err := sql.Open("pgx", ro.String())
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s read-only: %w", name, err)
+	}
+	db := &DB{db: sdb, d: postgresDialect, name: name, readOnly: true}
+	if err := db.checkSchema(ctx, coreComponent, migrations); err != nil {
+		sdb.Close()
+		return nil, fmt.Errorf("store: open %s read-only: %w", name, err)
+	}
+	return db, nil
+}
+
 // redactURL returns dsn with its password, if any, masked.
 func redactURL(dsn string) string {
 	u, err := url.Parse(dsn)
