@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/store"
@@ -88,4 +89,16 @@ func LoadDataset(manifest string) (*Dataset, error) {
 		return nil, fmt.Errorf("manifest %s: no pages", manifest)
 	}
 	return ds, nil
+}
+
+// SplitList splits a comma-separated list, trimming spaces and dropping
+// empty items (a flag's value such as "readability, cleaneval").
+func SplitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }

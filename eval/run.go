@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -119,12 +120,17 @@ type Options struct {
 	// Store, when set, receives the dataset first (dataset.Import: pages
 	// and gold) and should then serve as Extract's distance cache.
 	Store store.Store
+	// BodyOnly lists the sources (the manifest's era column) whose gold
+	// holds no headline: their pages are scored on the body alone, the
+	// others on the title line and the body (see the dataset's README).
+	BodyOnly []string
 }
 
 // Run evaluates a method on an annotated dataset: it reads the manifest
 // (imports it into opt.Store when given), extracts each site's pages with
 // opt.Extract (learning the templates first for the default method) and
-// scores each page's text (title line, blank line, body) against its gold.
+// scores each page's text (title line, blank line, body; the body alone
+// for opt.BodyOnly sources) against its gold.
 // A page that cannot be read or extracted is scored with an empty text and
 // keeps its error.
 func Run(ctx context.Context, manifest string, opt Options) (*Report, error) {
@@ -200,7 +206,11 @@ func Run(ctx context.Context, manifest string, opt Options) (*Report, error) {
 	for i, p := range ds.Pages {
 		o := outs[i]
 		text := ""
-		if o.Err == nil {
+		switch {
+		case o.Err != nil:
+		case slices.Contains(opt.BodyOnly, p.Source):
+			text = o.Result.Body
+		default:
 			text = o.Result.Text()
 		}
 		ps := ScorePage(p.ID, p.Site, p.Gold, text)

@@ -113,3 +113,30 @@ func TestRunCancelled(t *testing.T) {
 		t.Error("cancelled run: no error")
 	}
 }
+
+// TestRunBodyOnly checks that the pages of a source listed in BodyOnly are
+// scored on their body alone: bridge's gold holds its headline, so leaving
+// the title out costs recall there, and only there.
+func TestRunBodyOnly(t *testing.T) {
+	manifest := filepath.Join("testdata", "mini", "manifest.tsv")
+	for _, tt := range []struct {
+		bodyOnly []string
+		titled   bool
+	}{{nil, true}, {[]string{"2005"}, true}, {[]string{"2024"}, false}} {
+		rep, err := Run(context.Background(), manifest, Options{Extract: Single, BodyOnly: tt.bodyOnly})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range rep.Pages {
+			if p.ID != "bridge" {
+				continue
+			}
+			if got := p.Text == p.Title+"\n\n"+p.Body; got != tt.titled {
+				t.Errorf("BodyOnly %v: bridge scored with title %v, want %v", tt.bodyOnly, got, tt.titled)
+			}
+			if tt.titled != (p.Recall == 1) {
+				t.Errorf("BodyOnly %v: bridge recall %v", tt.bodyOnly, p.Recall)
+			}
+		}
+	}
+}

@@ -54,6 +54,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	manifest := fs.String("manifest", "", "dataset manifest (TSV: id, site, url, html_path, gold_path)")
 	methods := fs.String("methods", "single,trafilatura", "comma-separated `methods` to compare: single (Gleaner's single-page extractor), gleaner (template learning + pair diff + vote + single-page fallback), trafilatura")
 	asJSON := fs.Bool("json", false, "print the reports as JSON")
+	bodyOnly := fs.String("body-only", "", "comma-separated `sources` (era column) whose gold has no headline: score their body alone (wide-dev: readability)")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
@@ -68,7 +69,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		ms = append(ms, m)
 	}
-	c, err := compare(ctx, *manifest, ms)
+	c, err := compare(ctx, *manifest, ms, eval.SplitList(*bodyOnly))
 	if err != nil {
 		return err
 	}
@@ -94,11 +95,11 @@ type comparison struct {
 	Reports []*eval.Report `json:"reports"`
 }
 
-func compare(ctx context.Context, manifest string, methods []string) (*comparison, error) {
+func compare(ctx context.Context, manifest string, methods []string, bodyOnly []string) (*comparison, error) {
 	c := &comparison{}
 	for _, m := range methods {
 		var t eval.Timing
-		r, err := eval.Run(ctx, manifest, eval.Options{Extract: extractors[m](&t), Method: m})
+		r, err := eval.Run(ctx, manifest, eval.Options{Extract: extractors[m](&t), Method: m, BodyOnly: bodyOnly})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", m, err)
 		}

@@ -25,6 +25,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := newFlagSet("eval", stderr)
 	manifest := fs.String("manifest", "", "dataset manifest (TSV: id, site, html_path, gold_path)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	bodyOnly := fs.String("body-only", "", "comma-separated `sources` (era column) whose gold has no headline: score their body alone (wide-dev: readability)")
 	pages := fs.Bool("pages", false, "also list every page, failing pages first")
 	predictions := fs.String("predictions", "", "write one JSON line per page {id, source, title, body, date (ISO 8601), author, text[, error]} to this `file`")
 	db := fs.String("db", "", "also import the dataset into this store `path` (SQLite) and cache tree edit distances there")
@@ -52,7 +53,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	default:
 		return fmt.Errorf("%w: unknown --compare %q (want trafilatura)", errUsage, *compare)
 	}
-	opt := eval.Options{Method: *method}
+	opt := eval.Options{Method: *method, BodyOnly: eval.SplitList(*bodyOnly)}
 	var timing eval.Timing
 	lo := eval.LearnOptions{Cluster: cluster.Options{Seed: *seed}, Timing: &timing}
 	if *db != "" {
