@@ -15,6 +15,9 @@ command -v lt-proc >/dev/null 2>&1 || need+=(lttoolbox)
 [ -e /usr/share/apertium/apertium-fr-es/fr-es.prob ] || need+=(apertium-fr-es)
 # Export tests read back a WARC written by another implementation (Wget).
 command -v wget >/dev/null 2>&1 || need+=(wget)
+# The store's PostgreSQL back end is tested against a throwaway cluster
+# (initdb, pg_ctl) that the store's tests start themselves.
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || need+=(postgresql)
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}" >&2

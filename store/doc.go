@@ -4,11 +4,20 @@
 // edit distances keyed by page content hash, extractions and learned cluster
 // rules.
 //
-// Store is the interface every backend implements; Open returns the embedded
-// default, SQLite (github.com/mattn/go-sqlite3) in WAL mode with a busy timeout
-// and foreign keys on. The SQL is kept portable (standard types, ON CONFLICT
-// upserts, RETURNING, "?" placeholders rebound per dialect) so that a
-// PostgreSQL backend only adds a dialect.
+// Store is the interface every backend implements. Open chooses the backend
+// from its argument: a postgres:// or postgresql:// URL opens PostgreSQL
+// (github.com/jackc/pgx/v5 through database/sql), anything else is the path of
+// the embedded default, a SQLite file (github.com/mattn/go-sqlite3) in WAL mode
+// with a busy timeout and foreign keys on. The SQL is portable (standard
+// types, ON CONFLICT upserts, RETURNING, "?" placeholders rebound per
+// dialect); what differs is the dialect: column types, placeholders, an
+// advisory lock serialising migrations on PostgreSQL, and write transactions
+// run again when PostgreSQL rolls them back for a deadlock or a serialization
+// failure.
+//
+// The store's tests run on both backends; for PostgreSQL they start a
+// throwaway cluster (see store/internal/pgtest) or use the server named by
+// GLEANER_TEST_POSTGRES.
 //
 // # Schema migrations
 //

@@ -18,8 +18,12 @@ var ErrReadOnlySchema = errors.New("read-only database with another schema versi
 // commands that only read (status, export): it works on a database this
 // process may not write (a read-only file or folder), where Open fails. It
 // never creates the file and never migrates: a schema other than the
-// program's is an error wrapping ErrReadOnlySchema.
+// program's is an error wrapping ErrReadOnlySchema. A PostgreSQL URL (see
+// IsPostgresURL) opens that database with read-only transactions.
 func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
+	if IsPostgresURL(path) {
+		return openPostgresReadOnly(ctx, path)
+	}
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("store: open %s read-only: %w", path, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,6 +21,12 @@ type dialect struct {
 	name   string
 	types  *strings.Replacer     // {{id}}, {{blob}} in migrations
 	rebind func(q string) string // "?" placeholders to the backend's
+	// lockMigrations, when set, is run first in every migration
+	// transaction to serialise migrating processes.
+	lockMigrations string
+	// retryable, when set, reports errors after which a write transaction
+	// may be run again (deadlocks, serialization failures, busy locks).
+	retryable func(error) bool
 }
 
 // DB is the SQL implementation of Store.
@@ -79,13 +86,7 @@ func (s *DB) Migrate(ctx context.Context, component string, ms []Migration) erro
 }
 
 func (s *DB) migrate(ctx context.Context, component string, ms []Migration) error {
-	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		component TEXT NOT NULL,
-		version INTEGER NOT NULL,
-		name TEXT NOT NULL,
-		applied_at BIGINT NOT NULL,
-		PRIMARY KEY (component, version)
-	)`); err != nil {
+	if err := s.createSchemaMigrations(ctx); err != nil {
 		return fmt.Errorf("create schema_migrations: %w", err)
 	}
 	if _, err := s.db.ExecContext(ctx, `SELECT component FROM schema_migrations WHERE 1 = 0`); err != nil {
@@ -111,10 +112,34 @@ func (s *DB) migrate(ctx context.Context, component string, ms []Migration) erro
 	return nil
 }
 
+const createSchemaMigrationsSQL = `CREATE TABLE IF NOT EXISTS schema_migrations (
+	component TEXT NOT NULL,
+	version INTEGER NOT NULL,
+	name TEXT NOT NULL,
+	applied_at BIGINT NOT NULL,
+	PRIMARY KEY (component, version)
+)`
+
+// createSchemaMigrations creates the table of applied migrations unless it
+// exists, under the migration lock where the backend has one (PostgreSQL's
+// CREATE TABLE IF NOT EXISTS is not safe against a concurrent one).
+func (s *DB) createSchemaMigrations(ctx context.Context) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if err := s.lockMigrations(ctx, tx); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, createSchemaMigrationsSQL)
+		return err
+	})
+}
+
 // apply runs one migration in a transaction, unless another process applied
 // it meanwhile.
 func (s *DB) apply(ctx context.Context, component string, m Migration) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
+		if err := s.lockMigrations(ctx, tx); err != nil {
+			return err
+		}
 		var n int
 		if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*) FROM schema_migrations WHERE component = ? AND version = ?`),
 			component, m.Version).Scan(&n); err != nil {
@@ -134,8 +159,43 @@ func (s *DB) apply(ctx context.Context, component string, m Migration) error {
 	})
 }
 
-// tx runs f in a write transaction, committing when f returns nil.
+// lockMigrations makes tx wait for other processes' migrations, where the
+// backend needs it.
+func (s *DB) lockMigrations(ctx context.Context, tx *sql.Tx) error {
+	if s.d.lockMigrations == "" {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, s.d.lockMigrations); err != nil {
+		return fmt.Errorf("lock migrations: %w", err)
+	}
+	return nil
+}
+
+// txAttempts is how many times a write transaction runs when the backend
+// rolls it back for a deadlock or a serialization failure.
+const txAttempts = 5
+
+// tx runs f in a write transaction, committing when f returns nil. A
+// transaction the backend rolled back as retryable is run again after a
+// random pause, so f must only write its results, not accumulate them.
 func (s *DB) tx(ctx context.Context, f func(*sql.Tx) error) error {
+	var err error
+	for attempt := range txAttempts {
+		if err = s.tx1(ctx, f); err == nil || s.d.retryable == nil || !s.d.retryable(err) {
+			return err
+		}
+		pause := time.Duration(rand.Int64N(int64(10*time.Millisecond) << attempt))
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause):
+		}
+	}
+	return err
+}
+
+// tx1 runs f in one write transaction.
+func (s *DB) tx1(ctx context.Context, f func(*sql.Tx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -307,10 +367,14 @@ func (s *DB) PutPages(ctx context.Context, pages []*Page) error {
 			return err
 		}
 		defer gold.Close()
-		for i, p := range pages {
-			if _, err := site.ExecContext(ctx, p.Site, millis(now)); err != nil {
-				return fmt.Errorf("store: put site %q: %w", p.Site, err)
+		// Sites first, each once, in name order: concurrent batches then
+		// lock shared sites in one order and cannot deadlock on them.
+		for _, name := range sortedSites(pages) {
+			if _, err := site.ExecContext(ctx, name, millis(now)); err != nil {
+				return fmt.Errorf("store: put site %q: %w", name, err)
 			}
+		}
+		for i, p := range pages {
 			if err := page.QueryRowContext(ctx, p.Site, p.URL, p.Dataset, p.ManifestID, p.Key(), p.Label,
 				millis(p.FetchedAt), p.Status, p.Error, p.ContentType, prep[i].raw, prep[i].rendered,
 				p.Hash, prep[i].capture, millis(now), millis(now)).Scan(&ids[i], &created[i]); err != nil {
@@ -333,6 +397,20 @@ func (s *DB) PutPages(ctx context.Context, pages []*Page) error {
 		p.UpdatedAt = fromMillis(millis(now))
 	}
 	return nil
+}
+
+// sortedSites returns the sites of pages, each once, in name order.
+func sortedSites(pages []*Page) []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, p := range pages {
+		if !seen[p.Site] {
+			seen[p.Site] = true
+			names = append(names, p.Site)
+		}
+	}
+	sort.Strings(names)
+	return names
 }
 
 const pageMetaCols = `p.id, p.site, p.url, p.dataset, p.manifest_id, p.label, p.fetched_at, p.status,
