@@ -15,7 +15,7 @@
 // elements (ExtractMeta), whatever method located the body.
 //
 // A rendered page can come with what the browser showed (Input.Visible,
-// SitePage.Visible, e.g. from browser.StoredVisible): the elements it hid
+// SitePage.Visible, e.g. from capture.Visible): the elements it hid
 // are left out before any method runs (VisibleTree), so that text hidden by
 // a stylesheet, which otherwise varies from page to page like an article,
 // is not taken for one.
