@@ -22,7 +22,7 @@ func TestStaticCopy(t *testing.T) {
 			not:  []string{"alert", "<script", "<iframe", "<object", "<base", "<link", "refresh", "href", "src", "onerror", "onload"}},
 		{name: "selector matching nothing", html: `<p>x</p>`, selector: "div.none", found: false, want: []string{"<p>x</p>"}},
 		{name: "selector that does not parse", html: `<p>x</p>`, selector: "p[", err: "selector"},
-		{name: "not HTML at all", html: "\x00\xff\xfe binary", found: false},
+		{name: "not HTML at all", html: "\x00\xff\xfe binary", err: "binary"},
 		{name: "nested deeper than the parser allows", html: strings.Repeat("<div>", 600) + "<script>alert(1)</script>", found: false,
 			want: []string{"cannot be shown as a document", "&lt;script&gt;alert(1)"}, not: []string{"<script>", "<div>"}},
 		{name: "windows-1252 bytes", html: "<meta charset=windows-1252><p>caf\xe9</p>", want: []string{"café", `<meta charset="utf-8"/>`}},
