@@ -49,7 +49,9 @@ func richestRun(t *testing.T, db *store.DB) (*store.Run, []store.Membership, []i
 	var ids []int64
 	for _, m := range members {
 		xs, _ := db.Extractions(ctx, store.ExtractionQuery{PageID: m.PageID})
-		if x := latestPerPage(xs)[m.PageID]; !medoids[m.PageID] && x.Selector != "" {
+		// A page extracted against this run's templates, placed in a
+		// cluster: it is shown beside its medoid.
+		if x := latestPerPage(xs)[m.PageID]; !medoids[m.PageID] && !m.Outlier && x.Selector != "" && x.RunID == best.ID {
 			ids = append(ids, m.PageID)
 		}
 	}
