@@ -52,13 +52,36 @@ func withSecondOpinion(r Result, t *treediff.Tree, src []byte, below float64) Re
 	if err != nil {
 		return r
 	}
-	if body = shownIn(t, body); body == "" {
+	if body = shownIn(t, body); body == "" || !articleLike(newPage(t, SingleOptions{}.withDefaults()), body) {
 		return r
 	}
 	r.Body, r.Method = body, MethodSecondOpinion
 	// The body no longer comes from one element of the page.
 	r.Node, r.Selector = nil, ""
 	return r
+}
+
+// articleLike reports whether the paragraphs of body that are blocks of p
+// are, by their words, more article text than navigation by p's judgement
+// (links, teasers, boilerplate cues): a second opinion that returns a list
+// of teasers (an archive, a section page) is not taken for an article.
+func articleLike(p *page, body string) bool {
+	class := make(map[string]*block, len(p.blocks))
+	for _, b := range p.blocks {
+		class[normWords(b.text)] = b
+	}
+	good, bad := 0, 0
+	for _, para := range strings.Split(body, "\n\n") {
+		b := class[normWords(para)]
+		switch {
+		case b == nil:
+		case b.class == classBad:
+			bad += b.words
+		default:
+			good += b.words
+		}
+	}
+	return good >= bad
 }
 
 // secondOpinion returns the body go-trafilatura extracts from src,
