@@ -61,28 +61,32 @@ func withSecondOpinion(r Result, t *treediff.Tree, src []byte, below float64) Re
 	return r
 }
 
-// articleLike reports whether the paragraphs of body that are blocks of p
-// are, by their words, more article text than navigation by p's judgement
-// (links, teasers, boilerplate cues): a second opinion that returns a list
-// of teasers (an archive, a section page) is not taken for an article.
+// articleLike reports whether the blocks of p that body holds have few of
+// their words in links: a second opinion that returns a list of teasers
+// (an archive, a section page: a linked headline each) is not taken for an
+// article. A block is held when most of its word 4-grams stand in body
+// (the two extractors cut paragraphs differently).
 func articleLike(p *page, body string) bool {
-	class := make(map[string]*block, len(p.blocks))
+	words := strings.Fields(normWords(body))
+	grams := make(map[string]bool, len(words))
+	for i := 0; i+4 <= len(words); i++ {
+		grams[strings.Join(words[i:i+4], " ")] = true
+	}
+	held, linked := 0, 0
 	for _, b := range p.blocks {
-		class[normWords(b.text)] = b
-	}
-	good, bad := 0, 0
-	for _, para := range strings.Split(body, "\n\n") {
-		b := class[normWords(para)]
-		switch {
-		case b == nil:
-		case b.class == classBad:
-			bad += b.words
-		default:
-			good += b.words
+		ws := strings.Fields(normWords(b.text))
+		if len(ws) < 4 || !shown(ws, "", grams) {
+			continue
 		}
+		held += b.words
+		linked += b.linkWords
 	}
-	return good >= bad
+	return float64(linked) <= maxSecondOpinionLinks*float64(held)
 }
+
+// maxSecondOpinionLinks is the share of a second opinion's words that may
+// sit in links: a list of linked headlines is navigation.
+const maxSecondOpinionLinks = 0.25
 
 // secondOpinion returns the body go-trafilatura extracts from src,
 // paragraphs separated by blank lines. A panic of the library on a hostile
