@@ -172,7 +172,8 @@ type pairOutcome struct {
 }
 
 // pairDiff is PairDiff keeping the title element.
-func pairDiff(page, medoid *treediff.Tree, opt PairOptions) pairOutcome {
+// prose, when not nil, is page's prose map already read.
+func pairDiff(page, medoid *treediff.Tree, opt PairOptions, prose *proseMap) pairOutcome {
 	if page == nil || page.Root == nil || medoid == nil || medoid.Root == nil {
 		return pairOutcome{err: errors.New("pair diff: empty tree")}
 	}
@@ -181,7 +182,11 @@ func pairDiff(page, medoid *treediff.Tree, opt PairOptions) pairOutcome {
 	if err != nil {
 		return pairOutcome{err: fmt.Errorf("pair diff: %w", err)}
 	}
-	loc := locate(al, opt, newProseMap(page, SingleOptions{}))
+	if prose == nil {
+		m := newProseMap(page, SingleOptions{})
+		prose = &m
+	}
+	loc := locate(al, opt, *prose)
 	out := pairOutcome{res: loc.result(page)}
 	if loc.title != nil {
 		out.title = loc.title.Origin
@@ -197,7 +202,10 @@ func extract(in Input, opt ExtractOptions, pre *pairOutcome) (Result, error) {
 		so.Source = in.Src
 	}
 	so = so.withDefaults()
-	sr, serr := singlePage(in.Page, so)
+	// One reading of the page's prose serves the single-page judge and the
+	// pair diff.
+	prose := newProseMap(in.Page, so)
+	sr, serr := singlePage(in.Page, so, &prose)
 	if serr != nil && !errors.Is(serr, ErrNoContent) {
 		sr = Result{}
 	}
@@ -222,7 +230,7 @@ func extract(in Input, opt ExtractOptions, pre *pairOutcome) (Result, error) {
 		}
 	}
 	if pre == nil {
-		po := pairDiff(in.Page, in.Medoid, opt.Pair)
+		po := pairDiff(in.Page, in.Medoid, opt.Pair, &prose)
 		pre = &po
 	}
 	pr, err := pre.res, pre.err
@@ -462,7 +470,7 @@ func ExtractSite(ctx context.Context, pages []SitePage, opt ExtractOptions) (*Si
 		if opt.RulesFirst && opt.Rules[p.Cluster].usable(opt.MinSupport) {
 			return // the known rule decides; the pair diff runs only if it fails
 		}
-		po := pairDiff(p.Page, pages[p.Medoid].Page, opt.Pair)
+		po := pairDiff(p.Page, pages[p.Medoid].Page, opt.Pair, nil)
 		pairs[i] = &po
 	})
 	if err := ctx.Err(); err != nil {

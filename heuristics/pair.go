@@ -59,7 +59,7 @@ func PairDiff(page, medoid *treediff.Tree, opt PairOptions) (Result, error) {
 	if medoid == nil || medoid.Root == nil {
 		return Result{}, fmt.Errorf("pair diff of %s: empty medoid", page.Name)
 	}
-	po := pairDiff(page, medoid, opt)
+	po := pairDiff(page, medoid, opt, nil)
 	return po.res, po.err
 }
 

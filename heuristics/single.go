@@ -80,7 +80,7 @@ var ErrNoContent = errors.New("no content found")
 // its depth for the title search.
 func ExtractSingle(t *treediff.Tree, opt SingleOptions) (Result, error) {
 	opt = opt.withDefaults()
-	r, err := singlePage(t, opt)
+	r, err := singlePage(t, opt, nil)
 	return alone(t, r, err, opt)
 }
 
@@ -98,11 +98,16 @@ func alone(t *treediff.Tree, r Result, err error, opt SingleOptions) (Result, er
 
 // singlePage is ExtractSingle without the second opinion: Gleaner's block
 // model alone, which also judges the short lines of the other methods.
-func singlePage(t *treediff.Tree, opt SingleOptions) (Result, error) {
+// prose, when not nil, is t's prose map already read (see extract).
+func singlePage(t *treediff.Tree, opt SingleOptions, prose *proseMap) (Result, error) {
 	if t == nil || t.Root == nil {
 		return Result{}, errors.New("extract single: nil tree")
 	}
-	p := newPage(t, opt)
+	if prose == nil {
+		m := newProseMap(t, opt)
+		prose = &m
+	}
+	p := buildPage(t, opt, prose)
 	res := Result{Method: MethodSingle}
 	meta := ExtractMeta(t, opt.Source)
 	res.Date, res.Author = meta.Date, meta.Author
