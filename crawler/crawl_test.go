@@ -277,7 +277,14 @@ func TestCrawlPoliteness(t *testing.T) {
 				continue
 			}
 			checked++
-			if gap := cur.Start.Sub(prev.End); gap < want {
+			// A never-ending stream ends when the client drops it; the
+			// server learns of it a little after the client started its
+			// politeness wait.
+			slack := time.Duration(0)
+			if prev.Path == "/live/ticker" {
+				slack = 10 * time.Millisecond
+			}
+			if gap := cur.Start.Sub(prev.End); gap < want-slack {
 				t.Errorf("%s: %s only %v after %s (want >= %v)", site, cur.Path, gap, prev.Path, want)
 			}
 		}
