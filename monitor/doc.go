@@ -1,0 +1,42 @@
+// Package monitor watches news sites over time: rounds over their sources
+// (feeds, sitemaps, robots.txt Sitemap lines, home pages), each source on an
+// adaptive schedule, fetching only URLs never seen before and storing each
+// article once, with the metadata an analyst filters on.
+//
+// # Sources and schedule
+//
+// A monitored site starts as two sources, its home page (a hub) and its
+// robots.txt. Checking them discovers the rest: the feeds the home page
+// announces (<link rel=alternate>), the sitemaps robots.txt names, the
+// children of a sitemap index (package feeds parses them all). Every source
+// is fetched with a conditional GET (If-None-Match, If-Modified-Since) and
+// has an interval in rounds: halved (down to 1) when a check found URLs
+// never seen before, doubled (up to Config.MaxInterval) when not. Feeds and
+// sitemaps start at 1; robots.txt, sitemap indexes and hubs, which change
+// rarely, start at Config.MaxInterval/2 once a site has a feed or a
+// sitemap listing articles. A hub's first check records its links; later
+// checks take only links that appeared since.
+//
+// # Pages
+//
+// A candidate URL is canonicalised (crawler.Canonicalize: tracking
+// parameters such as utm_* dropped) and fetched only if the monitor never
+// saw it. The page is classified article or hub (hub-like URL paths, page
+// structure, the URL shapes of the site's known articles, and whether a
+// feed or news sitemap listed it); only articles are stored. An article
+// whose canonical link or near-duplicate text (crawler.SimHash) matches a
+// stored one is linked to it as a duplicate instead. A known article is
+// fetched again only with Config.Updates, when a source says it was
+// modified since, with a conditional GET.
+//
+// # State
+//
+// Everything lives in the store under the component "monitor" (tables
+// monitor_*; SQLite or PostgreSQL): sources with their validators and
+// schedule, every URL met with its state, documents, duplicate links and
+// rounds. A round first records the candidate URLs its sources list
+// (pending), then fetches them; a round killed midway is redone under the
+// same number by the next run, which fetches what is still pending, so
+// nothing is lost or stored twice. Fetches go through the target guard,
+// robots.txt and per-host politeness of package crawler.
+package monitor

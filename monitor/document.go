@@ -1,0 +1,180 @@
+package monitor
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gleaner/gleaner/heuristics"
+)
+
+// Document is one stored article, as output.
+type Document struct {
+	ID        int64  `json:"id"`
+	Monitor   string `json:"monitor"`
+	URL       string `json:"url"` // canonical URL
+	Site      string `json:"site"`
+	Section   string `json:"section,omitempty"`
+	Title     string `json:"title"`
+	Author    string `json:"author,omitempty"`
+	Lang      string `json:"lang,omitempty"`
+	Published string `json:"published,omitempty"` // ISO 8601 with zone when known
+	Modified  string `json:"modified,omitempty"`
+	FirstSeen string `json:"first_seen"` // RFC 3339
+	Round     int    `json:"round"`
+	// Duplicates are the other URLs of the story (tracking variants,
+	// syndicated copies), linked to it.
+	Duplicates []string `json:"duplicates,omitempty"`
+	Text       string   `json:"text"`
+}
+
+// document builds a new article's metadata from its page and what its
+// source said.
+func (m *Monitor) document(r int, p pending, pg *page) Document {
+	now := m.cfg.Now()
+	d := Document{Monitor: m.cfg.Name, URL: p.url, Site: p.site, Round: r, FirstSeen: now.UTC().Format(time.RFC3339), Text: pg.text}
+	if pg.canonical != "" {
+		d.URL = pg.canonical
+		d.Site = site(pg.canonical)
+	}
+	d.Title = firstOf(pg.meta.Title, pg.title, p.hint.Title)
+	d.Author = firstOf(pg.meta.Author, strings.Join(p.hint.Authors, ", "))
+	if !p.hint.Published.IsZero() {
+		d.Published = p.hint.Published.Format(time.RFC3339)
+	} else {
+		d.Published = ResolveDate(pg.meta.Date, now)
+	}
+	d.Modified = m.modified(p, pg)
+	d.Lang = m.language(p, pg)
+	d.Section = section(d.URL)
+	return d
+}
+
+// language identifies the article's language from its text, else takes
+// what the source or the page states.
+func (m *Monitor) language(p pending, pg *page) string {
+	if pg.words >= 20 {
+		if l, conf := m.langs.Detect(pg.text); l != "" && conf > 0.2 {
+			return l
+		}
+	}
+	for _, l := range []string{p.hint.Lang, pg.htmlLang} {
+		if l != "" {
+			return strings.ToLower(strings.SplitN(strings.SplitN(l, "-", 2)[0], "_", 2)[0])
+		}
+	}
+	return ""
+}
+
+// section is the first path segment of an article URL that is a plain
+// word (not a date, an id or the slug).
+func section(u string) string {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return ""
+	}
+	segs := strings.Split(strings.Trim(pu.Path, "/"), "/")
+	for _, s := range segs[:len(segs)-1] {
+		if s != "" && !slugLike(s) && len(s) > 2 {
+			return s
+		}
+	}
+	return ""
+}
+
+func firstOf(vals ...string) string {
+	for _, v := range vals {
+		if v = strings.TrimSpace(v); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// Selection chooses stored documents; zero fields select everything.
+type Selection struct {
+	Round        int       // first stored in this round
+	Site, Lang   string    // exact site (host) and language
+	Since, Until time.Time // first seen in [Since, Until)
+}
+
+// Documents returns the monitor's documents selected by sel, in the order
+// they were stored, with their duplicate URLs.
+func (m *Monitor) Documents(ctx context.Context, sel Selection) ([]Document, error) {
+	q := `SELECT id, url, site, section, title, author, lang, published, modified, first_seen, round, body FROM monitor_docs WHERE monitor = ?`
+	args := []any{m.cfg.Name}
+	add := func(cond string, v any) { q += " AND " + cond; args = append(args, v) }
+	if sel.Round > 0 {
+		add("round = ?", sel.Round)
+	}
+	if sel.Site != "" {
+		add("site = ?", sel.Site)
+	}
+	if sel.Lang != "" {
+		add("lang = ?", sel.Lang)
+	}
+	if !sel.Since.IsZero() {
+		add("first_seen >= ?", sel.Since.UTC().Format(time.RFC3339))
+	}
+	if !sel.Until.IsZero() {
+		add("first_seen < ?", sel.Until.UTC().Format(time.RFC3339))
+	}
+	rows, err := m.db.SQL().QueryContext(ctx, m.q(q+" ORDER BY id"), args...)
+	if err != nil {
+		return nil, fmt.Errorf("monitor: documents: %w", err)
+	}
+	var out []Document
+	byID := map[int64]int{}
+	for rows.Next() {
+		d := Document{Monitor: m.cfg.Name}
+		if err := rows.Scan(&d.ID, &d.URL, &d.Site, &d.Section, &d.Title, &d.Author, &d.Lang, &d.Published, &d.Modified, &d.FirstSeen, &d.Round, &d.Text); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("monitor: documents: %w", err)
+		}
+		byID[d.ID] = len(out)
+		out = append(out, d)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("monitor: documents: %w", err)
+	}
+	return out, m.attachDuplicates(ctx, out, byID)
+}
+
+func (m *Monitor) attachDuplicates(ctx context.Context, docs []Document, byID map[int64]int) error {
+	if len(docs) == 0 {
+		return nil
+	}
+	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT url, doc_id FROM monitor_links WHERE monitor = ? ORDER BY url`), m.cfg.Name)
+	if err != nil {
+		return fmt.Errorf("monitor: duplicate links: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var u string
+		var id int64
+		if err := rows.Scan(&u, &id); err != nil {
+			return fmt.Errorf("monitor: duplicate links: %w", err)
+		}
+		if i, ok := byID[id]; ok {
+			docs[i].Duplicates = append(docs[i].Duplicates, u)
+		}
+	}
+	return rows.Err()
+}
+
+// ResolveDate normalises a date a page states to ISO 8601
+// (heuristics.NormalizeDate), resolving relative ones ("7 hours ago",
+// "il y a 3 jours", "vor 2 Stunden", "yesterday at 06:23 pm") against now,
+// whose zone the result then carries. "" when s holds no date.
+func ResolveDate(s string, now time.Time) string {
+	if d := heuristics.NormalizeDate(s); d != "" {
+		return d
+	}
+	if t, ok := relativeDate(s, now); ok {
+		return t.Format(time.RFC3339)
+	}
+	return ""
+}

@@ -1,0 +1,135 @@
+package monitor
+
+import (
+	"context"
+	"net/url"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gleaner/gleaner/fixtures"
+	"github.com/gleaner/gleaner/store"
+)
+
+// newsroom serves a small fixture newsroom on loopback.
+func newsroom(t *testing.T) *fixtures.Server {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	srv, err := fixtures.Start(ctx, fixtures.Options{Seed: 3, Articles: 12, NewsPerRound: 3, Slow: -1, CrawlDelay: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
+func config(srv *fixtures.Server) Config {
+	cfg := Config{Name: "test", Now: func() time.Time { return time.Date(2026, 3, 3, 12, 0, 0, 0, time.UTC) }}
+	for _, s := range srv.Sites {
+		u, _ := url.Parse(s.Base)
+		cfg.Sites = append(cfg.Sites, s.Base+"/")
+		cfg.Guard.Allowed = append(cfg.Guard.Allowed, u.Host)
+	}
+	return cfg
+}
+
+func openDB(t *testing.T, path string) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func urls(docs []Document) []string {
+	var out []string
+	for _, d := range docs {
+		out = append(out, d.URL)
+	}
+	return out
+}
+
+// TestRounds runs three rounds against a growing newsroom: round 1 takes
+// every published article, rounds 2 and 3 exactly the stories published in
+// between, with no unchanged article fetched again and each syndicated
+// story stored once.
+func TestRounds(t *testing.T) {
+	srv := newsroom(t)
+	ctx := context.Background()
+	m, err := Open(ctx, openDB(t, filepath.Join(t.TempDir(), "m.db")), config(srv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	for round := 1; round <= 3; round++ {
+		srv.SetRound(round - 1)
+		srv.ResetHits()
+		rep, err := m.Round(ctx)
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		p, r, missed, extra := srv.NewsScore(round-1, urls(rep.Documents))
+		refetched := srv.Refetches(srv.Hits(), known, round-1)
+		docs := rep.Documents
+		rep.Documents = nil
+		t.Logf("round %d: %+v precision %.3f recall %.3f refetched %d (%d docs)", round, *rep, p, r, refetched, len(docs))
+		if rep.Round != round || p != 1 || r != 1 {
+			t.Errorf("round %d (report round %d): precision %.3f recall %.3f, missed %v, extra %v", round, rep.Round, p, r, missed, extra)
+		}
+		if refetched != 0 {
+			t.Errorf("round %d: %d unchanged articles fetched again", round, refetched)
+		}
+		if rep.Errors != 0 {
+			t.Errorf("round %d: %d errors", round, rep.Errors)
+		}
+		if round > 1 && rep.Duplicates != 1 {
+			t.Errorf("round %d: %d duplicates, want the syndicated copy", round, rep.Duplicates)
+		}
+	}
+}
+
+func TestHubURL(t *testing.T) {
+	tests := []struct {
+		url  string
+		want bool
+	}{
+		{"http://x.example/", true},
+		{"http://x.example/section/energy/", true},
+		{"http://x.example/rubrique/energie/", true},
+		{"http://x.example/energie/", true},
+		{"http://x.example/profile/ann-smith", true},
+		{"http://x.example/news/energy/2026-03-02/grid-battery-12", false},
+		{"http://x.example/energie/wind-stand-still-12.html", false},
+		{"http://x.example/2024/03/02/a-long-article-slug/", false},
+		{"http://x.example/energy?page=2", true},
+	}
+	for _, tc := range tests {
+		u, _ := url.Parse(tc.url)
+		if got := hubURL(u); got != tc.want {
+			t.Errorf("hubURL(%s) = %v, want %v", tc.url, got, tc.want)
+		}
+	}
+}
+
+func TestResolveDate(t *testing.T) {
+	now := time.Date(2026, 3, 2, 21, 40, 0, 0, time.FixedZone("CET", 3600))
+	tests := []struct{ in, want string }{
+		{"7 hours ago", "2026-03-02T14:40:00+01:00"},
+		{"7 hours ago at 06:23 pm", "2026-03-02T18:23:00+01:00"},
+		{"an hour ago", "2026-03-02T20:40:00+01:00"},
+		{"il y a 3 jours", "2026-02-27T21:40:00+01:00"},
+		{"vor 2 Stunden", "2026-03-02T19:40:00+01:00"},
+		{"yesterday at 9:05", "2026-03-01T09:05:00+01:00"},
+		{"2026-03-01T10:00:00Z", "2026-03-01T10:00:00Z"},
+		{"no date here", ""},
+	}
+	for _, tc := range tests {
+		if got := ResolveDate(tc.in, now); got != tc.want {
+			t.Errorf("ResolveDate(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+

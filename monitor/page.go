@@ -1,0 +1,389 @@
+package monitor
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"golang.org/x/net/html"
+
+	"github.com/gleaner/gleaner/crawler"
+	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// maxAttempts bounds the fetches of a URL that keeps failing.
+const maxAttempts = 3
+
+// pending is a URL waiting for its fetch in a round.
+type pending struct {
+	url, site, state string
+	hint             hint
+	attempts         int
+	docID            int64
+	etag, lastMod    string
+}
+
+// fetchPending fetches the round's pending URLs and re-checks the
+// modified ones, in the order their sources listed them.
+func (m *Monitor) fetchPending(ctx context.Context, r int, rep *Report) error {
+	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT url, site, state, hint, attempts, doc_id, etag, last_modified FROM monitor_urls
+		WHERE monitor = ? AND state IN ('pending', 'recheck') ORDER BY seq`), m.cfg.Name)
+	if err != nil {
+		return fmt.Errorf("monitor: pending urls: %w", err)
+	}
+	var list []pending
+	for rows.Next() {
+		var p pending
+		var hj string
+		if err := rows.Scan(&p.url, &p.site, &p.state, &hj, &p.attempts, &p.docID, &p.etag, &p.lastMod); err != nil {
+			rows.Close()
+			return fmt.Errorf("monitor: pending urls: %w", err)
+		}
+		_ = json.Unmarshal([]byte(hj), &p.hint) // written by addURL; a bad one leaves no hints
+		list = append(list, p)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("monitor: pending urls: %w", err)
+	}
+	if err := m.loadHashes(ctx); err != nil {
+		return err
+	}
+	for _, p := range list {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var err error
+		if p.state == "recheck" {
+			err = m.recheck(ctx, r, p, rep)
+		} else {
+			err = m.fetchNew(ctx, r, p, rep)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// outcome records what became of a URL.
+func (m *Monitor) outcome(ctx context.Context, p pending, state string, docID int64, detail string, resp *response) error {
+	etag, lm := "", ""
+	if resp != nil {
+		etag, lm = resp.etag, resp.lastModified
+	}
+	_, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_urls SET state = ?, doc_id = ?, detail = ?, etag = ?, last_modified = ?,
+		attempts = attempts + 1 WHERE monitor = ? AND url = ?`), state, docID, truncate(detail, 500), etag, lm, m.cfg.Name, p.url)
+	if err != nil {
+		return fmt.Errorf("monitor: record %s: %w", p.url, err)
+	}
+	return nil
+}
+
+// fetchNew fetches a URL never seen before and stores it as an article, a
+// duplicate of one, or a hub.
+func (m *Monitor) fetchNew(ctx context.Context, r int, p pending, rep *Report) error {
+	if id, err := m.docByURL(ctx, p.url); err != nil || id > 0 {
+		if err != nil {
+			return err
+		}
+		// Already stored under this URL as a copy's canonical: no fetch.
+		return m.outcome(ctx, p, "article", id, "stored from a copy naming it canonical", nil)
+	}
+	pg, resp, err := m.fetchPage(ctx, p.url)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rep.Errors++
+		state := "pending"
+		if p.attempts+1 >= maxAttempts || errors.Is(err, errDisallowed) || errors.Is(err, crawler.ErrForbiddenTarget) {
+			state = "error"
+		}
+		return m.outcome(ctx, p, state, 0, err.Error(), nil)
+	}
+	if !pg.article(m, p) {
+		return m.outcome(ctx, p, "hub", 0, "", resp)
+	}
+	if id, reason, err := m.duplicateOf(ctx, p.url, pg); err != nil || id > 0 {
+		if err != nil {
+			return err
+		}
+		if err := m.link(ctx, r, p.url, id, reason); err != nil {
+			return err
+		}
+		return m.outcome(ctx, p, "duplicate", id, reason, resp)
+	}
+	doc := m.document(r, p, pg)
+	id, err := m.insertDoc(ctx, doc, pg)
+	if err != nil {
+		return err
+	}
+	if doc.URL != p.url { // stored under its canonical URL: the listed one links to it
+		if err := m.link(ctx, r, p.url, id, "canonical"); err != nil {
+			return err
+		}
+	}
+	m.learnShape(p.site, p.url)
+	m.hashes = append(m.hashes, storedHash{id, pg.hash})
+	return m.outcome(ctx, p, "article", id, "", resp)
+}
+
+// fetchPage fetches and reads a page: with Config.Fetcher when set, else a
+// plain GET.
+func (m *Monitor) fetchPage(ctx context.Context, u string) (*page, *response, error) {
+	if m.cfg.Fetcher != nil {
+		pu, _ := url.Parse(u)
+		release, err := m.admit(ctx, pu)
+		if err != nil {
+			return nil, nil, err
+		}
+		bp, err := m.cfg.Fetcher.Fetch(ctx, u)
+		release(0)
+		if err != nil {
+			return nil, nil, err
+		}
+		if bp.Status != http.StatusOK {
+			return nil, nil, fmt.Errorf("url %s: HTTP %d", u, bp.Status)
+		}
+		return m.readPage(u, bp.FinalURL, []byte(bp.HTML)), &response{status: bp.Status, finalURL: bp.FinalURL}, nil
+	}
+	resp, err := m.get(ctx, u, "", "", readPage)
+	if err != nil {
+		return nil, nil, err
+	}
+	if resp.status != http.StatusOK {
+		return nil, nil, fmt.Errorf("url %s: HTTP %d", u, resp.status)
+	}
+	return m.readPage(u, resp.finalURL, resp.body), resp, nil
+}
+
+// recheck re-fetches a known article conditionally; a changed page
+// updates its document.
+func (m *Monitor) recheck(ctx context.Context, r int, p pending, rep *Report) error {
+	resp, err := m.get(ctx, p.url, p.etag, p.lastMod, readPage)
+	if err != nil || (resp.status != http.StatusOK && resp.status != http.StatusNotModified) {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rep.Errors++
+		return m.outcome(ctx, p, "article", p.docID, fmt.Sprint("recheck: ", err), nil)
+	}
+	if resp.status == http.StatusOK {
+		pg := m.readPage(p.url, resp.finalURL, resp.body)
+		_, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET modified = ?, body = ?, content_hash = ?, simhash = ?, updated_round = ?
+			WHERE id = ? AND content_hash <> ?`), m.modified(p, pg), pg.text, pg.contentHash, int64(pg.hash), r, p.docID, pg.contentHash)
+		if err != nil {
+			return fmt.Errorf("monitor: update %s: %w", p.url, err)
+		}
+	} else {
+		resp.etag, resp.lastModified = p.etag, p.lastMod
+	}
+	return m.outcome(ctx, p, "article", p.docID, "", resp)
+}
+
+// page is a fetched page as the monitor reads it.
+type page struct {
+	url, final  string
+	src         []byte
+	meta        heuristics.Meta
+	title, text string
+	words       int
+	canonical   string
+	structured  bool // the page says it is an article (og:type, JSON-LD)
+	modified    string
+	htmlLang    string
+	hash        crawler.SimHash
+	contentHash string
+}
+
+func (m *Monitor) readPage(u, final string, src []byte) *page {
+	pg := &page{url: u, final: final, src: src, contentHash: store.ContentHash(src)}
+	if pg.final == "" {
+		pg.final = u
+	}
+	pg.headTags()
+	t, err := treediff.Parse(u, src, treediff.ParseOptions{})
+	if err != nil {
+		return pg
+	}
+	pg.meta = heuristics.ExtractMeta(t, src)
+	if res, err := heuristics.ExtractSingle(t, heuristics.SingleOptions{Source: src, SecondOpinionBelow: -1}); err == nil {
+		pg.title, pg.text = res.Title, res.Body
+		if pg.meta.Date == "" {
+			pg.meta.Date = res.Date
+		}
+		if pg.meta.Author == "" {
+			pg.meta.Author = res.Author
+		}
+	}
+	pg.words = len(strings.Fields(pg.text))
+	pg.hash = crawler.NewSimHash(pg.text)
+	return pg
+}
+
+// headTags reads the canonical link, og:type, modification time and
+// language a page states in its markup.
+func (pg *page) headTags() {
+	src := pg.src
+	if len(src) > 1<<20 {
+		src = src[:1<<20]
+	}
+	pg.structured = bytes.Contains(src, []byte(`"NewsArticle"`)) || bytes.Contains(src, []byte(`"@type":"Article"`)) ||
+		bytes.Contains(src, []byte(`"@type": "Article"`))
+	z := html.NewTokenizer(bytes.NewReader(src))
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return
+		}
+		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
+			continue
+		}
+		name, _ := z.TagName()
+		attrs := map[string]string{}
+		for more := true; more; {
+			var k, v []byte
+			k, v, more = z.TagAttr()
+			if len(k) == 0 {
+				break
+			}
+			attrs[string(k)] = string(v)
+		}
+		switch string(name) {
+		case "html":
+			pg.htmlLang = strings.ToLower(strings.TrimSpace(attrs["lang"]))
+		case "link":
+			if hasRel(attrs["rel"], "canonical") && pg.canonical == "" {
+				base, _ := url.Parse(pg.final)
+				if c, err := canonical(base, attrs["href"]); err == nil {
+					pg.canonical = c
+				}
+			}
+		case "meta":
+			key := strings.ToLower(attrs["property"] + attrs["name"])
+			switch key {
+			case "og:type":
+				pg.structured = pg.structured || strings.EqualFold(attrs["content"], "article")
+			case "article:modified_time", "og:updated_time":
+				pg.modified = attrs["content"]
+			}
+		case "body":
+			return
+		}
+	}
+}
+
+func hasRel(list, rel string) bool {
+	for _, f := range strings.Fields(strings.ToLower(list)) {
+		if f == rel {
+			return true
+		}
+	}
+	return false
+}
+
+// docByURL returns the id of the document stored under u, or 0.
+func (m *Monitor) docByURL(ctx context.Context, u string) (int64, error) {
+	var id int64
+	err := m.db.SQL().QueryRowContext(ctx, m.q(`SELECT id FROM monitor_docs WHERE monitor = ? AND url = ?`), m.cfg.Name, u).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("monitor: document %s: %w", u, err)
+	}
+	return id, nil
+}
+
+// minDedupWords is the text length from which near-duplicate text counts:
+// shorter texts (an empty app shell, a teaser) match too easily.
+const minDedupWords = 50
+
+// maxDupBits is the SimHash distance of near-duplicate texts.
+const maxDupBits = 3
+
+type storedHash struct {
+	id   int64
+	hash crawler.SimHash
+}
+
+// loadHashes reads the fingerprints of the stored documents.
+func (m *Monitor) loadHashes(ctx context.Context) error {
+	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT id, simhash FROM monitor_docs WHERE monitor = ? AND simhash <> 0`), m.cfg.Name)
+	if err != nil {
+		return fmt.Errorf("monitor: fingerprints: %w", err)
+	}
+	defer rows.Close()
+	m.hashes = m.hashes[:0]
+	for rows.Next() {
+		var s storedHash
+		var h int64
+		if err := rows.Scan(&s.id, &h); err != nil {
+			return fmt.Errorf("monitor: fingerprints: %w", err)
+		}
+		s.hash = crawler.SimHash(h)
+		m.hashes = append(m.hashes, s)
+	}
+	return rows.Err()
+}
+
+// duplicateOf finds the stored article a page duplicates: the one stored
+// under its canonical URL, or one whose text is a near-duplicate.
+func (m *Monitor) duplicateOf(ctx context.Context, u string, pg *page) (int64, string, error) {
+	if pg.canonical != "" && pg.canonical != u {
+		id, err := m.docByURL(ctx, pg.canonical)
+		if err != nil || id > 0 {
+			return id, "canonical", err
+		}
+	}
+	if pg.words < minDedupWords {
+		return 0, "", nil
+	}
+	for _, s := range m.hashes {
+		if s.hash.Distance(pg.hash) <= maxDupBits {
+			return s.id, "near-duplicate", nil
+		}
+	}
+	return 0, "", nil
+}
+
+// link records a URL as a duplicate of a stored document.
+func (m *Monitor) link(ctx context.Context, r int, u string, id int64, reason string) error {
+	_, err := m.db.SQL().ExecContext(ctx, m.q(`INSERT INTO monitor_links (monitor, url, doc_id, reason, round) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (monitor, url) DO NOTHING`), m.cfg.Name, u, id, reason, r)
+	if err != nil {
+		return fmt.Errorf("monitor: link %s: %w", u, err)
+	}
+	return nil
+}
+
+// insertDoc stores a new document and returns its id.
+func (m *Monitor) insertDoc(ctx context.Context, d Document, pg *page) (int64, error) {
+	var id int64
+	err := m.db.SQL().QueryRowContext(ctx, m.q(`INSERT INTO monitor_docs (monitor, url, site, section, title, author, lang, published, modified,
+		first_seen, round, simhash, content_hash, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		m.cfg.Name, d.URL, d.Site, d.Section, d.Title, d.Author, d.Lang, d.Published, d.Modified, d.FirstSeen, d.Round,
+		int64(pg.hash), pg.contentHash, d.Text).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("monitor: store %s: %w", d.URL, err)
+	}
+	return id, nil
+}
+
+// modified is an article's modification time: the source's, else the page's.
+func (m *Monitor) modified(p pending, pg *page) string {
+	if !p.hint.Modified.IsZero() {
+		return p.hint.Modified.Format(time.RFC3339)
+	}
+	return heuristics.NormalizeDate(pg.modified)
+}

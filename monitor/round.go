@@ -1,0 +1,441 @@
+package monitor
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gleaner/gleaner/feeds"
+)
+
+// Source kinds, in the order a round checks them.
+const (
+	srcRobots  = "robots"
+	srcHub     = "hub"
+	srcIndex   = "sitemap-index"
+	srcFeed    = "feed"
+	srcSitemap = "sitemap"
+)
+
+var kindOrder = map[string]int{srcRobots: 0, srcHub: 1, srcIndex: 2, srcFeed: 3, srcSitemap: 4}
+
+// source is one row of monitor_sources.
+type source struct {
+	url, kind, site    string
+	etag, lastModified string
+	interval, next     int
+	checks             int
+	links              string
+	seq                int64
+}
+
+// hint is what a source said about a URL it listed, kept with the URL.
+type hint struct {
+	Via       string    `json:"via"` // "news" (feed, news sitemap), "sitemap", "hub"
+	Source    string    `json:"source"`
+	Title     string    `json:"title,omitempty"`
+	Published time.Time `json:"published,omitzero"`
+	Modified  time.Time `json:"modified,omitzero"`
+	Authors   []string  `json:"authors,omitempty"`
+	Lang      string    `json:"lang,omitempty"`
+}
+
+// maxHubLinks bounds the links remembered for one hub.
+const maxHubLinks = 5000
+
+// Round runs one round: the round interrupted last time if there is one,
+// else the next. It returns the round's report, its new documents in
+// Report.Documents.
+func (m *Monitor) Round(ctx context.Context) (*Report, error) {
+	startReq := m.requests.Load()
+	r, resumed, err := m.beginRound(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Round: r, Resumed: resumed}
+	if err := m.seed(ctx, r); err != nil {
+		return nil, err
+	}
+	if err := m.loadShapes(ctx); err != nil {
+		return nil, err
+	}
+	if err := m.loadRoundNew(ctx, r); err != nil {
+		return nil, err
+	}
+	if err := m.checkSources(ctx, r, rep); err != nil {
+		return nil, err
+	}
+	if err := m.fetchPending(ctx, r, rep); err != nil {
+		return nil, err
+	}
+	rep.Requests = int(m.requests.Load() - startReq)
+	return rep, m.finishRound(ctx, rep)
+}
+
+func (m *Monitor) q(s string) string { return m.db.Rebind(s) }
+
+// beginRound returns the round to run: an unfinished one, else a new one.
+func (m *Monitor) beginRound(ctx context.Context) (int, bool, error) {
+	var r, finished sql.NullInt64
+	err := m.db.SQL().QueryRowContext(ctx, m.q(`SELECT round, finished_at FROM monitor_rounds WHERE monitor = ? ORDER BY round DESC LIMIT 1`), m.cfg.Name).Scan(&r, &finished)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, false, fmt.Errorf("monitor %s: last round: %w", m.cfg.Name, err)
+	}
+	if r.Valid && finished.Int64 == 0 {
+		return int(r.Int64), true, nil
+	}
+	next := int(r.Int64) + 1
+	if _, err := m.db.SQL().ExecContext(ctx, m.q(`INSERT INTO monitor_rounds (monitor, round, started_at) VALUES (?, ?, ?)`),
+		m.cfg.Name, next, m.cfg.Now().UnixMilli()); err != nil {
+		return 0, false, fmt.Errorf("monitor %s: start round %d: %w", m.cfg.Name, next, err)
+	}
+	return next, false, nil
+}
+
+// seed adds the configured sites' home pages and robots.txt as sources.
+func (m *Monitor) seed(ctx context.Context, r int) error {
+	for _, s := range m.cfg.Sites {
+		u, _ := url.Parse(s)
+		home, err := canonical(nil, s)
+		if err != nil {
+			return fmt.Errorf("monitor: site %q: %w", s, err)
+		}
+		robots := u.Scheme + "://" + u.Host + "/robots.txt"
+		for _, src := range []source{{url: robots, kind: srcRobots}, {url: home, kind: srcHub}} {
+			src.site, src.interval, src.next = site(home), 1, r
+			if _, err := m.addSource(ctx, src); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// addSource inserts a source unless known; it reports whether it was new.
+func (m *Monitor) addSource(ctx context.Context, s source) (bool, error) {
+	res, err := m.db.SQL().ExecContext(ctx, m.q(`INSERT INTO monitor_sources (monitor, url, kind, site, interval_rounds, next_round, seq)
+		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (monitor, url) DO NOTHING`),
+		m.cfg.Name, s.url, s.kind, s.site, s.interval, s.next, time.Now().UnixNano())
+	if err != nil {
+		return false, fmt.Errorf("monitor: add source %s: %w", s.url, err)
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
+// dueSources lists the sources to check in round r, in checking order.
+func (m *Monitor) dueSources(ctx context.Context, r int, done map[string]bool) ([]source, error) {
+	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT url, kind, site, etag, last_modified, interval_rounds, next_round, checks, links, seq
+		FROM monitor_sources WHERE monitor = ? AND next_round <= ?`), m.cfg.Name, r)
+	if err != nil {
+		return nil, fmt.Errorf("monitor: due sources: %w", err)
+	}
+	defer rows.Close()
+	var out []source
+	for rows.Next() {
+		var s source
+		if err := rows.Scan(&s.url, &s.kind, &s.site, &s.etag, &s.lastModified, &s.interval, &s.next, &s.checks, &s.links, &s.seq); err != nil {
+			return nil, fmt.Errorf("monitor: due sources: %w", err)
+		}
+		if !done[s.url] {
+			out = append(out, s)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if a, b := kindOrder[out[i].kind], kindOrder[out[j].kind]; a != b {
+			return a < b
+		}
+		return out[i].url < out[j].url
+	})
+	return out, rows.Err()
+}
+
+// checkSources checks every due source, those discovered on the way
+// included, and records the URLs they list as pending.
+func (m *Monitor) checkSources(ctx context.Context, r int, rep *Report) error {
+	done := map[string]bool{}
+	for {
+		due, err := m.dueSources(ctx, r, done)
+		if err != nil || len(due) == 0 {
+			return err
+		}
+		for _, s := range due {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			done[s.url] = true
+			rep.Sources++
+			if err := m.checkSource(ctx, r, s, rep); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// checked is what one source check found.
+type checked struct {
+	entries  []feeds.Entry
+	via      string
+	sources  []source
+	links    string // a hub's links, newline-separated
+	baseline bool   // a hub's first check: its links are recorded, not taken
+}
+
+// checkSource fetches one source conditionally, records what it lists and
+// reschedules it. Fetch and parse errors count in the report; store errors
+// end the round.
+func (m *Monitor) checkSource(ctx context.Context, r int, s source, rep *Report) error {
+	resp, err := m.get(ctx, s.url, s.etag, s.lastModified, readSource)
+	var c *checked
+	switch {
+	case err != nil:
+	case resp.status == http.StatusNotModified:
+		rep.NotModified++
+	case resp.status != http.StatusOK:
+		err = fmt.Errorf("source %s: HTTP %d", s.url, resp.status)
+	default:
+		c, err = m.parseSource(s, resp)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rep.Errors++
+		return m.sourceFailed(ctx, r, s, err)
+	}
+	found := 0
+	if c != nil {
+		if found, err = m.record(ctx, r, s, c); err != nil {
+			return err
+		}
+		s.etag, s.lastModified = resp.etag, resp.lastModified
+		if c.links != "" || c.baseline {
+			s.links = c.links
+		}
+	}
+	s.interval = m.nextInterval(s, found)
+	_, err = m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_sources SET etag = ?, last_modified = ?, interval_rounds = ?, next_round = ?,
+		checks = checks + 1, found = found + ?, links = ?, last_error = '' WHERE monitor = ? AND url = ?`),
+		s.etag, s.lastModified, s.interval, r+s.interval, found, s.links, m.cfg.Name, s.url)
+	if err != nil {
+		return fmt.Errorf("monitor: update source %s: %w", s.url, err)
+	}
+	return nil
+}
+
+func (m *Monitor) sourceFailed(ctx context.Context, r int, s source, cause error) error {
+	s.interval = m.nextInterval(s, 0)
+	_, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_sources SET interval_rounds = ?, next_round = ?, checks = checks + 1,
+		errors = errors + 1, last_error = ? WHERE monitor = ? AND url = ?`), s.interval, r+s.interval, truncate(cause.Error(), 500), m.cfg.Name, s.url)
+	if err != nil {
+		return fmt.Errorf("monitor: update source %s: %w", s.url, err)
+	}
+	return nil
+}
+
+// nextInterval adapts a source's interval: halved when its check found
+// URLs new in the round, doubled when not (a first check, with nothing to
+// compare with yet, keeps it); structural sources (robots.txt, hubs,
+// sitemap indexes) wait at least half the maximum once checked.
+func (m *Monitor) nextInterval(s source, found int) int {
+	iv := max(1, s.interval)
+	if found > 0 || s.checks == 0 {
+		iv = max(1, iv/2)
+	} else {
+		iv = min(m.cfg.MaxInterval, iv*2)
+	}
+	if s.kind == srcRobots || s.kind == srcHub || s.kind == srcIndex {
+		iv = max(iv, m.cfg.MaxInterval/2)
+	}
+	return iv
+}
+
+func readSource(name string, resp *http.Response) ([]byte, error) { return feeds.Read(name, resp.Body) }
+
+func readPage(name string, resp *http.Response) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxPageBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("url %s: read: %w", name, err)
+	}
+	if len(b) > maxPageBytes {
+		return nil, fmt.Errorf("url %s: page over %d bytes: %w", name, maxPageBytes, feeds.ErrTooLarge)
+	}
+	return b, nil
+}
+
+// parseSource reads a fetched source according to its kind.
+func (m *Monitor) parseSource(s source, resp *response) (*checked, error) {
+	switch s.kind {
+	case srcRobots:
+		c := &checked{}
+		for _, u := range feeds.RobotsSitemaps(s.url, resp.body) {
+			c.sources = append(c.sources, source{url: u, kind: srcSitemap, site: s.site})
+		}
+		return c, nil
+	case srcHub:
+		c := &checked{links: hubLinks(resp.finalURL, resp.body), baseline: s.checks == 0}
+		for _, u := range feeds.Discover(resp.finalURL, resp.body) {
+			c.sources = append(c.sources, source{url: u, kind: srcFeed, site: s.site})
+		}
+		if !c.baseline {
+			old := map[string]bool{}
+			for _, l := range strings.Split(s.links, "\n") {
+				old[l] = true
+			}
+			for _, l := range strings.Split(c.links, "\n") {
+				if l != "" && !old[l] && site(l) == s.site {
+					c.entries = append(c.entries, feeds.Entry{URL: l})
+				}
+			}
+		}
+		c.via = "hub"
+		return c, nil
+	}
+	doc, err := feeds.Parse(s.url, resp.body)
+	if err != nil {
+		return nil, err
+	}
+	c := &checked{entries: doc.Entries, via: "sitemap"}
+	if doc.Kind == feeds.KindFeed || doc.Format == "news-sitemap" {
+		c.via = "news"
+	}
+	for _, u := range doc.Sitemaps {
+		c.sources = append(c.sources, source{url: u, kind: srcSitemap, site: s.site})
+	}
+	return c, nil
+}
+
+// record adds the sources a check discovered and the URLs it listed; it
+// returns how many of those URLs are new in this round (never seen before
+// it, whichever source listed them first): a source that carries new
+// articles stays on a short interval even when another source was first.
+func (m *Monitor) record(ctx context.Context, r int, s source, c *checked) (int, error) {
+	for _, d := range c.sources {
+		d.interval, d.next = 1, r
+		if _, err := m.addSource(ctx, d); err != nil {
+			return 0, err
+		}
+	}
+	found := 0
+	for i, e := range c.entries {
+		u, err := canonical(nil, e.URL)
+		if err != nil {
+			continue
+		}
+		if c.via == "news" {
+			m.learnShape(site(u), u)
+		}
+		h := hint{Via: c.via, Source: s.url, Title: e.Title, Published: e.Published, Modified: e.Modified, Authors: e.Authors, Lang: e.Language}
+		isNew, err := m.addURL(ctx, r, u, h, int64(i))
+		if err != nil {
+			return 0, err
+		}
+		if isNew {
+			m.roundNew[u] = true
+		}
+		if m.roundNew[u] {
+			found++
+		} else if m.cfg.Updates && !e.Modified.IsZero() {
+			if err := m.markModified(ctx, r, u, e.Modified); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return found, nil
+}
+
+// loadRoundNew reads the URLs first listed in round r (a resumed round's
+// first run listed some).
+func (m *Monitor) loadRoundNew(ctx context.Context, r int) error {
+	m.roundNew = map[string]bool{}
+	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT url FROM monitor_urls WHERE monitor = ? AND round = ?`), m.cfg.Name, r)
+	if err != nil {
+		return fmt.Errorf("monitor: urls of round %d: %w", r, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var u string
+		if err := rows.Scan(&u); err != nil {
+			return fmt.Errorf("monitor: urls of round %d: %w", r, err)
+		}
+		m.roundNew[u] = true
+	}
+	return rows.Err()
+}
+
+// addURL records a listed URL as pending unless known.
+func (m *Monitor) addURL(ctx context.Context, r int, u string, h hint, i int64) (bool, error) {
+	hj, _ := json.Marshal(h)
+	var listed int64
+	if !h.Modified.IsZero() {
+		listed = h.Modified.UnixMilli()
+	} else if !h.Published.IsZero() {
+		listed = h.Published.UnixMilli()
+	}
+	res, err := m.db.SQL().ExecContext(ctx, m.q(`INSERT INTO monitor_urls (monitor, url, site, state, round, seq, hint, listed_modified)
+		VALUES (?, ?, ?, 'pending', ?, ?, ?, ?) ON CONFLICT (monitor, url) DO NOTHING`),
+		m.cfg.Name, u, site(u), r, time.Now().UnixNano()+i, string(hj), listed)
+	if err != nil {
+		return false, fmt.Errorf("monitor: record %s: %w", u, err)
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
+// markModified queues a known article for a conditional re-fetch when a
+// source lists it as modified after what the monitor last saw.
+func (m *Monitor) markModified(ctx context.Context, r int, u string, mod time.Time) error {
+	_, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_urls SET state = 'recheck', update_round = ?, listed_modified = ?
+		WHERE monitor = ? AND url = ? AND state = 'article' AND doc_id > 0 AND listed_modified < ?`),
+		r, mod.UnixMilli(), m.cfg.Name, u, mod.UnixMilli())
+	if err != nil {
+		return fmt.Errorf("monitor: mark %s modified: %w", u, err)
+	}
+	return nil
+}
+
+// finishRound fills the report's counts from the store (so that a resumed
+// round counts what its first run did) and closes the round.
+func (m *Monitor) finishRound(ctx context.Context, rep *Report) error {
+	db, name, r := m.db.SQL(), m.cfg.Name, rep.Round
+	counts := []struct {
+		q   string
+		dst *int
+	}{
+		{`SELECT COUNT(*) FROM monitor_docs WHERE monitor = ? AND round = ?`, &rep.New},
+		{`SELECT COUNT(*) FROM monitor_docs WHERE monitor = ? AND updated_round = ?`, &rep.Updated},
+		{`SELECT COUNT(*) FROM monitor_links WHERE monitor = ? AND round = ?`, &rep.Duplicates},
+		{`SELECT COUNT(*) FROM monitor_urls WHERE monitor = ? AND round = ? AND state = 'hub'`, &rep.Hubs},
+	}
+	for _, c := range counts {
+		if err := db.QueryRowContext(ctx, m.q(c.q), name, r).Scan(c.dst); err != nil {
+			return fmt.Errorf("monitor: round %d counts: %w", r, err)
+		}
+	}
+	docs, err := m.Documents(ctx, Selection{Round: r})
+	if err != nil {
+		return err
+	}
+	rep.Documents = docs
+	_, err = db.ExecContext(ctx, m.q(`UPDATE monitor_rounds SET finished_at = ?, requests = requests + ?, errors = errors + ?, sources = sources + ?
+		WHERE monitor = ? AND round = ?`), m.cfg.Now().UnixMilli(), rep.Requests, rep.Errors, rep.Sources, name, r)
+	if err != nil {
+		return fmt.Errorf("monitor: finish round %d: %w", r, err)
+	}
+	return nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}

@@ -1,0 +1,82 @@
+package monitor
+
+import "github.com/gleaner/gleaner/store"
+
+// migrations are the monitor's tables (component "monitor" of
+// store.DB.Migrate). Append only.
+var migrations = []store.Migration{
+	{Version: 1, Name: "monitors, sources, urls, documents, links, rounds", Statements: []string{
+		`CREATE TABLE monitor_sources (
+			monitor TEXT NOT NULL,
+			url TEXT NOT NULL,
+			kind TEXT NOT NULL,
+			site TEXT NOT NULL,
+			etag TEXT NOT NULL DEFAULT '',
+			last_modified TEXT NOT NULL DEFAULT '',
+			interval_rounds INTEGER NOT NULL,
+			next_round INTEGER NOT NULL,
+			checks INTEGER NOT NULL DEFAULT 0,
+			found INTEGER NOT NULL DEFAULT 0,
+			errors INTEGER NOT NULL DEFAULT 0,
+			last_error TEXT NOT NULL DEFAULT '',
+			links TEXT NOT NULL DEFAULT '',
+			seq INTEGER NOT NULL,
+			PRIMARY KEY (monitor, url)
+		)`,
+		`CREATE TABLE monitor_urls (
+			monitor TEXT NOT NULL,
+			url TEXT NOT NULL,
+			site TEXT NOT NULL,
+			state TEXT NOT NULL,
+			round INTEGER NOT NULL,
+			seq INTEGER NOT NULL,
+			hint TEXT NOT NULL DEFAULT '',
+			doc_id BIGINT NOT NULL DEFAULT 0,
+			etag TEXT NOT NULL DEFAULT '',
+			last_modified TEXT NOT NULL DEFAULT '',
+			listed_modified BIGINT NOT NULL DEFAULT 0,
+			update_round INTEGER NOT NULL DEFAULT 0,
+			attempts INTEGER NOT NULL DEFAULT 0,
+			detail TEXT NOT NULL DEFAULT '',
+			PRIMARY KEY (monitor, url)
+		)`,
+		`CREATE INDEX monitor_urls_round ON monitor_urls (monitor, round, state)`,
+		`CREATE TABLE monitor_docs (
+			id {{id}},
+			monitor TEXT NOT NULL,
+			url TEXT NOT NULL,
+			site TEXT NOT NULL,
+			section TEXT NOT NULL DEFAULT '',
+			title TEXT NOT NULL DEFAULT '',
+			author TEXT NOT NULL DEFAULT '',
+			lang TEXT NOT NULL DEFAULT '',
+			published TEXT NOT NULL DEFAULT '',
+			modified TEXT NOT NULL DEFAULT '',
+			first_seen TEXT NOT NULL,
+			round INTEGER NOT NULL,
+			updated_round INTEGER NOT NULL DEFAULT 0,
+			simhash BIGINT NOT NULL DEFAULT 0,
+			content_hash TEXT NOT NULL DEFAULT '',
+			body TEXT NOT NULL DEFAULT '',
+			UNIQUE (monitor, url)
+		)`,
+		`CREATE TABLE monitor_links (
+			monitor TEXT NOT NULL,
+			url TEXT NOT NULL,
+			doc_id BIGINT NOT NULL,
+			reason TEXT NOT NULL,
+			round INTEGER NOT NULL,
+			PRIMARY KEY (monitor, url)
+		)`,
+		`CREATE TABLE monitor_rounds (
+			monitor TEXT NOT NULL,
+			round INTEGER NOT NULL,
+			started_at BIGINT NOT NULL,
+			finished_at BIGINT NOT NULL DEFAULT 0,
+			requests INTEGER NOT NULL DEFAULT 0,
+			errors INTEGER NOT NULL DEFAULT 0,
+			sources INTEGER NOT NULL DEFAULT 0,
+			PRIMARY KEY (monitor, round)
+		)`,
+	}},
+}
