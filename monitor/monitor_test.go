@@ -132,4 +132,3 @@ func TestResolveDate(t *testing.T) {
 		}
 	}
 }
-
