@@ -134,7 +134,7 @@ func (m *Monitor) fetchNew(ctx context.Context, r int, p pending, rep *Report) e
 		}
 	}
 	m.learnShape(p.site, p.url)
-	m.hashes = append(m.hashes, storedHash{id, pg.hash})
+	m.hashes = append(m.hashes, storedHash{id, doc.Site, pg.hash})
 	return m.outcome(ctx, p, "article", id, "", resp)
 }
 
@@ -307,19 +307,20 @@ func (m *Monitor) docByURL(ctx context.Context, u string) (int64, error) {
 
 // minDedupWords is the text length from which near-duplicate text counts:
 // shorter texts (an empty app shell, a teaser) match too easily.
-const minDedupWords = 50
+const minDedupWords = 80
 
 // maxDupBits is the SimHash distance of near-duplicate texts.
 const maxDupBits = 3
 
 type storedHash struct {
 	id   int64
+	site string
 	hash crawler.SimHash
 }
 
 // loadHashes reads the fingerprints of the stored documents.
 func (m *Monitor) loadHashes(ctx context.Context) error {
-	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT id, simhash FROM monitor_docs WHERE monitor = ? AND simhash <> 0`), m.cfg.Name)
+	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT id, site, simhash FROM monitor_docs WHERE monitor = ? AND simhash <> 0`), m.cfg.Name)
 	if err != nil {
 		return fmt.Errorf("monitor: fingerprints: %w", err)
 	}
@@ -328,7 +329,7 @@ func (m *Monitor) loadHashes(ctx context.Context) error {
 	for rows.Next() {
 		var s storedHash
 		var h int64
-		if err := rows.Scan(&s.id, &h); err != nil {
+		if err := rows.Scan(&s.id, &s.site, &h); err != nil {
 			return fmt.Errorf("monitor: fingerprints: %w", err)
 		}
 		s.hash = crawler.SimHash(h)
@@ -350,7 +351,10 @@ func (m *Monitor) duplicateOf(ctx context.Context, u string, pg *page) (int64, s
 		return 0, "", nil
 	}
 	for _, s := range m.hashes {
-		if s.hash.Distance(pg.hash) <= maxDupBits {
+		// Near-duplicate text is looked for on other sites only: on one
+		// site, the same story has the same canonical URL, and pages
+		// whose body a script loads share their template's text.
+		if s.site != site(pg.final) && s.hash.Distance(pg.hash) <= maxDupBits {
 			return s.id, "near-duplicate", nil
 		}
 	}

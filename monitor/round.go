@@ -84,15 +84,17 @@ func (m *Monitor) q(s string) string { return m.db.Rebind(s) }
 
 // beginRound returns the round to run: an unfinished one, else a new one.
 func (m *Monitor) beginRound(ctx context.Context) (int, bool, error) {
-	var r, finished sql.NullInt64
-	err := m.db.SQL().QueryRowContext(ctx, m.q(`SELECT round, finished_at FROM monitor_rounds WHERE monitor = ? ORDER BY round DESC LIMIT 1`), m.cfg.Name).Scan(&r, &finished)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return 0, false, fmt.Errorf("monitor %s: last round: %w", m.cfg.Name, err)
+	next, err := m.NextRound(ctx)
+	if err != nil {
+		return 0, false, err
 	}
-	if r.Valid && finished.Int64 == 0 {
-		return int(r.Int64), true, nil
+	var n int
+	if err := m.db.SQL().QueryRowContext(ctx, m.q(`SELECT COUNT(*) FROM monitor_rounds WHERE monitor = ? AND round = ?`), m.cfg.Name, next).Scan(&n); err != nil {
+		return 0, false, fmt.Errorf("monitor %s: round %d: %w", m.cfg.Name, next, err)
 	}
-	next := int(r.Int64) + 1
+	if n > 0 {
+		return next, true, nil
+	}
 	if _, err := m.db.SQL().ExecContext(ctx, m.q(`INSERT INTO monitor_rounds (monitor, round, started_at) VALUES (?, ?, ?)`),
 		m.cfg.Name, next, m.cfg.Now().UnixMilli()); err != nil {
 		return 0, false, fmt.Errorf("monitor %s: start round %d: %w", m.cfg.Name, next, err)
@@ -394,8 +396,14 @@ func (m *Monitor) addURL(ctx context.Context, r int, u string, h hint, i int64) 
 // source lists it as modified after what the monitor last saw.
 func (m *Monitor) markModified(ctx context.Context, r int, u string, mod time.Time) error {
 	_, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_urls SET state = 'recheck', update_round = ?, listed_modified = ?
-		WHERE monitor = ? AND url = ? AND state = 'article' AND doc_id > 0 AND listed_modified < ?`),
+		WHERE monitor = ? AND url = ? AND state = 'article' AND doc_id > 0 AND listed_modified > 0 AND listed_modified < ?`),
 		r, mod.UnixMilli(), m.cfg.Name, u, mod.UnixMilli())
+	if err != nil {
+		return fmt.Errorf("monitor: mark %s modified: %w", u, err)
+	}
+	// A URL first listed without a date takes this one as its baseline.
+	_, err = m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_urls SET listed_modified = ? WHERE monitor = ? AND url = ? AND listed_modified = 0`),
+		mod.UnixMilli(), m.cfg.Name, u)
 	if err != nil {
 		return fmt.Errorf("monitor: mark %s modified: %w", u, err)
 	}
@@ -438,4 +446,20 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n]
+}
+
+// NextRound returns the number the next call of Round will run under.
+func (m *Monitor) NextRound(ctx context.Context) (int, error) {
+	var r, finished sql.NullInt64
+	err := m.db.SQL().QueryRowContext(ctx, m.q(`SELECT round, finished_at FROM monitor_rounds WHERE monitor = ? ORDER BY round DESC LIMIT 1`), m.cfg.Name).Scan(&r, &finished)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 1, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("monitor %s: last round: %w", m.cfg.Name, err)
+	}
+	if finished.Int64 == 0 {
+		return int(r.Int64), nil
+	}
+	return int(r.Int64) + 1, nil
 }
