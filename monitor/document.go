@@ -39,7 +39,8 @@ func (m *Monitor) document(r int, p pending, pg *page) Document {
 		d.URL = pg.canonical
 		d.Site = site(pg.canonical)
 	}
-	d.Title = firstOf(pg.meta.Title, pg.title, p.hint.Title)
+	// A feed's headline first: an app shell's <title> is the site's name.
+	d.Title = firstOf(p.hint.Title, pg.meta.Title, pg.title)
 	d.Author = firstOf(pg.meta.Author, strings.Join(p.hint.Authors, ", "))
 	if !p.hint.Published.IsZero() {
 		d.Published = p.hint.Published.Format(time.RFC3339)

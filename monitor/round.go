@@ -342,6 +342,10 @@ func (m *Monitor) record(ctx context.Context, r int, s source, c *checked) (int,
 		}
 		if isNew {
 			m.roundNew[u] = true
+		} else if m.roundNew[u] && c.via == "news" {
+			if err := m.betterHint(ctx, u, h); err != nil {
+				return 0, err
+			}
 		}
 		if m.roundNew[u] {
 			found++
@@ -352,6 +356,19 @@ func (m *Monitor) record(ctx context.Context, r int, s source, c *checked) (int,
 		}
 	}
 	return found, nil
+}
+
+// betterHint gives a URL still pending the hint of a news source (feed,
+// news sitemap: title, publication date) when a plain sitemap listed it
+// first.
+func (m *Monitor) betterHint(ctx context.Context, u string, h hint) error {
+	hj, _ := json.Marshal(h)
+	_, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_urls SET hint = ? WHERE monitor = ? AND url = ? AND state = 'pending'
+		AND hint NOT LIKE '{"via":"news"%'`), string(hj), m.cfg.Name, u)
+	if err != nil {
+		return fmt.Errorf("monitor: hint for %s: %w", u, err)
+	}
+	return nil
 }
 
 // loadRoundNew reads the URLs first listed in round r (a resumed round's
