@@ -4,7 +4,8 @@
 # with Chromium rendering, learning each site's templates and extracting as it
 # goes, export the relevant documents (JSONL) and the hyperlink graph, run the
 # linguistic chain over the extractions, and print the summary: harvest rate
-# and extraction F1 against the fixtures' gold. About two minutes.
+# and extraction F1 against the fixtures' gold; then a short news-monitoring
+# run (3 rounds over the growing fixture newsroom). About two minutes.
 # It ends by printing the command that opens the dashboard on the demo store.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +36,12 @@ PY
 bin/gleaner chain --format conllu "$out"/texts/*.txt > "$out/corpus.conllu"
 echo "$(grep -c '^# newdoc' "$out/corpus.conllu") documents, $(grep -c '^[0-9]' "$out/corpus.conllu") tokens in $out/corpus.conllu"
 grep -m 12 '^[0-9]' "$out/corpus.conllu"
+
+echo
+echo "== news monitoring: 3 rounds over the fixture newsroom's feeds and sitemaps (plain HTTP)"
+echo "   (the fixture sites publish between rounds; new_precision / new_recall against their ground truth)"
+bin/gleaner monitor --db "$db" --fixtures --rounds 3 --out "$out/monitor.jsonl"
+echo "$(wc -l < "$out/monitor.jsonl") new documents in $out/monitor.jsonl"
 
 echo
 echo "== outputs"
