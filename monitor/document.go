@@ -42,14 +42,42 @@ func (m *Monitor) document(r int, p pending, pg *page) Document {
 	// A feed's headline first: an app shell's <title> is the site's name.
 	d.Title = firstOf(p.hint.Title, pg.meta.Title, pg.title)
 	d.Author = firstOf(pg.meta.Author, strings.Join(p.hint.Authors, ", "))
-	if !p.hint.Published.IsZero() {
-		d.Published = p.hint.Published.Format(time.RFC3339)
-	} else {
-		d.Published = ResolveDate(pg.meta.Date, now)
-	}
+	d.Published = m.withZone(published(p.hint, pg, now), d.Site)
 	d.Modified = m.modified(p, pg)
 	d.Lang = m.language(p, pg)
 	d.Section = section(d.URL)
+	return d
+}
+
+// published is an article's publication date: the one a feed or news
+// sitemap gave, else the page's (metadata, else byline; relative dates
+// resolved against now), else the lastmod of the plain sitemap that first
+// listed it (for a URL new to the sitemap, its publication).
+func published(h hint, pg *page, now time.Time) string {
+	if !h.Published.IsZero() {
+		return h.Published.Format(time.RFC3339)
+	}
+	if d := firstOf(ResolveDate(pg.meta.Date, now), ResolveDate(pg.byline, now)); d != "" {
+		return d
+	}
+	if h.Via == "sitemap" && !h.Modified.IsZero() {
+		return h.Modified.Format(time.RFC3339)
+	}
+	return ""
+}
+
+// withZone gives a date without zone ("2026-03-02T18:05") the zone of the
+// dates the site's feeds and sitemaps state; unchanged when none is known.
+func (m *Monitor) withZone(d, site string) string {
+	loc := m.zones[site]
+	if loc == nil || !strings.Contains(d, "T") {
+		return d
+	}
+	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02T15:04"} {
+		if t, err := time.ParseInLocation(layout, d, loc); err == nil {
+			return t.Format(time.RFC3339)
+		}
+	}
 	return d
 }
 

@@ -88,6 +88,8 @@ type Monitor struct {
 	shapes   map[string]map[string]bool // site → URL shapes of its articles
 	hashes   []storedHash               // fingerprints of the stored documents
 	roundNew map[string]bool            // URLs first listed in the current round
+	zones    map[string]*time.Location  // site → zone of the dates its sources give
+	deferred []fetched                  // copies waiting for their original, within a round
 }
 
 // Report sums up one round.

@@ -225,3 +225,61 @@ func TestResume(t *testing.T) {
 		})
 	}
 }
+
+// TestMetadata checks the stored documents' metadata against the
+// fixtures: publication date (same instant, with a zone), language (from
+// the text when the page has text), site and canonical URL.
+func TestMetadata(t *testing.T) {
+	srv := newsroom(t)
+	ctx := context.Background()
+	m, err := Open(ctx, openDB(t, filepath.Join(t.TempDir(), "m.db")), config(srv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := 1; round <= 3; round++ {
+		srv.SetRound(round - 1)
+		if _, err := m.Round(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	docs, err := m.Documents(ctx, Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	badDate, badLang := 0, 0
+	for _, d := range docs {
+		pi, err := srv.Classify(d.URL)
+		if err != nil || pi.Article == nil {
+			t.Errorf("%s: not an article of the fixtures", d.URL)
+			continue
+		}
+		a := pi.Article
+		if got, err := time.Parse(time.RFC3339, d.Published); err != nil || !got.Equal(a.Date) {
+			badDate++
+			t.Logf("%s: published %q, want %s", a.ID, d.Published, a.Date.Format(time.RFC3339))
+		}
+		if d.Text != "" && d.Lang != string(a.Lang) {
+			badLang++
+			t.Logf("%s: language %q, want %s", a.ID, d.Lang, a.Lang)
+		}
+		if d.FirstSeen != "2026-03-03T12:00:00Z" || d.Site != site(d.URL) {
+			t.Errorf("%s: first seen %s, site %s", a.ID, d.FirstSeen, d.Site)
+		}
+	}
+	if badDate > 0 || badLang > 0 {
+		t.Errorf("%d of %d documents with a wrong publication date, %d with a wrong language", badDate, len(docs), badLang)
+	}
+	// The round-2 selection is the round's documents only.
+	sel, err := m.Documents(ctx, Selection{Round: 2, Lang: "fr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range sel {
+		if d.Round != 2 || d.Lang != "fr" {
+			t.Errorf("selection round 2, fr: got %s round %d lang %s", d.URL, d.Round, d.Lang)
+		}
+	}
+	if len(sel) == 0 {
+		t.Error("selection round 2, fr: nothing")
+	}
+}

@@ -58,6 +58,7 @@ func (m *Monitor) fetchPending(ctx context.Context, r int, rep *Report) error {
 	if err := m.loadHashes(ctx); err != nil {
 		return err
 	}
+	m.deferred = nil
 	for _, p := range list {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -69,6 +70,13 @@ func (m *Monitor) fetchPending(ctx context.Context, r int, rep *Report) error {
 			err = m.fetchNew(ctx, r, p, rep)
 		}
 		if err != nil {
+			return err
+		}
+	}
+	deferred := m.deferred
+	m.deferred = nil
+	for _, f := range deferred {
+		if err := m.store(ctx, r, f.p, f.pg, f.resp); err != nil {
 			return err
 		}
 	}
@@ -114,6 +122,39 @@ func (m *Monitor) fetchNew(ctx context.Context, r int, p pending, rep *Report) e
 	if !pg.article(m, p) {
 		return m.outcome(ctx, p, "hub", 0, "", resp)
 	}
+	if later, err := m.canonicalPending(ctx, p.url, pg); err != nil || later {
+		if later { // the original comes later in the round: store it first
+			m.deferred = append(m.deferred, fetched{p, pg, resp})
+		}
+		return err
+	}
+	return m.store(ctx, r, p, pg, resp)
+}
+
+// fetched is a page fetched but not stored yet.
+type fetched struct {
+	p    pending
+	pg   *page
+	resp *response
+}
+
+// canonicalPending reports whether a page names as canonical another URL
+// still pending in the monitor: its original, to be fetched this round.
+func (m *Monitor) canonicalPending(ctx context.Context, u string, pg *page) (bool, error) {
+	if pg.canonical == "" || pg.canonical == u {
+		return false, nil
+	}
+	var n int
+	err := m.db.SQL().QueryRowContext(ctx, m.q(`SELECT COUNT(*) FROM monitor_urls WHERE monitor = ? AND url = ? AND state = 'pending'`),
+		m.cfg.Name, pg.canonical).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("monitor: canonical of %s: %w", u, err)
+	}
+	return n > 0, nil
+}
+
+// store stores a fetched article, or links it to the one it duplicates.
+func (m *Monitor) store(ctx context.Context, r int, p pending, pg *page, resp *response) error {
 	if id, reason, err := m.duplicateOf(ctx, p.url, pg); err != nil || id > 0 {
 		if err != nil {
 			return err
@@ -202,6 +243,7 @@ type page struct {
 	structured  bool // the page says it is an article (og:type, JSON-LD)
 	modified    string
 	htmlLang    string
+	byline      string // a date-bearing byline's text, when the metadata has no date
 	hash        crawler.SimHash
 	contentHash string
 }
@@ -225,6 +267,9 @@ func (m *Monitor) readPage(u, final string, src []byte) *page {
 		if pg.meta.Author == "" {
 			pg.meta.Author = res.Author
 		}
+	}
+	if pg.meta.Date == "" {
+		pg.byline = bylineDate(t)
 	}
 	pg.words = len(strings.Fields(pg.text))
 	pg.hash = crawler.NewSimHash(pg.text)
@@ -390,4 +435,36 @@ func (m *Monitor) modified(p pending, pg *page) string {
 		return p.hint.Modified.Format(time.RFC3339)
 	}
 	return heuristics.NormalizeDate(pg.modified)
+}
+
+// bylineClasses mark the elements of a byline or dateline, where a page
+// prints its date for people ("By Ann Smith · 2 March 2026, 00:34", "7
+// hours ago").
+var bylineClasses = []string{"byline", "dateline", "ts", "time", "meta", "info"}
+
+// bylineDate returns the text of the first short byline-like element
+// holding a date, absolute or relative.
+func bylineDate(t *treediff.Tree) string {
+	found := ""
+	if t == nil || t.Root == nil {
+		return ""
+	}
+	t.Root.Walk(func(n *treediff.Node) bool {
+		if found != "" || n.Kind != treediff.Element {
+			return false
+		}
+		cls, _ := n.Attr("class")
+		for _, f := range strings.Fields(strings.ToLower(cls)) {
+			for _, c := range bylineClasses {
+				if f == c || strings.HasPrefix(f, c+"-") || strings.HasSuffix(f, "-"+c) {
+					if txt := n.Text(); len(txt) < 200 && ResolveDate(txt, time.Now()) != "" {
+						found = txt
+						return false
+					}
+				}
+			}
+		}
+		return true
+	})
+	return found
 }

@@ -189,6 +189,7 @@ type checked struct {
 	sources  []source
 	links    string // a hub's links, newline-separated
 	baseline bool   // a hub's first check: its links are recorded, not taken
+	index    bool   // the source is a sitemap index
 }
 
 // checkSource fetches one source conditionally, records what it lists and
@@ -222,11 +223,14 @@ func (m *Monitor) checkSource(ctx context.Context, r int, s source, rep *Report)
 		if c.links != "" || c.baseline {
 			s.links = c.links
 		}
+		if c.index {
+			s.kind = srcIndex // robots.txt named it as a sitemap
+		}
 	}
 	s.interval = m.nextInterval(s, found)
-	_, err = m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_sources SET etag = ?, last_modified = ?, interval_rounds = ?, next_round = ?,
+	_, err = m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_sources SET kind = ?, etag = ?, last_modified = ?, interval_rounds = ?, next_round = ?,
 		checks = checks + 1, found = found + ?, links = ?, last_error = '' WHERE monitor = ? AND url = ?`),
-		s.etag, s.lastModified, s.interval, r+s.interval, found, s.links, m.cfg.Name, s.url)
+		s.kind, s.etag, s.lastModified, s.interval, r+s.interval, found, s.links, m.cfg.Name, s.url)
 	if err != nil {
 		return fmt.Errorf("monitor: update source %s: %w", s.url, err)
 	}
@@ -244,8 +248,8 @@ func (m *Monitor) sourceFailed(ctx context.Context, r int, s source, cause error
 }
 
 // nextInterval adapts a source's interval: halved when its check found
-// URLs new in the round, doubled when not (a first check, with nothing to
-// compare with yet, keeps it); structural sources (robots.txt, hubs,
+// new URLs, doubled when not (a first check, which may come after other
+// sources listed the same URLs, keeps it); structural sources (robots.txt, hubs,
 // sitemap indexes) wait at least half the maximum once checked.
 func (m *Monitor) nextInterval(s source, found int) int {
 	iv := max(1, s.interval)
@@ -312,13 +316,13 @@ func (m *Monitor) parseSource(s source, resp *response) (*checked, error) {
 	for _, u := range doc.Sitemaps {
 		c.sources = append(c.sources, source{url: u, kind: srcSitemap, site: s.site})
 	}
+	c.index = doc.Kind == feeds.KindSitemapIndex
 	return c, nil
 }
 
 // record adds the sources a check discovered and the URLs it listed; it
-// returns how many of those URLs are new in this round (never seen before
-// it, whichever source listed them first): a source that carries new
-// articles stays on a short interval even when another source was first.
+// returns how many of those URLs it was the first to list: a source that
+// only repeats what others listed backs off like one that lists nothing.
 func (m *Monitor) record(ctx context.Context, r int, s source, c *checked) (int, error) {
 	for _, d := range c.sources {
 		d.interval, d.next = 1, r
@@ -335,6 +339,9 @@ func (m *Monitor) record(ctx context.Context, r int, s source, c *checked) (int,
 		if c.via == "news" {
 			m.learnShape(site(u), u)
 		}
+		if !e.Published.IsZero() && m.zones[site(u)] == nil {
+			m.zones[site(u)] = e.Published.Location()
+		}
 		h := hint{Via: c.via, Source: s.url, Title: e.Title, Published: e.Published, Modified: e.Modified, Authors: e.Authors, Lang: e.Language}
 		isNew, err := m.addURL(ctx, r, u, h, int64(i))
 		if err != nil {
@@ -342,13 +349,13 @@ func (m *Monitor) record(ctx context.Context, r int, s source, c *checked) (int,
 		}
 		if isNew {
 			m.roundNew[u] = true
-		} else if m.roundNew[u] && c.via == "news" {
-			if err := m.betterHint(ctx, u, h); err != nil {
+		}
+		if isNew {
+			found++
+		} else if m.roundNew[u] {
+			if err := m.mergeHint(ctx, u, h); err != nil {
 				return 0, err
 			}
-		}
-		if m.roundNew[u] {
-			found++
 		} else if m.cfg.Updates && !e.Modified.IsZero() {
 			if err := m.markModified(ctx, r, u, e.Modified); err != nil {
 				return 0, err
@@ -358,23 +365,57 @@ func (m *Monitor) record(ctx context.Context, r int, s source, c *checked) (int,
 	return found, nil
 }
 
-// betterHint gives a URL still pending the hint of a news source (feed,
-// news sitemap: title, publication date) when a plain sitemap listed it
-// first.
-func (m *Monitor) betterHint(ctx context.Context, u string, h hint) error {
-	hj, _ := json.Marshal(h)
-	_, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_urls SET hint = ? WHERE monitor = ? AND url = ? AND state = 'pending'
-		AND hint NOT LIKE '{"via":"news"%'`), string(hj), m.cfg.Name, u)
+// mergeHint completes the hint of a URL still pending with what another
+// source says of it (a feed's title and publication date, a sitemap's
+// lastmod), a news source's word on its kind first.
+func (m *Monitor) mergeHint(ctx context.Context, u string, h hint) error {
+	var hj string
+	err := m.db.SQL().QueryRowContext(ctx, m.q(`SELECT hint FROM monitor_urls WHERE monitor = ? AND url = ? AND state = 'pending'`), m.cfg.Name, u).Scan(&hj)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("monitor: hint for %s: %w", u, err)
 	}
+	var old hint
+	_ = json.Unmarshal([]byte(hj), &old) // written by addURL
+	merged := old.merge(h)
+	b, _ := json.Marshal(merged)
+	if string(b) == hj {
+		return nil
+	}
+	if _, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_urls SET hint = ? WHERE monitor = ? AND url = ?`), string(b), m.cfg.Name, u); err != nil {
+		return fmt.Errorf("monitor: hint for %s: %w", u, err)
+	}
 	return nil
+}
+
+// merge fills h's missing fields from o; "news" wins over other ways.
+func (h hint) merge(o hint) hint {
+	if o.Via == "news" && h.Via != "news" {
+		h.Via, h.Source = o.Via, o.Source
+	}
+	h.Title = firstOf(h.Title, o.Title)
+	h.Lang = firstOf(h.Lang, o.Lang)
+	if h.Published.IsZero() {
+		h.Published = o.Published
+	}
+	if h.Modified.IsZero() {
+		h.Modified = o.Modified
+	}
+	if len(h.Authors) == 0 {
+		h.Authors = o.Authors
+	}
+	return h
 }
 
 // loadRoundNew reads the URLs first listed in round r (a resumed round's
 // first run listed some).
 func (m *Monitor) loadRoundNew(ctx context.Context, r int) error {
 	m.roundNew = map[string]bool{}
+	if m.zones == nil {
+		m.zones = map[string]*time.Location{}
+	}
 	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT url FROM monitor_urls WHERE monitor = ? AND round = ?`), m.cfg.Name, r)
 	if err != nil {
 		return fmt.Errorf("monitor: urls of round %d: %w", r, err)
