@@ -250,7 +250,8 @@ func (m *Monitor) sourceFailed(ctx context.Context, r int, s source, cause error
 // nextInterval adapts a source's interval: halved when its check found
 // new URLs, doubled when not (a first check, which may come after other
 // sources listed the same URLs, keeps it); structural sources (robots.txt, hubs,
-// sitemap indexes) wait at least half the maximum once checked.
+// sitemap indexes, hubs of a site with a feed or sitemap) wait at least
+// half the maximum once checked.
 func (m *Monitor) nextInterval(s source, found int) int {
 	iv := max(1, s.interval)
 	if found > 0 || s.checks == 0 {
@@ -258,7 +259,7 @@ func (m *Monitor) nextInterval(s source, found int) int {
 	} else {
 		iv = min(m.cfg.MaxInterval, iv*2)
 	}
-	if s.kind == srcRobots || s.kind == srcHub || s.kind == srcIndex {
+	if s.kind == srcRobots || s.kind == srcIndex || (s.kind == srcHub && m.hasListings(s.site)) {
 		iv = max(iv, m.cfg.MaxInterval/2)
 	}
 	return iv
@@ -277,6 +278,15 @@ func readPage(name string, resp *http.Response) ([]byte, error) {
 	return b, nil
 }
 
+// hasListings reports whether a site has a feed or sitemap among its
+// sources (robots.txt, checked before hubs, adds its sitemaps).
+func (m *Monitor) hasListings(site string) bool {
+	var n int
+	err := m.db.SQL().QueryRow(m.q(`SELECT COUNT(*) FROM monitor_sources WHERE monitor = ? AND site = ? AND kind IN (?, ?, ?)`),
+		m.cfg.Name, site, srcFeed, srcSitemap, srcIndex).Scan(&n)
+	return err == nil && n > 0
+}
+
 // parseSource reads a fetched source according to its kind.
 func (m *Monitor) parseSource(s source, resp *response) (*checked, error) {
 	switch s.kind {
@@ -291,13 +301,18 @@ func (m *Monitor) parseSource(s source, resp *response) (*checked, error) {
 		for _, u := range feeds.Discover(resp.finalURL, resp.body) {
 			c.sources = append(c.sources, source{url: u, kind: srcFeed, site: s.site})
 		}
+		if c.baseline && len(c.sources) == 0 && !m.hasListings(s.site) {
+			// A site without feed or sitemap: its hubs are its only
+			// listing, so the first check takes their links too.
+			c.baseline = false
+		}
 		if !c.baseline {
 			old := map[string]bool{}
 			for _, l := range strings.Split(s.links, "\n") {
 				old[l] = true
 			}
 			for _, l := range strings.Split(c.links, "\n") {
-				if l != "" && !old[l] && site(l) == s.site {
+				if lu, err := url.Parse(l); l != "" && !old[l] && site(l) == s.site && err == nil && !hubURL(lu) {
 					c.entries = append(c.entries, feeds.Entry{URL: l})
 				}
 			}
