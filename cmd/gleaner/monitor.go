@@ -25,6 +25,7 @@ func init() {
 
 const monitorUsage = `usage: gleaner monitor [flags] SITE-URL...
        gleaner monitor --fixtures [flags]
+       gleaner monitor docs [--name N] [--round R] [--site HOST] [--lang L] [--since T] [--until T]
 
 Watches the sites (home page URLs) in rounds: each round checks the due
 sources (feeds, sitemaps, robots.txt, home pages; discovered from the home
@@ -33,6 +34,10 @@ before, and stores each article once. Prints a summary per round (one JSON
 object with --json) and appends the round's new documents to --out as
 JSONL. --rounds 0 runs until interrupted, --every apart. A round that was
 interrupted is redone by the next run.
+
+"gleaner monitor docs" prints a monitor's stored documents as JSONL,
+selected by round, site (host:port), language and first-seen time window
+(RFC 3339 or YYYY-MM-DD).
 
 With --fixtures it watches the fixture newsroom on 127.0.0.1, which
 publishes between rounds, and scores each round against the fixtures'
@@ -94,6 +99,9 @@ type roundLine struct {
 }
 
 func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "docs" {
+		return runMonitorDocs(ctx, args[1:], stdout, stderr)
+	}
 	f, sites, err := parseMonitorFlags(args, stderr)
 	if err != nil {
 		return err
@@ -222,4 +230,61 @@ func appendDocs(path string, docs []monitor.Document) error {
 		}
 	}
 	return f.Close()
+}
+
+// runMonitorDocs prints a selection of a monitor's documents as JSONL.
+func runMonitorDocs(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("monitor docs", stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, monitorUsage); fs.PrintDefaults() }
+	db := addDBFlag(fs)
+	name := fs.String("name", "default", "monitor `name`")
+	var sel monitor.Selection
+	fs.IntVar(&sel.Round, "round", 0, "documents first stored in this round (0: all)")
+	fs.StringVar(&sel.Site, "site", "", "documents of this site (host:port as in the documents)")
+	fs.StringVar(&sel.Lang, "lang", "", "documents in this language (ISO 639-1)")
+	since := fs.String("since", "", "first seen at or after this `time`")
+	until := fs.String("until", "", "first seen before this `time`")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	var err error
+	if sel.Since, err = parseWhen("--since", *since); err != nil {
+		return err
+	}
+	if sel.Until, err = parseWhen("--until", *until); err != nil {
+		return err
+	}
+	st, err := store.Open(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	m, err := monitor.Open(ctx, st, monitor.Config{Name: *name})
+	if err != nil {
+		return err
+	}
+	docs, err := m.Documents(ctx, sel)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(stdout)
+	for _, d := range docs {
+		if err := enc.Encode(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseWhen reads a --since/--until time: RFC 3339 or a day.
+func parseWhen(flag, v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02"} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%w: %s %q: want RFC 3339 (2026-03-02T18:00:00Z) or a day (2026-03-02)", errUsage, flag, v)
 }

@@ -46,6 +46,24 @@ func TestMonitorCommand(t *testing.T) {
 	if len(lines) != total || total == 0 {
 		t.Fatalf("%d JSONL documents, %d new in the rounds", len(lines), total)
 	}
+	// The documents of round 2 in French, selected from the store.
+	var sel bytes.Buffer
+	if code := run(context.Background(), []string{"monitor", "docs", "--db", filepath.Join(dir, "m.db"), "--round", "2", "--lang", "fr"}, &sel, &stderr); code != 0 {
+		t.Fatalf("monitor docs: exit %d: %s", code, stderr.String())
+	}
+	n := 0
+	for sc := bufio.NewScanner(&sel); sc.Scan(); n++ {
+		var d struct {
+			Round int
+			Lang  string
+		}
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil || d.Round != 2 || d.Lang != "fr" {
+			t.Errorf("monitor docs --round 2 --lang fr: %.200s (%v)", sc.Text(), err)
+		}
+	}
+	if n == 0 {
+		t.Error("monitor docs --round 2 --lang fr: no document")
+	}
 	withText := 0
 	for _, l := range lines {
 		var doc map[string]any
@@ -77,6 +95,8 @@ func TestMonitorUsage(t *testing.T) {
 		{[]string{"monitor", "--fixtures", "http://example.com/"}, 2},
 		{[]string{"monitor", "--rounds", "-1", "http://example.com/"}, 2},
 		{[]string{"monitor", "--db", filepath.Join(t.TempDir(), "x.db"), "ftp://example.com/"}, 1},
+		{[]string{"monitor", "docs", "-h"}, 0},
+		{[]string{"monitor", "docs", "--since", "yesterday"}, 2},
 	}
 	for _, tc := range tests {
 		var stdout, stderr bytes.Buffer
