@@ -20,7 +20,7 @@ var migrations = []store.Migration{
 			errors INTEGER NOT NULL DEFAULT 0,
 			last_error TEXT NOT NULL DEFAULT '',
 			links TEXT NOT NULL DEFAULT '',
-			seq INTEGER NOT NULL,
+			seq BIGINT NOT NULL,
 			PRIMARY KEY (monitor, url)
 		)`,
 		`CREATE TABLE monitor_urls (
@@ -29,7 +29,7 @@ var migrations = []store.Migration{
 			site TEXT NOT NULL,
 			state TEXT NOT NULL,
 			round INTEGER NOT NULL,
-			seq INTEGER NOT NULL,
+			seq BIGINT NOT NULL,
 			hint TEXT NOT NULL DEFAULT '',
 			doc_id BIGINT NOT NULL DEFAULT 0,
 			etag TEXT NOT NULL DEFAULT '',
