@@ -103,7 +103,9 @@ type Report struct {
 	Duplicates  int  `json:"duplicates"`        // URLs linked to a stored article
 	Hubs        int  `json:"hubs"`              // candidate pages that were not articles
 	Errors      int  `json:"errors"`
-	Requests    int  `json:"requests"` // HTTP requests sent (robots.txt included)
+	// Requests counts the HTTP requests sent (robots.txt included; with
+	// Config.Fetcher, one per page rendered, its subresources not counted).
+	Requests int `json:"requests"`
 	// Documents are the articles first stored in this round.
 	Documents []Document `json:"-"`
 }

@@ -190,6 +190,9 @@ func (m *Monitor) fetchPage(ctx context.Context, u string) (*page, *response, er
 		}
 		bp, err := m.cfg.Fetcher.Fetch(ctx, u)
 		release(0)
+		// Counted as one request: the document (a browser's subresources
+		// are its own business).
+		m.requests.Add(1)
 		if err != nil {
 			return nil, nil, err
 		}

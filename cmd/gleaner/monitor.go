@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/fixtures"
 	"github.com/gleaner/gleaner/monitor"
 	"github.com/gleaner/gleaner/store"
@@ -53,7 +54,8 @@ type monitorFlags struct {
 	asJSON, updates, fixtrs bool
 	seed                    int64
 	articles, perRound      int
-	allow                   string
+	allow, chromium         string
+	render                  bool
 }
 
 func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string, error) {
@@ -72,6 +74,8 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string
 	fs.Int64Var(&f.seed, "seed", 1, "seed of the fixture web")
 	fs.IntVar(&f.articles, "articles", 16, "initial articles per fixture site")
 	fs.IntVar(&f.perRound, "per-round", 3, "articles each fixture site publishes per round")
+	fs.BoolVar(&f.render, "render", false, "fetch new article pages with Chromium (scripts run); sources stay plain HTTP")
+	fs.StringVar(&f.chromium, "chromium", "", "Chromium `binary` for --render")
 	fs.StringVar(&f.allow, "allow-hosts", "", "comma-separated `hosts` the target guard lets through (e.g. an intranet site)")
 	if err := fs.Parse(args); err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", errUsage, err)
@@ -125,6 +129,18 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			cfg.Sites = append(cfg.Sites, s.Base+"/")
 			cfg.Guard.Allowed = append(cfg.Guard.Allowed, u.Host)
 		}
+	}
+	if f.render {
+		opt := browser.Options{ExecPath: f.chromium, Tabs: 1, PageTimeout: 30 * time.Second, MaxHTMLBytes: 8 << 20,
+			Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }}
+		// Chromium's own requests and connections pass the monitor's guard.
+		cfg.Guard.Guard(ctx, &opt)
+		r, err := browser.New(opt)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		cfg.Fetcher = r
 	}
 	db, err := store.Open(ctx, f.db)
 	if err != nil {
