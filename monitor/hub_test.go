@@ -89,3 +89,39 @@ func TestHubOnlySite(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceBound: a sitemap index naming thousands of sitemaps adds at
+// most maxSourcesPerSite sources.
+func TestSourceBound(t *testing.T) {
+	var hits atomic.Int64
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprint(w, "User-agent: *\nSitemap: /index.xml\n")
+		case "/index.xml":
+			fmt.Fprint(w, `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+			for i := 0; i < 5000; i++ {
+				fmt.Fprintf(w, "<sitemap><loc>/s%d.xml</loc></sitemap>", i)
+			}
+			fmt.Fprint(w, `</sitemapindex>`)
+		default:
+			fmt.Fprint(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>`)
+		}
+	}))
+	t.Cleanup(ts.Close)
+	u, _ := url.Parse(ts.URL)
+	cfg := Config{Name: "bound", Sites: []string{ts.URL + "/"}}
+	cfg.Guard.Allowed = []string{u.Host}
+	m, err := Open(context.Background(), openDB(t, filepath.Join(t.TempDir(), "m.db")), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := m.Round(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Sources != maxSourcesPerSite || hits.Load() > maxSourcesPerSite+2 {
+		t.Errorf("%d sources checked, %d requests; want %d sources", rep.Sources, hits.Load(), maxSourcesPerSite)
+	}
+}

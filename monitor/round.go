@@ -121,16 +121,28 @@ func (m *Monitor) seed(ctx context.Context, r int) error {
 	return nil
 }
 
-// addSource inserts a source unless known; it reports whether it was new.
+// maxSourcesPerSite bounds the sources a site's robots.txt, home page and
+// sitemap indexes can add (an index may name 50,000 sitemaps).
+const maxSourcesPerSite = 200
+
+// addSource inserts a source unless known or the site has too many; it
+// reports whether it was added.
 func (m *Monitor) addSource(ctx context.Context, s source) (bool, error) {
+	var n int
+	if err := m.db.SQL().QueryRowContext(ctx, m.q(`SELECT COUNT(*) FROM monitor_sources WHERE monitor = ? AND site = ?`), m.cfg.Name, s.site).Scan(&n); err != nil {
+		return false, fmt.Errorf("monitor: sources of %s: %w", s.site, err)
+	}
+	if n >= maxSourcesPerSite {
+		return false, nil
+	}
 	res, err := m.db.SQL().ExecContext(ctx, m.q(`INSERT INTO monitor_sources (monitor, url, kind, site, interval_rounds, next_round, seq)
 		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (monitor, url) DO NOTHING`),
 		m.cfg.Name, s.url, s.kind, s.site, s.interval, s.next, time.Now().UnixNano())
 	if err != nil {
 		return false, fmt.Errorf("monitor: add source %s: %w", s.url, err)
 	}
-	n, _ := res.RowsAffected()
-	return n > 0, nil
+	added, _ := res.RowsAffected()
+	return added > 0, nil
 }
 
 // dueSources lists the sources to check in round r, in checking order.
@@ -205,7 +217,7 @@ func (m *Monitor) checkSource(ctx context.Context, r int, s source, rep *Report)
 	case resp.status != http.StatusOK:
 		err = fmt.Errorf("source %s: HTTP %d", s.url, resp.status)
 	default:
-		c, err = m.parseSource(s, resp)
+		c, err = m.parseSource(ctx, s, resp)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -227,7 +239,7 @@ func (m *Monitor) checkSource(ctx context.Context, r int, s source, rep *Report)
 			s.kind = srcIndex // robots.txt named it as a sitemap
 		}
 	}
-	s.interval = m.nextInterval(s, found)
+	s.interval = m.nextInterval(ctx, s, found)
 	_, err = m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_sources SET kind = ?, etag = ?, last_modified = ?, interval_rounds = ?, next_round = ?,
 		checks = checks + 1, found = found + ?, links = ?, last_error = '' WHERE monitor = ? AND url = ?`),
 		s.kind, s.etag, s.lastModified, s.interval, r+s.interval, found, s.links, m.cfg.Name, s.url)
@@ -238,7 +250,7 @@ func (m *Monitor) checkSource(ctx context.Context, r int, s source, rep *Report)
 }
 
 func (m *Monitor) sourceFailed(ctx context.Context, r int, s source, cause error) error {
-	s.interval = m.nextInterval(s, 0)
+	s.interval = m.nextInterval(ctx, s, 0)
 	_, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_sources SET interval_rounds = ?, next_round = ?, checks = checks + 1,
 		errors = errors + 1, last_error = ? WHERE monitor = ? AND url = ?`), s.interval, r+s.interval, truncate(cause.Error(), 500), m.cfg.Name, s.url)
 	if err != nil {
@@ -252,14 +264,14 @@ func (m *Monitor) sourceFailed(ctx context.Context, r int, s source, cause error
 // sources listed the same URLs, keeps it); structural sources (robots.txt, hubs,
 // sitemap indexes, hubs of a site with a feed or sitemap) wait at least
 // half the maximum once checked.
-func (m *Monitor) nextInterval(s source, found int) int {
+func (m *Monitor) nextInterval(ctx context.Context, s source, found int) int {
 	iv := max(1, s.interval)
 	if found > 0 || s.checks == 0 {
 		iv = max(1, iv/2)
 	} else {
 		iv = min(m.cfg.MaxInterval, iv*2)
 	}
-	if s.kind == srcRobots || s.kind == srcIndex || (s.kind == srcHub && m.hasListings(s.site)) {
+	if s.kind == srcRobots || s.kind == srcIndex || (s.kind == srcHub && m.hasListings(ctx, s.site)) {
 		iv = max(iv, m.cfg.MaxInterval/2)
 	}
 	return iv
@@ -280,15 +292,15 @@ func readPage(name string, resp *http.Response) ([]byte, error) {
 
 // hasListings reports whether a site has a feed or sitemap among its
 // sources (robots.txt, checked before hubs, adds its sitemaps).
-func (m *Monitor) hasListings(site string) bool {
+func (m *Monitor) hasListings(ctx context.Context, site string) bool {
 	var n int
-	err := m.db.SQL().QueryRow(m.q(`SELECT COUNT(*) FROM monitor_sources WHERE monitor = ? AND site = ? AND kind IN (?, ?, ?)`),
+	err := m.db.SQL().QueryRowContext(ctx, m.q(`SELECT COUNT(*) FROM monitor_sources WHERE monitor = ? AND site = ? AND kind IN (?, ?, ?)`),
 		m.cfg.Name, site, srcFeed, srcSitemap, srcIndex).Scan(&n)
 	return err == nil && n > 0
 }
 
 // parseSource reads a fetched source according to its kind.
-func (m *Monitor) parseSource(s source, resp *response) (*checked, error) {
+func (m *Monitor) parseSource(ctx context.Context, s source, resp *response) (*checked, error) {
 	switch s.kind {
 	case srcRobots:
 		c := &checked{}
@@ -301,7 +313,7 @@ func (m *Monitor) parseSource(s source, resp *response) (*checked, error) {
 		for _, u := range feeds.Discover(resp.finalURL, resp.body) {
 			c.sources = append(c.sources, source{url: u, kind: srcFeed, site: s.site})
 		}
-		if c.baseline && len(c.sources) == 0 && !m.hasListings(s.site) {
+		if c.baseline && len(c.sources) == 0 && !m.hasListings(ctx, s.site) {
 			// A site without feed or sitemap: its hubs are its only
 			// listing, so the first check takes their links too.
 			c.baseline = false
