@@ -168,7 +168,7 @@ func TestUpdates(t *testing.T) {
 // stories, none stored twice, no article fetched twice but the one whose
 // fetch the kill interrupted.
 func TestResume(t *testing.T) {
-	for _, killAfter := range []int{2, 9, 20} {
+	for _, killAfter := range []int{2, 9, 14, 20, 26} {
 		t.Run(fmt.Sprint(killAfter), func(t *testing.T) {
 			var hits atomic.Int64
 			var cancel atomic.Value // context.CancelFunc

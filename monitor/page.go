@@ -26,6 +26,7 @@ const maxAttempts = 3
 // pending is a URL waiting for its fetch in a round.
 type pending struct {
 	url, site, state string
+	detail           string // for a copy waiting for its original: the original's URL
 	hint             hint
 	attempts         int
 	docID            int64
@@ -35,8 +36,8 @@ type pending struct {
 // fetchPending fetches the round's pending URLs and re-checks the
 // modified ones, in the order their sources listed them.
 func (m *Monitor) fetchPending(ctx context.Context, r int, rep *Report) error {
-	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT url, site, state, hint, attempts, doc_id, etag, last_modified FROM monitor_urls
-		WHERE monitor = ? AND state IN ('pending', 'recheck') ORDER BY seq`), m.cfg.Name)
+	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT url, site, state, detail, hint, attempts, doc_id, etag, last_modified FROM monitor_urls
+		WHERE monitor = ? AND state IN ('pending', 'recheck', 'waiting') ORDER BY seq`), m.cfg.Name)
 	if err != nil {
 		return fmt.Errorf("monitor: pending urls: %w", err)
 	}
@@ -44,7 +45,7 @@ func (m *Monitor) fetchPending(ctx context.Context, r int, rep *Report) error {
 	for rows.Next() {
 		var p pending
 		var hj string
-		if err := rows.Scan(&p.url, &p.site, &p.state, &hj, &p.attempts, &p.docID, &p.etag, &p.lastMod); err != nil {
+		if err := rows.Scan(&p.url, &p.site, &p.state, &p.detail, &hj, &p.attempts, &p.docID, &p.etag, &p.lastMod); err != nil {
 			rows.Close()
 			return fmt.Errorf("monitor: pending urls: %w", err)
 		}
@@ -59,15 +60,19 @@ func (m *Monitor) fetchPending(ctx context.Context, r int, rep *Report) error {
 		return err
 	}
 	m.deferred = nil
+	var waiting []pending
 	for _, p := range list {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		var err error
-		if p.state == "recheck" {
+		switch p.state {
+		case "recheck":
 			err = m.recheck(ctx, r, p, rep)
-		} else {
-			err = m.fetchNew(ctx, r, p, rep)
+		case "waiting":
+			waiting = append(waiting, p)
+		default:
+			err = m.fetchNew(ctx, r, p, rep, true)
 		}
 		if err != nil {
 			return err
@@ -77,6 +82,30 @@ func (m *Monitor) fetchPending(ctx context.Context, r int, rep *Report) error {
 	m.deferred = nil
 	for _, f := range deferred {
 		if err := m.store(ctx, r, f.p, f.pg, f.resp); err != nil {
+			return err
+		}
+	}
+	return m.resolveWaiting(ctx, r, waiting, rep)
+}
+
+// resolveWaiting settles the copies a killed run left waiting for their
+// original: linked to it when it is stored, else fetched again.
+func (m *Monitor) resolveWaiting(ctx context.Context, r int, waiting []pending, rep *Report) error {
+	for _, p := range waiting {
+		id, err := m.docByURL(ctx, p.detail)
+		if err != nil {
+			return err
+		}
+		if id == 0 {
+			if err := m.fetchNew(ctx, r, p, rep, false); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := m.link(ctx, r, p.url, id, "canonical"); err != nil {
+			return err
+		}
+		if err := m.outcome(ctx, p, "duplicate", id, "canonical", nil); err != nil {
 			return err
 		}
 	}
@@ -99,7 +128,7 @@ func (m *Monitor) outcome(ctx context.Context, p pending, state string, docID in
 
 // fetchNew fetches a URL never seen before and stores it as an article, a
 // duplicate of one, or a hub.
-func (m *Monitor) fetchNew(ctx context.Context, r int, p pending, rep *Report) error {
+func (m *Monitor) fetchNew(ctx context.Context, r int, p pending, rep *Report, mayWait bool) error {
 	if id, err := m.docByURL(ctx, p.url); err != nil || id > 0 {
 		if err != nil {
 			return err
@@ -122,11 +151,20 @@ func (m *Monitor) fetchNew(ctx context.Context, r int, p pending, rep *Report) e
 	if !pg.article(m, p) {
 		return m.outcome(ctx, p, "hub", 0, "", resp)
 	}
-	if later, err := m.canonicalPending(ctx, p.url, pg); err != nil || later {
-		if later { // the original comes later in the round: store it first
-			m.deferred = append(m.deferred, fetched{p, pg, resp})
-		}
+	later, err := m.canonicalPending(ctx, p.url, pg)
+	if err != nil {
 		return err
+	}
+	if mayWait && later {
+		// The original comes later in the round: store it first. The
+		// copy waits in memory, and in the store for a killed run.
+		m.deferred = append(m.deferred, fetched{p, pg, resp})
+		_, err = m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_urls SET state = 'waiting', detail = ? WHERE monitor = ? AND url = ?`),
+			pg.canonical, m.cfg.Name, p.url)
+		if err != nil {
+			return fmt.Errorf("monitor: record %s: %w", p.url, err)
+		}
+		return nil
 	}
 	return m.store(ctx, r, p, pg, resp)
 }
