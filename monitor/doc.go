@@ -10,12 +10,14 @@
 // announces (<link rel=alternate>), the sitemaps robots.txt names, the
 // children of a sitemap index (package feeds parses them all). Every source
 // is fetched with a conditional GET (If-None-Match, If-Modified-Since) and
-// has an interval in rounds: halved (down to 1) when a check found URLs
-// never seen before, doubled (up to Config.MaxInterval) when not. Feeds and
-// sitemaps start at 1; robots.txt, sitemap indexes and hubs, which change
-// rarely, start at Config.MaxInterval/2 once a site has a feed or a
-// sitemap listing articles. A hub's first check records its links; later
-// checks take only links that appeared since.
+// has an interval in rounds: halved (down to 1) when a check was the first
+// to list URLs never seen before, doubled (up to Config.MaxInterval) when
+// not, so a sitemap that repeats a feed backs off. Every source starts at
+// 1; robots.txt, sitemap indexes, and the hubs of a site that has a feed or
+// a sitemap change rarely and wait at least Config.MaxInterval/2 once
+// checked. Such a hub's first check records its links and later checks
+// take only the links that appeared since; a site without feed or sitemap
+// is watched through its hubs alone, all their links taken.
 //
 // # Pages
 //
@@ -35,8 +37,10 @@
 // monitor_*; SQLite or PostgreSQL): sources with their validators and
 // schedule, every URL met with its state, documents, duplicate links and
 // rounds. A round first records the candidate URLs its sources list
-// (pending), then fetches them; a round killed midway is redone under the
-// same number by the next run, which fetches what is still pending, so
-// nothing is lost or stored twice. Fetches go through the target guard,
-// robots.txt and per-host politeness of package crawler.
+// (pending), then fetches them (a copy naming a pending original waits for
+// it); a round killed midway is redone under the same number by the next
+// run, which fetches what is still pending, so nothing is lost or stored
+// twice. Fetches go through the target guard, robots.txt and per-host
+// politeness of package crawler, one at a time; Config.Fetcher (a
+// browser.Renderer) renders new article pages when set.
 package monitor
