@@ -24,6 +24,9 @@ type Document struct {
 	Modified  string `json:"modified,omitempty"`
 	FirstSeen string `json:"first_seen"` // RFC 3339
 	Round     int    `json:"round"`
+	// Score is the focus lexicon's score of the title and text (with
+	// Config.Focus).
+	Score float64 `json:"score,omitempty"`
 	// Duplicates are the other URLs of the story (tracking variants,
 	// syndicated copies), linked to it.
 	Duplicates []string `json:"duplicates,omitempty"`
@@ -132,7 +135,7 @@ type Selection struct {
 // Documents returns the monitor's documents selected by sel, in the order
 // they were stored, with their duplicate URLs.
 func (m *Monitor) Documents(ctx context.Context, sel Selection) ([]Document, error) {
-	q := `SELECT id, url, site, section, title, author, lang, published, modified, first_seen, round, body FROM monitor_docs WHERE monitor = ?`
+	q := `SELECT id, url, site, section, title, author, lang, published, modified, first_seen, round, score, body FROM monitor_docs WHERE monitor = ?`
 	args := []any{m.cfg.Name}
 	add := func(cond string, v any) { q += " AND " + cond; args = append(args, v) }
 	if sel.Round > 0 {
@@ -158,7 +161,7 @@ func (m *Monitor) Documents(ctx context.Context, sel Selection) ([]Document, err
 	byID := map[int64]int{}
 	for rows.Next() {
 		d := Document{Monitor: m.cfg.Name}
-		if err := rows.Scan(&d.ID, &d.URL, &d.Site, &d.Section, &d.Title, &d.Author, &d.Lang, &d.Published, &d.Modified, &d.FirstSeen, &d.Round, &d.Text); err != nil {
+		if err := rows.Scan(&d.ID, &d.URL, &d.Site, &d.Section, &d.Title, &d.Author, &d.Lang, &d.Published, &d.Modified, &d.FirstSeen, &d.Round, &d.Score, &d.Text); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("monitor: documents: %w", err)
 		}

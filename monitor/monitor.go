@@ -44,6 +44,13 @@ type Config struct {
 	// Now is the clock (default time.Now): first-seen times and relative
 	// dates ("7 hours ago") are resolved against it.
 	Now func() time.Time
+	// Focus, when set, keeps only the articles whose title and text score
+	// at least Threshold on this lexicon (crawler.Lexicon, as in a focused
+	// crawl); the others are recorded as off-focus, not stored.
+	Focus *crawler.Lexicon
+	// Threshold is the focus score an article needs (default
+	// crawler.DefaultThreshold).
+	Threshold float64
 	// Languages restricts language identification (default en, fr, de, es,
 	// it, nl, pt).
 	Languages []string
@@ -64,6 +71,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.Focus != nil && c.Threshold == 0 {
+		c.Threshold = crawler.DefaultThreshold
 	}
 	if len(c.Languages) == 0 {
 		c.Languages = []string{"en", "fr", "de", "es", "it", "nl", "pt"}
@@ -95,13 +105,14 @@ type Monitor struct {
 // Report sums up one round.
 type Report struct {
 	Round       int  `json:"round"`
-	Resumed     bool `json:"resumed,omitempty"` // an interrupted round redone
-	Sources     int  `json:"sources"`           // sources checked
-	NotModified int  `json:"not_modified"`      // of which answered 304
-	New         int  `json:"new"`               // articles stored
-	Updated     int  `json:"updated"`           // known articles re-fetched and changed
-	Duplicates  int  `json:"duplicates"`        // URLs linked to a stored article
-	Hubs        int  `json:"hubs"`              // candidate pages that were not articles
+	Resumed     bool `json:"resumed,omitempty"`   // an interrupted round redone
+	Sources     int  `json:"sources"`             // sources checked
+	NotModified int  `json:"not_modified"`        // of which answered 304
+	New         int  `json:"new"`                 // articles stored
+	Updated     int  `json:"updated"`             // known articles re-fetched and changed
+	Duplicates  int  `json:"duplicates"`          // URLs linked to a stored article
+	Hubs        int  `json:"hubs"`                // candidate pages that were not articles
+	OffFocus    int  `json:"off_focus,omitempty"` // articles under the focus threshold
 	Errors      int  `json:"errors"`
 	// Requests counts the HTTP requests sent (robots.txt included; with
 	// Config.Fetcher, one per page rendered, its subresources not counted).

@@ -203,6 +203,12 @@ func (m *Monitor) store(ctx context.Context, r int, p pending, pg *page, resp *r
 		return m.outcome(ctx, p, "duplicate", id, reason, resp)
 	}
 	doc := m.document(r, p, pg)
+	if m.cfg.Focus != nil {
+		doc.Score = m.cfg.Focus.Score(doc.Title + "\n\n" + doc.Text)
+		if doc.Score < m.cfg.Threshold {
+			return m.outcome(ctx, p, "off-focus", 0, fmt.Sprintf("score %.3f", doc.Score), resp)
+		}
+	}
 	id, err := m.insertDoc(ctx, doc, pg)
 	if err != nil {
 		return err
@@ -461,9 +467,9 @@ func (m *Monitor) link(ctx context.Context, r int, u string, id int64, reason st
 func (m *Monitor) insertDoc(ctx context.Context, d Document, pg *page) (int64, error) {
 	var id int64
 	err := m.db.SQL().QueryRowContext(ctx, m.q(`INSERT INTO monitor_docs (monitor, url, site, section, title, author, lang, published, modified,
-		first_seen, round, simhash, content_hash, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		first_seen, round, simhash, content_hash, body, score) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		m.cfg.Name, d.URL, d.Site, d.Section, d.Title, d.Author, d.Lang, d.Published, d.Modified, d.FirstSeen, d.Round,
-		int64(pg.hash), pg.contentHash, d.Text).Scan(&id)
+		int64(pg.hash), pg.contentHash, d.Text, d.Score).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("monitor: store %s: %w", d.URL, err)
 	}

@@ -507,6 +507,7 @@ func (m *Monitor) finishRound(ctx context.Context, rep *Report) error {
 		{`SELECT COUNT(*) FROM monitor_docs WHERE monitor = ? AND updated_round = ?`, &rep.Updated},
 		{`SELECT COUNT(*) FROM monitor_links WHERE monitor = ? AND round = ?`, &rep.Duplicates},
 		{`SELECT COUNT(*) FROM monitor_urls WHERE monitor = ? AND round = ? AND state = 'hub'`, &rep.Hubs},
+		{`SELECT COUNT(*) FROM monitor_urls WHERE monitor = ? AND round = ? AND state = 'off-focus'`, &rep.OffFocus},
 	}
 	for _, c := range counts {
 		if err := db.QueryRowContext(ctx, m.q(c.q), name, r).Scan(c.dst); err != nil {

@@ -58,6 +58,7 @@ var migrations = []store.Migration{
 			simhash BIGINT NOT NULL DEFAULT 0,
 			content_hash TEXT NOT NULL DEFAULT '',
 			body TEXT NOT NULL DEFAULT '',
+			score DOUBLE PRECISION NOT NULL DEFAULT 0,
 			UNIQUE (monitor, url)
 		)`,
 		`CREATE TABLE monitor_links (

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/fixtures"
 	"github.com/gleaner/gleaner/monitor"
 	"github.com/gleaner/gleaner/store"
@@ -54,8 +55,9 @@ type monitorFlags struct {
 	asJSON, updates, fixtrs bool
 	seed                    int64
 	articles, perRound      int
-	allow, chromium         string
+	allow, chromium, terms  string
 	render                  bool
+	threshold               float64
 }
 
 func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string, error) {
@@ -76,11 +78,15 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string
 	fs.IntVar(&f.perRound, "per-round", 3, "articles each fixture site publishes per round")
 	fs.BoolVar(&f.render, "render", false, "fetch new article pages with Chromium (scripts run); sources stay plain HTTP")
 	fs.StringVar(&f.chromium, "chromium", "", "Chromium `binary` for --render")
+	fs.StringVar(&f.terms, "terms", "", "focus: comma-separated `terms` (a lexicon, as in crawl); articles scoring under --threshold are left out")
+	fs.Float64Var(&f.threshold, "threshold", 0, "focus score an article needs (default the crawler's, 1)")
 	fs.StringVar(&f.allow, "allow-hosts", "", "comma-separated `hosts` the target guard lets through (e.g. an intranet site)")
 	if err := fs.Parse(args); err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	switch {
+	case f.threshold < 0:
+		return nil, nil, fmt.Errorf("%w: --threshold %v: want 0 or more", errUsage, f.threshold)
 	case f.rounds < 0:
 		return nil, nil, fmt.Errorf("%w: --rounds %d: want 0 or more", errUsage, f.rounds)
 	case f.fixtrs && fs.NArg() > 0:
@@ -91,6 +97,17 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string
 		return nil, nil, fmt.Errorf("%w: --fixtures needs --rounds (at most %d)", errUsage, fixtures.NewsRounds+1)
 	}
 	return f, fs.Args(), nil
+}
+
+// splitList splits a comma-separated flag value, blanks dropped.
+func splitList(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // roundLine is the summary of a round as printed.
@@ -110,12 +127,11 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	cfg := monitor.Config{Name: f.name, Sites: sites, Updates: f.updates, Delay: f.delay}
-	for _, h := range strings.Split(f.allow, ",") {
-		if h = strings.TrimSpace(h); h != "" {
-			cfg.Guard.Allowed = append(cfg.Guard.Allowed, h)
-		}
+	cfg := monitor.Config{Name: f.name, Sites: sites, Updates: f.updates, Delay: f.delay, Threshold: f.threshold}
+	if terms := splitList(f.terms); len(terms) > 0 {
+		cfg.Focus = crawler.NewLexicon(terms)
 	}
+	cfg.Guard.Allowed = splitList(f.allow)
 	var srv *fixtures.Server
 	if f.fixtrs {
 		srv, err = fixtures.Start(ctx, fixtures.Options{Seed: f.seed, Articles: f.articles, NewsPerRound: f.perRound, Slow: -1, CrawlDelay: -1})
@@ -219,6 +235,9 @@ func printRound(w io.Writer, line roundLine, asJSON bool) error {
 	r := line.Report
 	s := fmt.Sprintf("round %d: %d sources checked (%d not modified), %d new, %d updated, %d duplicates, %d hubs, %d errors, %d requests",
 		r.Round, r.Sources, r.NotModified, r.New, r.Updated, r.Duplicates, r.Hubs, r.Errors, r.Requests)
+	if r.OffFocus > 0 {
+		s += fmt.Sprintf(", %d off focus", r.OffFocus)
+	}
 	if r.New > 0 {
 		s += fmt.Sprintf(" (%.2f per new article)", line.RequestsPerNew)
 	}
