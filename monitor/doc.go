@@ -41,6 +41,8 @@
 // it); a round killed midway is redone under the same number by the next
 // run, which fetches what is still pending, so nothing is lost or stored
 // twice. Fetches go through the target guard, robots.txt and per-host
-// politeness of package crawler, one at a time; Config.Fetcher (a
+// politeness of package crawler; the pages of several sites are fetched at
+// once (Config.Workers), each read and stored one at a time, so a story
+// whose copies arrive together is still stored once. Config.Fetcher (a
 // browser.Renderer) renders new article pages when set.
 package monitor

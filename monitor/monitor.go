@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -37,6 +38,9 @@ type Config struct {
 	// Updates re-fetches known articles that a source lists as modified
 	// since they were fetched (conditional GET).
 	Updates bool
+	// Workers is how many sites' pages are fetched at once (default 4;
+	// one request at a time per host whatever it is).
+	Workers int
 	// MaxInterval bounds a source's interval in rounds (default 8).
 	MaxInterval int
 	// Timeout bounds one request (default 30s).
@@ -63,6 +67,9 @@ func (c Config) withDefaults() Config {
 	if c.UserAgent == "" {
 		c.UserAgent = "gleaner-monitor"
 	}
+	if c.Workers <= 0 {
+		c.Workers = 4
+	}
 	if c.MaxInterval <= 0 {
 		c.MaxInterval = 8
 	}
@@ -88,6 +95,7 @@ var ErrConfig = errors.New("bad monitor configuration")
 // concurrent use; several processes may share a store but not a monitor
 // name.
 type Monitor struct {
+	mu       sync.Mutex // held while a fetched page is read and stored
 	db       *store.DB
 	cfg      Config
 	client   *http.Client

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/net/html"
@@ -61,22 +62,28 @@ func (m *Monitor) fetchPending(ctx context.Context, r int, rep *Report) error {
 	}
 	m.deferred = nil
 	var waiting []pending
+	bySite := map[string][]pending{}
+	var sites []string
 	for _, p := range list {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		var err error
 		switch p.state {
 		case "recheck":
-			err = m.recheck(ctx, r, p, rep)
+			if err := m.recheck(ctx, r, p, rep); err != nil {
+				return err
+			}
 		case "waiting":
 			waiting = append(waiting, p)
 		default:
-			err = m.fetchNew(ctx, r, p, rep, true)
+			if bySite[p.site] == nil {
+				sites = append(sites, p.site)
+			}
+			bySite[p.site] = append(bySite[p.site], p)
 		}
-		if err != nil {
-			return err
-		}
+	}
+	if err := m.fetchSites(ctx, r, sites, bySite, rep); err != nil {
+		return err
 	}
 	deferred := m.deferred
 	m.deferred = nil
@@ -86,6 +93,40 @@ func (m *Monitor) fetchPending(ctx context.Context, r int, rep *Report) error {
 		}
 	}
 	return m.resolveWaiting(ctx, r, waiting, rep)
+}
+
+// fetchSites fetches the pending URLs of several sites at once
+// (Config.Workers sites at a time), each site's in order; the first error
+// stops them.
+func (m *Monitor) fetchSites(ctx context.Context, r int, sites []string, bySite map[string][]pending, rep *Report) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sem := make(chan struct{}, m.cfg.Workers)
+	errs := make(chan error, len(sites))
+	var wg sync.WaitGroup
+	for _, s := range sites {
+		wg.Add(1)
+		go func(list []pending) {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				errs <- ctx.Err()
+				return
+			}
+			defer func() { <-sem }()
+			for _, p := range list {
+				if err := m.fetchNew(ctx, r, p, rep, true); err != nil {
+					cancel()
+					errs <- err
+					return
+				}
+			}
+		}(bySite[s])
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
 }
 
 // resolveWaiting settles the copies a killed run left waiting for their
@@ -128,15 +169,23 @@ func (m *Monitor) outcome(ctx context.Context, p pending, state string, docID in
 
 // fetchNew fetches a URL never seen before and stores it as an article, a
 // duplicate of one, or a hub.
+// It holds m.mu but while fetching, so that fetches of several hosts run
+// at once while the store and the monitor's memory see one page at a time.
 func (m *Monitor) fetchNew(ctx context.Context, r int, p pending, rep *Report, mayWait bool) error {
-	if id, err := m.docByURL(ctx, p.url); err != nil || id > 0 {
+	m.mu.Lock()
+	id, err := m.docByURL(ctx, p.url)
+	if err != nil || id > 0 {
+		defer m.mu.Unlock()
 		if err != nil {
 			return err
 		}
 		// Already stored under this URL as a copy's canonical: no fetch.
 		return m.outcome(ctx, p, "article", id, "stored from a copy naming it canonical", nil)
 	}
+	m.mu.Unlock()
 	pg, resp, err := m.fetchPage(ctx, p.url)
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
