@@ -58,6 +58,7 @@ type monitorFlags struct {
 	allow, chromium, terms  string
 	render                  bool
 	threshold               float64
+	workers                 int
 }
 
 func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string, error) {
@@ -76,6 +77,7 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string
 	fs.Int64Var(&f.seed, "seed", 1, "seed of the fixture web")
 	fs.IntVar(&f.articles, "articles", 16, "initial articles per fixture site")
 	fs.IntVar(&f.perRound, "per-round", 3, "articles each fixture site publishes per round")
+	fs.IntVar(&f.workers, "workers", 4, "sites whose pages are fetched at once (one request per host at a time)")
 	fs.BoolVar(&f.render, "render", false, "fetch new article pages with Chromium (scripts run); sources stay plain HTTP")
 	fs.StringVar(&f.chromium, "chromium", "", "Chromium `binary` for --render")
 	fs.StringVar(&f.terms, "terms", "", "focus: comma-separated `terms` (a lexicon, as in crawl); articles scoring under --threshold are left out")
@@ -85,6 +87,8 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string
 		return nil, nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	switch {
+	case f.workers < 1:
+		return nil, nil, fmt.Errorf("%w: --workers %d: want at least 1", errUsage, f.workers)
 	case f.threshold < 0:
 		return nil, nil, fmt.Errorf("%w: --threshold %v: want 0 or more", errUsage, f.threshold)
 	case f.rounds < 0:
@@ -127,7 +131,7 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	cfg := monitor.Config{Name: f.name, Sites: sites, Updates: f.updates, Delay: f.delay, Threshold: f.threshold}
+	cfg := monitor.Config{Name: f.name, Sites: sites, Updates: f.updates, Delay: f.delay, Threshold: f.threshold, Workers: f.workers}
 	if terms := splitList(f.terms); len(terms) > 0 {
 		cfg.Focus = crawler.NewLexicon(terms)
 	}
