@@ -2,7 +2,6 @@ package crawler
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -32,9 +31,15 @@ type Crawler struct {
 	guard    TargetGuard
 	robots   *Robots
 	polite   *Politeness
-	health   *hostHealth
-	lang     *langid.Identifier
-	learner  *learner
+	// slots holds the hosts' politeness: polite in memory for a crawl run
+	// by one process, the database's host slots when shared.
+	slots   hostSlots
+	shared  bool // workers of other processes may run the crawl too (see Join)
+	joined  bool // made by Join: the stored configuration is the crawl's
+	polite2 *politeTransport
+	health  *hostHealth
+	lang    *langid.Identifier
+	learner *learner
 
 	mu         sync.Mutex
 	lex        *Lexicon
@@ -42,9 +47,7 @@ type Crawler struct {
 	calibrated bool
 	sample     []sampleDoc
 	dups       NearDuplicates
-	hostCount  map[string]int
-	seq        int64
-	fetchSeq   int64
+	dupsSeq    int64 // fetch_seq of the last fingerprint loaded (shared crawls)
 	counters   Counters
 	started    time.Time
 	processed  int
@@ -143,7 +146,11 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 	c.robots = &Robots{Client: client, UserAgent: cfg.UserAgent}
 	c.polite = &Politeness{Delay: cfg.Delay}
 	c.health = newHostHealth(cfg.HostBackoff, cfg.OutageHosts)
-	client.Transport = &politeTransport{next: c.guard.Transport(), polite: c.polite, robots: c.robots}
+	c.slots = c.polite
+	c.polite2 = &politeTransport{next: c.guard.Transport(), polite: c.polite, robots: c.robots}
+	client.Transport = c.polite2
+	// On PostgreSQL, crawls are shared: `gleaner worker` processes may join.
+	c.shared = db.Backend() == "postgres"
 	c.fetch = cfg.Fetcher
 	if c.fetch == nil {
 		// Every hop is checked by the seed's rule (Check: host and port
@@ -178,30 +185,19 @@ func (c *Crawler) Run(ctx context.Context) (Summary, error) {
 		return sum, err
 	}
 	c.fr = fr
-	cj, _ := json.Marshal(cfg)
-	row, err := fr.claim(ctx, string(cj), cfg.LeaseTTL)
+	row, created, leave, err := c.start(ctx)
 	if err != nil {
 		return sum, err
 	}
-	defer fr.release(context.WithoutCancel(ctx))
+	defer leave()
 	if len(row.Lexicon) > 0 {
 		c.lex = &Lexicon{weights: row.Lexicon}
 	}
 	if row.Threshold > 0 && cfg.Threshold == 0 {
 		c.threshold, c.calibrated = row.Threshold, row.Calibrated
 	}
-	if c.seq, c.fetchSeq, err = fr.maxSeq(ctx); err != nil {
+	if err := c.loadDups(ctx); err != nil {
 		return sum, err
-	}
-	if c.hostCount, err = fr.hostCounts(ctx); err != nil {
-		return sum, err
-	}
-	hs, err := fr.simhashes(ctx)
-	if err != nil {
-		return sum, err
-	}
-	for _, h := range hs {
-		c.dups.seen = append(c.dups.seen, h)
 	}
 	if c.counters, err = CrawlCounters(ctx, c.db, cfg.Name); err != nil {
 		return sum, err
@@ -210,31 +206,29 @@ func (c *Crawler) Run(ctx context.Context) (Summary, error) {
 		return sum, err
 	}
 
-	// Ownership heartbeat.
+	// Ownership (or leases) heartbeat.
 	hbCtx, hbStop := context.WithCancel(ctx)
 	defer hbStop()
-	go func() {
-		t := time.NewTicker(cfg.LeaseTTL / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-hbCtx.Done():
-				return
-			case <-t.C:
-				fr.heartbeat(hbCtx, cfg.LeaseTTL)
-			}
-		}
-	}()
+	go c.heartbeat(hbCtx)
 
-	if err := c.recover(ctx); err != nil {
-		return sum, err
+	if !c.shared {
+		if err := c.recover(ctx); err != nil {
+			return sum, err
+		}
 	}
-	if err := c.seedFrontier(ctx); err != nil {
-		return sum, err
+	if created || !c.joined {
+		if err := c.seedFrontier(ctx); err != nil {
+			return sum, err
+		}
 	}
-	stop, err := c.loop(ctx)
+	var stop string
+	if c.shared {
+		stop, err = c.loopShared(ctx)
+	} else {
+		stop, err = c.loop(ctx)
+	}
 	sum.Stop = stop
-	if err == nil && stop != StopCancelled {
+	if err == nil && c.finishing(ctx, stop) {
 		if ferr := c.learner.finish(ctx, c); ferr != nil {
 			err = ferr
 		}
@@ -280,11 +274,6 @@ func (c *Crawler) recover(ctx context.Context) error {
 	return nil
 }
 
-func (c *Crawler) nextSeq() int64 {
-	c.seq++
-	return c.seq
-}
-
 func (c *Crawler) seedFrontier(ctx context.Context) error {
 	var seeds []discovered
 	for _, s := range c.cfg.Seeds {
@@ -297,14 +286,7 @@ func (c *Crawler) seedFrontier(ctx context.Context) error {
 		}
 		seeds = append(seeds, discovered{URL: u.String(), Host: u.Host, Priority: c.strategy.SeedPriority(), FromRelevant: true})
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, s := range seeds {
-		if c.hostCount[s.Host] == 0 {
-			c.hostCount[s.Host]++
-		}
-	}
-	return c.fr.seed(ctx, seeds, c.strategy, c.nextSeq)
+	return c.fr.seed(ctx, seeds, c.strategy)
 }
 
 // stopReason returns why the crawl must stop now, "" to go on; inflight
@@ -455,7 +437,7 @@ func (c *Crawler) work(ctx context.Context, e entry) error {
 		c.cfg.Logf("refused %s: %v", e.URL, err)
 		return c.finish(ctx, e, doneRecord{Outcome: OutcomeForbidden, Detail: err.Error()})
 	}
-	release, allowed, crawlDelay, rerr := admit(ctx, c.polite, c.robots, u)
+	release, allowed, crawlDelay, rerr := admit(ctx, c.slots, c.robots, u)
 	if ctx.Err() != nil {
 		return c.interrupted(e)
 	}
@@ -561,16 +543,13 @@ func (c *Crawler) finish(ctx context.Context, e entry, d doneRecord) error {
 }
 
 func (c *Crawler) commit(ctx context.Context, d doneRecord) error {
-	c.mu.Lock()
-	d.NextSeq = c.nextSeq
-	d.AllowHost = func(h string) bool {
-		if c.hostCount[h] >= c.cfg.HostPageCap {
-			return false
-		}
-		c.hostCount[h]++
-		return true
-	}
+	d.HostPageCap = c.cfg.HostPageCap
 	err := c.fr.commit(context.WithoutCancel(ctx), d)
+	if errors.Is(err, ErrLeaseLost) {
+		c.cfg.Logf("%v", err)
+		return nil
+	}
+	c.mu.Lock()
 	if err == nil {
 		c.processed++
 		c.counters.Outcomes[d.Outcome]++

@@ -71,3 +71,16 @@ func (h *hostHealth) succeeded(host string) {
 	delete(h.until, host)
 	clear(h.streak)
 }
+
+// suspended lists the hosts suspended at now.
+func (h *hostHealth) suspended(now time.Time) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for host, until := range h.until {
+		if now.Before(until) {
+			out = append(out, host)
+		}
+	}
+	return out
+}

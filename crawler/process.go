@@ -32,10 +32,9 @@ func (c *Crawler) processStored(ctx context.Context, e entry, sp *store.Page) er
 		return c.fr.retry(context.WithoutCancel(ctx), e.URL)
 	}
 	d.URL, d.PageID, d.Strategy = e.URL, sp.ID, c.strategy
-	c.mu.Lock()
-	c.fetchSeq++
-	d.FetchSeq = c.fetchSeq
-	c.mu.Unlock()
+	if d.FetchSeq, err = c.fr.reserveSeq(context.WithoutCancel(ctx), "next_fetch_seq", 1); err != nil {
+		return err
+	}
 	return c.commit(ctx, d)
 }
 
