@@ -33,19 +33,9 @@ type JoinOptions struct {
 // at any time; a worker killed outright loses nothing: its leases expire
 // (the crawl's LeaseTTL) and other workers take them over.
 func Join(ctx context.Context, db *store.DB, name string, opt JoinOptions) (*Crawler, error) {
-	if err := ensureTables(ctx, db); err != nil {
-		return nil, err
-	}
-	row, err := loadCrawl(ctx, db, name)
+	cfg, err := StoredConfig(ctx, db, name)
 	if err != nil {
 		return nil, err
-	}
-	if row == nil {
-		return nil, fmt.Errorf("crawl %s: %w", name, store.ErrNotFound)
-	}
-	var cfg Config
-	if err := json.Unmarshal([]byte(row.Config), &cfg); err != nil {
-		return nil, fmt.Errorf("crawl %s: stored configuration: %w", name, err)
 	}
 	cfg.Fetcher, cfg.Logf, cfg.Progress = opt.Fetcher, opt.Logf, opt.Progress
 	if opt.Workers > 0 {
@@ -333,4 +323,23 @@ func (c *Crawler) workShared(ctx context.Context, e entry, takeover bool) error 
 		}
 	}
 	return c.work(ctx, e)
+}
+
+// StoredConfig returns the configuration crawl name was created with.
+func StoredConfig(ctx context.Context, db *store.DB, name string) (Config, error) {
+	var cfg Config
+	if err := ensureTables(ctx, db); err != nil {
+		return cfg, err
+	}
+	row, err := loadCrawl(ctx, db, name)
+	if err != nil {
+		return cfg, err
+	}
+	if row == nil {
+		return cfg, fmt.Errorf("crawl %s: %w", name, store.ErrNotFound)
+	}
+	if err := json.Unmarshal([]byte(row.Config), &cfg); err != nil {
+		return cfg, fmt.Errorf("crawl %s: stored configuration: %w", name, err)
+	}
+	return cfg, nil
 }
