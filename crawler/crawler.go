@@ -22,7 +22,7 @@ import (
 type Crawler struct {
 	cfg      Config
 	db       *store.DB
-	fr       *frontier
+	fr       queue
 	fetch    browser.Fetcher
 	strategy Strategy
 	formula  *Formula
@@ -184,6 +184,7 @@ func (c *Crawler) Run(ctx context.Context) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
+	fr.shared = c.shared
 	c.fr = fr
 	row, created, leave, err := c.start(ctx)
 	if err != nil {

@@ -833,3 +833,33 @@ func truncate(s string, n int) string {
 	}
 	return s[:n]
 }
+
+// state returns the state and outcome of URL u ("" when u is not in the
+// frontier).
+func (f *frontier) state(ctx context.Context, u string) (state, outcome string, err error) {
+	err = f.sqldb.QueryRowContext(ctx, f.q(`SELECT state, outcome FROM crawl_frontier WHERE crawl = ? AND url = ?`), f.crawl, u).Scan(&state, &outcome)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", "", nil
+	}
+	return state, outcome, err
+}
+
+// keptPages returns the ids of the stored pages the crawl judged (relevant
+// or not), in id order.
+func (f *frontier) keptPages(ctx context.Context) ([]int64, error) {
+	rows, err := f.sqldb.QueryContext(ctx, f.q(`SELECT page_id FROM crawl_frontier WHERE crawl = ? AND state = ? AND outcome IN (?, ?) AND page_id > 0 ORDER BY page_id`),
+		f.crawl, StateDone, OutcomeValidated, OutcomeIrrelevant)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}

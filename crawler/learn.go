@@ -197,22 +197,8 @@ func (l *learner) finish(ctx context.Context, c *Crawler) error {
 	if l.cfg.LearnAt < 0 {
 		return nil
 	}
-	rows, err := c.db.SQL().QueryContext(ctx, c.db.Rebind(`SELECT page_id FROM crawl_frontier WHERE crawl = ? AND state = ? AND outcome IN (?, ?) AND page_id > 0 ORDER BY page_id`),
-		c.cfg.Name, StateDone, OutcomeValidated, OutcomeIrrelevant)
+	ids, err := c.fr.keptPages(ctx)
 	if err != nil {
-		return err
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	bySite := map[string][]int64{}

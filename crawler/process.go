@@ -2,8 +2,6 @@ package crawler
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"math"
 	"mime"
@@ -198,11 +196,7 @@ func failureOutcome(k browser.Failure) string {
 
 // fetchedBefore reports whether u was fetched (or taken as an alias) already.
 func (c *Crawler) fetchedBefore(ctx context.Context, u string) (bool, error) {
-	var state, outcome string
-	err := c.db.SQL().QueryRowContext(ctx, c.db.Rebind(`SELECT state, outcome FROM crawl_frontier WHERE crawl = ? AND url = ?`), c.cfg.Name, u).Scan(&state, &outcome)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
+	state, outcome, err := c.fr.state(ctx, u)
 	if err != nil {
 		return false, err
 	}

@@ -42,7 +42,7 @@ type hostSlots interface {
 // fetch per host at a time, and delay (or the Crawl-delay) between the end
 // of one and the start of the next, whichever process makes them.
 type dbSlots struct {
-	fr    *frontier
+	fr    queue
 	delay time.Duration
 	// hold is how long a slot stays taken by a worker that died with it.
 	hold time.Duration

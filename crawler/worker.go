@@ -60,10 +60,11 @@ func Create(ctx context.Context, db *store.DB, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	if c.fr, err = openFrontier(ctx, db, c.cfg.Name); err != nil {
+	fr, err := openFrontier(ctx, db, c.cfg.Name)
+	if err != nil {
 		return err
 	}
-	c.shared, c.fr.shared = true, true
+	c.shared, fr.shared, c.fr = true, true, fr
 	cj, _ := json.Marshal(c.cfg)
 	_, created, err := c.fr.join(ctx, string(cj), false)
 	if err != nil {
@@ -86,7 +87,6 @@ func (c *Crawler) start(ctx context.Context) (row *crawlRow, created bool, leave
 		}
 		return row, row.Lexicon == nil && row.Threshold == 0, func() { c.fr.release(context.WithoutCancel(ctx)) }, nil
 	}
-	c.fr.shared = true
 	if row, created, err = c.fr.join(ctx, string(cj), !c.joined); err != nil {
 		return nil, false, nil, err
 	}
