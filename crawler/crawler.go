@@ -295,16 +295,25 @@ func (c *Crawler) seedFrontier(ctx context.Context) error {
 func (c *Crawler) stopReason(inflight int) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	cfg := c.cfg
-	switch {
-	case cfg.MaxPages > 0 && c.counters.Tried+inflight >= cfg.MaxPages:
-		return StopMaxPages
-	case cfg.MaxDocs > 0 && c.counters.Validated >= cfg.MaxDocs:
-		return StopMaxDocs
-	case cfg.MaxTokens > 0 && c.counters.Tokens >= cfg.MaxTokens:
-		return StopMaxTokens
-	case cfg.MaxDuration > 0 && time.Since(c.started) >= cfg.MaxDuration:
+	if s := c.cfg.limitReached(c.counters, inflight); s != "" {
+		return s
+	}
+	if c.cfg.MaxDuration > 0 && time.Since(c.started) >= c.cfg.MaxDuration {
 		return StopMaxDuration
+	}
+	return ""
+}
+
+// limitReached returns which of the crawl's limits on its whole frontier
+// (pages, documents, words) cnt reaches, "" for none.
+func (cfg Config) limitReached(cnt Counters, inflight int) string {
+	switch {
+	case cfg.MaxPages > 0 && cnt.Tried+inflight >= cfg.MaxPages:
+		return StopMaxPages
+	case cfg.MaxDocs > 0 && cnt.Validated >= cfg.MaxDocs:
+		return StopMaxDocs
+	case cfg.MaxTokens > 0 && cnt.Tokens >= cfg.MaxTokens:
+		return StopMaxTokens
 	}
 	return ""
 }

@@ -342,3 +342,70 @@ func sameCorpus(t *testing.T, a *store.DB, an string, b *store.DB, bn string) {
 		t.Errorf("corpus of %d documents alone, %d by the workers", len(ca), len(cb))
 	}
 }
+
+// TestPostgresManyCrawls: two crawls with their own limits run at once in
+// one database, each by two workers; each stops at its own budget, both are
+// listed, neither is running any more, and the hosts they share are fetched
+// politely across the two crawls (the host slots are the database's).
+func TestPostgresManyCrawls(t *testing.T) {
+	ctx := context.Background()
+	srv := ownFixtureWeb(t, fixtures.Options{Seed: 6, Slow: -1, CrawlDelay: -1, Articles: 8})
+	dsn := storetest.PostgresURL(t)
+	budgets := map[string]int{"small": 8, "large": 20}
+	var dbs []*store.DB
+	for range 4 {
+		db, err := store.Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		dbs = append(dbs, db)
+	}
+	for name, n := range budgets {
+		cfg := sharedConfig(srv, name)
+		cfg.MaxPages = n
+		if err := Create(ctx, dbs[0], cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Create(ctx, dbs[0], sharedConfig(srv, "small")); err == nil {
+		t.Error("a second crawl named small was created")
+	}
+	errs := make(chan error, 4)
+	i := 0
+	for name := range budgets {
+		for range 2 {
+			c, err := Join(ctx, dbs[i], name, JoinOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			i++
+			go func() {
+				_, err := c.Run(ctx)
+				errs <- err
+			}()
+		}
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	names, err := Crawls(ctx, dbs[0])
+	if err != nil || strings.Join(names, ",") != "large,small" {
+		t.Errorf("crawls %v, %v", names, err)
+	}
+	for name, n := range budgets {
+		cnt, err := CrawlCounters(ctx, dbs[0], name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cnt.Tried != n || cnt.Leased != 0 || cnt.Queued == 0 {
+			t.Errorf("crawl %s: %s; want %d tried, URLs left queued", name, cnt, n)
+		}
+	}
+	if running, err := RunningCrawls(ctx, dbs[0]); err != nil || len(running) != 0 {
+		t.Errorf("running after their budgets: %v, %v", running, err)
+	}
+	checkPolite(t, srv.Hits(), sharedConfig(srv, "").Delay)
+}

@@ -288,7 +288,8 @@ func (f *frontier) simhashesAfter(ctx context.Context, seq int64) ([]SimHash, in
 }
 
 // RunningCrawls lists the crawls of db that have work left: not paused,
-// with URLs queued or leased.
+// with URLs queued or leased, their limits (MaxPages, MaxDocs, MaxTokens)
+// not reached.
 func RunningCrawls(ctx context.Context, db *store.DB) ([]string, error) {
 	if err := ensureTables(ctx, db); err != nil {
 		return nil, err
@@ -299,13 +300,31 @@ func RunningCrawls(ctx context.Context, db *store.DB) ([]string, error) {
 		return nil, fmt.Errorf("running crawls: %w", err)
 	}
 	defer rows.Close()
-	var out []string
+	var names []string
 	for rows.Next() {
 		var n string
 		if err := rows.Scan(&n); err != nil {
 			return nil, err
 		}
-		out = append(out, n)
+		names = append(names, n)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	var out []string
+	for _, n := range names {
+		cfg, err := StoredConfig(ctx, db, n)
+		if err != nil {
+			return nil, err
+		}
+		cnt, err := CrawlCounters(ctx, db, n)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.limitReached(cnt, cnt.Leased) == "" {
+			out = append(out, n)
+		}
+	}
+	return out, nil
 }
