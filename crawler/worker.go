@@ -341,5 +341,10 @@ func StoredConfig(ctx context.Context, db *store.DB, name string) (Config, error
 	if err := json.Unmarshal([]byte(row.Config), &cfg); err != nil {
 		return cfg, fmt.Errorf("crawl %s: stored configuration: %w", name, err)
 	}
+	if cfg.Delay == 0 {
+		// Stored with its defaults applied: 0 is "no delay" (asked as a
+		// negative one), not the default delay.
+		cfg.Delay = -1
+	}
 	return cfg, nil
 }
