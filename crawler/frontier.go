@@ -678,12 +678,15 @@ func (f *frontier) upsert(ctx context.Context, tx *sql.Tx, l discovered, s Strat
 	var state string
 	var p Priority
 	var fromRel bool
-	lock := ""
-	if f.pg {
-		lock = " FOR UPDATE" // merges of one row by two workers must not lose one
+	sel := `SELECT state, priority, inherited, from_relevant FROM crawl_frontier WHERE crawl = ? AND url = ?`
+	err := tx.QueryRowContext(ctx, f.q(sel), f.crawl, l.URL).Scan(&state, &p.Score, &p.Inherited, &fromRel)
+	if err == nil && state == StateQueued && f.pg {
+		// Merges of one row by two workers must not lose one: read it
+		// again, locked. Only queued rows are locked: a worker's commit
+		// holds its own (leased) row, which others' links must not wait
+		// for (two pages linking to each other would deadlock).
+		err = tx.QueryRowContext(ctx, f.q(sel+` FOR UPDATE`), f.crawl, l.URL).Scan(&state, &p.Score, &p.Inherited, &fromRel)
 	}
-	err := tx.QueryRowContext(ctx, f.q(`SELECT state, priority, inherited, from_relevant FROM crawl_frontier WHERE crawl = ? AND url = ?`+lock), f.crawl, l.URL).
-		Scan(&state, &p.Score, &p.Inherited, &fromRel)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return f.insert(ctx, tx, l, s, seq, hostCap, now)

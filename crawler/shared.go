@@ -328,3 +328,34 @@ func RunningCrawls(ctx context.Context, db *store.DB) ([]string, error) {
 	}
 	return out, nil
 }
+
+// expireDead ends at once the leases of workers that ran on this machine
+// and are gone (ownerAlive): they are taken over without waiting for their
+// expiry. Leases of other machines' workers expire with time.
+func (f *frontier) expireDead(ctx context.Context) error {
+	rows, err := f.sqldb.QueryContext(ctx, f.q(`SELECT DISTINCT lease_owner FROM crawl_frontier WHERE crawl = ? AND state = ?`), f.crawl, StateLeased)
+	if err != nil {
+		return err
+	}
+	var dead []string
+	for rows.Next() {
+		var o string
+		if err := rows.Scan(&o); err != nil {
+			rows.Close()
+			return err
+		}
+		if !ownerAlive(o) {
+			dead = append(dead, o)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, o := range dead {
+		if _, err := f.sqldb.ExecContext(ctx, f.q(`UPDATE crawl_frontier SET lease_until = 0 WHERE crawl = ? AND state = ? AND lease_owner = ?`), f.crawl, StateLeased, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}

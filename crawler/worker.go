@@ -166,6 +166,9 @@ func (c *Crawler) refreshShared(ctx context.Context) (string, error) {
 	if err != nil || p {
 		return StopPaused, err
 	}
+	if err := c.fr.expireDead(ctx); err != nil {
+		return "", err
+	}
 	cnt, err := CrawlCounters(ctx, c.db, c.cfg.Name)
 	if err != nil {
 		return "", err
