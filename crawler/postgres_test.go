@@ -409,3 +409,72 @@ func TestPostgresManyCrawls(t *testing.T) {
 	}
 	checkPolite(t, srv.Hits(), sharedConfig(srv, "").Delay)
 }
+
+// TestPostgresLearningOnce: three workers crawl with template learning on;
+// each learning of a site (at LearnAt pages, at each doubling, at the end)
+// is a job claimed once, and every learning run in the store was preceded
+// by its job's claim: no site is learned twice for one job.
+func TestPostgresLearningOnce(t *testing.T) {
+	ctx := context.Background()
+	srv := ownFixtureWeb(t, fixtures.Options{Seed: 8, Slow: -1, CrawlDelay: -1, Articles: 8})
+	dsn := storetest.PostgresURL(t)
+	cfg := sharedConfig(srv, "learn")
+	cfg.LearnAt, cfg.MaxPages, cfg.Delay = 4, 36, 5*time.Millisecond
+	errs := make(chan error, 3)
+	var db *store.DB
+	for i := range 3 {
+		d, err := store.Open(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.Close() })
+		if i == 0 {
+			db = d
+			if err := Create(ctx, db, cfg); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c, err := Join(ctx, d, cfg.Name, JoinOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			_, err := c.Run(ctx)
+			errs <- err
+		}()
+	}
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, err := db.SQL().Query(db.Rebind(`SELECT site, COUNT(*) FROM crawl_jobs WHERE crawl = ? GROUP BY site`), cfg.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := map[string]int{}
+	for rows.Next() {
+		var site string
+		var n int
+		if err := rows.Scan(&site, &n); err != nil {
+			t.Fatal(err)
+		}
+		jobs[site] = n
+	}
+	rows.Close()
+	learned := 0
+	for site, n := range jobs {
+		runs, err := db.Runs(ctx, site)
+		if err != nil {
+			t.Fatal(err)
+		}
+		learned += len(runs)
+		if len(runs) > n {
+			t.Errorf("site %s: %d learning runs for %d jobs", site, len(runs), n)
+		}
+	}
+	if learned == 0 {
+		t.Errorf("no site learned (jobs %v)", jobs)
+	}
+	t.Logf("jobs per site %v, %d runs", jobs, learned)
+}
