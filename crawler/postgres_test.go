@@ -68,6 +68,7 @@ func sharedConfig(srv *fixtures.Server, name string) Config {
 	cfg.Delay = 40 * time.Millisecond
 	cfg.Workers = 2
 	cfg.LeaseTTL = 2 * time.Second
+	cfg.Timeout = 20 * time.Second // a loaded machine must not turn a page into a timeout in one crawl only
 	return cfg
 }
 

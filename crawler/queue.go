@@ -29,7 +29,7 @@ type queue interface {
 	leaseNext(ctx context.Context, r leaseRequest) (*entry, leaseResult, error)
 	leased(ctx context.Context) ([]entry, error)
 	renewLeases(ctx context.Context, ttl time.Duration) error
-	expireDead(ctx context.Context) error
+	expireDead(ctx context.Context, delay time.Duration) error
 	requeue(ctx context.Context, u string) error
 	retry(ctx context.Context, u string) error
 	commit(ctx context.Context, d doneRecord) error

@@ -329,10 +329,12 @@ func RunningCrawls(ctx context.Context, db *store.DB) ([]string, error) {
 	return out, nil
 }
 
-// expireDead ends at once the leases of workers that ran on this machine
-// and are gone (ownerAlive): they are taken over without waiting for their
-// expiry. Leases of other machines' workers expire with time.
-func (f *frontier) expireDead(ctx context.Context) error {
+// expireDead ends at once the leases and host slots of workers that ran on
+// this machine and are gone (ownerAlive): they are taken over without
+// waiting for their expiry (a freed host waits delay from now: the dead
+// worker's request ended when it died, at the latest). Leases and slots of
+// other machines' workers expire with time.
+func (f *frontier) expireDead(ctx context.Context, delay time.Duration) error {
 	rows, err := f.sqldb.QueryContext(ctx, f.q(`SELECT DISTINCT lease_owner FROM crawl_frontier WHERE crawl = ? AND state = ?`), f.crawl, StateLeased)
 	if err != nil {
 		return err
@@ -354,6 +356,9 @@ func (f *frontier) expireDead(ctx context.Context) error {
 	}
 	for _, o := range dead {
 		if _, err := f.sqldb.ExecContext(ctx, f.q(`UPDATE crawl_frontier SET lease_until = 0 WHERE crawl = ? AND state = ? AND lease_owner = ?`), f.crawl, StateLeased, o); err != nil {
+			return err
+		}
+		if _, err := f.sqldb.ExecContext(ctx, f.q(`UPDATE crawl_hosts SET owner = '', busy_until = 0, next_at = {{now}} + ? WHERE owner = ?`), delay.Milliseconds(), o); err != nil {
 			return err
 		}
 	}

@@ -166,7 +166,7 @@ func (c *Crawler) refreshShared(ctx context.Context) (string, error) {
 	if err != nil || p {
 		return StopPaused, err
 	}
-	if err := c.fr.expireDead(ctx); err != nil {
+	if err := c.fr.expireDead(ctx, max(c.cfg.Delay, 0)); err != nil {
 		return "", err
 	}
 	cnt, err := CrawlCounters(ctx, c.db, c.cfg.Name)
