@@ -145,7 +145,7 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 	client := &http.Client{Timeout: cfg.Timeout}
 	c.robots = &Robots{Client: client, UserAgent: cfg.UserAgent}
 	c.polite = &Politeness{Delay: cfg.Delay}
-	c.health = newHostHealth(cfg.HostBackoff, cfg.OutageHosts)
+	c.health = newHostHealth(cfg.HostBackoff, cfg.OutageHosts, cfg.OutageWait)
 	c.slots = c.polite
 	c.polite2 = &politeTransport{next: c.guard.Transport(), polite: c.polite, robots: c.robots}
 	client.Transport = c.polite2
@@ -462,8 +462,8 @@ func (c *Crawler) work(ctx context.Context, e entry) error {
 	if ctx.Err() != nil {
 		return c.interrupted(e)
 	}
-	if stop := c.fetchFailed(e, ferr); stop != nil {
-		return stop
+	if handled, err := c.fetchFailed(e, ferr); handled {
+		return err
 	}
 	if failureOf(ferr) == browser.FailureRefused {
 		// A guard refused the page or a redirect hop of it.
@@ -497,10 +497,14 @@ func (c *Crawler) work(ctx context.Context, e entry) error {
 	return c.processStored(ctx, e, sp)
 }
 
-// fetchFailed keeps track of the hosts that cannot be reached and returns
-// the error that stops the run when the failure is not the page's: the
-// fetcher itself failed, or a general outage. The URL is then left queued.
-func (c *Crawler) fetchFailed(e entry, ferr error) error {
+// outageLog is logged when a general outage pauses the crawl.
+const outageLog = "network outage (host %s: %v): crawl paused until a host answers, at most %v"
+
+// fetchFailed keeps track of the hosts that cannot be reached. When the
+// failure is not the page's (the fetcher itself failed, or the network is
+// down) the URL is left queued and handled is true; err then stops the run
+// (nil while an outage is waited out).
+func (c *Crawler) fetchFailed(e entry, ferr error) (handled bool, err error) {
 	var stop error
 	switch failureOf(ferr) {
 	case browser.FailureNone:
@@ -508,27 +512,31 @@ func (c *Crawler) fetchFailed(e entry, ferr error) error {
 	case browser.FailureFetcher:
 		stop = ErrFetcherFailed
 	case browser.FailureNetwork:
-		if c.health.failed(e.Host, time.Now()) {
+		switch c.health.failed(e.Host, time.Now()) {
+		case outageStop:
 			stop = ErrOutage
-		} else {
+		case outageWait:
+			c.cfg.Logf(outageLog, e.Host, ferr, c.cfg.OutageWait)
+			return true, c.interrupted(e)
+		default:
 			c.cfg.Logf("host %s unreachable, suspended for a while: %v", e.Host, ferr)
 		}
 	}
 	if stop == nil {
-		return nil
+		return false, nil
 	}
 	if err := c.interrupted(e); err != nil {
-		return err
+		return true, err
 	}
-	return fmt.Errorf("crawl %s: %w: at %s: %w", c.cfg.Name, stop, e.URL, ferr)
+	return true, fmt.Errorf("crawl %s: %w: at %s: %w", c.cfg.Name, stop, e.URL, ferr)
 }
 
 // robotsFailed handles a URL whose host's robots.txt could not be read: an
 // unreachable host is suspended and the URL tried again later, like a page
 // that could not be fetched.
 func (c *Crawler) robotsFailed(ctx context.Context, e entry, rerr error) error {
-	if stop := c.fetchFailed(e, rerr); stop != nil {
-		return stop
+	if handled, err := c.fetchFailed(e, rerr); handled {
+		return err
 	}
 	if failureOf(rerr) != browser.FailureNetwork {
 		return c.finish(ctx, e, doneRecord{Outcome: OutcomeRobots, Detail: rerr.Error()})

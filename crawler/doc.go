@@ -75,6 +75,14 @@
 // before the fetch and again when the default fetcher dials (so redirects
 // and DNS answers cannot reach them); responses are capped at MaxBytes.
 //
+// A failure of the fetcher or of the network is never the page's: a host
+// that cannot be reached is suspended for a backoff that doubles (Babouk
+// suspends a failing domain); when several hosts in a row cannot be reached
+// the network is taken to be down and the crawl pauses, URLs queued, and
+// resumes by itself when a host answers again (OutageHosts, OutageWait); a
+// fetcher that cannot work at all (a browser that will not start) stops the
+// run with ErrFetcherFailed.
+//
 // # Outcomes
 //
 // Every finished URL has one outcome; Counters derives Babouk's counters
