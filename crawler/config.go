@@ -125,9 +125,13 @@ type Config struct {
 	HostBackoff time.Duration `yaml:"host_backoff" json:"host_backoff,omitempty"`
 	// OutageHosts: when this many different hosts could not be reached in a
 	// row, with no page fetched in between, the network is taken to be
-	// down and the run stops with ErrOutage, its URLs left queued (default
-	// 3; negative: never).
+	// down (default 3; negative: never): the crawl pauses, its URLs left
+	// queued and their attempts untouched, and resumes by itself when a
+	// suspended host answers again.
 	OutageHosts int `yaml:"outage_hosts" json:"outage_hosts,omitempty"`
+	// OutageWait is how long a general outage is waited out before the run
+	// stops with ErrOutage (default 10m).
+	OutageWait time.Duration `yaml:"outage_wait" json:"outage_wait,omitempty"`
 
 	// Fetcher fetches pages (default: a plain HTTP fetcher guarded against
 	// forbidden targets). Give a browser.Renderer to render pages.
@@ -194,6 +198,9 @@ func (c Config) withDefaults() Config {
 	if c.OutageHosts == 0 {
 		c.OutageHosts = 3
 	}
+	if c.OutageWait <= 0 {
+		c.OutageWait = 10 * time.Minute
+	}
 	if c.LeaseTTL <= 0 {
 		c.LeaseTTL = 10 * time.Minute
 	}
@@ -212,7 +219,7 @@ func (c Config) checkDurations() error {
 	for _, d := range []struct {
 		name string
 		v    time.Duration
-	}{{"timeout", c.Timeout}, {"max_duration", c.MaxDuration}, {"lease_ttl", c.LeaseTTL}, {"host_backoff", c.HostBackoff}} {
+	}{{"timeout", c.Timeout}, {"max_duration", c.MaxDuration}, {"lease_ttl", c.LeaseTTL}, {"host_backoff", c.HostBackoff}, {"outage_wait", c.OutageWait}} {
 		if d.v < 0 {
 			return fmt.Errorf("crawl %s: %s %v must not be negative", c.Name, d.name, d.v)
 		}

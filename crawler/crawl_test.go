@@ -43,7 +43,7 @@ func quick(t *testing.T, name string, edit func(*Config)) (*store.DB, Summary, C
 
 func outcomeDetails(t *testing.T, db *store.DB, name, outcome string) []string {
 	t.Helper()
-	rows, err := db.SQL().Query(`SELECT url || ' ' || detail FROM crawl_frontier WHERE crawl = ? AND outcome = ?`, name, outcome)
+	rows, err := db.SQL().Query(db.Rebind(`SELECT url || ' ' || detail FROM crawl_frontier WHERE crawl = ? AND outcome = ?`), name, outcome)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestStopCriteria(t *testing.T) {
 			// Nothing is relevant at this threshold: the seeds (depth 0)
 			// are followed, their links (depth 1) are not.
 			var maxDepth, n int
-			db.SQL().QueryRow(`SELECT MAX(depth), COUNT(*) FROM crawl_frontier WHERE crawl = ?`, s.Name).Scan(&maxDepth, &n)
+			db.SQL().QueryRow(db.Rebind(`SELECT MAX(depth), COUNT(*) FROM crawl_frontier WHERE crawl = ?`), s.Name).Scan(&maxDepth, &n)
 			if s.Stop != StopExhausted || maxDepth != 1 || s.Counters.Tried > n {
 				t.Errorf("stop %s, max depth %d over %d URLs, want frontier exhausted at depth 1", s.Stop, maxDepth, n)
 			}
@@ -184,7 +184,7 @@ func TestFilters(t *testing.T) {
 			}
 		}},
 		{"host-cap", func(c *Config) { c.HostPageCap, c.MaxPages = 25, 0 }, func(t *testing.T, db *store.DB, s Summary) {
-			rows, err := db.SQL().Query(`SELECT host, COUNT(*) FROM crawl_frontier WHERE crawl = ? AND outcome != 'alias' GROUP BY host`, s.Name)
+			rows, err := db.SQL().Query(db.Rebind(`SELECT host, COUNT(*) FROM crawl_frontier WHERE crawl = ? AND outcome != 'alias' GROUP BY host`), s.Name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -351,7 +351,7 @@ func TestCrawlRobots(t *testing.T) {
 	}
 	for _, d := range noindex {
 		var n int
-		db.SQL().QueryRow(`SELECT COUNT(*) FROM crawl_edges WHERE crawl = ? AND source = ? AND kind = 'link'`, cfg.Name, strings.Fields(d)[0]).Scan(&n)
+		db.SQL().QueryRow(db.Rebind(`SELECT COUNT(*) FROM crawl_edges WHERE crawl = ? AND source = ? AND kind = 'link'`), cfg.Name, strings.Fields(d)[0]).Scan(&n)
 		if n > 0 {
 			t.Errorf("%d links followed from nofollow page %s", n, d)
 		}

@@ -2,7 +2,6 @@ package crawler
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -23,7 +22,7 @@ import (
 type Crawler struct {
 	cfg      Config
 	db       *store.DB
-	fr       *frontier
+	fr       queue
 	fetch    browser.Fetcher
 	strategy Strategy
 	formula  *Formula
@@ -32,9 +31,15 @@ type Crawler struct {
 	guard    TargetGuard
 	robots   *Robots
 	polite   *Politeness
-	health   *hostHealth
-	lang     *langid.Identifier
-	learner  *learner
+	// slots holds the hosts' politeness: polite in memory for a crawl run
+	// by one process, the database's host slots when shared.
+	slots   hostSlots
+	shared  bool // workers of other processes may run the crawl too (see Join)
+	joined  bool // made by Join: the stored configuration is the crawl's
+	polite2 *politeTransport
+	health  *hostHealth
+	lang    *langid.Identifier
+	learner *learner
 
 	mu         sync.Mutex
 	lex        *Lexicon
@@ -42,9 +47,7 @@ type Crawler struct {
 	calibrated bool
 	sample     []sampleDoc
 	dups       NearDuplicates
-	hostCount  map[string]int
-	seq        int64
-	fetchSeq   int64
+	dupsSeq    int64 // fetch_seq of the last fingerprint loaded (shared crawls)
 	counters   Counters
 	started    time.Time
 	processed  int
@@ -142,8 +145,12 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 	client := &http.Client{Timeout: cfg.Timeout}
 	c.robots = &Robots{Client: client, UserAgent: cfg.UserAgent}
 	c.polite = &Politeness{Delay: cfg.Delay}
-	c.health = newHostHealth(cfg.HostBackoff, cfg.OutageHosts)
-	client.Transport = &politeTransport{next: c.guard.Transport(), polite: c.polite, robots: c.robots}
+	c.health = newHostHealth(cfg.HostBackoff, cfg.OutageHosts, cfg.OutageWait)
+	c.slots = c.polite
+	c.polite2 = &politeTransport{next: c.guard.Transport(), polite: c.polite, robots: c.robots}
+	client.Transport = c.polite2
+	// On PostgreSQL, crawls are shared: `gleaner worker` processes may join.
+	c.shared = db.Backend() == "postgres"
 	c.fetch = cfg.Fetcher
 	if c.fetch == nil {
 		// Every hop is checked by the seed's rule (Check: host and port
@@ -177,31 +184,21 @@ func (c *Crawler) Run(ctx context.Context) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
+	fr.shared = c.shared
 	c.fr = fr
-	cj, _ := json.Marshal(cfg)
-	row, err := fr.claim(ctx, string(cj), cfg.LeaseTTL)
+	row, created, leave, err := c.start(ctx)
 	if err != nil {
 		return sum, err
 	}
-	defer fr.release(context.WithoutCancel(ctx))
+	defer leave()
 	if len(row.Lexicon) > 0 {
 		c.lex = &Lexicon{weights: row.Lexicon}
 	}
 	if row.Threshold > 0 && cfg.Threshold == 0 {
 		c.threshold, c.calibrated = row.Threshold, row.Calibrated
 	}
-	if c.seq, c.fetchSeq, err = fr.maxSeq(ctx); err != nil {
+	if err := c.loadDups(ctx); err != nil {
 		return sum, err
-	}
-	if c.hostCount, err = fr.hostCounts(ctx); err != nil {
-		return sum, err
-	}
-	hs, err := fr.simhashes(ctx)
-	if err != nil {
-		return sum, err
-	}
-	for _, h := range hs {
-		c.dups.seen = append(c.dups.seen, h)
 	}
 	if c.counters, err = CrawlCounters(ctx, c.db, cfg.Name); err != nil {
 		return sum, err
@@ -210,31 +207,29 @@ func (c *Crawler) Run(ctx context.Context) (Summary, error) {
 		return sum, err
 	}
 
-	// Ownership heartbeat.
+	// Ownership (or leases) heartbeat.
 	hbCtx, hbStop := context.WithCancel(ctx)
 	defer hbStop()
-	go func() {
-		t := time.NewTicker(cfg.LeaseTTL / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-hbCtx.Done():
-				return
-			case <-t.C:
-				fr.heartbeat(hbCtx, cfg.LeaseTTL)
-			}
-		}
-	}()
+	go c.heartbeat(hbCtx)
 
-	if err := c.recover(ctx); err != nil {
-		return sum, err
+	if !c.shared {
+		if err := c.recover(ctx); err != nil {
+			return sum, err
+		}
 	}
-	if err := c.seedFrontier(ctx); err != nil {
-		return sum, err
+	if created || !c.joined {
+		if err := c.seedFrontier(ctx); err != nil {
+			return sum, err
+		}
 	}
-	stop, err := c.loop(ctx)
+	var stop string
+	if c.shared {
+		stop, err = c.loopShared(ctx)
+	} else {
+		stop, err = c.loop(ctx)
+	}
 	sum.Stop = stop
-	if err == nil && stop != StopCancelled {
+	if err == nil && c.finishing(ctx, stop) {
 		if ferr := c.learner.finish(ctx, c); ferr != nil {
 			err = ferr
 		}
@@ -280,11 +275,6 @@ func (c *Crawler) recover(ctx context.Context) error {
 	return nil
 }
 
-func (c *Crawler) nextSeq() int64 {
-	c.seq++
-	return c.seq
-}
-
 func (c *Crawler) seedFrontier(ctx context.Context) error {
 	var seeds []discovered
 	for _, s := range c.cfg.Seeds {
@@ -297,14 +287,7 @@ func (c *Crawler) seedFrontier(ctx context.Context) error {
 		}
 		seeds = append(seeds, discovered{URL: u.String(), Host: u.Host, Priority: c.strategy.SeedPriority(), FromRelevant: true})
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, s := range seeds {
-		if c.hostCount[s.Host] == 0 {
-			c.hostCount[s.Host]++
-		}
-	}
-	return c.fr.seed(ctx, seeds, c.strategy, c.nextSeq)
+	return c.fr.seed(ctx, seeds, c.strategy)
 }
 
 // stopReason returns why the crawl must stop now, "" to go on; inflight
@@ -312,16 +295,25 @@ func (c *Crawler) seedFrontier(ctx context.Context) error {
 func (c *Crawler) stopReason(inflight int) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	cfg := c.cfg
-	switch {
-	case cfg.MaxPages > 0 && c.counters.Tried+inflight >= cfg.MaxPages:
-		return StopMaxPages
-	case cfg.MaxDocs > 0 && c.counters.Validated >= cfg.MaxDocs:
-		return StopMaxDocs
-	case cfg.MaxTokens > 0 && c.counters.Tokens >= cfg.MaxTokens:
-		return StopMaxTokens
-	case cfg.MaxDuration > 0 && time.Since(c.started) >= cfg.MaxDuration:
+	if s := c.cfg.limitReached(c.counters, inflight); s != "" {
+		return s
+	}
+	if c.cfg.MaxDuration > 0 && time.Since(c.started) >= c.cfg.MaxDuration {
 		return StopMaxDuration
+	}
+	return ""
+}
+
+// limitReached returns which of the crawl's limits on its whole frontier
+// (pages, documents, words) cnt reaches, "" for none.
+func (cfg Config) limitReached(cnt Counters, inflight int) string {
+	switch {
+	case cfg.MaxPages > 0 && cnt.Tried+inflight >= cfg.MaxPages:
+		return StopMaxPages
+	case cfg.MaxDocs > 0 && cnt.Validated >= cfg.MaxDocs:
+		return StopMaxDocs
+	case cfg.MaxTokens > 0 && cnt.Tokens >= cfg.MaxTokens:
+		return StopMaxTokens
 	}
 	return ""
 }
@@ -455,7 +447,7 @@ func (c *Crawler) work(ctx context.Context, e entry) error {
 		c.cfg.Logf("refused %s: %v", e.URL, err)
 		return c.finish(ctx, e, doneRecord{Outcome: OutcomeForbidden, Detail: err.Error()})
 	}
-	release, allowed, crawlDelay, rerr := admit(ctx, c.polite, c.robots, u)
+	release, allowed, crawlDelay, rerr := admit(ctx, c.slots, c.robots, u)
 	if ctx.Err() != nil {
 		return c.interrupted(e)
 	}
@@ -470,8 +462,8 @@ func (c *Crawler) work(ctx context.Context, e entry) error {
 	if ctx.Err() != nil {
 		return c.interrupted(e)
 	}
-	if stop := c.fetchFailed(e, ferr); stop != nil {
-		return stop
+	if handled, err := c.fetchFailed(e, ferr); handled {
+		return err
 	}
 	if failureOf(ferr) == browser.FailureRefused {
 		// A guard refused the page or a redirect hop of it.
@@ -505,10 +497,14 @@ func (c *Crawler) work(ctx context.Context, e entry) error {
 	return c.processStored(ctx, e, sp)
 }
 
-// fetchFailed keeps track of the hosts that cannot be reached and returns
-// the error that stops the run when the failure is not the page's: the
-// fetcher itself failed, or a general outage. The URL is then left queued.
-func (c *Crawler) fetchFailed(e entry, ferr error) error {
+// outageLog is logged when a general outage pauses the crawl.
+const outageLog = "network outage (host %s: %v): crawl paused until a host answers, at most %v"
+
+// fetchFailed keeps track of the hosts that cannot be reached. When the
+// failure is not the page's (the fetcher itself failed, or the network is
+// down) the URL is left queued and handled is true; err then stops the run
+// (nil while an outage is waited out).
+func (c *Crawler) fetchFailed(e entry, ferr error) (handled bool, err error) {
 	var stop error
 	switch failureOf(ferr) {
 	case browser.FailureNone:
@@ -516,27 +512,31 @@ func (c *Crawler) fetchFailed(e entry, ferr error) error {
 	case browser.FailureFetcher:
 		stop = ErrFetcherFailed
 	case browser.FailureNetwork:
-		if c.health.failed(e.Host, time.Now()) {
+		switch c.health.failed(e.Host, time.Now()) {
+		case outageStop:
 			stop = ErrOutage
-		} else {
+		case outageWait:
+			c.cfg.Logf(outageLog, e.Host, ferr, c.cfg.OutageWait)
+			return true, c.interrupted(e)
+		default:
 			c.cfg.Logf("host %s unreachable, suspended for a while: %v", e.Host, ferr)
 		}
 	}
 	if stop == nil {
-		return nil
+		return false, nil
 	}
 	if err := c.interrupted(e); err != nil {
-		return err
+		return true, err
 	}
-	return fmt.Errorf("crawl %s: %w: at %s: %w", c.cfg.Name, stop, e.URL, ferr)
+	return true, fmt.Errorf("crawl %s: %w: at %s: %w", c.cfg.Name, stop, e.URL, ferr)
 }
 
 // robotsFailed handles a URL whose host's robots.txt could not be read: an
 // unreachable host is suspended and the URL tried again later, like a page
 // that could not be fetched.
 func (c *Crawler) robotsFailed(ctx context.Context, e entry, rerr error) error {
-	if stop := c.fetchFailed(e, rerr); stop != nil {
-		return stop
+	if handled, err := c.fetchFailed(e, rerr); handled {
+		return err
 	}
 	if failureOf(rerr) != browser.FailureNetwork {
 		return c.finish(ctx, e, doneRecord{Outcome: OutcomeRobots, Detail: rerr.Error()})
@@ -561,16 +561,13 @@ func (c *Crawler) finish(ctx context.Context, e entry, d doneRecord) error {
 }
 
 func (c *Crawler) commit(ctx context.Context, d doneRecord) error {
-	c.mu.Lock()
-	d.NextSeq = c.nextSeq
-	d.AllowHost = func(h string) bool {
-		if c.hostCount[h] >= c.cfg.HostPageCap {
-			return false
-		}
-		c.hostCount[h]++
-		return true
-	}
+	d.HostPageCap = c.cfg.HostPageCap
 	err := c.fr.commit(context.WithoutCancel(ctx), d)
+	if errors.Is(err, ErrLeaseLost) {
+		c.cfg.Logf("%v", err)
+		return nil
+	}
+	c.mu.Lock()
 	if err == nil {
 		c.processed++
 		c.counters.Outcomes[d.Outcome]++

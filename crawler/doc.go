@@ -35,6 +35,25 @@
 // Pause (from any process) makes a running crawl stop after the URLs in
 // flight; Resume clears the flag.
 //
+// # Workers
+//
+// On PostgreSQL a crawl is shared (Join, Create, `gleaner worker`): any
+// number of processes on any number of machines work on it at once and may
+// join or leave at any time. What a single process keeps in memory lives in
+// the database there: URLs are leased in one transaction that locks the
+// crawl's row (so that MaxPages holds over all workers) and picks the best
+// queued URL whose host is free with FOR UPDATE SKIP LOCKED; leases expire
+// after LeaseTTL unless renewed, and an expired lease is taken over by the
+// next worker that asks (a page already stored is processed from the store).
+// Politeness is a row per host (crawl_hosts, shared by all crawls): one
+// fetch of a host at a time, Delay between them, timed by the database
+// server's clock. Host caps and sequence numbers are counters in the
+// database; a commit is refused when the lease was lost (ErrLeaseLost).
+// Template learning at each level is a job (crawl_jobs) that runs once, on
+// the worker that claims it; the last worker to stop learns the sites
+// again. The engine reaches all of this through one interface (queue), one
+// implementation in portable SQL (frontier) on SQLite and PostgreSQL.
+//
 // # Relevance
 //
 // A page's extracted text (title and body) is scored with the weighted
@@ -55,6 +74,14 @@
 // and non-http(s) targets are refused unless listed in AllowHosts, checked
 // before the fetch and again when the default fetcher dials (so redirects
 // and DNS answers cannot reach them); responses are capped at MaxBytes.
+//
+// A failure of the fetcher or of the network is never the page's: a host
+// that cannot be reached is suspended for a backoff that doubles (Babouk
+// suspends a failing domain); when several hosts in a row cannot be reached
+// the network is taken to be down and the crawl pauses, URLs queued, and
+// resumes by itself when a host answers again (OutageHosts, OutageWait); a
+// fetcher that cannot work at all (a browser that will not start) stops the
+// run with ErrFetcherFailed.
 //
 // # Outcomes
 //

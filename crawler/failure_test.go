@@ -45,6 +45,30 @@ func newDropper(t *testing.T) *dropper {
 	return d
 }
 
+// serve ends the outage: the dropper's address answers HTTP from now on (a
+// small page; no robots.txt).
+func (d *dropper) serve(t *testing.T) {
+	t.Helper()
+	addr := d.ln.Addr().String()
+	d.ln.Close()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte("<html><head><title>Back</title></head><body><p>The energy grid is back.</p></body></html>"))
+	}))
+	srv.Listener.Close()
+	srv.Listener = ln
+	srv.Start()
+	t.Cleanup(srv.Close)
+}
+
 func (d *dropper) accepts() []time.Time {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -90,6 +114,7 @@ func TestFetcherFailureLeavesURLsQueued(t *testing.T) {
 				cfg.AllowHosts = append(cfg.AllowHosts, addr)
 			}
 			cfg.Workers = 1
+			cfg.OutageWait = time.Nanosecond // stop at once
 		}, ErrOutage},
 	}
 	for _, tt := range tests {
@@ -128,6 +153,60 @@ func TestFetcherFailureLeavesURLsQueued(t *testing.T) {
 	if err != nil || sum.Counters.Tried != len(cfg.Seeds) {
 		t.Errorf("rerun: %v, %s", err, sum.Counters)
 	}
+}
+
+// TestOutageWaitedOut: when every host stops answering, the crawl pauses
+// (URLs queued, attempts untouched) and resumes by itself when the network
+// comes back, without an error and without counting a page as failed.
+func TestOutageWaitedOut(t *testing.T) {
+	var drops []*dropper
+	cfg := Config{Name: "outage", Terms: []string{"energy"}, Workers: 1, Delay: -1,
+		Timeout: 2 * time.Second, HostBackoff: 20 * time.Millisecond, OutageWait: time.Minute, LearnAt: -1}
+	for range 3 {
+		d := newDropper(t)
+		drops = append(drops, d)
+		addr := d.ln.Addr().String()
+		cfg.Seeds = append(cfg.Seeds, "http://"+addr+"/")
+		cfg.AllowHosts = append(cfg.AllowHosts, addr)
+	}
+	var logged sync.Map
+	cfg.Logf = func(format string, args ...any) { logged.Store(format, true) }
+	c, err := New(tempDB(t), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := c.Run(context.Background()); done <- err }()
+
+	waitFor(t, func() bool { _, ok := logged.Load(outageLog); return ok })
+	for _, d := range drops {
+		d.serve(t)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run: %v, want the crawl to resume by itself", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the crawl did not resume after the network came back")
+	}
+	if q, d := frontierStates(t, c); q != 0 || d != len(cfg.Seeds) {
+		t.Errorf("%d queued, %d done; want all %d done", q, d, len(cfg.Seeds))
+	}
+	if bad := outcomeDetails(t, c.db, "outage", OutcomeHTTPError); len(bad) > 0 {
+		t.Errorf("pages counted as failed during the outage: %q", bad)
+	}
+}
+
+// waitFor polls cond for up to a minute.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatal("condition not met within a minute")
 }
 
 // TestUnreachableHostSuspended: a host that cannot be reached is left alone

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -78,6 +80,62 @@ var migrations = []store.Migration{
 		`DROP INDEX crawl_frontier_next`,
 		`CREATE INDEX crawl_frontier_order ON crawl_frontier (crawl, state, priority DESC, seq)`,
 	}},
+	{Version: 4, Name: "shared crawls: sequence counters, host slots and caps, jobs", Statements: []string{
+		// Sequence numbers are drawn from the crawl's row, so that any
+		// number of processes may enqueue and fetch.
+		`ALTER TABLE crawl_crawls ADD COLUMN next_seq BIGINT NOT NULL DEFAULT 0`,
+		`ALTER TABLE crawl_crawls ADD COLUMN next_fetch_seq BIGINT NOT NULL DEFAULT 0`,
+		`UPDATE crawl_crawls SET
+			next_seq = (SELECT COALESCE(MAX(seq), 0) FROM crawl_frontier WHERE crawl_frontier.crawl = crawl_crawls.name),
+			next_fetch_seq = (SELECT COALESCE(MAX(fetch_seq), 0) FROM crawl_frontier WHERE crawl_frontier.crawl = crawl_crawls.name)`,
+		// One politeness slot per host, shared by every crawl and worker:
+		// owner holds it until busy_until (a worker killed mid-fetch loses
+		// it then); the next fetch may start at next_at. Times are the
+		// database server's clock, in milliseconds.
+		`CREATE TABLE crawl_hosts (
+			host TEXT PRIMARY KEY,
+			owner TEXT NOT NULL DEFAULT '',
+			busy_until BIGINT NOT NULL DEFAULT 0,
+			next_at BIGINT NOT NULL DEFAULT 0
+		)`,
+		// URLs queued per crawl and host, for the host page cap.
+		`CREATE TABLE crawl_host_pages (
+			crawl TEXT NOT NULL REFERENCES crawl_crawls(name) ON DELETE CASCADE,
+			host TEXT NOT NULL,
+			pages INTEGER NOT NULL DEFAULT 0,
+			PRIMARY KEY (crawl, host)
+		)`,
+		`INSERT INTO crawl_host_pages (crawl, host, pages) SELECT crawl, host, COUNT(*) FROM crawl_frontier GROUP BY crawl, host`,
+		// Jobs done once per crawl whichever worker takes them: template
+		// learning of a site at a page count (kind "learn", level) or at the
+		// end (kind "final").
+		`CREATE TABLE crawl_jobs (
+			crawl TEXT NOT NULL REFERENCES crawl_crawls(name) ON DELETE CASCADE,
+			site TEXT NOT NULL,
+			kind TEXT NOT NULL,
+			level INTEGER NOT NULL,
+			owner TEXT NOT NULL,
+			started_at BIGINT NOT NULL,
+			PRIMARY KEY (crawl, site, kind, level)
+		)`,
+		`CREATE INDEX crawl_frontier_leases ON crawl_frontier (crawl, state, lease_until)`,
+	}},
+}
+
+// migrated remembers the stores whose crawler tables are up to date in this
+// process: they are migrated once, on first use, not on every read.
+var migrated sync.Map // *store.DB -> struct{}
+
+// ensureTables brings the crawler's tables of db up to date, once per store.
+func ensureTables(ctx context.Context, db *store.DB) error {
+	if _, ok := migrated.Load(db); ok {
+		return nil
+	}
+	if err := db.Migrate(ctx, "crawler", migrations); err != nil {
+		return fmt.Errorf("crawler tables: %w", err)
+	}
+	migrated.Store(db, struct{}{})
+	return nil
 }
 
 // URL states in the frontier.
@@ -150,18 +208,28 @@ type frontier struct {
 	sqldb *sql.DB
 	crawl string
 	owner string
+	// shared: other processes work on the crawl at the same time (leases
+	// checked at commit, politeness in crawl_hosts).
+	shared bool
+	pg     bool   // PostgreSQL: row locks (FOR UPDATE, SKIP LOCKED)
+	nowSQL string // the database server's clock in milliseconds
 }
 
 func openFrontier(ctx context.Context, db *store.DB, crawl string) (*frontier, error) {
-	if err := db.Migrate(ctx, "crawler", migrations); err != nil {
-		return nil, fmt.Errorf("crawler tables: %w", err)
+	if err := ensureTables(ctx, db); err != nil {
+		return nil, err
 	}
 	host, _ := os.Hostname()
 	owner := fmt.Sprintf("%s:%d:%d", host, os.Getpid(), time.Now().UnixNano())
-	return &frontier{db: db, sqldb: db.SQL(), crawl: crawl, owner: owner}, nil
+	pg := db.Backend() == "postgres"
+	return &frontier{db: db, sqldb: db.SQL(), crawl: crawl, owner: owner, pg: pg, nowSQL: nowExpr(pg)}, nil
 }
 
-func (f *frontier) q(s string) string { return f.db.Rebind(s) }
+// q rebinds a query for the back end and puts the database's clock in
+// place of {{now}}.
+func (f *frontier) q(s string) string {
+	return f.db.Rebind(strings.ReplaceAll(s, "{{now}}", f.nowSQL))
+}
 
 func ms(t time.Time) int64 { return t.UnixMilli() }
 
@@ -269,8 +337,8 @@ func (f *frontier) release(ctx context.Context) error {
 
 // setPaused sets the paused flag of a crawl.
 func setPaused(ctx context.Context, db *store.DB, name string, paused bool) error {
-	if err := db.Migrate(ctx, "crawler", migrations); err != nil {
-		return fmt.Errorf("crawler tables: %w", err)
+	if err := ensureTables(ctx, db); err != nil {
+		return err
 	}
 	res, err := db.SQL().ExecContext(ctx, db.Rebind(`UPDATE crawl_crawls SET paused = ?, updated_at = ? WHERE name = ?`), paused, ms(time.Now()), name)
 	if err != nil {
@@ -387,15 +455,27 @@ func (f *frontier) lease(ctx context.Context, u string, ttl time.Duration) (bool
 
 // requeue puts a leased URL back in the queue.
 func (f *frontier) requeue(ctx context.Context, u string) error {
-	_, err := f.sqldb.ExecContext(ctx, f.q(`UPDATE crawl_frontier SET state = ?, lease_owner = '', lease_until = 0 WHERE crawl = ? AND url = ? AND state = ?`),
+	q, args := f.mine(`UPDATE crawl_frontier SET state = ?, lease_owner = '', lease_until = 0 WHERE crawl = ? AND url = ? AND state = ?`,
 		StateQueued, f.crawl, u, StateLeased)
+	_, err := f.sqldb.ExecContext(ctx, q, args...)
 	return err
+}
+
+// mine restricts an update of a leased row to this process's lease when
+// the crawl is shared (another worker may have taken an expired lease over).
+func (f *frontier) mine(q string, args ...any) (string, []any) {
+	if f.shared {
+		q += ` AND lease_owner = ?`
+		args = append(args, f.owner)
+	}
+	return f.q(q), args
 }
 
 // retry puts a leased URL back in the queue after a transient failure.
 func (f *frontier) retry(ctx context.Context, u string) error {
-	_, err := f.sqldb.ExecContext(ctx, f.q(`UPDATE crawl_frontier SET state = ?, lease_owner = '', lease_until = 0, attempts = attempts + 1 WHERE crawl = ? AND url = ? AND state = ?`),
+	q, args := f.mine(`UPDATE crawl_frontier SET state = ?, lease_owner = '', lease_until = 0, attempts = attempts + 1 WHERE crawl = ? AND url = ? AND state = ?`,
 		StateQueued, f.crawl, u, StateLeased)
+	_, err := f.sqldb.ExecContext(ctx, q, args...)
 	if err != nil {
 		return fmt.Errorf("retry %s: %w", u, err)
 	}
@@ -416,8 +496,8 @@ func (f *frontier) count(ctx context.Context, state string) (int, error) {
 
 // CrawlCounters derives the outcome counters of crawl name from its frontier.
 func CrawlCounters(ctx context.Context, db *store.DB, name string) (Counters, error) {
-	if err := db.Migrate(ctx, "crawler", migrations); err != nil {
-		return Counters{}, fmt.Errorf("crawler tables: %w", err)
+	if err := ensureTables(ctx, db); err != nil {
+		return Counters{}, err
 	}
 	c := Counters{Outcomes: map[string]int{}}
 	rows, err := db.SQL().QueryContext(ctx, db.Rebind(`SELECT state, outcome, COUNT(*), COALESCE(SUM(tokens), 0) FROM crawl_frontier WHERE crawl = ? GROUP BY state, outcome`), name)
@@ -453,8 +533,8 @@ func CrawlCounters(ctx context.Context, db *store.DB, name string) (Counters, er
 
 // Crawls lists the names of the crawls in db.
 func Crawls(ctx context.Context, db *store.DB) ([]string, error) {
-	if err := db.Migrate(ctx, "crawler", migrations); err != nil {
-		return nil, fmt.Errorf("crawler tables: %w", err)
+	if err := ensureTables(ctx, db); err != nil {
+		return nil, err
 	}
 	rows, err := db.SQL().QueryContext(ctx, `SELECT name FROM crawl_crawls ORDER BY name`)
 	if err != nil {
@@ -504,79 +584,112 @@ type doneRecord struct {
 	Links    []discovered
 	Edges    []edge
 	Strategy Strategy
-	NextSeq  func() int64
-	// AllowHost, when set, is asked before a new URL is queued (per-host
-	// page cap); it counts the URL when it answers true.
-	AllowHost func(host string) bool
+	// HostPageCap bounds the URLs queued per host (0: no cap).
+	HostPageCap int
 }
+
+// ErrLeaseLost is returned when a worker commits a URL whose lease expired
+// and was taken over by another worker: the other's outcome stands.
+var ErrLeaseLost = errors.New("lease lost: the URL was taken over by another worker")
 
 // commit records a processed URL in one transaction: its outcome, the
 // aliases (redirect targets) marked done, the discovered URLs enqueued or
-// their priorities merged, and the edges.
+// their priorities merged, and the edges. Sequence numbers are reserved
+// first, outside the transaction (gaps are harmless); the transaction is
+// run again after a deadlock between workers.
 func (f *frontier) commit(ctx context.Context, d doneRecord) error {
-	tx, err := f.sqldb.BeginTx(ctx, nil)
+	first, err := f.reserveSeq(ctx, "next_seq", len(d.Aliases)+len(d.Links))
 	if err != nil {
 		return fmt.Errorf("commit %s: %w", d.URL, err)
 	}
-	defer tx.Rollback()
-	now := ms(time.Now())
-	res, err := tx.ExecContext(ctx, f.q(`UPDATE crawl_frontier SET state = ?, outcome = ?, detail = ?, page_id = ?, fetch_seq = ?, score = ?, relevant = ?,
-		tokens = ?, simhash = ?, depth = ?, lease_owner = '', lease_until = 0, done_at = ? WHERE crawl = ? AND url = ?`),
-		StateDone, d.Outcome, truncate(d.Detail, 500), d.PageID, d.FetchSeq, d.Score, d.Relevant, d.Tokens, int64(d.SimHash), d.Depth, now, f.crawl, d.URL)
-	if err != nil {
-		return fmt.Errorf("commit %s: %w", d.URL, err)
+	// Links are enqueued in URL order, so that concurrent commits lock
+	// shared rows in one order; their sequence numbers keep the order of
+	// discovery.
+	type seqLink struct {
+		discovered
+		seq int64
 	}
-	if n, _ := res.RowsAffected(); n != 1 {
-		return fmt.Errorf("commit %s: not in the frontier of crawl %s", d.URL, f.crawl)
+	links := make([]seqLink, len(d.Links))
+	for i, l := range d.Links {
+		links[i] = seqLink{l, first + int64(len(d.Aliases)+i)}
 	}
-	for _, a := range d.Aliases {
-		host := hostOf(a)
-		_, err := tx.ExecContext(ctx, f.q(`INSERT INTO crawl_frontier (crawl, url, host, state, outcome, priority, depth, hops, parent, seq, discovered_at, done_at)
+	sort.SliceStable(links, func(i, j int) bool { return links[i].URL < links[j].URL })
+	err = f.db.Tx(ctx, func(tx *sql.Tx) error {
+		now := ms(time.Now())
+		if err := f.markDone(ctx, tx, d, now); err != nil {
+			return err
+		}
+		for i, a := range d.Aliases {
+			_, err := tx.ExecContext(ctx, f.q(`INSERT INTO crawl_frontier (crawl, url, host, state, outcome, priority, depth, hops, parent, seq, discovered_at, done_at)
 			VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?, ?, ?, ?)
 			ON CONFLICT (crawl, url) DO UPDATE SET state = excluded.state, outcome = excluded.outcome, done_at = excluded.done_at
 			WHERE crawl_frontier.state = 'queued'`),
-			f.crawl, a, host, StateDone, OutcomeAlias, d.URL, d.NextSeq(), now, now)
-		if err != nil {
-			return fmt.Errorf("commit %s: alias %s: %w", d.URL, a, err)
+				f.crawl, a, hostOf(a), StateDone, OutcomeAlias, d.URL, first+int64(i), now, now)
+			if err != nil {
+				return fmt.Errorf("alias %s: %w", a, err)
+			}
 		}
-	}
-	for _, l := range d.Links {
-		if err := f.upsert(ctx, tx, l, d.Strategy, d.NextSeq, d.AllowHost, now); err != nil {
-			return fmt.Errorf("commit %s: %w", d.URL, err)
+		for _, l := range links {
+			if err := f.upsert(ctx, tx, l.discovered, d.Strategy, l.seq, d.HostPageCap, now); err != nil {
+				return err
+			}
 		}
-	}
-	for _, e := range d.Edges {
-		if _, err := tx.ExecContext(ctx, f.q(`INSERT INTO crawl_edges (crawl, source, target, kind, anchor) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
-			f.crawl, e.Source, e.Target, e.Kind, truncate(e.Anchor, 300)); err != nil {
-			return fmt.Errorf("commit %s: edge: %w", d.URL, err)
+		for _, e := range d.Edges {
+			if _, err := tx.ExecContext(ctx, f.q(`INSERT INTO crawl_edges (crawl, source, target, kind, anchor) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+				f.crawl, e.Source, e.Target, e.Kind, truncate(e.Anchor, 300)); err != nil {
+				return fmt.Errorf("edge: %w", err)
+			}
 		}
-	}
-	if err := tx.Commit(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("commit %s: %w", d.URL, err)
 	}
 	return nil
 }
 
-// upsert enqueues a discovered URL, or merges its priority into the queued
-// row (strategy.Merge); done and leased rows keep theirs.
-func (f *frontier) upsert(ctx context.Context, tx *sql.Tx, l discovered, s Strategy, nextSeq func() int64, allowHost func(string) bool, now int64) error {
+// markDone records the outcome of d's URL. A shared crawl checks that the
+// URL is still leased by this process.
+func (f *frontier) markDone(ctx context.Context, tx *sql.Tx, d doneRecord, now int64) error {
+	q := `UPDATE crawl_frontier SET state = ?, outcome = ?, detail = ?, page_id = ?, fetch_seq = ?, score = ?, relevant = ?,
+		tokens = ?, simhash = ?, depth = ?, lease_owner = '', lease_until = 0, done_at = ? WHERE crawl = ? AND url = ?`
+	args := []any{StateDone, d.Outcome, truncate(d.Detail, 500), d.PageID, d.FetchSeq, d.Score, d.Relevant, d.Tokens, int64(d.SimHash), d.Depth, now, f.crawl, d.URL}
+	if f.shared {
+		q += ` AND state = ? AND lease_owner = ?`
+		args = append(args, StateLeased, f.owner)
+	}
+	res, err := tx.ExecContext(ctx, f.q(q), args...)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		if f.shared {
+			return ErrLeaseLost
+		}
+		return fmt.Errorf("not in the frontier of crawl %s", f.crawl)
+	}
+	return nil
+}
+
+// upsert enqueues a discovered URL with sequence number seq, or merges its
+// priority into the queued row (strategy.Merge); done and leased rows keep
+// theirs. A new URL of a host that has hostCap URLs already is dropped.
+func (f *frontier) upsert(ctx context.Context, tx *sql.Tx, l discovered, s Strategy, seq int64, hostCap int, now int64) error {
 	var state string
 	var p Priority
 	var fromRel bool
-	err := tx.QueryRowContext(ctx, f.q(`SELECT state, priority, inherited, from_relevant FROM crawl_frontier WHERE crawl = ? AND url = ?`), f.crawl, l.URL).
-		Scan(&state, &p.Score, &p.Inherited, &fromRel)
+	sel := `SELECT state, priority, inherited, from_relevant FROM crawl_frontier WHERE crawl = ? AND url = ?`
+	err := tx.QueryRowContext(ctx, f.q(sel), f.crawl, l.URL).Scan(&state, &p.Score, &p.Inherited, &fromRel)
+	if err == nil && state == StateQueued && f.pg {
+		// Merges of one row by two workers must not lose one: read it
+		// again, locked. Only queued rows are locked: a worker's commit
+		// holds its own (leased) row, which others' links must not wait
+		// for (two pages linking to each other would deadlock).
+		err = tx.QueryRowContext(ctx, f.q(sel+` FOR UPDATE`), f.crawl, l.URL).Scan(&state, &p.Score, &p.Inherited, &fromRel)
+	}
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		if allowHost != nil && !allowHost(l.Host) {
-			return nil
-		}
-		_, err = tx.ExecContext(ctx, f.q(`INSERT INTO crawl_frontier (crawl, url, host, state, priority, inherited, depth, hops, parent, anchor, from_relevant, seq, discovered_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-			f.crawl, l.URL, l.Host, StateQueued, l.Priority.Score, l.Priority.Inherited, l.Depth, l.Hops, l.Parent, truncate(l.Anchor, 300), l.FromRelevant, nextSeq(), now)
-		if err != nil {
-			return fmt.Errorf("enqueue %s: %w", l.URL, err)
-		}
-		return nil
+		return f.insert(ctx, tx, l, s, seq, hostCap, now)
 	case err != nil:
 		return fmt.Errorf("enqueue %s: %w", l.URL, err)
 	case state != StateQueued:
@@ -592,44 +705,73 @@ func (f *frontier) upsert(ctx context.Context, tx *sql.Tx, l discovered, s Strat
 	return nil
 }
 
-// seed enqueues the seed URLs not yet known.
-func (f *frontier) seed(ctx context.Context, seeds []discovered, s Strategy, nextSeq func() int64) error {
-	tx, err := f.sqldb.BeginTx(ctx, nil)
+// insert queues a new URL when its host is under the cap. Another worker
+// may have queued it meanwhile: its priority is then merged.
+func (f *frontier) insert(ctx context.Context, tx *sql.Tx, l discovered, s Strategy, seq int64, hostCap int, now int64) error {
+	if ok, err := f.countHost(ctx, tx, l.Host, hostCap); err != nil || !ok {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, f.q(`INSERT INTO crawl_frontier (crawl, url, host, state, priority, inherited, depth, hops, parent, anchor, from_relevant, seq, discovered_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (crawl, url) DO NOTHING`),
+		f.crawl, l.URL, l.Host, StateQueued, l.Priority.Score, l.Priority.Inherited, l.Depth, l.Hops, l.Parent, truncate(l.Anchor, 300), l.FromRelevant, seq, now)
+	if err != nil {
+		return fmt.Errorf("enqueue %s: %w", l.URL, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return f.upsert(ctx, tx, l, s, seq, 0, now)
+	}
+	return nil
+}
+
+// countHost counts one more URL of host in the crawl's host caps, and
+// reports false (counting nothing) when host has hostCap URLs already.
+func (f *frontier) countHost(ctx context.Context, tx *sql.Tx, host string, hostCap int) (bool, error) {
+	if _, err := tx.ExecContext(ctx, f.q(`INSERT INTO crawl_host_pages (crawl, host, pages) VALUES (?, ?, 0) ON CONFLICT DO NOTHING`), f.crawl, host); err != nil {
+		return false, fmt.Errorf("host cap of %s: %w", host, err)
+	}
+	q := `UPDATE crawl_host_pages SET pages = pages + 1 WHERE crawl = ? AND host = ?`
+	args := []any{f.crawl, host}
+	if hostCap > 0 {
+		q += ` AND pages < ?`
+		args = append(args, hostCap)
+	}
+	res, err := tx.ExecContext(ctx, f.q(q), args...)
+	if err != nil {
+		return false, fmt.Errorf("host cap of %s: %w", host, err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// seed enqueues the seed URLs not yet known (counted in the host caps).
+func (f *frontier) seed(ctx context.Context, seeds []discovered, s Strategy) error {
+	first, err := f.reserveSeq(ctx, "next_seq", len(seeds))
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
-	now := ms(time.Now())
-	for _, d := range seeds {
-		if err := f.upsert(ctx, tx, d, s, nextSeq, nil, now); err != nil {
-			return err
+	return f.db.Tx(ctx, func(tx *sql.Tx) error {
+		now := ms(time.Now())
+		for i, d := range seeds {
+			if err := f.upsert(ctx, tx, d, s, first+int64(i), 0, now); err != nil {
+				return err
+			}
 		}
+		return nil
+	})
+}
+
+// reserveSeq reserves n consecutive numbers of the crawl's counter column
+// (next_seq or next_fetch_seq) and returns the first.
+func (f *frontier) reserveSeq(ctx context.Context, column string, n int) (int64, error) {
+	if n == 0 {
+		return 0, nil
 	}
-	return tx.Commit()
-}
-
-func (f *frontier) maxSeq(ctx context.Context) (seq, fetchSeq int64, err error) {
-	err = f.sqldb.QueryRowContext(ctx, f.q(`SELECT COALESCE(MAX(seq), 0), COALESCE(MAX(fetch_seq), 0) FROM crawl_frontier WHERE crawl = ?`), f.crawl).Scan(&seq, &fetchSeq)
-	return
-}
-
-// hostCounts returns the number of frontier rows per host.
-func (f *frontier) hostCounts(ctx context.Context) (map[string]int, error) {
-	rows, err := f.sqldb.QueryContext(ctx, f.q(`SELECT host, COUNT(*) FROM crawl_frontier WHERE crawl = ? GROUP BY host`), f.crawl)
+	var last int64
+	err := f.sqldb.QueryRowContext(ctx, f.q(`UPDATE crawl_crawls SET `+column+` = `+column+` + ? WHERE name = ? RETURNING `+column), n, f.crawl).Scan(&last)
 	if err != nil {
-		return nil, err
+		return 0, fmt.Errorf("crawl %s: sequence numbers: %w", f.crawl, err)
 	}
-	defer rows.Close()
-	out := map[string]int{}
-	for rows.Next() {
-		var h string
-		var n int
-		if err := rows.Scan(&h, &n); err != nil {
-			return nil, err
-		}
-		out[h] = n
-	}
-	return out, rows.Err()
+	return last - int64(n) + 1, nil
 }
 
 // simhashes returns the fingerprints of the pages kept so far, for the
@@ -665,8 +807,8 @@ type FetchedURL struct {
 // Fetched lists the URLs crawl name requested, in the order they were
 // fetched.
 func Fetched(ctx context.Context, db *store.DB, name string) ([]FetchedURL, error) {
-	if err := db.Migrate(ctx, "crawler", migrations); err != nil {
-		return nil, fmt.Errorf("crawler tables: %w", err)
+	if err := ensureTables(ctx, db); err != nil {
+		return nil, err
 	}
 	rows, err := db.SQL().QueryContext(ctx, db.Rebind(`SELECT url, outcome, relevant, score, page_id, depth FROM crawl_frontier
 		WHERE crawl = ? AND state = ? AND fetch_seq > 0 ORDER BY fetch_seq`), name, StateDone)
@@ -693,4 +835,34 @@ func truncate(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// state returns the state and outcome of URL u ("" when u is not in the
+// frontier).
+func (f *frontier) state(ctx context.Context, u string) (state, outcome string, err error) {
+	err = f.sqldb.QueryRowContext(ctx, f.q(`SELECT state, outcome FROM crawl_frontier WHERE crawl = ? AND url = ?`), f.crawl, u).Scan(&state, &outcome)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", "", nil
+	}
+	return state, outcome, err
+}
+
+// keptPages returns the ids of the stored pages the crawl judged (relevant
+// or not), in id order.
+func (f *frontier) keptPages(ctx context.Context) ([]int64, error) {
+	rows, err := f.sqldb.QueryContext(ctx, f.q(`SELECT page_id FROM crawl_frontier WHERE crawl = ? AND state = ? AND outcome IN (?, ?) AND page_id > 0 ORDER BY page_id`),
+		f.crawl, StateDone, OutcomeValidated, OutcomeIrrelevant)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
 }

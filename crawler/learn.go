@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/cluster"
@@ -28,6 +29,11 @@ type learner struct {
 	db  *store.DB
 	cfg Config
 
+	// shared: other workers crawl (and learn) the same sites; claim takes
+	// a learning job for this process, false when another took it.
+	shared bool
+	claim  func(ctx context.Context, site, kind string, level int) (bool, error)
+
 	mu    sync.Mutex
 	sites map[string]*siteState
 }
@@ -40,6 +46,7 @@ type siteState struct {
 	nextLearn  int                    // learn again once the site has this many pages
 	tpl        *siteextract.Templates // nil before the site's first run
 	trees      map[int64]*treediff.Tree
+	synced     time.Time // shared: when pages and run were last read from the store
 }
 
 func newLearner(db *store.DB, cfg Config) *learner {
@@ -129,7 +136,10 @@ func (l *learner) extract(ctx context.Context, sp *store.Page, tree *treediff.Tr
 		s.pages++
 		s.sinceLearn++
 	}
-	if l.cfg.LearnAt > 0 && s.pages >= max(l.cfg.LearnAt, s.nextLearn) {
+	if err := l.sync(ctx, sp.Site, s); err != nil {
+		return heuristics.Result{}, 0, err
+	}
+	if l.cfg.LearnAt > 0 && s.pages >= max(l.cfg.LearnAt, s.nextLearn) && l.due(ctx, sp.Site, s) {
 		if err := l.learnSite(ctx, sp.Site, s); err != nil {
 			if ctx.Err() != nil {
 				return heuristics.Result{}, 0, ctx.Err()
@@ -187,22 +197,8 @@ func (l *learner) finish(ctx context.Context, c *Crawler) error {
 	if l.cfg.LearnAt < 0 {
 		return nil
 	}
-	rows, err := c.db.SQL().QueryContext(ctx, c.db.Rebind(`SELECT page_id FROM crawl_frontier WHERE crawl = ? AND state = ? AND outcome IN (?, ?) AND page_id > 0 ORDER BY page_id`),
-		c.cfg.Name, StateDone, OutcomeValidated, OutcomeIrrelevant)
+	ids, err := c.fr.keptPages(ctx)
 	if err != nil {
-		return err
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	bySite := map[string][]int64{}
@@ -221,6 +217,15 @@ func (l *learner) finish(ctx context.Context, c *Crawler) error {
 	}
 	sort.Strings(sites)
 	for _, site := range sites {
+		if l.shared {
+			// Once per site and page count, whichever worker stops last.
+			if ok, err := l.claim(ctx, site, "final", len(bySite[site])); err != nil || !ok {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+		}
 		s := l.site(site)
 		s.mu.Lock()
 		err := l.finishSite(ctx, site, s, bySite[site])
@@ -255,4 +260,49 @@ func (l *learner) finishSite(ctx context.Context, site string, s *siteState, ids
 	_, err := siteextract.Site(ctx, l.db, site, siteextract.Options{Pages: ids, Visible: capture.Visible,
 		Logf: func(format string, args ...any) { l.cfg.Logf("re-extract "+site+": "+format, args...) }})
 	return err
+}
+
+// sync, in a shared crawl, reads what the other workers did to a site: its
+// stored page count and its latest learning run (at most every 2 seconds).
+func (l *learner) sync(ctx context.Context, site string, s *siteState) error {
+	if !l.shared || time.Since(s.synced) < 2*time.Second {
+		return nil
+	}
+	s.synced = time.Now()
+	metas, err := l.db.Pages(ctx, store.PageQuery{Site: site})
+	if err != nil {
+		return err
+	}
+	s.pages = max(s.pages, len(metas))
+	run, err := l.db.LatestRun(ctx, site, store.RunDone)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil
+	case err != nil:
+		return err
+	case s.tpl == nil || s.tpl.Run == nil || run.ID > s.tpl.Run.ID:
+		return l.useRun(ctx, s, run)
+	}
+	return nil
+}
+
+// due reports whether this process learns the site now. Alone, it does; in
+// a shared crawl, learning at each level (LearnAt pages, then each
+// doubling) is a job that runs once, on whichever worker claims it first —
+// the others read its run (sync).
+func (l *learner) due(ctx context.Context, site string, s *siteState) bool {
+	if !l.shared {
+		return true
+	}
+	level := 0
+	for s.pages >= l.cfg.LearnAt<<(level+1) {
+		level++
+	}
+	s.nextLearn = l.cfg.LearnAt << (level + 1)
+	ok, err := l.claim(ctx, site, "learn", level)
+	if err != nil {
+		l.cfg.Logf("templates of %s: %v", site, err)
+		return false
+	}
+	return ok
 }

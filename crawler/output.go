@@ -13,7 +13,7 @@ import (
 // Edges returns the hyperlink graph of crawl name: page → page links with
 // their anchor text, and redirects (anchor "redirect").
 func Edges(ctx context.Context, db *store.DB, name string) ([]export.Edge, error) {
-	if err := db.Migrate(ctx, "crawler", migrations); err != nil {
+	if err := ensureTables(ctx, db); err != nil {
 		return nil, fmt.Errorf("crawler tables: %w", err)
 	}
 	rows, err := db.SQL().QueryContext(ctx, db.Rebind(`SELECT source, target, kind, anchor FROM crawl_edges WHERE crawl = ? ORDER BY source, target, kind`), name)

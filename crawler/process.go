@@ -2,8 +2,6 @@ package crawler
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"math"
 	"mime"
@@ -32,10 +30,9 @@ func (c *Crawler) processStored(ctx context.Context, e entry, sp *store.Page) er
 		return c.fr.retry(context.WithoutCancel(ctx), e.URL)
 	}
 	d.URL, d.PageID, d.Strategy = e.URL, sp.ID, c.strategy
-	c.mu.Lock()
-	c.fetchSeq++
-	d.FetchSeq = c.fetchSeq
-	c.mu.Unlock()
+	if d.FetchSeq, err = c.fr.reserveSeq(context.WithoutCancel(ctx), "next_fetch_seq", 1); err != nil {
+		return err
+	}
 	return c.commit(ctx, d)
 }
 
@@ -199,11 +196,7 @@ func failureOutcome(k browser.Failure) string {
 
 // fetchedBefore reports whether u was fetched (or taken as an alias) already.
 func (c *Crawler) fetchedBefore(ctx context.Context, u string) (bool, error) {
-	var state, outcome string
-	err := c.db.SQL().QueryRowContext(ctx, c.db.Rebind(`SELECT state, outcome FROM crawl_frontier WHERE crawl = ? AND url = ?`), c.cfg.Name, u).Scan(&state, &outcome)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
+	state, outcome, err := c.fr.state(ctx, u)
 	if err != nil {
 		return false, err
 	}

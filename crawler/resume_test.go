@@ -241,7 +241,7 @@ func TestResumeFromStoredPage(t *testing.T) {
 	if err := db.PutPages(ctx, []*store.Page{sp}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.SQL().Exec(`UPDATE crawl_frontier SET state = 'leased', lease_owner = 'gone:999999999:1', lease_until = ? WHERE crawl = 'stored' AND url = ?`,
+	if _, err := db.SQL().Exec(db.Rebind(`UPDATE crawl_frontier SET state = 'leased', lease_owner = 'gone:999999999:1', lease_until = ? WHERE crawl = 'stored' AND url = ?`),
 		time.Now().Add(time.Hour).UnixMilli(), u); err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +273,7 @@ func TestResumeFromStoredPage(t *testing.T) {
 	}
 	var state string
 	var pageID int64
-	db.SQL().QueryRow(`SELECT state, page_id FROM crawl_frontier WHERE crawl = 'stored' AND url = ?`, u).Scan(&state, &pageID)
+	db.SQL().QueryRow(db.Rebind(`SELECT state, page_id FROM crawl_frontier WHERE crawl = 'stored' AND url = ?`), u).Scan(&state, &pageID)
 	if state != StateDone || pageID != sp.ID {
 		t.Errorf("%s: state %s page %d, want done with the stored page %d", u, state, pageID, sp.ID)
 	}

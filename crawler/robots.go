@@ -202,7 +202,7 @@ func (p *Politeness) release(host string, crawlDelay time.Duration) {
 // robots.txt fetch is a fetch of the host like any other). When the answer
 // is not allowed or err is set, the slot is already released; otherwise the
 // caller fetches u and then calls release(crawlDelay).
-func admit(ctx context.Context, p *Politeness, r *Robots, u *url.URL) (release func(time.Duration), allowed bool, crawlDelay time.Duration, err error) {
+func admit(ctx context.Context, p hostSlots, r *Robots, u *url.URL) (release func(time.Duration), allowed bool, crawlDelay time.Duration, err error) {
 	release, err = p.Acquire(ctx, u.Host)
 	if err != nil {
 		return nil, false, 0, err
@@ -229,7 +229,7 @@ func admit(ctx context.Context, p *Politeness, r *Robots, u *url.URL) (release f
 // slot the fetch holds.
 type politeTransport struct {
 	next   http.RoundTripper
-	polite *Politeness
+	polite hostSlots
 	robots *Robots
 }
 

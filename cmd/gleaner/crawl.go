@@ -37,8 +37,10 @@ const crawlUsage = `Usage:
 Crawls from seed URLs towards the topic given by seed terms (and an optional
 Boolean formula): each page is rendered, stored, assigned to its site's
 templates, extracted, and judged relevant on its extracted text; the frontier
-(SQLite, in --db) is ordered by OPIC, Shark-Search or breadth-first. Killed at
-any moment, the same command continues the crawl (--name identifies it).
+(SQLite or PostgreSQL, in --db) is ordered by OPIC, Shark-Search or
+breadth-first. Killed at any moment, the same command continues the crawl
+(--name identifies it). On PostgreSQL the crawl is shared: "gleaner worker"
+processes, on this or other machines, may join it at any time.
 Flags override the config file (YAML or JSON, see crawler/testdata/crawl.yaml).
 
 With --fixtures the bundled fixture web is served on loopback, seeded, allowed
@@ -421,7 +423,7 @@ func runCrawlControl(ctx context.Context, sub string, args []string, stdout, std
 		}
 		return fmt.Errorf("%w: crawl %s takes --name N and no argument", errUsage, sub)
 	}
-	if _, err := os.Stat(*db); err != nil {
+	if _, err := os.Stat(*db); err != nil && !store.IsPostgresURL(*db) {
 		return fmt.Errorf("crawl %s: database %s: %w", sub, *db, err)
 	}
 	open := store.Open

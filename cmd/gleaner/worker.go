@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/crawler"
+	"github.com/gleaner/gleaner/store"
+)
+
+func init() {
+	register(&command{
+		name:  "worker",
+		short: "join a crawl (or every running crawl) as one more worker; any number of them, on any number of machines sharing a PostgreSQL --db",
+		run:   runWorker,
+	})
+}
+
+const workerUsage = `Usage:
+  gleaner worker --db postgres://user@host:5432/gleaner [--crawl NAME] [flags]
+
+Works on the crawls stored in --db beside any number of other workers, in
+this or other processes, on this or other machines: URLs are leased from the
+shared frontier (with an expiry: a worker killed outright loses nothing, its
+leases are taken over), each host is fetched by one worker at a time and with
+the crawl's delay (host slots in the database), each site's templates are
+learned once. Workers may join and leave at any time; start crawls with
+"gleaner crawl --db postgres://…" (itself the first worker).
+
+With --crawl the worker runs that crawl until it is exhausted, reaches its
+limits or is paused. Without, it joins every running crawl (not paused, URLs
+queued) and looks for new ones every --poll, until interrupted, or until none
+is left with --exit-idle.
+
+Flags:
+`
+
+// workerFlags are the flags of gleaner worker.
+type workerFlags struct {
+	db, crawl, chromium string
+	workers, tabs       int
+	plain, exitIdle     bool
+	poll                time.Duration
+}
+
+func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("worker", stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, workerUsage); fs.PrintDefaults() }
+	var f workerFlags
+	fs.StringVar(&f.db, "db", defaultDB, "database: a postgres:// URL shared by the workers (or a SQLite `path`, workers on this machine)")
+	fs.StringVar(&f.crawl, "crawl", "", "work on this crawl `name` only (default: every running crawl)")
+	fs.IntVar(&f.workers, "workers", 0, "pages this process fetches at once (default: the crawl's)")
+	fs.BoolVar(&f.plain, "plain", false, "plain HTTP fetch, no browser (static sites)")
+	fs.IntVar(&f.tabs, "tabs", 2, "browser tabs (pages rendered at once)")
+	fs.StringVar(&f.chromium, "chromium", "", "Chromium `binary`")
+	fs.BoolVar(&f.exitIdle, "exit-idle", false, "without --crawl: exit when no crawl is running")
+	fs.DurationVar(&f.poll, "poll", 5*time.Second, "without --crawl: how often to look for running crawls")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 || f.workers < 0 || f.tabs < 1 || f.poll <= 0 {
+		return fmt.Errorf("%w: worker takes no argument; --workers must not be negative, --tabs and --poll positive", errUsage)
+	}
+	st, err := store.Open(ctx, f.db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if f.crawl != "" {
+		return workOn(ctx, st, f, f.crawl, stdout, stderr)
+	}
+	return workOnAll(ctx, st, f, stdout, stderr)
+}
+
+// workOnAll joins every running crawl, each in its own goroutine, until ctx
+// ends (or, with --exit-idle, until none is running).
+func workOnAll(ctx context.Context, st *store.DB, f workerFlags, stdout, stderr io.Writer) error {
+	var mu sync.Mutex
+	active := map[string]bool{}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		names, err := crawler.RunningCrawls(ctx, st)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		for _, n := range names {
+			if active[n] {
+				continue
+			}
+			active[n] = true
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := workOn(ctx, st, f, n, stdout, stderr); err != nil && ctx.Err() == nil {
+					fmt.Fprintf(stderr, "gleaner worker: %v\n", err)
+				}
+				// Crawls stopped by a limit keep URLs queued: not joined
+				// again by this process.
+			}()
+		}
+		idle := len(names) == 0
+		mu.Unlock()
+		if idle && f.exitIdle {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(f.poll):
+		}
+	}
+}
+
+// workOn runs this process as a worker of crawl name until it stops.
+func workOn(ctx context.Context, st *store.DB, f workerFlags, name string, stdout, stderr io.Writer) error {
+	cfg, err := crawler.StoredConfig(ctx, st, name)
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("no crawl named %q in %s (start it with gleaner crawl)", name, f.db)
+	}
+	if err != nil {
+		return err
+	}
+	opt := crawler.JoinOptions{Workers: f.workers,
+		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, name+": "+format+"\n", a...) }}
+	if !f.plain {
+		bo := browser.Options{ExecPath: f.chromium, Tabs: f.tabs, PageTimeout: orDefault(cfg.Timeout, 30*time.Second),
+			UserAgent: cfg.UserAgent, MaxHTMLBytes: int(orDefault64(cfg.MaxBytes, 8<<20)), Logf: opt.Logf}
+		cfg.Guard().Guard(ctx, &bo)
+		r, err := browser.New(bo)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		opt.Fetcher = r
+		if opt.Workers == 0 {
+			opt.Workers = f.tabs
+		}
+	}
+	c, err := crawler.Join(ctx, st, name, opt)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "worker of crawl %s (db %s)\n", name, f.db)
+	sum, runErr := c.Run(ctx)
+	printCrawlSummary(stdout, sum)
+	return crawlOutcome(name, sum, runErr)
+}
