@@ -3,6 +3,7 @@ package heuristics
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"weak"
 
 	"github.com/gleaner/gleaner/treediff"
@@ -10,8 +11,8 @@ import (
 
 // medoidInfo is what comparing a page with a template medoid derives from
 // the medoid alone: its token view, the keys of its short blocks (moved
-// template text), its view elements by path (comparable nodes) and its
-// template lines. Every page of a cluster is compared with the same medoid,
+// template text), its view elements by path (comparable nodes) and their
+// word counts, and its template lines. Every page of a cluster is compared with the same medoid,
 // so each is computed once per medoid tree, on first use, and shared by
 // the pages (and goroutines) compared with it.
 type medoidInfo struct {
@@ -20,6 +21,7 @@ type medoidInfo struct {
 	view   *treediff.Tree
 	keys   map[string]bool
 	byPath map[string]*treediff.Node
+	counts []atomic.Pointer[map[string]float64]
 	lines  templateLines
 }
 
@@ -58,8 +60,12 @@ func (m *medoidInfo) blockKeys(t *treediff.Tree) map[string]bool {
 // comparables returns the comparable-node finder of the token view of t,
 // its index of paths built already.
 func (m *medoidInfo) comparables(t *treediff.Tree) comparables {
-	m.pathsOnce.Do(func() { m.byPath = pathIndex(m.tokenView(t)) })
-	return comparables{medoid: m.tokenView(t), byPath: m.byPath}
+	m.pathsOnce.Do(func() {
+		v := m.tokenView(t)
+		m.byPath = pathIndex(v)
+		m.counts = make([]atomic.Pointer[map[string]float64], len(v.Nodes))
+	})
+	return comparables{medoid: m.tokenView(t), byPath: m.byPath, counts: m.counts}
 }
 
 // templateLines is newTemplateLines(t).

@@ -1,6 +1,7 @@
 package heuristics
 
 import (
+	"maps"
 	"runtime"
 	"sync"
 	"testing"
@@ -58,8 +59,19 @@ func TestMedoidInfo(t *testing.T) {
 	if got, want := m.templateLines(med), newTemplateLines(med); got != want {
 		t.Errorf("template lines %q, want %q", got, want)
 	}
-	if c := m.comparables(med); len(c.byPath) == 0 || c.medoid != m.tokenView(med) {
+	c := m.comparables(med)
+	if len(c.byPath) == 0 || c.medoid != m.tokenView(med) {
 		t.Errorf("comparables not built on the cached view: %d paths", len(c.byPath))
+	}
+	art := c.byPath[m.tokenView(med).Nodes[0].Path()+"/body[1]/article[1]"]
+	if art == nil {
+		t.Fatalf("no article in the path index %v", c.byPath)
+	}
+	if got, want := c.wordCounts(art), wordCounts(art.Text()); !maps.Equal(got, want) || got["the"] != 2 {
+		t.Errorf("word counts %v, want %v", got, want)
+	}
+	if c.counts[art.Index].Load() == nil {
+		t.Error("word counts of a medoid element not kept")
 	}
 
 	// Dropping the tree drops its entry (the cleanup runs after a GC, on

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -534,6 +535,9 @@ func blockKeys(t *treediff.Tree) []blockKey {
 type comparables struct {
 	medoid *treediff.Tree
 	byPath map[string]*treediff.Node
+	// counts, when set (by medoidInfo, shared by the pages of a cluster),
+	// caches the word counts of the medoid's elements by preorder index.
+	counts []atomic.Pointer[map[string]float64]
 }
 
 // templateCosine is the cosine of word counts from which an element's text
@@ -554,7 +558,23 @@ func (c *comparables) template(x *treediff.Node) bool {
 	if m == nil || !sameAttrs(x, m) {
 		return false
 	}
-	return cosine(wordCounts(x.Text()), wordCounts(m.Text())) >= templateCosine
+	return cosine(wordCounts(x.Text()), c.wordCounts(m)) >= templateCosine
+}
+
+// wordCounts returns wordCounts(m.Text()) for the medoid node m, cached
+// when c.counts is set. Two goroutines may count the same node at once:
+// both store equal maps, and the maps are only read once stored.
+func (c *comparables) wordCounts(m *treediff.Node) map[string]float64 {
+	if c.counts == nil {
+		return wordCounts(m.Text())
+	}
+	slot := &c.counts[m.Index]
+	if p := slot.Load(); p != nil {
+		return *p
+	}
+	wc := wordCounts(m.Text())
+	slot.Store(&wc)
+	return wc
 }
 
 // pathIndex maps the paths of t's elements to the elements.
