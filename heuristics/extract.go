@@ -178,7 +178,8 @@ func pairDiff(page, medoid *treediff.Tree, opt PairOptions, prose *proseMap) pai
 		return pairOutcome{err: errors.New("pair diff: empty tree")}
 	}
 	opt = opt.withDefaults()
-	al, err := Align(page.View(treediff.TokenView), medoid.View(treediff.TokenView), opt.Align)
+	med := medoidOf(medoid)
+	al, err := Align(page.View(treediff.TokenView), med.tokenView(medoid), opt.Align)
 	if err != nil {
 		return pairOutcome{err: fmt.Errorf("pair diff: %w", err)}
 	}
@@ -186,7 +187,7 @@ func pairDiff(page, medoid *treediff.Tree, opt PairOptions, prose *proseMap) pai
 		m := newProseMap(page, SingleOptions{})
 		prose = &m
 	}
-	loc := locate(al, opt, *prose)
+	loc := locateWith(al, med.blockKeys(medoid), med.comparables(medoid), opt, *prose)
 	out := pairOutcome{res: loc.result(page)}
 	if loc.title != nil {
 		out.title = loc.title.Origin
@@ -219,7 +220,7 @@ func extract(in Input, opt ExtractOptions, pre *pairOutcome) (Result, error) {
 	hasMedoid := in.Medoid != nil && in.Medoid.Root != nil
 	var tmpl templateLines
 	if hasMedoid {
-		tmpl = newTemplateLines(in.Medoid)
+		tmpl = medoidOf(in.Medoid).templateLines(in.Medoid)
 	}
 	if !hasMedoid || opt.RulesFirst {
 		if r, ok := rule(); ok {

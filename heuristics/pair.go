@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -172,12 +173,19 @@ func bodyOf(t *treediff.Tree) *treediff.Node {
 
 // locate finds the body and title elements in the page's token view.
 func locate(al *Alignment, opt PairOptions, prose proseMap) located {
-	moved := movedTemplate(al.A, al.B)
+	return locateWith(al, blockKeySet(al.B), comparables{medoid: al.B}, opt, prose)
+}
+
+// locateWith is locate with what it reads of the medoid's token view
+// (al.B) given: the keys of its short blocks (blockKeySet) and its
+// comparable nodes, as a medoidInfo keeps them for all the pages of a
+// cluster.
+func locateWith(al *Alignment, medoidKeys map[string]bool, cmp comparables, opt PairOptions, prose proseMap) located {
+	moved := movedTemplateKeys(al.A, medoidKeys)
 	f := computeFeatures(al.A, func(i int) bool { return al.Changed(i) && !moved[i] }, opt, prose)
 	t := al.A
 	body := bodyOf(t)
 	total := float64(f.tok[t.Root.Index])
-	cmp := comparables{medoid: al.B}
 	var best *treediff.Node
 	bestScore := 0.0
 	body.Walk(func(x *treediff.Node) bool {
@@ -445,14 +453,16 @@ const maxMovedWords = 30
 // text that the mapping left unmatched because it moved. The thesis drops
 // template text as identical on every page; this finds it wherever it sits.
 func movedTemplate(page, medoid *treediff.Tree) []bool {
-	out := make([]bool, len(page.Nodes))
 	if medoid == nil {
-		return out
+		return make([]bool, len(page.Nodes))
 	}
-	seen := map[string]bool{}
-	for _, k := range blockKeys(medoid) {
-		seen[k.key] = true
-	}
+	return movedTemplateKeys(page, blockKeySet(medoid))
+}
+
+// movedTemplateKeys is movedTemplate with the medoid view's block keys
+// already read (blockKeySet).
+func movedTemplateKeys(page *treediff.Tree, seen map[string]bool) []bool {
+	out := make([]bool, len(page.Nodes))
 	for _, k := range blockKeys(page) {
 		if !seen[k.key] {
 			continue
@@ -463,6 +473,15 @@ func movedTemplate(page, medoid *treediff.Tree) []bool {
 		})
 	}
 	return out
+}
+
+// blockKeySet is the set of the keys of blockKeys(t).
+func blockKeySet(t *treediff.Tree) map[string]bool {
+	seen := map[string]bool{}
+	for _, k := range blockKeys(t) {
+		seen[k.key] = true
+	}
+	return seen
 }
 
 type blockKey struct {
@@ -516,6 +535,9 @@ func blockKeys(t *treediff.Tree) []blockKey {
 type comparables struct {
 	medoid *treediff.Tree
 	byPath map[string]*treediff.Node
+	// counts, when set (by medoidInfo, shared by the pages of a cluster),
+	// caches the word counts of the medoid's elements by preorder index.
+	counts []atomic.Pointer[map[string]float64]
 }
 
 // templateCosine is the cosine of word counts from which an element's text
@@ -530,18 +552,40 @@ func (c *comparables) template(x *treediff.Node) bool {
 		return false
 	}
 	if c.byPath == nil {
-		c.byPath = map[string]*treediff.Node{}
-		for _, n := range c.medoid.Nodes {
-			if n.Kind == treediff.Element {
-				c.byPath[n.Path()] = n
-			}
-		}
+		c.byPath = pathIndex(c.medoid)
 	}
 	m := c.byPath[x.Path()]
 	if m == nil || !sameAttrs(x, m) {
 		return false
 	}
-	return cosine(wordCounts(x.Text()), wordCounts(m.Text())) >= templateCosine
+	return cosine(wordCounts(x.Text()), c.wordCounts(m)) >= templateCosine
+}
+
+// wordCounts returns wordCounts(m.Text()) for the medoid node m, cached
+// when c.counts is set. Two goroutines may count the same node at once:
+// both store equal maps, and the maps are only read once stored.
+func (c *comparables) wordCounts(m *treediff.Node) map[string]float64 {
+	if c.counts == nil {
+		return wordCounts(m.Text())
+	}
+	slot := &c.counts[m.Index]
+	if p := slot.Load(); p != nil {
+		return *p
+	}
+	wc := wordCounts(m.Text())
+	slot.Store(&wc)
+	return wc
+}
+
+// pathIndex maps the paths of t's elements to the elements.
+func pathIndex(t *treediff.Tree) map[string]*treediff.Node {
+	byPath := map[string]*treediff.Node{}
+	for _, n := range t.Nodes {
+		if n.Kind == treediff.Element {
+			byPath[n.Path()] = n
+		}
+	}
+	return byPath
 }
 
 // sameAttrs reports whether two elements carry the same attributes and

@@ -257,11 +257,10 @@ func ApplyRules(page, medoid *treediff.Tree, body, title Rule, opt PairOptions) 
 	}
 	opt = opt.withDefaults()
 	pv := page.View(treediff.TokenView)
-	var mv *treediff.Tree
+	moved := make([]bool, len(pv.Nodes))
 	if medoid != nil && medoid.Root != nil {
-		mv = medoid.View(treediff.TokenView)
+		moved = movedTemplateKeys(pv, medoidOf(medoid).blockKeys(medoid))
 	}
-	moved := movedTemplate(pv, mv)
 	f := computeFeatures(pv, func(i int) bool { return !moved[i] }, opt, newProseMap(page, SingleOptions{}))
 	byOrigin := make(map[*treediff.Node]*treediff.Node, len(pv.Nodes)/2)
 	for _, x := range pv.Nodes {

@@ -27,12 +27,13 @@
 // 1.0 to 1.35 times fewer subproblems than the better of the two
 // decompositions, because news pages are shallow and bushy. So the effort
 // went into the constant factor instead: labels interned to integers, uint16
-// cells while every distance fits, leaf keyroot pairs in closed form, and two
-// forest rows per pass so that two dependency chains interleave. The price
-// is robustness on adversarial shapes, where every node has siblings on both
-// sides (a 900-node "zigzag" against a 750-node one needs 10^10
-// subproblems): Options.MaxWork refuses such comparisons up front with
-// ErrBudget instead of running for minutes.
+// cells while every distance fits, the pairs with a leaf keyroot in closed
+// form (one scan of the other tree per leaf keyroot: most keyroots of a
+// token tree are words), and up to four forest rows per pass so that their
+// dependency chains interleave. The price is robustness on adversarial
+// shapes, where every node has siblings on both sides (a 900-node "zigzag"
+// against a 750-node one needs 10^10 subproblems): Options.MaxWork refuses
+// such comparisons up front with ErrBudget instead of running for minutes.
 //
 // Mapping backtracks from the filled subtree-distance matrix through
 // recomputed forest distances, subtree pair by subtree pair, with an explicit

@@ -386,52 +386,103 @@ func grow(s []int32, n int) []int32 {
 
 // zsDistance runs Zhang–Shasha over all keyroot pairs, filling td (n1×n2,
 // tree distances between subtrees) and using fd, plan.nslots rows of n2+1
-// cells, as forest scratch space.
+// cells, as forest scratch space. Pairs with a leaf keyroot on either side
+// are filled beforehand in closed form (leafRows, leafColumns).
 func zsDistance[C cell](a, b *postTree, td, fd []C, plan rowPlan) C {
+	leafRows(a, b, td)
+	leafColumns(a, b, td)
+	inner := make([]int32, 0, len(b.keyroots))
+	for _, k2 := range b.keyroots {
+		if b.lld[k2] != k2 {
+			inner = append(inner, k2)
+		}
+	}
 	for ki, k1 := range a.keyroots {
+		if a.lld[k1] == k1 {
+			continue
+		}
 		slot := plan.slots[plan.start[ki]:]
-		for _, k2 := range b.keyroots {
-			switch {
-			case a.lld[k1] == k1:
-				leafVsPath(a, b, int(k1), int(k2), td, false)
-			case b.lld[k2] == k2:
-				leafVsPath(b, a, int(k2), int(k1), td, true)
-			default:
-				forestDist(a, b, int(k1), int(k2), td, fd, slot, true)
-			}
+		for _, k2 := range inner {
+			forestDist(a, b, int(k1), int(k2), td, fd, slot, true)
 		}
 	}
 	n1, n2 := a.len(), b.len()
 	return td[(n1-1)*n2+n2-1]
 }
 
-// leafVsPath fills the distances between the leaf k of tree p and the
-// subtrees on the left path of keyroot r of tree q, without a forest matrix:
-// a subtree on that path is the postorder range lld(r)..j, and its distance
-// to one node is its size, less one if some node of it carries the leaf's
-// label. Keyroot pairs with a leaf side are the most numerous and the
-// smallest, so this saves the per-row overhead of forestDist. swapped says p
-// is the second tree of td.
-func leafVsPath[C cell](p, q *postTree, k, r int, td []C, swapped bool) {
-	lab := p.label[k]
-	l := int(q.lld[r])
-	n2 := q.len()
-	if swapped {
-		n2 = p.len()
-	}
-	found := C(0)
-	for j := l; j <= r; j++ {
-		if q.label[j] == lab {
-			found = 1
-		}
-		if int(q.lld[j]) != l {
+// The distance between a leaf k and a subtree j is the size of j, less one
+// if some node of j carries k's label (the leaf is kept as that node, the
+// other nodes inserted; or renamed into any of them). A subtree of j is the
+// postorder range lld(j)..j, so it carries the label when the last node
+// with that label up to j comes at lld(j) or after. Each keyroot pair with
+// a leaf side needs that distance for the subtrees on the other keyroot's
+// left path; as every node lies on the left path of exactly one keyroot,
+// a leaf keyroot needs it for every node of the other tree: one scan of
+// that tree per leaf keyroot, instead of one scan of each keyroot's
+// subtree (a few times more work on page trees, where most keyroots are
+// word leaves).
+
+// leafRows fills the td rows of the leaf keyroots of a: one scan of b per
+// leaf, tracking the last node of b with the leaf's label.
+func leafRows[C cell](a, b *postTree, td []C) {
+	n2 := b.len()
+	labB, lldB := b.label[:n2], b.lld[:n2]
+	for _, k := range a.keyroots {
+		if a.lld[k] != k {
 			continue
 		}
-		v := C(j-l+1) - found
-		if swapped {
-			td[j*n2+k] = v
-		} else {
-			td[k*n2+j] = v
+		lab := a.label[k]
+		row := td[int(k)*n2 : int(k)*n2+n2][:len(labB)]
+		last := int32(-1)
+		for j, l := range labB {
+			if l == lab {
+				last = int32(j)
+			}
+			v := C(int32(j) - lldB[j] + 1)
+			if last >= lldB[j] {
+				v--
+			}
+			row[j] = v
+		}
+	}
+}
+
+// leafColumns fills the td columns of the leaf keyroots of b, row by row
+// (td is row-major): one scan of a, tracking for every label its last node
+// so far, answers every leaf of b at once.
+func leafColumns[C cell](a, b *postTree, td []C) {
+	n1, n2 := a.len(), b.len()
+	var leaves, labs []int32
+	nlab := int32(0)
+	for _, k := range b.keyroots {
+		if b.lld[k] == k {
+			leaves = append(leaves, k)
+			labs = append(labs, b.label[k])
+			nlab = max(nlab, b.label[k]+1)
+		}
+	}
+	if len(leaves) == 0 {
+		return
+	}
+	for _, l := range a.label {
+		nlab = max(nlab, l+1)
+	}
+	last := make([]int32, nlab)
+	for i := range last {
+		last[i] = -1
+	}
+	labs = labs[:len(leaves)]
+	for i := 0; i < n1; i++ {
+		last[a.label[i]] = int32(i)
+		li := a.lld[i]
+		size := C(int32(i) - li + 1)
+		row := td[i*n2 : i*n2+n2]
+		for x, k := range leaves {
+			v := size
+			if last[labs[x]] >= li {
+				v--
+			}
+			row[k] = v
 		}
 	}
 }
@@ -542,38 +593,36 @@ func forestRows2[C cell](fd, td []C, lldB []int32, w int, rows [3]int, bases [2]
 	}
 }
 
-// forestRows4 is forestRows2 for four rows.
+// forestRows4 is forestRows2 for four rows. Every slice but the bases is
+// resliced to len(lldB), which lets the compiler drop their bounds checks;
+// the recurrence is written min(b+t, min(up, left)+1) to save an addition.
 func forestRows4[C cell](fd, td []C, lldB []int32, w int, rows [5]int, bases [4]int, tdOff, n2, l2 int, x C) {
 	n := len(lldB)
-	prev := fd[rows[0]+1 : rows[0]+1+n]
-	r0 := fd[rows[1]+1 : rows[1]+1+n]
-	r1 := fd[rows[2]+1 : rows[2]+1+n]
-	r2 := fd[rows[3]+1 : rows[3]+1+n]
-	r3 := fd[rows[4]+1 : rows[4]+1+n]
+	prev := fd[rows[0]+1 : rows[0]+1+n][:len(lldB)]
+	r0 := fd[rows[1]+1 : rows[1]+1+n][:len(lldB)]
+	r1 := fd[rows[2]+1 : rows[2]+1+n][:len(lldB)]
+	r2 := fd[rows[3]+1 : rows[3]+1+n][:len(lldB)]
+	r3 := fd[rows[4]+1 : rows[4]+1+n][:len(lldB)]
 	base0 := fd[bases[0] : bases[0]+w]
 	base1 := fd[bases[1] : bases[1]+w]
 	base2 := fd[bases[2] : bases[2]+w]
 	base3 := fd[bases[3] : bases[3]+w]
-	td0 := td[tdOff : tdOff+n]
-	td1 := td[tdOff+n2 : tdOff+n2+n]
-	td2 := td[tdOff+2*n2 : tdOff+2*n2+n]
-	td3 := td[tdOff+3*n2 : tdOff+3*n2+n]
+	td0 := td[tdOff : tdOff+n][:len(lldB)]
+	td1 := td[tdOff+n2 : tdOff+n2+n][:len(lldB)]
+	td2 := td[tdOff+2*n2 : tdOff+2*n2+n][:len(lldB)]
+	td3 := td[tdOff+3*n2 : tdOff+3*n2+n][:len(lldB)]
 	left0, left1, left2, left3 := x, x+1, x+2, x+3
 	fd[rows[1]], fd[rows[2]], fd[rows[3]], fd[rows[4]] = left0, left1, left2, left3
 	for y, lj := range lldB {
 		off := int(lj) - l2
-		v0 := min(base0[off]+td0[y], prev[y]+1, left0+1)
-		r0[y] = v0
-		left0 = v0
-		v1 := min(base1[off]+td1[y], v0+1, left1+1)
-		r1[y] = v1
-		left1 = v1
-		v2 := min(base2[off]+td2[y], v1+1, left2+1)
-		r2[y] = v2
-		left2 = v2
-		v3 := min(base3[off]+td3[y], v2+1, left3+1)
-		r3[y] = v3
-		left3 = v3
+		left0 = min(base0[off]+td0[y], min(prev[y], left0)+1)
+		r0[y] = left0
+		left1 = min(base1[off]+td1[y], min(left0, left1)+1)
+		r1[y] = left1
+		left2 = min(base2[off]+td2[y], min(left1, left2)+1)
+		r2[y] = left2
+		left3 = min(base3[off]+td3[y], min(left2, left3)+1)
+		r3[y] = left3
 	}
 }
 
