@@ -60,9 +60,14 @@ func urls(docs []Document) []string {
 // between, with no unchanged article fetched again and each syndicated
 // story stored once.
 func TestRounds(t *testing.T) {
+	checkRounds(t, filepath.Join(t.TempDir(), "m.db"))
+}
+
+// checkRounds runs TestRounds on the store at dsn.
+func checkRounds(t *testing.T, dsn string) {
 	srv := newsroom(t)
 	ctx := context.Background()
-	m, err := Open(ctx, openDB(t, filepath.Join(t.TempDir(), "m.db")), config(srv))
+	m, err := Open(ctx, openDB(t, dsn), config(srv))
 	if err != nil {
 		t.Fatal(err)
 	}
