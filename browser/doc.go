@@ -6,8 +6,8 @@
 // Two implementations of the small [Fetcher] interface exist:
 //
 //   - [Renderer] drives one Chromium process with a bounded number of tabs.
-//     Each page gets its own isolated browser context (or one per site when
-//     cookies are shared), a hard deadline that closes the tab but never the
+//     The pages of a site share a browser context (or each page gets its
+//     own with Options.Isolate), a hard deadline that closes the tab but never the
 //     browser, and a retry on a fresh browser when Chromium crashes. The
 //     browser is retired after a number of pages or above a memory limit, and
 //     no Chromium process outlives the program (process group, parent-death

@@ -43,11 +43,17 @@ type Options struct {
 	// MaxMemory restarts the browser when its process tree's proportional
 	// set size (PSS: resident memory with shared pages split between the
 	// processes, so not counted once per renderer) exceeds this many bytes
-	// after a page (default 2 GiB).
+	// after a page, read at most every 2 seconds (default 2 GiB).
 	MaxMemory int64
-	// ShareCookies keeps one browser context per site (host) so cookies and
-	// storage carry over between its pages; by default every page gets a
-	// fresh, isolated context.
+	// Isolate gives every page a fresh browser context of its own (no
+	// cookie, storage or cache carried over from another page). By default
+	// the pages of a site (host) share one context, kept while the browser
+	// runs (at most maxSiteContexts of them, the least recently used
+	// closed first): a context made and disposed per page cost about a
+	// third of Chromium's CPU per page.
+	Isolate bool
+	// ShareCookies is the default now (see Isolate); it is kept so that
+	// older callers still compile, and has no effect.
 	ShareCookies bool
 	// Block lists resource types the browser must not download (default
 	// DefaultBlock). NoBlock turns blocking off.
@@ -97,14 +103,21 @@ type Options struct {
 // WaitOptions tune the waiting for a page's real content. Every step runs
 // under the page's hard cap.
 type WaitOptions struct {
-	// NetworkIdle is how long no request may be in flight before the network
-	// counts as idle (default 500ms).
+	// Settle is the shortest time the network and the DOM must stay
+	// unchanged, with no request in flight and no short timer pending,
+	// before a page counts as ready (default 100ms). The window grows with
+	// what the page shows: twice the longest pause it took between a
+	// response and its next request, up to NetworkIdle.
+	Settle time.Duration
+	// NetworkIdle is the longest settle window (default 500ms): a pause
+	// longer than it is not a step of a request chain.
 	NetworkIdle time.Duration
 	// LongRequest: a request in flight for longer than this is taken for a
 	// long poll or stream and no longer holds the page (default 5s).
 	LongRequest time.Duration
-	// DOMQuiet is how long the DOM must not change (a MutationObserver on
-	// child lists and text) before it counts as settled (default 300ms).
+	// DOMQuiet, when set, is the least time the DOM must not change (a
+	// MutationObserver on child lists and text) before it counts as
+	// settled; by default the settle window.
 	DOMQuiet time.Duration
 	// ScrollSteps bounds the scroll loop for lazy and infinite content
 	// (default 10; negative: no scrolling). The loop stops earlier when the
@@ -170,9 +183,10 @@ func (o Options) withDefaults() (Options, error) {
 	if w.LongRequest <= 0 {
 		w.LongRequest = 5 * time.Second
 	}
-	if w.DOMQuiet <= 0 {
-		w.DOMQuiet = 300 * time.Millisecond
+	if w.Settle <= 0 {
+		w.Settle = 100 * time.Millisecond
 	}
+	w.Settle = min(w.Settle, w.NetworkIdle)
 	if w.ScrollSteps == 0 {
 		w.ScrollSteps = 10
 	}
