@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // Resource types that Options.Block can name (Chrome's network resource
@@ -92,12 +94,19 @@ type Options struct {
 	// counted decoded (default 32 MiB), when its traffic goes through the
 	// proxy (Dial): a longer one, an endless stream or a compression bomb,
 	// is cut there, and a page whose document was cut is marked Partial.
+	// HTTPS, which the proxy cannot read, is bounded per tunnel: at most
+	// four times this many bytes, as sent (compressed), come down one
+	// tunnel; a page whose document's tunnel was cut is marked Partial.
 	MaxResponseBytes int64
 	// Wait tunes how the renderer decides a page is ready.
 	Wait WaitOptions
 	// Logf, when set, receives the renderer's diagnostics (restarts,
 	// retries, crashes).
 	Logf func(format string, args ...any)
+
+	// extraFlags are added to Chromium's command line (tests: accepting
+	// the certificate of a TLS test server).
+	extraFlags []chromedp.ExecAllocatorOption
 }
 
 // WaitOptions tune the waiting for a page's real content. Every step runs

@@ -370,6 +370,7 @@ func (r *Renderer) start() (*instance, error) {
 	if r.proxy != nil {
 		opts = append(opts, proxyFlags(r.proxy.addr())...)
 	}
+	opts = append(opts, o.extraFlags...)
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(allocCtx)
 	startCtx, startCancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -789,6 +789,29 @@ func (r *Renderer) keptPage(inst *instance, st *tabState, p *Page, err error) *P
 	return p
 }
 
+// tunnelCut says why the page's document is cut when the proxy cut the TLS
+// tunnel to its host since t; "" when it did not.
+func (r *Renderer) tunnelCut(st *tabState, t time.Time) string {
+	if r.proxy == nil {
+		return ""
+	}
+	st.mu.Lock()
+	main := st.mainURL
+	st.mu.Unlock()
+	u, err := url.Parse(main)
+	if err != nil || u.Scheme != "https" {
+		return ""
+	}
+	port := u.Port()
+	if port == "" {
+		port = "443"
+	}
+	if !r.proxy.cutSince(net.JoinHostPort(u.Hostname(), port), t) {
+		return ""
+	}
+	return fmt.Sprintf("the tunnel to %s was cut at %d bytes", u.Host, r.opt.MaxResponseBytes*tunnelResponses)
+}
+
 // markCut marks p partial when the proxy cut its document at its bound.
 func (r *Renderer) markCut(st *tabState, p *Page) {
 	if r.proxy == nil {
@@ -799,6 +822,9 @@ func (r *Renderer) markCut(st *tabState, p *Page) {
 	st.mu.Unlock()
 	if _, cut, ok := r.proxy.doc(main); ok && cut && !p.Partial {
 		p.Partial, p.PartialReason = true, fmt.Sprintf("document cut at %d bytes", r.opt.MaxResponseBytes)
+	}
+	if why := r.tunnelCut(st, p.FetchedAt); why != "" && !p.Partial {
+		p.Partial, p.PartialReason = true, why
 	}
 }
 
@@ -813,13 +839,24 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 			p.Partial, p.PartialReason = true, reason
 		}
 	}
-	select {
-	case <-st.loadedCh():
-	case <-st.crashed:
-		return
-	case <-ctx.Done():
-		partial("the load event had not fired at the deadline")
-		return
+	loaded := st.loadedCh()
+	for waiting := true; waiting; {
+		select {
+		case <-loaded:
+			waiting = false
+		case <-st.crashed:
+			return
+		case <-ctx.Done():
+			partial("the load event had not fired at the deadline")
+			return
+		case <-time.After(pollEvery):
+			// A document whose TLS tunnel the proxy cut never loads:
+			// what came of it is captured now.
+			if why := r.tunnelCut(st, p.FetchedAt); why != "" {
+				partial(why)
+				return
+			}
+		}
 	}
 	ph.mark("load")
 	ps, ok := r.quiet(ctx, st, time.Now(), false)
