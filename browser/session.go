@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -40,6 +41,33 @@ const scrollJS = `new Promise(done => {
 
 // pollEvery is how often the waiting loop looks at a page that is busy.
 const pollEvery = 100 * time.Millisecond
+
+// sigTrap is the signal that stops a renderer whose script ran out of heap
+// (V8 gives up with an immediate crash, a trap), or that failed a fatal
+// check: either way, the page would do it again.
+const sigTrap = 5
+
+// memoryBlown returns the error of a tab whose renderer died of its memory
+// bound, nil otherwise.
+func (s *tabState) memoryBlown() error {
+	// The termination status comes in its own event, shortly after the
+	// crash itself.
+	for wait := 0; wait < 20; wait++ {
+		s.mu.Lock()
+		got := s.crashStatus != ""
+		s.mu.Unlock()
+		if got {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.crashStatus == "oom" || (s.crashStatus == "crashed" && s.crashCode == sigTrap) {
+		return fmt.Errorf("the tab's renderer stopped (%s, signal %d): out of memory at the script heap bound: %w", s.crashStatus, s.crashCode, ErrTooLarge)
+	}
+	return nil
+}
 
 // tabState is what the event listener of one tab learns. The listener runs
 // in chromedp's read loop, so it only records, under mu.
@@ -66,6 +94,10 @@ type tabState struct {
 	nRefused  int
 	// mainRefused is the refusal of a main-frame document request.
 	mainRefused error
+	// crashStatus and crashCode are Chromium's termination status of the
+	// tab's renderer and its signal, when it crashed.
+	crashStatus string
+	crashCode   int64
 
 	loaded    chan struct{} // closed at the main frame's load event
 	crashed   chan struct{} // closed when the renderer of the tab crashed
@@ -186,6 +218,12 @@ func (s *tabState) listen(ev any) {
 		}
 	case *inspector.EventTargetCrashed:
 		s.crashOnce.Do(func() { close(s.crashed) })
+	case *target.EventTargetCrashed:
+		s.mu.Lock()
+		if cdp.FrameID(ev.TargetID) == s.mainFrame {
+			s.crashStatus, s.crashCode = ev.Status, ev.ErrorCode
+		}
+		s.mu.Unlock()
 	case *fetch.EventRequestPaused:
 		s.mu.Lock()
 		s.paused = append(s.paused, ev)
@@ -682,6 +720,9 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 		}
 		switch {
 		case crashed && ctx.Err() == nil:
+			if blown := st.memoryBlown(); blown != nil {
+				return fmt.Errorf("%s: %w", step, blown) // not retried: it would blow it again
+			}
 			return fmt.Errorf("%s: %w: %w", step, errCrashed, err)
 		case ctx.Err() != nil:
 			return fmt.Errorf("%s: %w", step, ctx.Err())
