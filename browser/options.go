@@ -68,7 +68,10 @@ type Options struct {
 	// main document makes Fetch fail with [ErrRefused]. It guards against
 	// server-side request forgery through the pages a crawler renders. It
 	// runs for many requests at once, so it must be safe for concurrent use.
-	// Nil allows everything.
+	// Nil allows everything. With Dial set, only the page's own URL is
+	// asked about: the proxy's dialer decides on every connection, so
+	// pausing each request for a second check (a CDP round trip each) is
+	// not done.
 	AllowRequest func(ctx context.Context, u *url.URL) error
 	// Dial, when set, makes every connection the browser opens: its
 	// traffic then goes through a proxy of the renderer's on a loopback
