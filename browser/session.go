@@ -39,6 +39,10 @@ const scrollJS = `new Promise(done => {
   requestAnimationFrame(() => requestAnimationFrame(() => done()));
 })`
 
+// cutGrace is how long a page whose document tunnel was cut is given to
+// parse what arrived before it is captured.
+const cutGrace = time.Second
+
 // pollEvery is how often the waiting loop looks at a page that is busy.
 const pollEvery = 100 * time.Millisecond
 
@@ -895,6 +899,13 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 			// what came of it is captured now.
 			if why := r.tunnelCut(st, p.FetchedAt); why != "" {
 				partial(why)
+				// What arrived is parsed in a moment; the load event may
+				// never come.
+				select {
+				case <-loaded:
+				case <-ctx.Done():
+				case <-time.After(cutGrace):
+				}
 				return
 			}
 		}

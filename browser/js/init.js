@@ -4,8 +4,10 @@
 // history API (client-side routing), and the short timers still pending:
 // a script that fetches its content from a timer (a body loaded 150 ms
 // after the page) has made no request yet, so only its timer says the page
-// is not ready. Timers longer than a second, and timers set by a chain of
-// more than three timers (carousels, tickers), do not hold the page.
+// is not ready. Timers longer than a second, timers set by a chain of more
+// than three timers (carousels, tickers) and timers set after the page's
+// first three seconds (pollers re-armed from their responses) do not hold
+// the page, so a page that never stops re-arming waits at most that long.
 (() => {
   if (window.__gleaner) return;
   const g = window.__gleaner = { lastMutation: performance.now(), mutations: 0, nav: [], timers: 0 };
@@ -29,7 +31,7 @@
     let depth = 0;
     window.setTimeout = function (fn, delay, ...args) {
       const d = Number(delay) || 0;
-      if (typeof fn !== 'function' || d > 1000 || depth >= 3) return set.apply(this, arguments);
+      if (typeof fn !== 'function' || d > 1000 || depth >= 3 || performance.now() > 3000) return set.apply(this, arguments);
       const mine = depth + 1;
       let id;
       id = set.call(window, function () {
