@@ -253,12 +253,12 @@ func TestCookiesIsolatedOrSharedPerSite(t *testing.T) {
 	t.Parallel() // own browser: runs beside the others after the sequential tests
 	ts := testServer(t)
 	for _, share := range []bool{false, true} {
-		r := newRenderer(t, Options{Tabs: 1, ShareCookies: share, Wait: WaitOptions{ScrollSteps: -1}})
+		r := newRenderer(t, Options{Tabs: 1, Isolate: !share, Wait: WaitOptions{ScrollSteps: -1}})
 		mustFetch(t, r, ts.URL+"/cookie-set.html")
 		p := mustFetch(t, r, ts.URL+"/cookie-get.html")
 		has := strings.Contains(p.HTML, "seen=yes")
 		if has != share {
-			t.Errorf("ShareCookies=%v: second page sees the cookie: %v", share, has)
+			t.Errorf("Isolate=%v: second page sees the cookie: %v", !share, has)
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // Resource types that Options.Block can name (Chrome's network resource
@@ -43,11 +45,17 @@ type Options struct {
 	// MaxMemory restarts the browser when its process tree's proportional
 	// set size (PSS: resident memory with shared pages split between the
 	// processes, so not counted once per renderer) exceeds this many bytes
-	// after a page (default 2 GiB).
+	// after a page, read at most every 2 seconds (default 2 GiB).
 	MaxMemory int64
-	// ShareCookies keeps one browser context per site (host) so cookies and
-	// storage carry over between its pages; by default every page gets a
-	// fresh, isolated context.
+	// Isolate gives every page a fresh browser context of its own (no
+	// cookie, storage or cache carried over from another page). By default
+	// the pages of a site (host) share one context, kept while the browser
+	// runs (at most maxSiteContexts of them, the least recently used
+	// closed first): a context made and disposed per page cost about a
+	// third of Chromium's CPU per page.
+	Isolate bool
+	// ShareCookies is the default now (see Isolate); it is kept so that
+	// older callers still compile, and has no effect.
 	ShareCookies bool
 	// Block lists resource types the browser must not download (default
 	// DefaultBlock). NoBlock turns blocking off.
@@ -60,7 +68,10 @@ type Options struct {
 	// main document makes Fetch fail with [ErrRefused]. It guards against
 	// server-side request forgery through the pages a crawler renders. It
 	// runs for many requests at once, so it must be safe for concurrent use.
-	// Nil allows everything.
+	// Nil allows everything. With Dial set, only the page's own URL is
+	// asked about: the proxy's dialer decides on every connection, so
+	// pausing each request for a second check (a CDP round trip each) is
+	// not done.
 	AllowRequest func(ctx context.Context, u *url.URL) error
 	// Dial, when set, makes every connection the browser opens: its
 	// traffic then goes through a proxy of the renderer's on a loopback
@@ -86,25 +97,39 @@ type Options struct {
 	// counted decoded (default 32 MiB), when its traffic goes through the
 	// proxy (Dial): a longer one, an endless stream or a compression bomb,
 	// is cut there, and a page whose document was cut is marked Partial.
+	// HTTPS, which the proxy cannot read, is bounded per tunnel: at most
+	// four times this many bytes, as sent (compressed), come down one
+	// tunnel; a page whose document's tunnel was cut is marked Partial.
 	MaxResponseBytes int64
 	// Wait tunes how the renderer decides a page is ready.
 	Wait WaitOptions
 	// Logf, when set, receives the renderer's diagnostics (restarts,
 	// retries, crashes).
 	Logf func(format string, args ...any)
+
+	// extraFlags are added to Chromium's command line (tests: accepting
+	// the certificate of a TLS test server).
+	extraFlags []chromedp.ExecAllocatorOption
 }
 
 // WaitOptions tune the waiting for a page's real content. Every step runs
 // under the page's hard cap.
 type WaitOptions struct {
-	// NetworkIdle is how long no request may be in flight before the network
-	// counts as idle (default 500ms).
+	// Settle is the shortest time the network and the DOM must stay
+	// unchanged, with no request in flight and no short timer pending,
+	// before a page counts as ready (default 100ms). The window grows with
+	// what the page shows: twice the longest pause it took between a
+	// response and its next request, up to NetworkIdle.
+	Settle time.Duration
+	// NetworkIdle is the longest settle window (default 500ms): a pause
+	// longer than it is not a step of a request chain.
 	NetworkIdle time.Duration
 	// LongRequest: a request in flight for longer than this is taken for a
 	// long poll or stream and no longer holds the page (default 5s).
 	LongRequest time.Duration
-	// DOMQuiet is how long the DOM must not change (a MutationObserver on
-	// child lists and text) before it counts as settled (default 300ms).
+	// DOMQuiet, when set, is the least time the DOM must not change (a
+	// MutationObserver on child lists and text) before it counts as
+	// settled; by default the settle window.
 	DOMQuiet time.Duration
 	// ScrollSteps bounds the scroll loop for lazy and infinite content
 	// (default 10; negative: no scrolling). The loop stops earlier when the
@@ -170,9 +195,10 @@ func (o Options) withDefaults() (Options, error) {
 	if w.LongRequest <= 0 {
 		w.LongRequest = 5 * time.Second
 	}
-	if w.DOMQuiet <= 0 {
-		w.DOMQuiet = 300 * time.Millisecond
+	if w.Settle <= 0 {
+		w.Settle = 100 * time.Millisecond
 	}
+	w.Settle = min(w.Settle, w.NetworkIdle)
 	if w.ScrollSteps == 0 {
 		w.ScrollSteps = 10
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/gleaner/gleaner/treediff"
@@ -142,6 +143,48 @@ func (l *Layout) Visible(n *treediff.Node) bool {
 func (l *Layout) Hidden(n *treediff.Node) bool {
 	b, ok := l.Box(n)
 	return ok && !b.Visible
+}
+
+// ElementPaths returns the path of every element of the tree under root,
+// as treediff.Node.Path gives it and Layout.Boxes is keyed by, computed in
+// one walk: each path is its parent's plus one step, where Path rebuilds
+// the whole chain for every node (a quarter of the process's time on a
+// crawl when asked per element).
+func ElementPaths(root *treediff.Node) map[*treediff.Node]string {
+	if root == nil || root.Kind != treediff.Element {
+		return nil
+	}
+	paths := map[*treediff.Node]string{root: "/" + root.Label}
+	var walk func(n *treediff.Node, path string)
+	walk = func(n *treediff.Node, path string) {
+		counts := map[string]int{}
+		for _, c := range n.Children {
+			if c.Kind != treediff.Element {
+				continue
+			}
+			counts[c.Label]++
+			cp := path + "/" + c.Label + "[" + strconv.Itoa(counts[c.Label]) + "]"
+			paths[c] = cp
+			walk(c, cp)
+		}
+	}
+	walk(root, paths[root])
+	return paths
+}
+
+// HiddenSet returns the elements of the tree under root that Hidden
+// reports, found in one walk (see ElementPaths).
+func (l *Layout) HiddenSet(root *treediff.Node) map[*treediff.Node]bool {
+	out := map[*treediff.Node]bool{}
+	if l == nil {
+		return out
+	}
+	for n, path := range ElementPaths(root) {
+		if b, ok := l.Boxes[path]; ok && !b.Visible {
+			out[n] = true
+		}
+	}
+	return out
 }
 
 // Capture is the JSON metadata stored with a page (everything but the HTML

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -38,10 +39,12 @@ type proxy struct {
 	maxBytes int64 // bound of one response body, decoded
 	keep     int   // bytes of a document kept for the renderer
 
-	mu      sync.Mutex
-	refused map[string]error // CONNECT targets the dialer refused, by host:port
-	docs    map[string]*keptDoc
-	order   []string // of docs, oldest first
+	mu       sync.Mutex
+	refused  map[string]error     // CONNECT targets the dialer refused, by host:port
+	cuts     map[string]time.Time // tunnels cut at the bound, by host:port: when
+	services int                  // requests to the browser's own services refused
+	docs     map[string]*keptDoc
+	order    []string // of docs, oldest first
 }
 
 // keptDoc is the start of an HTML response as it went through the proxy:
@@ -63,7 +66,7 @@ func startProxy(dial DialFunc, maxBytes int64, keep int) (*proxy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("browser proxy: %w", err)
 	}
-	p := &proxy{ln: ln, dial: dial, maxBytes: maxBytes, keep: keep, refused: map[string]error{}, docs: map[string]*keptDoc{}}
+	p := &proxy{ln: ln, dial: dial, maxBytes: maxBytes, keep: keep, refused: map[string]error{}, cuts: map[string]time.Time{}, docs: map[string]*keptDoc{}}
 	p.trans = &http.Transport{DialContext: dial, ForceAttemptHTTP2: false, MaxIdleConnsPerHost: 4,
 		IdleConnTimeout: 30 * time.Second, ResponseHeaderTimeout: time.Minute}
 	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
@@ -87,6 +90,20 @@ func (p *proxy) refusal(hostport string) error {
 }
 
 func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	host := r.Host
+	if r.URL.IsAbs() && r.Method != http.MethodConnect {
+		host = r.URL.Host
+	}
+	if browserService(host) {
+		// Chromium's own traffic (updates, accounts, safe browsing,
+		// metrics): no page of the crawl made it, and it must not leave
+		// the machine, nor even reach the dialer.
+		p.mu.Lock()
+		p.services++
+		p.mu.Unlock()
+		p.fail(w, fmt.Errorf("%s is a service of the browser itself, not of a page: %w", host, ErrRefused))
+		return
+	}
 	if r.Method == http.MethodConnect {
 		p.tunnel(w, r)
 		return
@@ -126,7 +143,87 @@ func (p *proxy) tunnel(w http.ResponseWriter, r *http.Request) {
 		b, _ := buf.Reader.Peek(n)
 		up.Write(b)
 	}
-	splice(down, up)
+	// What the proxy cannot read (TLS) it still bounds: the bytes the
+	// server sends down one tunnel, counted as they travel (compressed, so
+	// the bound is the one of a response, times tunnelResponses: a tunnel
+	// carries many responses of a site). A tunnel over it is closed.
+	lim := &limitedConn{Conn: up, left: p.maxBytes * tunnelResponses}
+	splice(down, lim)
+	if lim.cut.Load() {
+		p.mu.Lock()
+		p.cuts[r.Host] = time.Now()
+		p.mu.Unlock()
+	}
+}
+
+// tunnelResponses is how many responses' worth of bytes one tunnel may
+// carry down.
+const tunnelResponses = 4
+
+// limitedConn is an upstream connection that reads at most left bytes, then
+// fails (and is marked cut).
+type limitedConn struct {
+	net.Conn
+	left int64
+	cut  atomic.Bool
+}
+
+func (c *limitedConn) Read(b []byte) (int, error) {
+	if c.left <= 0 {
+		c.cut.Store(true)
+		return 0, errTunnelCut
+	}
+	if int64(len(b)) > c.left {
+		b = b[:c.left]
+	}
+	n, err := c.Conn.Read(b)
+	c.left -= int64(n)
+	return n, err
+}
+
+var errTunnelCut = errors.New("browser proxy: tunnel over its byte bound")
+
+// cutSince reports whether a tunnel to hostport was cut at its bound since
+// t.
+func (p *proxy) cutSince(hostport string, t time.Time) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c, ok := p.cuts[hostport]
+	return ok && !c.Before(t)
+}
+
+// browserServiceHosts are hosts of Chromium's own services that it calls
+// by itself, whatever the flags (component and extension updates, account
+// and sign-in checks, safe browsing, metrics, network time); suffixes
+// start with a dot.
+var browserServiceHosts = []string{
+	"update.googleapis.com", "clientservices.googleapis.com", "accounts.google.com",
+	"safebrowsing.googleapis.com", "safebrowsing.google.com", "sb-ssl.google.com",
+	"optimizationguide-pa.googleapis.com", "content-autofill.googleapis.com",
+	"android.clients.google.com", "dl.google.com", "oauth2.googleapis.com",
+	"chromesyncpasswords-pa.googleapis.com", "passwordsleakcheck-pa.googleapis.com",
+	"mtalk.google.com", "play.googleapis.com", "translate.googleapis.com",
+	"clients.google.com", ".gvt1.com", ".gvt2.com",
+}
+
+// browserService reports whether host (with or without a port) is one of
+// the browser's own services: browserServiceHosts, or clientsN.google.com.
+func browserService(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	for _, s := range browserServiceHosts {
+		if host == s || (strings.HasPrefix(s, ".") && strings.HasSuffix(host, s)) {
+			return true
+		}
+	}
+	if n, ok := strings.CutPrefix(host, "clients"); ok {
+		if d, ok := strings.CutSuffix(n, ".google.com"); ok && d != "" && strings.Trim(d, "0123456789") == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // splice copies both ways until either side ends, then closes both.

@@ -102,9 +102,10 @@ func TestProxyGuardsEveryConnection(t *testing.T) {
 			refused = append(refused, a)
 			continue
 		}
-		// The browser's own traffic (Chromium 156 still calls update and
-		// account hosts despite the flags): refused by the dialer here, it
-		// is logged so that it stays in sight.
+		// Anything else the dialer saw: the browser's own service traffic
+		// is refused by the proxy before it (see
+		// TestBrowserOwnTrafficNeverReachesTheGuard), so this stays in
+		// sight.
 		t.Logf("the browser dialed %s, neither the page's server nor its target", a)
 	}
 	if len(refused) < 3 {

@@ -57,8 +57,10 @@ type instance struct {
 	mu     sync.Mutex
 	active int  // pages in progress
 	retire bool // stop once active drops to 0
-	sites  map[string]cdp.BrowserContextID
+	sites  map[string]*siteContext
 	pages  int
+	memAt  time.Time // memory last read
+	idle   []*tab    // tabs kept for their site's next page (Renderer.park)
 
 	spare   chan *tab   // a tab opened in advance (isolated pages only)
 	warming atomic.Bool // a spare tab is being opened
@@ -248,7 +250,7 @@ func (r *Renderer) acquire() (*instance, error) {
 // limit or died.
 func (r *Renderer) release(inst *instance, err error) {
 	var pss int64
-	if inst.ctx.Err() == nil {
+	if inst.ctx.Err() == nil && inst.memDue() {
 		var rss int64
 		rss, pss = treeMem(inst.pid)
 		r.notePeak(rss, pss)
@@ -274,6 +276,25 @@ func (r *Renderer) release(inst *instance, err error) {
 	}
 }
 
+// memEvery is how often the browser's memory is read after a page: reading
+// it walks /proc of every Chromium process (46 ms a page when done after
+// each), and one page cannot grow far past the bound in between (a
+// script's heap is bounded by --max-old-space-size, responses by the
+// proxy).
+const memEvery = 2 * time.Second
+
+// memDue reports whether the memory of inst is to be read now, and if so
+// counts it as read.
+func (inst *instance) memDue() bool {
+	inst.mu.Lock()
+	defer inst.mu.Unlock()
+	if now := time.Now(); now.Sub(inst.memAt) >= memEvery {
+		inst.memAt = now
+		return true
+	}
+	return false
+}
+
 // retireInstance marks inst to stop once its pages are done (at once when it
 // has none).
 func (r *Renderer) retireInstance(inst *instance) {
@@ -295,6 +316,7 @@ func (r *Renderer) retireInstance(inst *instance) {
 // process tree and removes its directory.
 func (r *Renderer) stop(inst *instance) {
 	defer r.retiring.Done()
+	inst.closeIdle()
 	if inst.ctx.Err() == nil {
 		tctx, cancel := context.WithTimeout(inst.ctx, 3*time.Second)
 		chromedp.Cancel(tctx)
@@ -348,6 +370,7 @@ func (r *Renderer) start() (*instance, error) {
 	if r.proxy != nil {
 		opts = append(opts, proxyFlags(r.proxy.addr())...)
 	}
+	opts = append(opts, o.extraFlags...)
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(allocCtx)
 	startCtx, startCancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -371,7 +394,7 @@ func (r *Renderer) start() (*instance, error) {
 		pid = p.Pid
 	}
 	n := r.started.Add(1)
-	return &instance{id: int(n), dir: dir, pid: pid, allocCancel: allocCancel, ctx: ctx, cancel: cancel, sites: map[string]cdp.BrowserContextID{}, spare: make(chan *tab, 1)}, nil
+	return &instance{id: int(n), dir: dir, pid: pid, allocCancel: allocCancel, ctx: ctx, cancel: cancel, sites: map[string]*siteContext{}, spare: make(chan *tab, 1)}, nil
 }
 
 // proxyFlags send all of the browser's traffic through the proxy at addr:
@@ -387,23 +410,71 @@ func proxyFlags(addr string) []chromedp.ExecAllocatorOption {
 	}
 }
 
-// browserContext returns the context options of a new tab for u: a fresh
-// isolated browser context, or the site's shared one.
-func (inst *instance) browserContext(u *url.URL, share bool) ([]chromedp.ContextOption, error) {
-	if !share {
-		return []chromedp.ContextOption{chromedp.WithNewBrowserContext()}, nil
+// siteKey names the site of u for its shared browser context: the host
+// without "www."; "" for nil.
+func siteKey(u *url.URL) string {
+	if u == nil {
+		return ""
 	}
-	site := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+}
+
+// maxSiteContexts bounds the browser contexts kept for sites: a crawl
+// over many hosts must not keep one per host for the browser's life.
+const maxSiteContexts = 16
+
+// siteContext is the browser context the pages of one site share.
+type siteContext struct {
+	id     cdp.BrowserContextID
+	active int // tabs open in it
+	last   time.Time
+}
+
+// browserContext returns the context options of a new tab for u, a fresh
+// isolated browser context when u is nil, and the function to call when
+// the tab is closed.
+func (inst *instance) browserContext(u *url.URL) ([]chromedp.ContextOption, func(), error) {
+	if u == nil {
+		return []chromedp.ContextOption{chromedp.WithNewBrowserContext()}, func() {}, nil
+	}
+	site := siteKey(u)
 	inst.mu.Lock()
 	defer inst.mu.Unlock()
-	id, ok := inst.sites[site]
+	sc, ok := inst.sites[site]
 	if !ok {
 		res, err := chromedp.CallBrowser(inst.ctx, target.CreateBrowserContext, target.CreateBrowserContextParams{})
 		if err != nil {
-			return nil, fmt.Errorf("create browser context for %s: %w", site, err)
+			return nil, nil, fmt.Errorf("create browser context for %s: %w", site, err)
 		}
-		id = res.BrowserContextID
-		inst.sites[site] = id
+		sc = &siteContext{id: res.BrowserContextID}
+		inst.sites[site] = sc
+		inst.evictSites()
 	}
-	return []chromedp.ContextOption{chromedp.WithExistingBrowserContext(id)}, nil
+	sc.active++
+	sc.last = time.Now()
+	done := func() {
+		inst.mu.Lock()
+		sc.active--
+		inst.mu.Unlock()
+	}
+	return []chromedp.ContextOption{chromedp.WithExistingBrowserContext(sc.id)}, done, nil
+}
+
+// evictSites disposes of the least recently used idle site contexts beyond
+// maxSiteContexts; inst.mu is held.
+func (inst *instance) evictSites() {
+	for len(inst.sites) > maxSiteContexts {
+		var oldest string
+		for name, sc := range inst.sites {
+			if sc.active == 0 && (oldest == "" || sc.last.Before(inst.sites[oldest].last)) {
+				oldest = name
+			}
+		}
+		if oldest == "" {
+			return // all in use
+		}
+		id := inst.sites[oldest].id
+		delete(inst.sites, oldest)
+		go chromedp.CallBrowser(inst.ctx, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: id})
+	}
 }

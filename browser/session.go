@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -31,8 +32,46 @@ var (
 	loadMoreJS string
 )
 
-// pollEvery is how often the waiting loop looks at the page.
+// scrollJS scrolls to the bottom and resolves two frames later, once the
+// intersection observers of lazy content have been told.
+const scrollJS = `new Promise(done => {
+  window.scrollTo(0, (document.scrollingElement || document.documentElement).scrollHeight);
+  requestAnimationFrame(() => requestAnimationFrame(() => done()));
+})`
+
+// cutGrace is how long a page whose document tunnel was cut is given to
+// parse what arrived before it is captured.
+const cutGrace = time.Second
+
+// pollEvery is how often the waiting loop looks at a page that is busy.
 const pollEvery = 100 * time.Millisecond
+
+// sigTrap is the signal that stops a renderer whose script ran out of heap
+// (V8 gives up with an immediate crash, a trap), or that failed a fatal
+// check: either way, the page would do it again.
+const sigTrap = 5
+
+// memoryBlown returns the error of a tab whose renderer died of its memory
+// bound, nil otherwise.
+func (s *tabState) memoryBlown() error {
+	// The termination status comes in its own event, shortly after the
+	// crash itself.
+	for wait := 0; wait < 20; wait++ {
+		s.mu.Lock()
+		got := s.crashStatus != ""
+		s.mu.Unlock()
+		if got {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.crashStatus == "oom" || (s.crashStatus == "crashed" && s.crashCode == sigTrap) {
+		return fmt.Errorf("the tab's renderer stopped (%s, signal %d): out of memory at the script heap bound: %w", s.crashStatus, s.crashCode, ErrTooLarge)
+	}
+	return nil
+}
 
 // tabState is what the event listener of one tab learns. The listener runs
 // in chromedp's read loop, so it only records, under mu.
@@ -42,8 +81,12 @@ type tabState struct {
 	mainReq   network.RequestID // the request of the main frame's document
 	mainURL   string            // its URL (after redirects)
 	inflight  map[network.RequestID]time.Time
-	lastNet   time.Time // last request start or end
-	lastStart time.Time // last request start
+	favicons  map[network.RequestID]bool // the browser's favicon requests
+	lastNet   time.Time                  // last request start or end
+	lastStart time.Time                  // last request start
+	idleAt    time.Time                  // when the last request in flight ended (zero: not measured)
+	maxGap    time.Duration
+	netSig    chan struct{} // a request ended
 	status    int
 	ctype     string
 	redirects []Redirect
@@ -55,24 +98,51 @@ type tabState struct {
 	nRefused  int
 	// mainRefused is the refusal of a main-frame document request.
 	mainRefused error
+	// crashStatus and crashCode are Chromium's termination status of the
+	// tab's renderer and its signal, when it crashed.
+	crashStatus string
+	crashCode   int64
 
 	loaded    chan struct{} // closed at the main frame's load event
 	crashed   chan struct{} // closed when the renderer of the tab crashed
 	pausedSig chan struct{} // a request waits in paused
 	dialogSig chan struct{} // a JavaScript dialog (alert, confirm...) waits
-	once      sync.Once
+	isLoaded  bool          // loaded is closed
 	crashOnce sync.Once
 }
 
 func newTabState() *tabState {
 	return &tabState{
 		inflight:  map[network.RequestID]time.Time{},
+		favicons:  map[network.RequestID]bool{},
 		lastNet:   time.Now(),
 		loaded:    make(chan struct{}),
 		crashed:   make(chan struct{}),
 		pausedSig: make(chan struct{}, 1),
+		netSig:    make(chan struct{}, 1),
 		dialogSig: make(chan struct{}, 1),
 	}
+}
+
+// reset makes the state of a tab kept for its site's next page (see
+// Renderer.park) fresh for that page.
+func (s *tabState) reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mainReq, s.mainURL, s.status, s.ctype = "", "", 0, ""
+	clear(s.inflight)
+	clear(s.favicons)
+	s.lastNet, s.lastStart, s.idleAt, s.maxGap = time.Now(), time.Time{}, time.Time{}, 0
+	s.redirects, s.nav, s.requests, s.blocked = nil, nil, 0, 0
+	s.refused, s.nRefused, s.mainRefused = nil, 0, nil
+	s.loaded, s.isLoaded = make(chan struct{}), false
+}
+
+// loadedCh is the channel closed at the current page's load event.
+func (s *tabState) loadedCh() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.loaded
 }
 
 func (s *tabState) listen(ev any) {
@@ -98,6 +168,16 @@ func (s *tabState) listen(ev any) {
 		if ev.RequestID == s.mainReq && ev.Request != nil {
 			s.mainURL = ev.Request.URL
 		}
+		if ev.Type == network.ResourceTypeOther && ev.Request != nil && strings.HasSuffix(ev.Request.URL, "/favicon.ico") {
+			s.favicons[ev.RequestID] = true
+		}
+		if ev.RedirectResponse == nil && len(s.inflight) == 0 && !s.idleAt.IsZero() {
+			// A request the page started after its network went idle: the
+			// pause is how long this page thinks between the steps of a
+			// chain (response, script, next request).
+			s.maxGap = max(s.maxGap, now.Sub(s.idleAt))
+			s.idleAt = time.Time{}
+		}
 		s.inflight[ev.RequestID] = now
 		s.lastNet, s.lastStart = now, now
 		s.mu.Unlock()
@@ -114,9 +194,21 @@ func (s *tabState) listen(ev any) {
 	case *network.EventLoadingFinished:
 		s.done(ev.RequestID, now)
 	case *network.EventLoadingFailed:
+		if ev.BlockedReason == network.BlockedReasonInspector {
+			s.mu.Lock()
+			if !s.favicons[ev.RequestID] { // the browser's own request, not the page's
+				s.blocked++ // by URL pattern (Network.setBlockedURLs)
+			}
+			s.mu.Unlock()
+		}
 		s.done(ev.RequestID, now)
 	case *page.EventLoadEventFired:
-		s.once.Do(func() { close(s.loaded) })
+		s.mu.Lock()
+		if !s.isLoaded {
+			s.isLoaded = true
+			close(s.loaded)
+		}
+		s.mu.Unlock()
 	case *page.EventNavigatedWithinDocument:
 		s.mu.Lock()
 		if ev.FrameID == s.mainFrame {
@@ -130,6 +222,12 @@ func (s *tabState) listen(ev any) {
 		}
 	case *inspector.EventTargetCrashed:
 		s.crashOnce.Do(func() { close(s.crashed) })
+	case *target.EventTargetCrashed:
+		s.mu.Lock()
+		if cdp.FrameID(ev.TargetID) == s.mainFrame {
+			s.crashStatus, s.crashCode = ev.Status, ev.ErrorCode
+		}
+		s.mu.Unlock()
 	case *fetch.EventRequestPaused:
 		s.mu.Lock()
 		s.paused = append(s.paused, ev)
@@ -143,31 +241,62 @@ func (s *tabState) listen(ev any) {
 
 func (s *tabState) done(id network.RequestID, now time.Time) {
 	s.mu.Lock()
-	delete(s.inflight, id)
+	if _, ok := s.inflight[id]; ok {
+		delete(s.inflight, id)
+		if len(s.inflight) == 0 {
+			s.idleAt = now
+		}
+	}
 	s.lastNet = now
+	s.mu.Unlock()
+	select {
+	case s.netSig <- struct{}{}:
+	default:
+	}
+}
+
+// acting forgets the idle moment before an action of ours (a scroll, a
+// click): the requests it starts measure our pause, not the page's.
+func (s *tabState) acting() {
+	s.mu.Lock()
+	s.idleAt = time.Time{}
 	s.mu.Unlock()
 }
 
-// netIdle reports whether no request (younger than long) is in flight and
-// none started or ended in the window before now, counting from since.
-// With lenient, a page that started no request since then is idle at once
-// (the caller still waits for the DOM to be quiet).
-func (s *tabState) netIdle(now, since time.Time, window, long time.Duration, lenient bool) bool {
+// window is the settle window of the page: twice the longest pause it took
+// between a request chain's steps (gaps longer than most are not a chain),
+// at least settle and at most most.
+func (s *tabState) window(settle, most time.Duration) time.Duration {
+	s.mu.Lock()
+	g := s.maxGap
+	s.mu.Unlock()
+	if g > most {
+		g = 0
+	}
+	return min(max(2*g, settle), most)
+}
+
+// netLeft is how much longer the network must stay as it is to count as
+// idle, counting from since: 0 when it is idle; busy when a request
+// (younger than long) is in flight. With lenient, a page that started no
+// request since then is idle at once (the caller still waits for the DOM
+// to be quiet).
+func (s *tabState) netLeft(now, since time.Time, window, long time.Duration, lenient bool) (left time.Duration, busy bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, t := range s.inflight {
 		if now.Sub(t) < long {
-			return false
+			return window, true
 		}
 	}
 	if lenient && s.lastStart.Before(since) {
-		return true
+		return 0, false
 	}
 	last := s.lastNet
 	if since.After(last) {
 		last = since
 	}
-	return now.Sub(last) >= window
+	return max(window-now.Sub(last), 0), false
 }
 
 // maxRefusalNotes bounds the refusals listed in Page.Notes.
@@ -302,7 +431,9 @@ func (s *tabState) dialogLoop(ctx context.Context) {
 type pageState struct {
 	Quiet     float64 `json:"quiet"` // ms since the DOM last changed
 	Mutations int     `json:"mutations"`
+	Timers    int     `json:"timers"` // short timers pending (see js/init.js)
 	Height    float64 `json:"height"`
+	Viewport  float64 `json:"viewport"`
 	Ready     string  `json:"ready"`
 }
 
@@ -312,6 +443,7 @@ type tab struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	st     *tabState
+	site   string // of its browser context; "" for an isolated tab
 }
 
 func (t *tab) usable() bool {
@@ -326,16 +458,18 @@ func (t *tab) usable() bool {
 	}
 }
 
-// openTab opens a tab of inst for u, or an isolated tab for any URL when u
-// is nil.
+// openTab opens a tab of inst in the browser context of u's site, or in a
+// context of its own when u is nil.
 func (r *Renderer) openTab(inst *instance, u *url.URL) (*tab, error) {
 	st := newTabState()
-	copts, err := inst.browserContext(u, r.opt.ShareCookies && u != nil)
+	copts, release, err := inst.browserContext(u)
 	if err != nil {
 		return nil, err
 	}
 	copts = append(copts, chromedp.WithListener(st.listen))
-	tabCtx, cancel := chromedp.NewContext(inst.ctx, copts...)
+	tabCtx, cancelTab := chromedp.NewContext(inst.ctx, copts...)
+	var once sync.Once
+	cancel := func() { cancelTab(); once.Do(release) }
 	opened := false
 	defer func() {
 		if !opened {
@@ -364,31 +498,141 @@ func (r *Renderer) openTab(inst *instance, u *url.URL) (*tab, error) {
 	if _, err := chromedp.Call(tabCtx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: initJS}); err != nil {
 		return nil, fmt.Errorf("install page hooks: %w", err)
 	}
-	if len(r.opt.Block) > 0 || r.opt.AllowRequest != nil {
-		var pats []*fetch.RequestPattern
-		if r.opt.AllowRequest != nil {
-			// Every request is paused and checked (the request stage is
-			// the default).
-			pats = []*fetch.RequestPattern{{URLPattern: "*"}}
-		} else {
-			for _, t := range r.opt.Block {
-				pats = append(pats, &fetch.RequestPattern{URLPattern: "*", ResourceType: network.ResourceType(t)})
-			}
-		}
-		if _, err := chromedp.Call(tabCtx, fetch.Enable, fetch.EnableParams{Patterns: pats}); err != nil {
-			return nil, fmt.Errorf("enable resource blocking: %w", err)
-		}
-		go st.interceptLoop(tabCtx, r.opt.Block, r.opt.AllowRequest)
+	if err := r.blockResources(tabCtx, st); err != nil {
+		return nil, err
 	}
 	opened = true
-	return &tab{ctx: tabCtx, cancel: cancel, st: st}, nil
+	return &tab{ctx: tabCtx, cancel: cancel, st: st, site: siteKey(u)}, nil
 }
 
-// takeTab returns a tab for u. With isolated pages it takes the spare tab
+// park keeps t, whose page is captured, for the next page of its site:
+// that page then reuses the tab and its renderer process (a same-site
+// navigation stays in it) instead of a new tab and a new process, which
+// cost about as much CPU as rendering a page. At most Options.Tabs tabs
+// are kept, the oldest closed first; a retiring browser keeps none.
+func (r *Renderer) park(inst *instance, t *tab) {
+	if !t.usable() {
+		t.cancel()
+		return
+	}
+	inst.mu.Lock()
+	if inst.retire {
+		inst.mu.Unlock()
+		t.cancel()
+		return
+	}
+	inst.idle = append(inst.idle, t)
+	var drop *tab
+	if len(inst.idle) > r.opt.Tabs {
+		drop = inst.idle[0]
+		inst.idle = inst.idle[1:]
+	}
+	inst.mu.Unlock()
+	if drop != nil {
+		drop.cancel()
+	}
+}
+
+// unpark returns a kept tab of site made fresh, or nil.
+func (inst *instance) unpark(site string) *tab {
+	inst.mu.Lock()
+	defer inst.mu.Unlock()
+	for i, t := range inst.idle {
+		if t.site != site {
+			continue
+		}
+		inst.idle = append(inst.idle[:i], inst.idle[i+1:]...)
+		if !t.usable() {
+			t.cancel()
+			return nil
+		}
+		t.st.reset()
+		return t
+	}
+	return nil
+}
+
+// closeIdle closes the tabs kept for reuse.
+func (inst *instance) closeIdle() {
+	inst.mu.Lock()
+	idle := inst.idle
+	inst.idle = nil
+	inst.mu.Unlock()
+	for _, t := range idle {
+		t.cancel()
+	}
+}
+
+// blockResources sets up the tab's resource blocking and request checks in
+// the cheapest way that is still complete. Blocked types are refused first
+// by URL pattern (Network.setBlockedURLs: no round trip at all); the Fetch
+// domain then pauses only what needs a decision: the requests of a blocked
+// type no pattern caught, and, when the browser has no proxy to decide on
+// its connections, every request for AllowRequest. With the proxy
+// (Options.Dial) the dialer decides on every connection, so requests are
+// not paused for AllowRequest (pausing each one cost a CDP round trip per
+// request and most of a page's CPU); the page's own URL is still checked
+// before its tab is taken.
+func (r *Renderer) blockResources(ctx context.Context, st *tabState) error {
+	if pats := blockPatterns(r.opt.Block); len(pats) > 0 {
+		if _, err := chromedp.Call(ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{URLPatterns: pats}); err != nil {
+			return fmt.Errorf("block resources by URL: %w", err)
+		}
+	}
+	allow := r.opt.AllowRequest
+	if r.proxy != nil {
+		allow = nil
+	}
+	var pats []*fetch.RequestPattern
+	if allow != nil {
+		pats = []*fetch.RequestPattern{{URLPattern: "*"}} // the request stage is the default
+	} else {
+		for _, t := range r.opt.Block {
+			pats = append(pats, &fetch.RequestPattern{URLPattern: "*", ResourceType: network.ResourceType(t)})
+		}
+	}
+	if len(pats) == 0 {
+		return nil
+	}
+	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: pats}); err != nil {
+		return fmt.Errorf("enable resource blocking: %w", err)
+	}
+	go st.interceptLoop(ctx, r.opt.Block, allow)
+	return nil
+}
+
+// blockedExtensions are the file extensions of the resource types Block
+// names, refused by URL pattern before any request is made.
+var blockedExtensions = map[string][]string{
+	Image: {"png", "jpg", "jpeg", "gif", "webp", "avif", "svg", "ico", "bmp", "tif", "tiff", "apng", "jxl", "heic"},
+	Media: {"mp4", "webm", "ogg", "ogv", "oga", "mp3", "m4a", "m4v", "wav", "flac", "aac", "mov", "m3u8", "mpd"},
+	Font:  {"woff", "woff2", "ttf", "otf", "eot"},
+}
+
+// blockPatterns are the URL patterns (URLPattern syntax) of the
+// extensions of the types in block, with and without a query string, in
+// lower and upper case.
+func blockPatterns(block []string) []*network.BlockPattern {
+	var out []*network.BlockPattern
+	for _, t := range block {
+		for _, ext := range blockedExtensions[t] {
+			for _, e := range []string{ext, strings.ToUpper(ext)} {
+				out = append(out, &network.BlockPattern{URLPattern: "*://*:*/*." + e, Block: true},
+					&network.BlockPattern{URLPattern: "*://*:*/*." + e + "?*", Block: true})
+			}
+		}
+	}
+	return out
+}
+
+// takeTab returns a tab for u. With isolated pages (Options.Isolate) it takes the spare tab
 // opened in advance (opening a tab costs a few round trips and a browser
 // context: 0.2-0.5 s) and starts opening the next spare.
 func (r *Renderer) takeTab(inst *instance, u *url.URL) (*tab, error) {
-	if r.opt.ShareCookies {
+	if !r.opt.Isolate {
+		if t := inst.unpark(siteKey(u)); t != nil {
+			return t, nil
+		}
 		return r.openTab(inst, u)
 	}
 	var t *tab
@@ -452,7 +696,14 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 		return nil, fmt.Errorf("open tab: %w", err)
 	}
 	st := t.st
-	defer t.cancel()
+	keep := false
+	defer func() {
+		if keep {
+			r.park(inst, t)
+		} else {
+			t.cancel()
+		}
+	}()
 	// A crashed renderer answers nothing: commands in flight would wait for
 	// their deadline, so a crash cancels them.
 	tabCtx, cancelCrash := context.WithCancel(t.ctx)
@@ -473,6 +724,9 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 		}
 		switch {
 		case crashed && ctx.Err() == nil:
+			if blown := st.memoryBlown(); blown != nil {
+				return fmt.Errorf("%s: %w", step, blown) // not retried: it would blow it again
+			}
 			return fmt.Errorf("%s: %w: %w", step, errCrashed, err)
 		case ctx.Err() != nil:
 			return fmt.Errorf("%s: %w", step, ctx.Err())
@@ -530,6 +784,7 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 	ph.mark("capture")
 	p.Notes = append(p.Notes, "time: "+strings.Join(ph.parts, ", "))
 	p.Elapsed = time.Since(start)
+	keep = !r.opt.Isolate && !p.Partial && ctx.Err() == nil && time.Now().Before(deadline)
 	return p, nil
 }
 
@@ -579,6 +834,29 @@ func (r *Renderer) keptPage(inst *instance, st *tabState, p *Page, err error) *P
 	return p
 }
 
+// tunnelCut says why the page's document is cut when the proxy cut the TLS
+// tunnel to its host since t; "" when it did not.
+func (r *Renderer) tunnelCut(st *tabState, t time.Time) string {
+	if r.proxy == nil {
+		return ""
+	}
+	st.mu.Lock()
+	main := st.mainURL
+	st.mu.Unlock()
+	u, err := url.Parse(main)
+	if err != nil || u.Scheme != "https" {
+		return ""
+	}
+	port := u.Port()
+	if port == "" {
+		port = "443"
+	}
+	if !r.proxy.cutSince(net.JoinHostPort(u.Hostname(), port), t) {
+		return ""
+	}
+	return fmt.Sprintf("the tunnel to %s was cut at %d bytes", u.Host, r.opt.MaxResponseBytes*tunnelResponses)
+}
+
 // markCut marks p partial when the proxy cut its document at its bound.
 func (r *Renderer) markCut(st *tabState, p *Page) {
 	if r.proxy == nil {
@@ -589,6 +867,9 @@ func (r *Renderer) markCut(st *tabState, p *Page) {
 	st.mu.Unlock()
 	if _, cut, ok := r.proxy.doc(main); ok && cut && !p.Partial {
 		p.Partial, p.PartialReason = true, fmt.Sprintf("document cut at %d bytes", r.opt.MaxResponseBytes)
+	}
+	if why := r.tunnelCut(st, p.FetchedAt); why != "" && !p.Partial {
+		p.Partial, p.PartialReason = true, why
 	}
 }
 
@@ -603,13 +884,31 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 			p.Partial, p.PartialReason = true, reason
 		}
 	}
-	select {
-	case <-st.loaded:
-	case <-st.crashed:
-		return
-	case <-ctx.Done():
-		partial("the load event had not fired at the deadline")
-		return
+	loaded := st.loadedCh()
+	for waiting := true; waiting; {
+		select {
+		case <-loaded:
+			waiting = false
+		case <-st.crashed:
+			return
+		case <-ctx.Done():
+			partial("the load event had not fired at the deadline")
+			return
+		case <-time.After(pollEvery):
+			// A document whose TLS tunnel the proxy cut never loads:
+			// what came of it is captured now.
+			if why := r.tunnelCut(st, p.FetchedAt); why != "" {
+				partial(why)
+				// What arrived is parsed in a moment; the load event may
+				// never come.
+				select {
+				case <-loaded:
+				case <-ctx.Done():
+				case <-time.After(cutGrace):
+				}
+				return
+			}
+		}
 	}
 	ph.mark("load")
 	ps, ok := r.quiet(ctx, st, time.Now(), false)
@@ -624,9 +923,11 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 	}
 	steps, clicks := 0, 0
 	for {
-		for w.ScrollSteps > 0 && steps < w.ScrollSteps {
+		// A page no taller than the window has nothing below it to load.
+		for w.ScrollSteps > 0 && steps < w.ScrollSteps && ps.Height > ps.Viewport+1 {
 			h0 := ps.Height
-			if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, (document.scrollingElement || document.documentElement).scrollHeight)`)); err != nil {
+			st.acting()
+			if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](scrollJS, chromedp.EvalAwaitPromise)); err != nil {
 				break
 			}
 			steps++
@@ -642,6 +943,7 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 		if w.LoadMoreClicks < 0 || clicks >= w.LoadMoreClicks {
 			break
 		}
+		st.acting()
 		label, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf("(%s)(%s)", loadMoreJS, strconv.Quote(w.LoadMoreSelector))))
 		if err != nil || label == "" {
 			break
@@ -665,25 +967,33 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 	chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
 }
 
-// quiet waits until the network is idle and the DOM has not changed for
-// their windows, both counted from since at the earliest. ok is false when
-// ctx ended first. After an action (a scroll, a click: afterAction), a page
-// that starts no request within the DOM window needs no network window:
-// that halves the cost of the scroll step that finds nothing more.
+// quiet waits until the page is ready: no request in flight that is not a
+// long poll, no short timer pending (js/init.js), and neither the network
+// nor the DOM changed for the page's settle window (tabState.window), both
+// counted from since at the earliest. It sleeps just as long as the
+// windows still need, or until a request ends. ok is false when ctx ended
+// first. After an action (a scroll, a click: afterAction), a page that
+// starts no request within the DOM window needs no network window: that
+// makes the scroll step that finds nothing more cost one window.
 func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, afterAction bool) (pageState, bool) {
 	w := r.opt.Wait
 	var ps pageState
 	for {
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[pageState](stateJS))
 		now := time.Now()
+		sleep := pollEvery
 		if err == nil {
 			ps = got
-			domQuiet := time.Duration(ps.Quiet * float64(time.Millisecond))
-			if d := now.Sub(since); d < domQuiet {
-				domQuiet = d
-			}
-			if domQuiet >= w.DOMQuiet && st.netIdle(now, since, w.NetworkIdle, w.LongRequest, afterAction) {
+			win := st.window(w.Settle, w.NetworkIdle)
+			domWin := max(win, w.DOMQuiet)
+			domQuiet := min(time.Duration(ps.Quiet*float64(time.Millisecond)), now.Sub(since))
+			netLeft, busy := st.netLeft(now, since, win, w.LongRequest, afterAction)
+			domLeft := max(domWin-domQuiet, 0)
+			if !busy && ps.Timers == 0 && netLeft == 0 && domLeft == 0 {
 				return ps, true
+			}
+			if !busy && ps.Timers == 0 {
+				sleep = min(max(netLeft, domLeft, minSleep), pollEvery)
 			}
 		}
 		select {
@@ -691,10 +1001,14 @@ func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, aft
 			return ps, false
 		case <-st.crashed:
 			return ps, false
-		case <-time.After(pollEvery):
+		case <-st.netSig:
+		case <-time.After(sleep):
 		}
 	}
 }
+
+// minSleep is the shortest pause between two looks at the page.
+const minSleep = 10 * time.Millisecond
 
 // dismissConsent clicks the accept button of consent overlays, and removes
 // the ones still there.

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
@@ -24,7 +25,10 @@ import (
 // Visible reads the layout stored with p and returns which elements of the
 // tree treediff.Parse builds from p's HTML the browser showed (see
 // browser.Layout.Hidden), as heuristics.Input.Visible wants it. It returns nil for
-// a page without layout (a plain fetch), so every element is read.
+// a page without layout (a plain fetch), so every element is read. The
+// predicate finds the hidden elements of a tree in one walk the first time
+// it is asked about a node of that tree (browser.Layout.HiddenSet), not a
+// path per node; it is safe for concurrent use.
 func Visible(p *store.Page) (func(*treediff.Node) bool, error) {
 	if p == nil || p.Capture == nil || len(p.Capture.Layout) == 0 {
 		return nil, nil
@@ -36,7 +40,43 @@ func Visible(p *store.Page) (func(*treediff.Node) bool, error) {
 	if l == nil || len(l.Boxes) == 0 {
 		return nil, nil
 	}
-	return func(n *treediff.Node) bool { return !l.Hidden(n) }, nil
+	h := &hiddenIndex{layout: l}
+	return func(n *treediff.Node) bool { return !h.hidden(n) }, nil
+}
+
+// hiddenIndex is the hidden elements of the last tree asked about.
+type hiddenIndex struct {
+	layout *browser.Layout
+	mu     sync.Mutex
+	root   *treediff.Node
+	set    map[*treediff.Node]bool
+}
+
+// hidden reports whether n (a node of a parsed tree or of a view of one;
+// text takes its element's box) is laid out and not shown.
+func (h *hiddenIndex) hidden(n *treediff.Node) bool {
+	if n == nil {
+		return false
+	}
+	if n.Origin != nil {
+		n = n.Origin
+	}
+	for n != nil && n.Kind != treediff.Element {
+		n = n.Parent
+	}
+	if n == nil {
+		return false
+	}
+	root := n
+	for root.Parent != nil {
+		root = root.Parent
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if root != h.root {
+		h.root, h.set = root, h.layout.HiddenSet(root)
+	}
+	return h.set[n]
 }
 
 // ToStore turns a fetched page, or the error of fetching rawURL, into a

@@ -1,10 +1,16 @@
 // Installed in every document before the page's own scripts run. It records
 // when the DOM last changed (childList and text only: attribute churn from
-// animations adds no content) and the URLs the page navigates to with the
-// history API (client-side routing).
+// animations adds no content), the URLs the page navigates to with the
+// history API (client-side routing), and the short timers still pending:
+// a script that fetches its content from a timer (a body loaded 150 ms
+// after the page) has made no request yet, so only its timer says the page
+// is not ready. Timers longer than a second, timers set by a chain of more
+// than three timers (carousels, tickers) and timers set after the page's
+// first three seconds (pollers re-armed from their responses) do not hold
+// the page, so a page that never stops re-arming waits at most that long.
 (() => {
   if (window.__gleaner) return;
-  const g = window.__gleaner = { lastMutation: performance.now(), mutations: 0, nav: [] };
+  const g = window.__gleaner = { lastMutation: performance.now(), mutations: 0, nav: [], timers: 0 };
   try {
     new MutationObserver(() => { g.lastMutation = performance.now(); g.mutations++; })
       .observe(document, { subtree: true, childList: true, characterData: true });
@@ -19,4 +25,28 @@
       return orig.apply(this, arguments);
     };
   }
+  try {
+    const set = window.setTimeout, clear = window.clearTimeout;
+    const pending = new Set();
+    let depth = 0;
+    window.setTimeout = function (fn, delay, ...args) {
+      const d = Number(delay) || 0;
+      if (typeof fn !== 'function' || d > 1000 || depth >= 3 || performance.now() > 3000) return set.apply(this, arguments);
+      const mine = depth + 1;
+      let id;
+      id = set.call(window, function () {
+        if (pending.delete(id)) g.timers--;
+        const prev = depth;
+        depth = mine;
+        try { return fn.apply(this, args); } finally { depth = prev; }
+      }, d);
+      pending.add(id);
+      g.timers++;
+      return id;
+    };
+    window.clearTimeout = function (id) {
+      if (pending.delete(id)) g.timers--;
+      return clear.apply(this, arguments);
+    };
+  } catch (e) {}
 })();

@@ -36,7 +36,8 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	plain := fs.Bool("plain", false, "plain HTTP fetch, no browser (static pages)")
 	noBlock := fs.Bool("no-block", false, "download images, media and fonts too")
 	block := fs.String("block", strings.Join(browser.DefaultBlock, ","), "resource `types` not downloaded (Image, Media, Font, Stylesheet)")
-	shareCookies := fs.Bool("share-cookies", false, "keep cookies between the pages of a site (default: every page isolated)")
+	isolate := fs.Bool("isolate", false, "give every page a browser context of its own (default: the pages of a site share one, cookies included)")
+	fs.Bool("share-cookies", true, "the default now (see --isolate); kept for older scripts")
 	scroll := fs.Int("scroll", 10, "scroll steps for lazy and infinite content (0: none)")
 	loadMore := fs.String("load-more", "", "CSS `selector` of a \"load more\" control (default: found by its text)")
 	clicks := fs.Int("load-more-clicks", 5, "clicks on \"load more\" at most (0: none)")
@@ -95,7 +96,7 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	} else {
 		opt := browser.Options{
 			ExecPath: *chromium, Tabs: *tabs, PageTimeout: *timeout, Retries: *retries,
-			ShareCookies: *shareCookies, Screenshot: *screenshots != "", NoBlock: *noBlock,
+			Isolate: *isolate, Screenshot: *screenshots != "", NoBlock: *noBlock,
 			Wait: browser.WaitOptions{
 				ScrollSteps: orNegative(*scroll), LoadMoreSelector: *loadMore,
 				LoadMoreClicks: orNegative(*clicks), KeepConsent: *keepConsent,
