@@ -269,10 +269,13 @@ func TestResume(t *testing.T) {
 				t.Fatalf("round 2 was not interrupted after %d requests", killAfter)
 			}
 			cancel.Store(context.CancelFunc(func() {}))
-			m2, err := Open(context.Background(), openDB(t, path), cfg)
+			db2 := openDB(t, path)
+			m2, err := Open(context.Background(), db2, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
+			// No page without its document, nor the reverse, after the kill.
+			defer checkCorpus(t, db2, m2)
 			rep, err := m2.Round(context.Background())
 			if err != nil {
 				t.Fatal(err)
