@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/export"
 	"github.com/gleaner/gleaner/store"
 )
@@ -169,4 +170,39 @@ func jsonlField(t *testing.T, s string, fields ...string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestExportCrawl exports the pages of one crawl only.
+func TestExportCrawl(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "g.db")
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := "Le port a rouvert lundi. Les navires sont partis."
+	var pages []*store.Page
+	for _, ds := range []string{crawler.Dataset("a"), crawler.Dataset("b"), ""} {
+		pages = append(pages, &store.Page{URL: "https://example.org/" + ds, Dataset: ds, RawHTML: []byte("<p>" + body + "</p>")})
+	}
+	if err := st.PutPages(ctx, pages); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pages {
+		if err := st.PutExtractions(ctx, []store.Extraction{{PageID: p.ID, Title: "Le port", Body: body}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	out := filepath.Join(t.TempDir(), "corpus")
+	if code, stdout, stderr := exportCmd("export", "--db", db, "--crawl", "b", "--format", "jsonl", "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "corpus.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := jsonlField(t, string(b), "url"); len(got) != 1 || got[0] != pages[1].URL {
+		t.Errorf("export --crawl b: %q, want %s", got, pages[1].URL)
+	}
 }
