@@ -78,6 +78,12 @@ type CorpusOptions struct {
 	Out     string // output folder, created if missing
 	Site    string // only this site ("" for all)
 	RunID   int64  // only extractions of this run (0: the latest per page)
+	// Dataset keeps only the pages of this store dataset ("" for all):
+	// a crawl's (crawler.Dataset) or a monitor's (monitor.Dataset).
+	Dataset string
+	// PageIDs keeps only these pages (a monitor's selected documents);
+	// nil for no restriction, an empty non-nil slice selects nothing.
+	PageIDs []int64
 	// Gold exports the pages' gold annotations instead of extractions
 	// (for annotated datasets).
 	Gold bool
@@ -300,10 +306,48 @@ func sources(ctx context.Context, st store.Store, opt CorpusOptions) ([]item, er
 		}
 		sort.Slice(out, func(i, j int) bool { return out[i].pageID < out[j].pageID })
 	}
+	out, err := restrict(ctx, st, opt, out)
+	if err != nil {
+		return nil, err
+	}
 	if opt.Limit > 0 && len(out) > opt.Limit {
 		out = out[:opt.Limit]
 	}
 	return out, nil
+}
+
+// restrict keeps the items of the pages opt.Dataset and opt.PageIDs
+// select.
+func restrict(ctx context.Context, st store.Store, opt CorpusOptions, items []item) ([]item, error) {
+	keep := func(ids map[int64]bool) []item {
+		out := items[:0]
+		for _, it := range items {
+			if ids[it.pageID] {
+				out = append(out, it)
+			}
+		}
+		return out
+	}
+	if opt.PageIDs != nil {
+		ids := make(map[int64]bool, len(opt.PageIDs))
+		for _, id := range opt.PageIDs {
+			ids[id] = true
+		}
+		items = keep(ids)
+	}
+	if opt.Dataset != "" {
+		// Metadata only: cheap even for a large dataset.
+		ps, err := st.Pages(ctx, store.PageQuery{Dataset: opt.Dataset})
+		if err != nil {
+			return nil, fmt.Errorf("export: pages of dataset %q: %w", opt.Dataset, err)
+		}
+		ids := make(map[int64]bool, len(ps))
+		for _, p := range ps {
+			ids[p.ID] = true
+		}
+		items = keep(ids)
+	}
+	return items, nil
 }
 
 func toPage(p *store.Page, it item) *Page {

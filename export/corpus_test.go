@@ -197,3 +197,71 @@ func TestInOrder(t *testing.T) {
 		t.Error("cancelled run succeeded")
 	}
 }
+
+// TestCorpusSelect restricts the export to given pages or a dataset.
+func TestCorpusSelect(t *testing.T) {
+	ctx := context.Background()
+	st := testStore(t)
+	const fr, en, mon = "https://example.org/fr/port", "https://example.org/en/harbour", "https://example.org/live/harbour"
+	p := &store.Page{URL: mon, Dataset: "monitor:x", RawHTML: []byte(pageEN), Status: 200}
+	if err := st.PutPages(ctx, []*store.Page{p}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.PutExtractions(ctx, []store.Extraction{{PageID: p.ID, Title: "Harbour reopens", Body: "The harbour reopened."}}); err != nil {
+		t.Fatal(err)
+	}
+	ps, err := st.Pages(ctx, store.PageQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := map[string]int64{}
+	for _, p := range ps {
+		id[p.URL] = p.ID
+	}
+	tests := []struct {
+		name    string
+		dataset string
+		ids     []int64
+		want    []string // URLs exported; nil: none (an error)
+	}{
+		{"all", "", nil, []string{fr, en, mon}},
+		{"pages", "", []int64{id[en], id[mon], id[mon] + 99}, []string{en, mon}},
+		{"dataset", "monitor:x", nil, []string{mon}},
+		{"dataset and pages", "monitor:x", []int64{id[fr], id[mon]}, []string{mon}},
+		{"empty page list", "", []int64{}, nil},
+		{"no such dataset", "crawl:y", nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := t.TempDir()
+			stats, err := Corpus(ctx, st, nil, CorpusOptions{Formats: []string{"warc"}, Out: out, Dataset: tc.dataset, PageIDs: tc.ids})
+			if tc.want == nil {
+				if err == nil {
+					t.Fatalf("exported %d documents, want an error", stats.Documents)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(filepath.Join(out, "corpus.warc.gz"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			recs, err := ReadWARC(f, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range recs {
+				if r.Type() == "response" {
+					got = append(got, r.TargetURI())
+				}
+			}
+			if stats.Documents != len(tc.want) || strings.Join(got, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("%d documents, responses %v, want %v", stats.Documents, got, tc.want)
+			}
+		})
+	}
+}

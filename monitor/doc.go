@@ -45,4 +45,15 @@
 // once (Config.Workers), each read and stored one at a time, so a story
 // whose copies arrive together is still stored once. Config.Fetcher (a
 // browser.Renderer) renders new article pages when set.
+//
+// # Corpus
+//
+// Each stored document is also a page of the store's corpus, in dataset
+// Dataset(name), with its single-page extraction, so that package export
+// writes it in every corpus format (gleaner export --monitor selects the
+// pages through Documents). The page is written, by idempotent upserts,
+// before the document's row, which keeps its id (page_id): a redone URL
+// writes the same page again. A kill in between whose redo decides
+// otherwise (the copy of a story then linked as its duplicate) can leave
+// a page of no document in the dataset; Documents never selects it.
 package monitor

@@ -31,6 +31,9 @@ type Document struct {
 	// syndicated copies), linked to it.
 	Duplicates []string `json:"duplicates,omitempty"`
 	Text       string   `json:"text"`
+	// PageID is the document's page in the store (dataset Dataset(name)),
+	// which export reads; 0 for documents stored before pages were.
+	PageID int64 `json:"page_id,omitempty"`
 }
 
 // document builds a new article's metadata from its page and what its
@@ -135,7 +138,7 @@ type Selection struct {
 // Documents returns the monitor's documents selected by sel, in the order
 // they were stored, with their duplicate URLs.
 func (m *Monitor) Documents(ctx context.Context, sel Selection) ([]Document, error) {
-	q := `SELECT id, url, site, section, title, author, lang, published, modified, first_seen, round, score, body FROM monitor_docs WHERE monitor = ?`
+	q := `SELECT id, url, site, section, title, author, lang, published, modified, first_seen, round, score, body, page_id FROM monitor_docs WHERE monitor = ?`
 	args := []any{m.cfg.Name}
 	add := func(cond string, v any) { q += " AND " + cond; args = append(args, v) }
 	if sel.Round > 0 {
@@ -161,7 +164,7 @@ func (m *Monitor) Documents(ctx context.Context, sel Selection) ([]Document, err
 	byID := map[int64]int{}
 	for rows.Next() {
 		d := Document{Monitor: m.cfg.Name}
-		if err := rows.Scan(&d.ID, &d.URL, &d.Site, &d.Section, &d.Title, &d.Author, &d.Lang, &d.Published, &d.Modified, &d.FirstSeen, &d.Round, &d.Score, &d.Text); err != nil {
+		if err := rows.Scan(&d.ID, &d.URL, &d.Site, &d.Section, &d.Title, &d.Author, &d.Lang, &d.Published, &d.Modified, &d.FirstSeen, &d.Round, &d.Score, &d.Text, &d.PageID); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("monitor: documents: %w", err)
 		}

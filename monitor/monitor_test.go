@@ -67,10 +67,12 @@ func TestRounds(t *testing.T) {
 func checkRounds(t *testing.T, dsn string) {
 	srv := newsroom(t)
 	ctx := context.Background()
-	m, err := Open(ctx, openDB(t, dsn), config(srv))
+	db := openDB(t, dsn)
+	m, err := Open(ctx, db, config(srv))
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer checkCorpus(t, db, m)
 	known := map[string]bool{}
 	for round := 1; round <= 3; round++ {
 		srv.SetRound(round - 1)
@@ -96,6 +98,56 @@ func checkRounds(t *testing.T, dsn string) {
 		if round > 1 && rep.Duplicates != 1 {
 			t.Errorf("round %d: %d duplicates, want the syndicated copy", round, rep.Duplicates)
 		}
+	}
+}
+
+// checkCorpus checks that the store holds, in the monitor's dataset, one
+// page with its extraction per document, and none for a duplicate URL.
+func checkCorpus(t *testing.T, db *store.DB, m *Monitor) {
+	t.Helper()
+	ctx := context.Background()
+	docs, err := m.Documents(ctx, Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := db.Pages(ctx, store.PageQuery{Dataset: Dataset(m.cfg.Name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[int64]*store.Page{}
+	for _, p := range pages {
+		byID[p.ID] = p
+	}
+	dups := 0
+	for _, d := range docs {
+		p := byID[d.PageID]
+		if p == nil || p.URL != d.URL || p.Status != 200 || p.FetchedAt.IsZero() {
+			t.Errorf("document %d (%s): page %d is %+v", d.ID, d.URL, d.PageID, p)
+			continue
+		}
+		delete(byID, d.PageID)
+		// The page holds the HTML the document was last read from.
+		var hash string
+		if err := db.SQL().QueryRowContext(ctx, m.q(`SELECT content_hash FROM monitor_docs WHERE id = ?`), d.ID).Scan(&hash); err != nil {
+			t.Fatal(err)
+		}
+		if p.Hash != hash {
+			t.Errorf("document %d (%s): page hash %s, document's %s", d.ID, d.URL, p.Hash, hash)
+		}
+		xs, err := db.Extractions(ctx, store.ExtractionQuery{PageID: p.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(xs) != 1 || xs[0].Method != extractMethod || xs[0].Title != d.Title || xs[0].Body != d.Text || xs[0].Date != d.Published {
+			t.Errorf("document %d (%s): extractions %+v", d.ID, d.URL, xs)
+		}
+		dups += len(d.Duplicates)
+	}
+	for _, p := range byID {
+		t.Errorf("page %d (%s) of no document", p.ID, p.URL)
+	}
+	if len(docs) == 0 || dups == 0 {
+		t.Errorf("%d documents, %d duplicate URLs: nothing checked", len(docs), dups)
 	}
 }
 
@@ -148,10 +200,12 @@ func TestUpdates(t *testing.T) {
 	ctx := context.Background()
 	cfg := config(srv)
 	cfg.Updates = true
-	m, err := Open(ctx, openDB(t, filepath.Join(t.TempDir(), "m.db")), cfg)
+	db := openDB(t, filepath.Join(t.TempDir(), "m.db"))
+	m, err := Open(ctx, db, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer checkCorpus(t, db, m) // updated documents' pages too
 	known := map[string]bool{}
 	for round := 1; round <= 3; round++ {
 		srv.SetRound(round - 1)
@@ -215,10 +269,13 @@ func TestResume(t *testing.T) {
 				t.Fatalf("round 2 was not interrupted after %d requests", killAfter)
 			}
 			cancel.Store(context.CancelFunc(func() {}))
-			m2, err := Open(context.Background(), openDB(t, path), cfg)
+			db2 := openDB(t, path)
+			m2, err := Open(context.Background(), db2, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
+			// No page without its document, nor the reverse, after the kill.
+			defer checkCorpus(t, db2, m2)
 			rep, err := m2.Round(context.Background())
 			if err != nil {
 				t.Fatal(err)

@@ -258,6 +258,11 @@ func (m *Monitor) store(ctx context.Context, r int, p pending, pg *page, resp *r
 			return m.outcome(ctx, p, "off-focus", 0, fmt.Sprintf("score %.3f", doc.Score), resp)
 		}
 	}
+	pageID, err := m.putPage(ctx, doc, pg, resp)
+	if err != nil {
+		return err
+	}
+	doc.PageID = pageID
 	id, err := m.insertDoc(ctx, doc, pg)
 	if err != nil {
 		return err
@@ -317,10 +322,15 @@ func (m *Monitor) recheck(ctx context.Context, r int, p pending, rep *Report) er
 	}
 	if resp.status == http.StatusOK {
 		pg := m.readPage(p.url, resp.finalURL, resp.body)
-		_, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET modified = ?, body = ?, content_hash = ?, simhash = ?, updated_round = ?
+		res, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET modified = ?, body = ?, content_hash = ?, simhash = ?, updated_round = ?
 			WHERE id = ? AND content_hash <> ?`), m.modified(p, pg), pg.text, pg.contentHash, int64(pg.hash), r, p.docID, pg.contentHash)
 		if err != nil {
 			return fmt.Errorf("monitor: update %s: %w", p.url, err)
+		}
+		if n, err := res.RowsAffected(); err == nil && n > 0 {
+			if err := m.refreshPage(ctx, p.docID, pg, resp); err != nil {
+				return err
+			}
 		}
 	} else {
 		resp.etag, resp.lastModified = p.etag, p.lastMod
@@ -516,9 +526,9 @@ func (m *Monitor) link(ctx context.Context, r int, u string, id int64, reason st
 func (m *Monitor) insertDoc(ctx context.Context, d Document, pg *page) (int64, error) {
 	var id int64
 	err := m.db.SQL().QueryRowContext(ctx, m.q(`INSERT INTO monitor_docs (monitor, url, site, section, title, author, lang, published, modified,
-		first_seen, round, simhash, content_hash, body, score) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		first_seen, round, simhash, content_hash, body, score, page_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		m.cfg.Name, d.URL, d.Site, d.Section, d.Title, d.Author, d.Lang, d.Published, d.Modified, d.FirstSeen, d.Round,
-		int64(pg.hash), pg.contentHash, d.Text, d.Score).Scan(&id)
+		int64(pg.hash), pg.contentHash, d.Text, d.Score, d.PageID).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("monitor: store %s: %w", d.URL, err)
 	}

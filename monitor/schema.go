@@ -80,4 +80,9 @@ var migrations = []store.Migration{
 			PRIMARY KEY (monitor, round)
 		)`,
 	}},
+	{Version: 2, Name: "document's page in the store's corpus", Statements: []string{
+		// The store page (dataset Dataset(name)) that carries the
+		// document into export; 0 for documents stored before.
+		`ALTER TABLE monitor_docs ADD COLUMN page_id BIGINT NOT NULL DEFAULT 0`,
+	}},
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sort"
 
+	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/export"
 	"github.com/gleaner/gleaner/store"
 )
@@ -38,9 +39,13 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	runID := fs.Int64("run", 0, "export the extractions of this learning `run` (default: each page's latest)")
 	gold := fs.Bool("gold", false, "export the pages' gold annotations instead of extractions")
 	limit := fs.Int("limit", 0, "stop after `N` pages (0: all)")
+	crawl := fs.String("crawl", "", "export only the pages of this `crawl`")
+	sf := addMonitorSelectFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: gleaner export --db D --format F[,F…] --out DIR [--site S] [--run R] [--gold]\n\n"+
-			"Runs the linguistic chain over the extracted pages of the store and writes:")
+		fmt.Fprintln(stderr, "Usage: gleaner export --db D --format F[,F…] --out DIR [--site S] [--run R] [--gold] [--crawl NAME]\n"+
+			"       gleaner export --db D --format F[,F…] --out DIR --monitor NAME [--round R] [--site HOST] [--lang L] [--since T] [--until T]\n\n"+
+			"Runs the linguistic chain over the extracted pages of the store (or those of a crawl,\n"+
+			"or a monitor's selected documents) and writes:")
 		names := make([]string, 0, len(export.Formats))
 		for k := range export.Formats {
 			names = append(names, k)
@@ -65,19 +70,27 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
+	opt := export.CorpusOptions{Formats: fl, Site: *site, RunID: *runID, Gold: *gold, Limit: *limit, Progress: stderr, Workers: *cf.workers}
+	if *crawl != "" {
+		opt.Dataset = crawler.Dataset(*crawl)
+	}
+	if err := sf.check(opt); err != nil {
+		return err
+	}
 	c, err := cf.newChain()
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	st, err := openForExport(ctx, *db)
+	st, err := sf.open(ctx, *db, &opt)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	var stats *export.CorpusStats
 	err = intoFolderAtomic(*out, func(tmp string) error {
-		stats, err = export.Corpus(ctx, st, c, export.CorpusOptions{Formats: fl, Out: tmp, Site: *site, RunID: *runID, Gold: *gold, Limit: *limit, Progress: stderr, Workers: *cf.workers})
+		opt.Out = tmp
+		stats, err = export.Corpus(ctx, st, c, opt)
 		return err
 	})
 	if err != nil {

@@ -3,11 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
+	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/export"
 	"github.com/gleaner/gleaner/store"
 )
@@ -95,5 +99,110 @@ func TestChainCommand(t *testing.T) {
 	}
 	if code, _, stderr := exportCmd("chain", filepath.Join(dir, "missing.txt")); code != 1 || !strings.Contains(stderr, "missing.txt") {
 		t.Errorf("missing file: exit %d %q", code, stderr)
+	}
+}
+
+// TestExportMonitor exports one round of a monitor's documents: exactly
+// the documents "gleaner monitor docs" selects for that round.
+func TestExportMonitor(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "m.db")
+	// The --fixtures monitor keeps its state under the default name.
+	if code, _, stderr := exportCmd("monitor", "--fixtures", "--rounds", "2", "--articles", "8", "--db", db); code != 0 {
+		t.Fatalf("monitor: exit %d: %s", code, stderr)
+	}
+	code, docs, stderr := exportCmd("monitor", "docs", "--db", db, "--round", "2")
+	if code != 0 {
+		t.Fatalf("monitor docs: exit %d: %s", code, stderr)
+	}
+	want := jsonlField(t, docs, "url", "title")
+	if len(want) == 0 {
+		t.Fatal("monitor docs --round 2: no document")
+	}
+	out := filepath.Join(dir, "corpus")
+	code, stdout, stderr := exportCmd("export", "--db", db, "--monitor", "default", "--round", "2", "--format", "jsonl", "--out", out)
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "corpus.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := jsonlField(t, string(b), "url", "title"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("exported (url, title):\n%s\nwant round 2's documents:\n%s\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), stdout)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"--round", "2"}, 2},
+		{[]string{"--monitor", "default", "--crawl", "x"}, 2},
+		{[]string{"--monitor", "default", "--since", "yesterday"}, 2},
+		{[]string{"--monitor", "nosuch"}, 1},
+		{[]string{"--monitor", "default", "--round", "9"}, 1},
+		{[]string{"--crawl", "nosuch"}, 1},
+	} {
+		args := append([]string{"export", "--db", db, "--format", "jsonl", "--out", filepath.Join(dir, "x")}, tc.args...)
+		if code, _, stderr := exportCmd(args...); code != tc.code {
+			t.Errorf("%v: exit %d, want %d (%s)", tc.args, code, tc.code, stderr)
+		}
+	}
+}
+
+// jsonlField returns, per line of a JSONL text, the given fields joined
+// by a tab, sorted.
+func jsonlField(t *testing.T, s string, fields ...string) []string {
+	t.Helper()
+	var out []string
+	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+		if l == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("%.200s: %v", l, err)
+		}
+		var vals []string
+		for _, f := range fields {
+			vals = append(vals, fmt.Sprint(m[f]))
+		}
+		out = append(out, strings.Join(vals, "\t"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestExportCrawl exports the pages of one crawl only.
+func TestExportCrawl(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "g.db")
+	st, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := "Le port a rouvert lundi. Les navires sont partis."
+	var pages []*store.Page
+	for _, ds := range []string{crawler.Dataset("a"), crawler.Dataset("b"), ""} {
+		pages = append(pages, &store.Page{URL: "https://example.org/" + ds, Dataset: ds, RawHTML: []byte("<p>" + body + "</p>")})
+	}
+	if err := st.PutPages(ctx, pages); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pages {
+		if err := st.PutExtractions(ctx, []store.Extraction{{PageID: p.ID, Title: "Le port", Body: body}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	out := filepath.Join(t.TempDir(), "corpus")
+	if code, stdout, stderr := exportCmd("export", "--db", db, "--crawl", "b", "--format", "jsonl", "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "corpus.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := jsonlField(t, string(b), "url"); len(got) != 1 || got[0] != pages[1].URL {
+		t.Errorf("export --crawl b: %q, want %s", got, pages[1].URL)
 	}
 }

@@ -39,7 +39,8 @@ interrupted is redone by the next run.
 
 "gleaner monitor docs" prints a monitor's stored documents as JSONL,
 selected by round, site (host:port), language and first-seen time window
-(RFC 3339 or YYYY-MM-DD).
+(RFC 3339 or YYYY-MM-DD). "gleaner export --monitor NAME" takes the same
+selection and writes the documents in the corpus formats.
 
 With --fixtures it watches the fixture newsroom on 127.0.0.1, which
 publishes between rounds, and scores each round against the fixtures'

@@ -1,0 +1,67 @@
+package monitor
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gleaner/gleaner/store"
+)
+
+// Dataset is the store dataset that holds the pages of a monitor's
+// documents, so that export and the other corpus tools see them as they
+// see a crawl's pages (crawler.Dataset).
+func Dataset(name string) string { return "monitor:" + name }
+
+// extractMethod names the monitor's extraction in the store.
+const extractMethod = "single-page"
+
+// putPage stores a new document's fetched page in the store's corpus
+// (dataset Dataset(name)), with the document's extraction, and returns
+// the page's id.
+//
+// It runs before the document's own row: the store upserts a page by
+// dataset and URL and an extraction by page and run, so a run killed in
+// between writes the same page again when it redoes the URL, and never
+// leaves a document without its page.
+func (m *Monitor) putPage(ctx context.Context, d Document, pg *page, resp *response) (int64, error) {
+	p := &store.Page{URL: d.URL, Dataset: Dataset(m.cfg.Name), Status: resp.status, ContentType: resp.contentType}
+	if t, err := time.Parse(time.RFC3339, d.FirstSeen); err == nil {
+		p.FetchedAt = t
+	}
+	// With a Fetcher the page is a rendered DOM, else the bytes received.
+	if m.cfg.Fetcher != nil {
+		p.RenderedHTML = pg.src
+	} else {
+		p.RawHTML = pg.src
+	}
+	if err := m.db.PutPages(ctx, []*store.Page{p}); err != nil {
+		return 0, fmt.Errorf("monitor: page of %s: %w", d.URL, err)
+	}
+	x := store.Extraction{PageID: p.ID, Title: d.Title, Body: d.Text, Date: firstOf(d.Published, pg.meta.Date),
+		Author: d.Author, Method: extractMethod}
+	if err := m.db.PutExtractions(ctx, []store.Extraction{x}); err != nil {
+		return 0, fmt.Errorf("monitor: extraction of %s: %w", d.URL, err)
+	}
+	return p.ID, nil
+}
+
+// refreshPage rewrites the store page and extraction of a document whose
+// page changed (an update).
+func (m *Monitor) refreshPage(ctx context.Context, docID int64, pg *page, resp *response) error {
+	d := Document{ID: docID}
+	var pageID int64
+	err := m.db.SQL().QueryRowContext(ctx, m.q(`SELECT url, title, author, published, modified, body, page_id FROM monitor_docs WHERE id = ?`), docID).
+		Scan(&d.URL, &d.Title, &d.Author, &d.Published, &d.Modified, &d.Text, &pageID)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && pageID == 0) {
+		return nil // no page to refresh: stored before pages were
+	}
+	if err != nil {
+		return fmt.Errorf("monitor: document %d: %w", docID, err)
+	}
+	d.FirstSeen = m.cfg.Now().UTC().Format(time.RFC3339) // the page's fetch time
+	_, err = m.putPage(ctx, d, pg, resp)
+	return err
+}
