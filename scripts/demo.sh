@@ -42,6 +42,7 @@ echo "== news monitoring: 3 rounds over the fixture newsroom's feeds and sitemap
 echo "   (the fixture sites publish between rounds; new_precision / new_recall against their ground truth)"
 bin/gleaner monitor --db "$db" --fixtures --rounds 3 --out "$out/monitor.jsonl"
 echo "$(wc -l < "$out/monitor.jsonl") new documents in $out/monitor.jsonl"
+bin/gleaner export --db "$db" --monitor default --round 3 --format conllu --out "$out/monitor-round3"
 
 echo
 echo "== outputs"
