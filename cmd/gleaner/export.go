@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 
 	"github.com/gleaner/gleaner/crawler"
@@ -88,7 +89,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer st.Close()
 	var stats *export.CorpusStats
+	var tmpDir string
 	err = intoFolderAtomic(*out, func(tmp string) error {
+		tmpDir = tmp
 		opt.Out = tmp
 		stats, err = export.Corpus(ctx, st, c, opt)
 		return err
@@ -116,6 +119,10 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	for _, f := range stats.Files {
+		// The files were written into a temporary folder, then moved.
+		if rel, err := filepath.Rel(tmpDir, f); err == nil {
+			f = filepath.Join(*out, rel)
+		}
 		fmt.Fprintln(stdout, "  wrote", f)
 	}
 	return nil

@@ -44,7 +44,8 @@ func TestExportCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, "exported 1 documents") || !strings.Contains(stdout, "languages: fr: 1") {
+	if !strings.Contains(stdout, "exported 1 documents") || !strings.Contains(stdout, "languages: fr: 1") ||
+		!strings.Contains(stdout, "wrote "+filepath.Join(out, "corpus.conllu")+"\n") {
 		t.Errorf("stdout %q", stdout)
 	}
 	b, err := os.ReadFile(filepath.Join(out, "corpus.conllu"))
