@@ -12,6 +12,7 @@ import (
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/crawler"
+	"github.com/gleaner/gleaner/eval"
 	"github.com/gleaner/gleaner/fixtures"
 	"github.com/gleaner/gleaner/monitor"
 	"github.com/gleaner/gleaner/store"
@@ -44,7 +45,9 @@ selection and writes the documents in the corpus formats.
 
 With --fixtures it watches the fixture newsroom on 127.0.0.1, which
 publishes between rounds, and scores each round against the fixtures'
-ground truth (new_precision, new_recall, unchanged_refetched).
+ground truth (new_precision, new_recall, unchanged_refetched, and text_f1:
+the new articles' title and text against the gold, over the text_scored
+articles whose body the fetch could see).
 
 `
 
@@ -121,7 +124,12 @@ type roundLine struct {
 	NewPrecision       *float64 `json:"new_precision,omitempty"`
 	NewRecall          *float64 `json:"new_recall,omitempty"`
 	UnchangedRefetched *int     `json:"unchanged_refetched,omitempty"`
-	RequestsPerNew     float64  `json:"requests_per_new"`
+	// TextF1 is the shingle F1 of the new documents' title and text
+	// against the fixtures' gold, over the TextScored documents whose body
+	// the fetch could see (a script-made body needs --render).
+	TextF1         *float64 `json:"text_f1,omitempty"`
+	TextScored     *int     `json:"text_scored,omitempty"`
+	RequestsPerNew float64  `json:"requests_per_new"`
 }
 
 func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -198,6 +206,7 @@ func monitorLoop(ctx context.Context, m *monitor.Monitor, f *monitorFlags, srv *
 		}
 		if srv != nil {
 			score(&line, srv, known)
+			scoreText(&line, srv, f.render)
 		}
 		if err := printRound(stdout, line, f.asJSON); err != nil {
 			return err
@@ -228,6 +237,30 @@ func score(line *roundLine, srv *fixtures.Server, known map[string]bool) {
 	line.NewPrecision, line.NewRecall, line.UnchangedRefetched = &p, &r, &n
 }
 
+// scoreText scores the round's new documents against the fixtures' gold
+// bodies; without rendering, articles whose body a script inserts are left
+// out (their text is not in the served HTML).
+func scoreText(line *roundLine, srv *fixtures.Server, rendered bool) {
+	var scores []eval.PageScore
+	for _, d := range line.Documents {
+		info, err := srv.Classify(d.URL)
+		if err != nil || info.Article == nil || info.Article.Scripted && !rendered {
+			continue
+		}
+		pred := d.Text
+		if d.Title != "" {
+			pred = d.Title + "\n\n" + d.Text
+		}
+		scores = append(scores, eval.ScorePage(d.URL, d.Site, info.Article.Gold(), pred))
+	}
+	n := len(scores)
+	line.TextScored = &n
+	if n > 0 {
+		f1 := eval.Summarize(scores).F1
+		line.TextF1 = &f1
+	}
+}
+
 func printRound(w io.Writer, line roundLine, asJSON bool) error {
 	if asJSON {
 		b, err := json.Marshal(line)
@@ -248,6 +281,9 @@ func printRound(w io.Writer, line roundLine, asJSON bool) error {
 	}
 	if line.NewPrecision != nil {
 		s += fmt.Sprintf("; new precision %.3f recall %.3f, unchanged refetched %d", *line.NewPrecision, *line.NewRecall, *line.UnchangedRefetched)
+	}
+	if line.TextF1 != nil {
+		s += fmt.Sprintf("; text F1 %.3f on %d articles", *line.TextF1, *line.TextScored)
 	}
 	_, err := fmt.Fprintln(w, s)
 	return err

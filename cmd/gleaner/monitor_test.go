@@ -36,6 +36,12 @@ func TestMonitorCommand(t *testing.T) {
 		if line["round"] != float64(round) || line["new_precision"] != 1.0 || line["new_recall"] != 1.0 || line["unchanged_refetched"] != 0.0 {
 			t.Errorf("round %d: %s", round, sc.Text())
 		}
+		// The new articles' text against the fixtures' gold (those whose
+		// body is in the served HTML: plain HTTP here).
+		f1, _ := line["text_f1"].(float64)
+		if n, _ := line["text_scored"].(float64); f1 < 0.95 || n == 0 {
+			t.Errorf("round %d: text F1 %v on %v articles, want at least 0.95", round, line["text_f1"], line["text_scored"])
+		}
 		total += int(line["new"].(float64))
 	}
 	b, err := os.ReadFile(out)
