@@ -277,10 +277,12 @@ func TestCrawlPoliteness(t *testing.T) {
 				continue
 			}
 			checked++
-			// A never-ending stream ends when the client drops it; the
-			// server learns of it a little after the client started its
-			// politeness wait.
-			slack := time.Duration(0)
+			// The server logs a response's end when its handler returns,
+			// which can be a little after the client has read the last
+			// byte and started its politeness wait (149.2 ms of 150 seen
+			// on a loaded machine); a never-ending stream ends when the
+			// client drops it, and the server learns of it later still.
+			slack := 5 * time.Millisecond
 			if prev.Path == "/live/ticker" {
 				slack = 10 * time.Millisecond
 			}
