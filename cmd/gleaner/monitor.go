@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/url"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
@@ -107,17 +106,6 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string
 	return f, fs.Args(), nil
 }
 
-// splitList splits a comma-separated flag value, blanks dropped.
-func splitList(s string) []string {
-	var out []string
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
 // roundLine is the summary of a round as printed.
 type roundLine struct {
 	*monitor.Report
@@ -141,10 +129,10 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	cfg := monitor.Config{Name: f.name, Sites: sites, Updates: f.updates, Delay: f.delay, Threshold: f.threshold, Workers: f.workers}
-	if terms := splitList(f.terms); len(terms) > 0 {
+	if terms := eval.SplitList(f.terms); len(terms) > 0 {
 		cfg.Focus = crawler.NewLexicon(terms)
 	}
-	cfg.Guard.Allowed = splitList(f.allow)
+	cfg.Guard.Allowed = eval.SplitList(f.allow)
 	var srv *fixtures.Server
 	if f.fixtrs {
 		srv, err = fixtures.Start(ctx, fixtures.Options{Seed: f.seed, Articles: f.articles, NewsPerRound: f.perRound, Slow: -1, CrawlDelay: -1})

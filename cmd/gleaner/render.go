@@ -15,6 +15,7 @@ import (
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/crawler"
+	"github.com/gleaner/gleaner/eval"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -105,12 +106,7 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		guard.Guard(ctx, &opt)
 		if !*noBlock {
-			opt.Block = nil
-			for _, t := range strings.Split(*block, ",") {
-				if t = strings.TrimSpace(t); t != "" {
-					opt.Block = append(opt.Block, t)
-				}
-			}
+			opt.Block = eval.SplitList(*block)
 			if len(opt.Block) == 0 {
 				opt.NoBlock = true
 			}

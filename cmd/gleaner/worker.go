@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/store"
 )
@@ -130,10 +129,7 @@ func workOn(ctx context.Context, st *store.DB, f workerFlags, name string, stdou
 	opt := crawler.JoinOptions{Workers: f.workers,
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, name+": "+format+"\n", a...) }}
 	if !f.plain {
-		bo := browser.Options{ExecPath: f.chromium, Tabs: f.tabs, PageTimeout: orDefault(cfg.Timeout, 30*time.Second),
-			UserAgent: cfg.UserAgent, MaxHTMLBytes: int(orDefault64(cfg.MaxBytes, 8<<20)), Logf: opt.Logf}
-		cfg.Guard().Guard(ctx, &bo)
-		r, err := browser.New(bo)
+		r, err := crawlRenderer(ctx, cfg, f.chromium, f.tabs, opt.Logf)
 		if err != nil {
 			return err
 		}
