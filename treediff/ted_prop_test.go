@@ -197,19 +197,26 @@ func abs(x int) int {
 }
 
 // TestDecompositionsAgree runs both Zhang–Shasha decompositions (left, and
-// right through mirrored trees) and both cell widths on the same pairs:
-// Distance picks one, so each must be exact on its own.
+// right through mirrored trees), with and without the reuse of repeated
+// subtrees, and both cell widths on the same pairs: Distance picks one, so
+// each must be exact on its own. Two or three labels make repeated subtrees
+// common.
 func TestDecompositionsAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	al := []string{"a", "b", "c"}
-	for range 200 {
-		a := mustBracket(t, "a", randomBracket(r, 1+r.IntN(50), al))
-		b := mustBracket(t, "b", randomBracket(r, 1+r.IntN(50), al))
+	alphabets := [][]string{{"a", "b", "c"}, {"a", "b"}}
+	for i := range 400 {
+		al := alphabets[i%2]
+		a := mustBracket(t, "a", randomBracket(r, 1+r.IntN(80), al))
+		b := mustBracket(t, "b", randomBracket(r, 1+r.IntN(80), al))
 		var got []int
-		for _, mirror := range []bool{false, true} {
+		for _, v := range []struct{ mirror, reuse bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
 			in := &interner{ids: map[labelKey]int32{}}
-			pa, _ := flatten(a, mirror, in)
-			pb, _ := flatten(b, mirror, in)
+			pa, _ := flatten(a, v.mirror, in)
+			pb, _ := flatten(b, v.mirror, in)
+			if v.reuse {
+				pa.findRepeats()
+				pb.findRepeats()
+			}
 			n1, n2 := pa.len(), pb.len()
 			plan := planRows(pa)
 			got = append(got,

@@ -15,7 +15,10 @@ type postTree struct {
 	label    []int32 // interned label per postorder number
 	lld      []int32
 	keyroots []int32 // ascending
-	node     []*Node // postorder number -> node
+	// repeat maps a keyroot whose subtree repeats an earlier keyroot's to
+	// that keyroot (see findRepeats); nil: no reuse.
+	repeat map[int32]int32
+	node   []*Node // postorder number -> node
 	// costLeft and costRight are the sums of the subtree sizes of the
 	// keyroots of the left and of the right decomposition (in traversal
 	// order): the Zhang–Shasha work is the product of the two trees' sums.
@@ -188,6 +191,8 @@ func newComparison(a, b *Tree, opt Options) (*comparison, error) {
 		c.pa, _ = flatten(a, true, in)
 		c.pb, _ = flatten(b, true, in)
 	}
+	c.pa.findRepeats()
+	c.pb.findRepeats()
 	return c, nil
 }
 
@@ -391,22 +396,40 @@ func grow(s []int32, n int) []int32 {
 func zsDistance[C cell](a, b *postTree, td, fd []C, plan rowPlan) C {
 	leafRows(a, b, td)
 	leafColumns(a, b, td)
-	inner := make([]int32, 0, len(b.keyroots))
+	n1, n2 := a.len(), b.len()
+	type inner struct {
+		k, rep int32
+		path   []int32 // leftmost path offsets, for a repeat
+	}
+	var ks []inner
 	for _, k2 := range b.keyroots {
-		if b.lld[k2] != k2 {
-			inner = append(inner, k2)
+		if b.lld[k2] == k2 {
+			continue // a leaf: filled by leafColumns
 		}
+		in := inner{k: k2, rep: b.repeatOf(k2)}
+		if in.rep >= 0 {
+			in.path = leftPath(b, k2)
+		}
+		ks = append(ks, in)
 	}
 	for ki, k1 := range a.keyroots {
 		if a.lld[k1] == k1 {
+			continue // a leaf: filled by leafRows
+		}
+		if r1 := a.repeatOf(k1); r1 >= 0 {
+			copyRows(a, k1, r1, n2, td)
 			continue
 		}
 		slot := plan.slots[plan.start[ki]:]
-		for _, k2 := range inner {
-			forestDist(a, b, int(k1), int(k2), td, fd, slot, true)
+		rows := leftPath(a, k1)
+		for _, in := range ks {
+			if in.rep >= 0 {
+				copyColumns(rows, int(a.lld[k1]), in.path, int(in.k), int(in.rep), b, td)
+				continue
+			}
+			forestDist(a, b, int(k1), int(in.k), td, fd, slot, true)
 		}
 	}
-	n1, n2 := a.len(), b.len()
 	return td[(n1-1)*n2+n2-1]
 }
 
