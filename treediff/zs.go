@@ -399,18 +399,14 @@ func zsDistance[C cell](a, b *postTree, td, fd []C, plan rowPlan) C {
 	n1, n2 := a.len(), b.len()
 	type inner struct {
 		k, rep int32
-		path   []int32 // leftmost path offsets, for a repeat
+		path   []int32 // leftmost path offsets
 	}
 	var ks []inner
 	for _, k2 := range b.keyroots {
 		if b.lld[k2] == k2 {
 			continue // a leaf: filled by leafColumns
 		}
-		in := inner{k: k2, rep: b.repeatOf(k2)}
-		if in.rep >= 0 {
-			in.path = leftPath(b, k2)
-		}
-		ks = append(ks, in)
+		ks = append(ks, inner{k: k2, rep: b.repeatOf(k2), path: leftPath(b, k2)})
 	}
 	for ki, k1 := range a.keyroots {
 		if a.lld[k1] == k1 {
@@ -427,7 +423,7 @@ func zsDistance[C cell](a, b *postTree, td, fd []C, plan rowPlan) C {
 				copyColumns(rows, int(a.lld[k1]), in.path, int(in.k), int(in.rep), b, td)
 				continue
 			}
-			forestDist(a, b, int(k1), int(in.k), td, fd, slot, true)
+			forestDist(a, b, int(k1), int(in.k), in.path, td, fd, slot, true)
 		}
 	}
 	return td[(n1-1)*n2+n2-1]
@@ -515,7 +511,7 @@ func leafColumns[C cell](a, b *postTree, td []C) {
 // of subtree pairs on the two leftmost paths. Row x of fd holds the forests
 // ending at l1+x-1, column y those ending at l2+y-1; the row lives in slot
 // slot[x] (rows of k2-l2+2 cells).
-func forestDist[C cell](a, b *postTree, k1, k2 int, td, fd []C, slot []int32, store bool) {
+func forestDist[C cell](a, b *postTree, k1, k2 int, path []int32, td, fd []C, slot []int32, store bool) {
 	l1, l2 := int(a.lld[k1]), int(b.lld[k2])
 	m, n := k1-l1+1, k2-l2+1
 	w := n + 1
@@ -555,27 +551,7 @@ func forestDist[C cell](a, b *postTree, k1, k2 int, td, fd []C, slot []int32, st
 		prev1, row1 := prev[1:], row[1:]
 		prev1, row1, tdrow = prev1[:len(lldB)], row1[:len(lldB)], tdrow[:len(lldB)]
 		if li == l1 {
-			la := a.label[i]
-			labB := labB[:len(lldB)]
-			diag := prev[0]
-			for y, lj := range lldB {
-				up := prev1[y]
-				var v C
-				if int(lj) == l2 {
-					v = diag
-					if la != labB[y] {
-						v++
-					}
-				} else {
-					v = C(int(lj)-l2) + tdrow[y] // fd[0][lj-l2] = lj-l2
-				}
-				v = min(v, up+1, left+1)
-				row1[y] = v
-				if store && int(lj) == l2 {
-					tdrow[y] = v
-				}
-				left, diag = v, up
-			}
+			pathRow(prev, row, tdrow, lldB, labB, path, a.label[i], l2, store)
 			continue
 		}
 		// fd[li-l1][lj-l2], i.e. the forests left of subtrees i and j.
@@ -586,6 +562,34 @@ func forestDist[C cell](a, b *postTree, k1, k2 int, td, fd []C, slot []int32, st
 			row1[y] = v
 			left = v
 		}
+	}
+}
+
+// pathRow computes row x of fd for a node i on the leftmost path of the
+// first forest (row[0] already holds x). The columns of nodes on the second
+// forest's leftmost path (path: their offsets from l2, ascending, ending
+// with the keyroot's) compare the two subtrees' roots and, with store set,
+// record the subtree distance in tdrow; the columns between them, one
+// segment at a time, use the stored distance of the subtree they end, with
+// the empty forest left of it on the first side (fd[0][lj-l2] = lj-l2).
+func pathRow[C cell](prev, row, tdrow []C, lldB, labB, path []int32, la int32, l2 int, store bool) {
+	left := row[0]
+	y := 0 // column y+1, node l2+y
+	for _, p := range path {
+		for ; y < int(p); y++ {
+			v := min(C(int(lldB[y])-l2)+tdrow[y], prev[y+1]+1, left+1)
+			row[y+1], left = v, v
+		}
+		diag := prev[y]
+		if la != labB[y] {
+			diag++
+		}
+		v := min(diag, prev[y+1]+1, left+1)
+		row[y+1], left = v, v
+		if store {
+			tdrow[y] = v
+		}
+		y++
 	}
 }
 
@@ -664,7 +668,7 @@ func zsMapping[C cell](a, b *postTree, td, fd []C, partner []int32) {
 	for len(stack) > 0 {
 		jb := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		forestDist(a, b, jb.i, jb.j, td, fd, ident, false)
+		forestDist(a, b, jb.i, jb.j, leftPath(b, int32(jb.j)), td, fd, ident, false)
 		l1, l2 := int(a.lld[jb.i]), int(b.lld[jb.j])
 		w := jb.j - l2 + 2
 		x, y := jb.i-l1+1, jb.j-l2+1
