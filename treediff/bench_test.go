@@ -1,6 +1,7 @@
 package treediff
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -89,8 +90,7 @@ func reportAptedRatios(b *testing.B, r benchRow, same map[string]aptedTime, ms, 
 	}
 }
 
-// readAptedTimes reads the TSV of testdata/apted/TedBench.java (comment
-// lines, then a header naming id, apted_ms and apted_cpu_ms). An empty path
+// readAptedTimes reads the TSV named by GLEANER_APTED_TIMES; an empty path
 // means none was given (nil map).
 func readAptedTimes(tb testing.TB, path string) map[string]aptedTime {
 	tb.Helper()
@@ -101,39 +101,55 @@ func readAptedTimes(tb testing.TB, path string) map[string]aptedTime {
 	if err != nil {
 		tb.Fatalf("GLEANER_APTED_TIMES: %v", err)
 	}
+	times, err := parseAptedTimes(string(data))
+	if err != nil {
+		tb.Fatalf("GLEANER_APTED_TIMES %s: %v", path, err)
+	}
+	return times
+}
+
+// parseAptedTimes parses the TSV of testdata/apted/TedBench.java: comment
+// lines, then a header naming at least id, apted_ms and apted_cpu_ms, then
+// one row per pair.
+func parseAptedTimes(data string) (map[string]aptedTime, error) {
 	out := map[string]aptedTime{}
 	var col map[string]int
-	for n, line := range strings.Split(string(data), "\n") {
+	for n, line := range strings.Split(data, "\n") {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		cells := strings.Split(line, "\t")
 		if col == nil {
-			col = columns(tb, path, cells, "id", "apted_ms", "apted_cpu_ms")
+			var err error
+			if col, err = columns(cells, "id", "apted_ms", "apted_cpu_ms"); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		t, err := parseAptedTime(cells, col)
 		if err != nil {
-			tb.Fatalf("%s line %d: %v", path, n+1, err)
+			return nil, fmt.Errorf("line %d: %w", n+1, err)
 		}
 		out[cells[col["id"]]] = t
 	}
-	return out
+	if col == nil {
+		return nil, errors.New("no header line")
+	}
+	return out, nil
 }
 
 // columns maps the header's names to indexes, failing if one is missing.
-func columns(tb testing.TB, path string, head []string, need ...string) map[string]int {
-	tb.Helper()
+func columns(head []string, need ...string) (map[string]int, error) {
 	col := map[string]int{}
 	for i, h := range head {
 		col[h] = i
 	}
 	for _, k := range need {
 		if _, ok := col[k]; !ok {
-			tb.Fatalf("%s: no column %q in header %q", path, k, head)
+			return nil, fmt.Errorf("no column %q in header %q", k, head)
 		}
 	}
-	return col
+	return col, nil
 }
 
 func parseAptedTime(cells []string, col map[string]int) (aptedTime, error) {

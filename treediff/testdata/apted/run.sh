@@ -41,11 +41,13 @@ find_source() {
 
 compile() {
   # javac finds APTED's classes through -sourcepath and compiles only those
-  # the harness uses; rebuilt every run (a few seconds) so a changed
-  # APTED_SRC is never timed with stale classes.
-  rm -rf "$build/classes"
-  mkdir -p "$build/classes"
-  javac -nowarn -encoding UTF-8 -d "$build/classes" -sourcepath "$src/src/main/java" \
+  # the harness uses; rebuilt every run (a few seconds) into a folder of this
+  # process, so a changed APTED_SRC is never timed with stale classes and
+  # two runs never share one.
+  classes=$build/classes.$$
+  trap 'rm -rf "$classes"' EXIT
+  mkdir -p "$classes"
+  javac -nowarn -encoding UTF-8 -d "$classes" -sourcepath "$src/src/main/java" \
     "$here/TedBench.java" 2> >(grep -v '^Note:' >&2)
 }
 
@@ -54,4 +56,4 @@ command -v javac >/dev/null || { echo "run.sh: javac not found (install a JDK, 1
 find_source
 compile
 # -Xss: APTED's parser and indexer recurse once per tree level.
-exec java -Xss64m ${JAVA_OPTS:-} -cp "$build/classes" TedBench --bench "$bench" "$@"
+java -Xss64m ${JAVA_OPTS:-} -cp "$classes" TedBench --bench "$bench" "$@"
