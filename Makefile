@@ -3,7 +3,7 @@
 #   make test   runs the whole test suite
 GO ?= go
 
-.PHONY: setup build test demo vet bench
+.PHONY: setup build test demo vet bench bench-ted
 
 setup:
 	bash scripts/setup.sh
@@ -22,3 +22,9 @@ demo: setup build
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# bench-ted: Gleaner's TED side by side with APTED built from source in the
+# same session (not part of test; needs a JDK and APTED_SRC or GitHub access).
+# All 51 pairs: make bench-ted BENCH_TED_ARGS=--all
+bench-ted:
+	bash scripts/bench-ted $(BENCH_TED_ARGS)

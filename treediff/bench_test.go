@@ -1,8 +1,12 @@
 package treediff
 
 import (
+	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,15 +24,22 @@ func threadCPU() time.Duration {
 }
 
 // BenchmarkTED times Distance on every ted-bench pair, by class (tag,
-// token, token_kind), and reports the speed-up over APTED's median time on
-// the same pair (apted_x: APTED ms / Gleaner ms of wall clock), and the CPU
-// time of the benchmarking thread per call (cpu-ms/op), with its own ratio
-// (apted_cpu_x), since wall clock on a busy machine mostly measures the
+// token, token_kind), with the CPU time of the benchmarking thread per call
+// (cpu-ms/op), since wall clock on a busy machine mostly measures the
 // others' load.
+//
+// With GLEANER_APTED_TIMES=<tsv> (written by testdata/apted/run.sh, APTED
+// run on this machine in this session; scripts/bench-ted does both in
+// alternating rounds) it reports the speed-up over APTED on the same pair:
+// apted_x (APTED wall ms / Gleaner wall ms) and apted_cpu_x (APTED thread
+// CPU / Gleaner thread CPU). Without it, it reports the ratios to the
+// timings stored in ted-bench's pairs.tsv, measured on another machine
+// and day, under names that say so: stored_apted_x, stored_apted_cpu_x.
 //
 //	go test ./treediff -run '^$' -bench TED -benchmem -benchtime 3x
 func BenchmarkTED(b *testing.B) {
 	dir, rows := readBench(b)
+	same := readAptedTimes(b, os.Getenv("GLEANER_APTED_TIMES"))
 	for _, r := range rows {
 		b.Run(r.variant+"/"+r.id, func(b *testing.B) {
 			x := readBracket(b, filepath.Join(dir, r.file1))
@@ -51,12 +62,109 @@ func BenchmarkTED(b *testing.B) {
 			ms := b.Elapsed().Seconds() * 1000 / float64(b.N)
 			cpu := (threadCPU() - cpu0).Seconds() * 1000 / float64(b.N)
 			b.ReportMetric(cpu, "cpu-ms/op")
-			if r.aptedMS > 0 {
-				b.ReportMetric(r.aptedMS/ms, "apted_x")
-				b.ReportMetric(r.aptedMS/cpu, "apted_cpu_x")
-			}
+			reportAptedRatios(b, r, same, ms, cpu)
 		})
 	}
+}
+
+// aptedTime is APTED's median time on one pair, measured in this session.
+type aptedTime struct{ wallMS, cpuMS float64 }
+
+// reportAptedRatios reports the speed-up over the same-session APTED times
+// when they were given, else over the stored ones under distinct names.
+func reportAptedRatios(b *testing.B, r benchRow, same map[string]aptedTime, ms, cpu float64) {
+	prefix, wall, cpuMS := "stored_", r.aptedMS, r.aptedMS
+	if same != nil {
+		t, ok := same[r.id]
+		if !ok {
+			return
+		}
+		prefix, wall, cpuMS = "", t.wallMS, t.cpuMS
+	}
+	if wall > 0 {
+		b.ReportMetric(wall/ms, prefix+"apted_x")
+	}
+	// A call shorter than the clock tick can show no thread CPU at all.
+	if cpuMS > 0 && cpu > 0 {
+		b.ReportMetric(cpuMS/cpu, prefix+"apted_cpu_x")
+	}
+}
+
+// readAptedTimes reads the TSV named by GLEANER_APTED_TIMES; an empty path
+// means none was given (nil map).
+func readAptedTimes(tb testing.TB, path string) map[string]aptedTime {
+	tb.Helper()
+	if path == "" {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatalf("GLEANER_APTED_TIMES: %v", err)
+	}
+	times, err := parseAptedTimes(string(data))
+	if err != nil {
+		tb.Fatalf("GLEANER_APTED_TIMES %s: %v", path, err)
+	}
+	return times
+}
+
+// parseAptedTimes parses the TSV of testdata/apted/TedBench.java: comment
+// lines, then a header naming at least id, apted_ms and apted_cpu_ms, then
+// one row per pair.
+func parseAptedTimes(data string) (map[string]aptedTime, error) {
+	out := map[string]aptedTime{}
+	var col map[string]int
+	for n, line := range strings.Split(data, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		cells := strings.Split(line, "\t")
+		if col == nil {
+			var err error
+			if col, err = columns(cells, "id", "apted_ms", "apted_cpu_ms"); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		t, err := parseAptedTime(cells, col)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", n+1, err)
+		}
+		out[cells[col["id"]]] = t
+	}
+	if col == nil {
+		return nil, errors.New("no header line")
+	}
+	return out, nil
+}
+
+// columns maps the header's names to indexes, failing if one is missing.
+func columns(head []string, need ...string) (map[string]int, error) {
+	col := map[string]int{}
+	for i, h := range head {
+		col[h] = i
+	}
+	for _, k := range need {
+		if _, ok := col[k]; !ok {
+			return nil, fmt.Errorf("no column %q in header %q", k, head)
+		}
+	}
+	return col, nil
+}
+
+func parseAptedTime(cells []string, col map[string]int) (aptedTime, error) {
+	if len(cells) != len(col) {
+		return aptedTime{}, fmt.Errorf("%d cells, want %d", len(cells), len(col))
+	}
+	wall, err := strconv.ParseFloat(cells[col["apted_ms"]], 64)
+	if err != nil {
+		return aptedTime{}, fmt.Errorf("apted_ms: %w", err)
+	}
+	cpu, err := strconv.ParseFloat(cells[col["apted_cpu_ms"]], 64)
+	if err != nil {
+		return aptedTime{}, fmt.Errorf("apted_cpu_ms: %w", err)
+	}
+	return aptedTime{wallMS: wall, cpuMS: cpu}, nil
 }
 
 // BenchmarkMapping times Mapping on the tag pairs (the mapping of token
