@@ -435,6 +435,21 @@ type pageState struct {
 	Height    float64 `json:"height"`
 	Viewport  float64 `json:"viewport"`
 	Ready     string  `json:"ready"`
+	// Parsed: the document is parsed and its deferred scripts ran
+	// (DOMContentLoaded).
+	Parsed bool `json:"parsed"`
+	// Invalid lists the content selectors the page's querySelectorAll
+	// refused; Region is the content region found, nil for none.
+	Invalid []string     `json:"invalid"`
+	Region  *regionState `json:"region"`
+}
+
+// regionState is the content region state.js found.
+type regionState struct {
+	Selector string  `json:"selector"` // the selector that matched
+	Chars    int     `json:"chars"`    // length of its visible text
+	Busy     bool    `json:"busy"`     // it shows a loading placeholder
+	Quiet    float64 `json:"quiet"`    // ms since it last changed
 }
 
 // tab is a browser tab ready to navigate: its own browser context (or its
@@ -671,7 +686,7 @@ func (r *Renderer) takeTab(inst *instance, u *url.URL) (*tab, error) {
 }
 
 // render renders u in a new tab of inst.
-func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Page, error) {
+func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL, po PageOptions) (*Page, error) {
 	start := time.Now()
 	deadline := start.Add(r.opt.PageTimeout)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
@@ -764,8 +779,10 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 	ph := &phases{last: start}
 	ph.mark("navigate")
 	wctx, cancelW := context.WithDeadline(tabCtx, waitUntil)
-	r.settle(wctx, st, p, ph)
+	rw := newRegionWatch(po, max(r.opt.Wait.Settle, r.opt.Wait.DOMQuiet))
+	r.settle(wctx, st, p, ph, rw)
 	cancelW()
+	p.Notes = append(p.Notes, rw.pageNotes()...)
 	select {
 	case <-st.crashed:
 		return nil, fail("wait", fmt.Errorf("tab crashed"))
@@ -874,9 +891,11 @@ func (r *Renderer) markCut(st *tabState, p *Page) {
 }
 
 // settle waits for the page's real content: load event, then quiet network
-// and DOM, consent dismissal, the scroll loop and "load more" clicks. It
-// marks p partial when ctx ends first.
-func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases) {
+// and DOM, consent dismissal, the scroll loop and "load more" clicks. With
+// a content region to watch (rw), it ends as soon as the region has
+// settled, load event or not (see PageOptions). It marks p partial when
+// ctx ends first.
+func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases, rw *regionWatch) {
 	w := r.opt.Wait
 	defer ph.mark("wait")
 	partial := func(reason string) {
@@ -895,6 +914,10 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 			partial("the load event had not fired at the deadline")
 			return
 		case <-time.After(pollEvery):
+			if r.regionSettled(ctx, rw) {
+				r.regionReady(ctx, st, p, ph)
+				return
+			}
 			// A document whose TLS tunnel the proxy cut never loads:
 			// what came of it is captured now.
 			if why := r.tunnelCut(st, p.FetchedAt); why != "" {
@@ -911,9 +934,13 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 		}
 	}
 	ph.mark("load")
-	ps, ok := r.quiet(ctx, st, time.Now(), false)
+	ps, ok := r.quiet(ctx, st, time.Now(), false, rw)
 	if !ok {
 		partial("network or DOM still busy at the deadline")
+		return
+	}
+	if rw.settled() {
+		r.regionReady(ctx, st, p, ph)
 		return
 	}
 	ph.mark("quiet")
@@ -931,7 +958,7 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 				break
 			}
 			steps++
-			if ps, ok = r.quiet(ctx, st, time.Now(), true); !ok {
+			if ps, ok = r.quiet(ctx, st, time.Now(), true, nil); !ok {
 				p.Notes = append(p.Notes, fmt.Sprintf("scroll: %d steps", steps))
 				partial("still loading while scrolling at the deadline")
 				return
@@ -949,7 +976,7 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 			break
 		}
 		clicks++
-		if ps, ok = r.quiet(ctx, st, time.Now(), true); !ok {
+		if ps, ok = r.quiet(ctx, st, time.Now(), true, nil); !ok {
 			partial("still loading after a load-more click at the deadline")
 			break
 		}
@@ -974,16 +1001,22 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 // windows still need, or until a request ends. ok is false when ctx ended
 // first. After an action (a scroll, a click: afterAction), a page that
 // starts no request within the DOM window needs no network window: that
-// makes the scroll step that finds nothing more cost one window.
-func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, afterAction bool) (pageState, bool) {
+// makes the scroll step that finds nothing more cost one window. With a
+// content region to watch (rw), it also returns, ok, as soon as the region
+// has settled (rw.settled).
+func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, afterAction bool, rw *regionWatch) (pageState, bool) {
 	w := r.opt.Wait
 	var ps pageState
 	for {
-		got, err := chromedp.Run(ctx, chromedp.Evaluate[pageState](stateJS))
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[pageState](rw.stateCall()))
 		now := time.Now()
 		sleep := pollEvery
 		if err == nil {
 			ps = got
+			settled, regionLeft := rw.observe(ps)
+			if settled {
+				return ps, true
+			}
 			win := st.window(w.Settle, w.NetworkIdle)
 			domWin := max(win, w.DOMQuiet)
 			domQuiet := min(time.Duration(ps.Quiet*float64(time.Millisecond)), now.Sub(since))
@@ -995,6 +1028,9 @@ func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, aft
 			if !busy && ps.Timers == 0 {
 				sleep = min(max(netLeft, domLeft, minSleep), pollEvery)
 			}
+			if regionLeft > 0 {
+				sleep = min(sleep, max(regionLeft, minSleep))
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -1004,6 +1040,30 @@ func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, aft
 		case <-st.netSig:
 		case <-time.After(sleep):
 		}
+	}
+}
+
+// regionSettled looks at the page once and reports whether its content
+// region (rw) has settled.
+func (r *Renderer) regionSettled(ctx context.Context, rw *regionWatch) bool {
+	if rw == nil {
+		return false
+	}
+	ps, err := chromedp.Run(ctx, chromedp.Evaluate[pageState](rw.stateCall()))
+	if err != nil {
+		return false
+	}
+	settled, _ := rw.observe(ps)
+	return settled
+}
+
+// regionReady ends the wait of a page whose content region settled: the
+// consent overlays are dismissed, and nothing more is waited for (no
+// scroll, no "load more": the content is there).
+func (r *Renderer) regionReady(ctx context.Context, st *tabState, p *Page, ph *phases) {
+	ph.mark("region")
+	if !r.opt.Wait.KeepConsent {
+		r.dismissConsent(ctx, st, p)
 	}
 }
 

@@ -1,0 +1,140 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// regionServer serves pages whose body a script injects from a JSON the
+// server delays 300 ms, in place of a "Loading…" spinner:
+//
+//   - /article also keeps a long poll open without end and loads a
+//     "beacon" script the server delays 1.5 s (async: it holds the load
+//     event), so the normal wait lasts until the poll is old enough to be
+//     taken for one (WaitOptions.LongRequest);
+//   - /late has nothing else in flight.
+func regionServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	done := make(chan struct{})
+	hold := func(w http.ResponseWriter, r *http.Request, d time.Duration) bool {
+		select {
+		case <-time.After(d):
+			return true
+		case <-r.Context().Done():
+		case <-done:
+		}
+		return false
+	}
+	page := func(extra string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprintf(w, `<!DOCTYPE html><html><head><title>Story</title></head><body>
+<div id="main"><h1>Headline of the story</h1><div id="content"><div class="spinner">Loading…</div></div></div>
+<div id="side"><p>Most read: another story.</p></div>
+<script>
+fetch('/story').then(r => r.json()).then(d => {
+  document.getElementById('content').innerHTML = d.paragraphs.map(p => '<p>' + p + '</p>').join('');
+});
+</script>%s</body></html>`, extra)
+		}
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/article", page(`<script>fetch('/poll').catch(() => {});</script><script async src="/beacon.js"></script>`))
+	mux.HandleFunc("/late", page(""))
+	mux.HandleFunc("/story", func(w http.ResponseWriter, r *http.Request) {
+		if hold(w, r, 300*time.Millisecond) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"paragraphs": ["First paragraph of the injected body.", "Second paragraph of the injected body."]}`)
+		}
+	})
+	mux.HandleFunc("/poll", func(w http.ResponseWriter, r *http.Request) {
+		hold(w, r, time.Hour) // a long poll that never answers
+	})
+	mux.HandleFunc("/beacon.js", func(w http.ResponseWriter, r *http.Request) {
+		if hold(w, r, 1500*time.Millisecond) {
+			w.Header().Set("Content-Type", "text/javascript")
+			fmt.Fprint(w, "window.beaconSent = true;")
+		}
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(done) }) // before Close: held requests end
+	return srv
+}
+
+// readyNote returns the page's readiness note ("ready: ..."), "" for none.
+func readyNote(p *Page) string {
+	for _, n := range p.Notes {
+		if strings.HasPrefix(n, "ready: ") {
+			return n
+		}
+	}
+	return ""
+}
+
+// TestContentRegionReadiness: a page with content selectors is ready as
+// soon as its region has settled, although a long poll and a slow script
+// are still in flight; the body the script injects is captured, not the
+// spinner it replaces. Without selectors, with selectors that match
+// nothing, or with invalid ones, the page gets the normal wait and its
+// body all the same.
+func TestContentRegionReadiness(t *testing.T) {
+	srv := regionServer(t)
+	r := sharedRenderer(t)
+	tests := []struct {
+		name, path string
+		sels       []string
+		wantReady  string // the readiness note
+		wantNotes  []string
+	}{
+		{"hint", "/article", []string{"#content"}, NoteRegionReady + `"#content" settled`, nil},
+		{"no hint", "/article", nil, "", nil},
+		{"hint matching nothing", "/late", []string{"article .story-body", "#nothing"}, NoteRegionMissed, nil},
+		{"invalid selectors", "/late", []string{"div[", "<script>alert(1)</script>", "#nothing"}, NoteRegionMissed,
+			[]string{`content region: invalid selector "div[" ignored`, `content region: invalid selector "<script>alert(1)</script>" ignored`}},
+		{"invalid then valid", "/article", []string{"p:::x", "  ", "#content"}, NoteRegionReady + `"#content" settled`,
+			[]string{`content region: invalid selector "p:::x" ignored`}},
+		{"too many and too long", "/late", append([]string{strings.Repeat("div > ", 200) + "p"}, strings.Split("a,b,c,d,e,f,g,h,#content", ",")...), NoteRegionMissed,
+			[]string{"content region: selector of 1201 bytes ignored (at most 1024)", `content region: selector "#content" ignored (at most 8 selectors)`}},
+	}
+	elapsed := map[string]time.Duration{}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := r.FetchPage(context.Background(), srv.URL+tc.path, PageOptions{ContentSelectors: tc.sels})
+			if err != nil {
+				t.Fatal(err)
+			}
+			elapsed[tc.name] = p.Elapsed
+			text := pageText(t, p.HTML)
+			if !strings.Contains(text, "First paragraph of the injected body. Second paragraph of the injected body.") || strings.Contains(text, "Loading…") {
+				t.Errorf("body not captured: %q (notes %q)", text, p.Notes)
+			}
+			if got := readyNote(p); got != tc.wantReady {
+				t.Errorf("readiness %q, want %q (notes %q)", got, tc.wantReady, p.Notes)
+			}
+			for _, n := range tc.wantNotes {
+				if !containsString(p.Notes, n) {
+					t.Errorf("note %q missing: %q", n, p.Notes)
+				}
+			}
+			if p.Partial {
+				t.Errorf("partial: %s", p.PartialReason)
+			}
+		})
+	}
+	t.Logf("elapsed: %v", elapsed)
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
