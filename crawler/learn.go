@@ -36,6 +36,9 @@ type learner struct {
 
 	mu    sync.Mutex
 	sites map[string]*siteState
+	// hints are the body selectors of each site's learned rules, passed
+	// to the renderer as the page's content region (see noteRules).
+	hints map[string][]string
 }
 
 type siteState struct {
@@ -73,6 +76,7 @@ func (l *learner) useRun(ctx context.Context, s *siteState, run *store.Run) erro
 		return err
 	}
 	s.tpl, s.trees = tpl, map[int64]*treediff.Tree{}
+	l.noteRules(run.Site, tpl.Rules)
 	return nil
 }
 
