@@ -351,7 +351,7 @@ func (r *Renderer) start() (*instance, error) {
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-domain-reliability", true),
-		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,OptimizationHints,OptimizationHintsFetching,OptimizationGuideModelDownloading,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,PrivacySandboxSettings4,AccountConsistency,MirrorAccountConsistency,SafeBrowsingOnDemand,ComponentUpdater,ExtensionUpdater,GCMChannelStatus"),
+		chromedp.Flag("disable-features", "BackForwardCache,Translate,BlinkGenPropertyTrees,OptimizationHints,OptimizationHintsFetching,OptimizationGuideModelDownloading,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,PrivacySandboxSettings4,AccountConsistency,MirrorAccountConsistency,SafeBrowsingOnDemand,ComponentUpdater,ExtensionUpdater,GCMChannelStatus"),
 		chromedp.Flag("no-pings", true),
 		chromedp.Flag("mute-audio", true),
 		chromedp.Flag("hide-scrollbars", true),
