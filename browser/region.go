@@ -25,6 +25,12 @@ type PageOptions struct {
 	// Page.Notes. At most maxContentSelectors are used, each at most
 	// maxSelectorBytes long.
 	ContentSelectors []string
+	// MinRegionChars is the least visible text, in characters, a matched
+	// region must hold to count (0: any text). A learned template's region
+	// often holds the headline and byline the server sends before a
+	// script brings the body; what the site's extracted bodies measure
+	// tells that state from the region with its body.
+	MinRegionChars int
 }
 
 // PageFetcher is a [Fetcher] that takes [PageOptions] ([Renderer] is one).
@@ -55,7 +61,7 @@ const (
 // Its zero value (and nil) watches nothing.
 type regionWatch struct {
 	sels    []string
-	arg     string        // sels as a JavaScript array literal
+	arg     string        // the arguments of js/state.js: sels, least chars
 	settle  time.Duration // how long the region must stay unchanged
 	notes   []string      // selectors dropped or refused
 	refused map[string]bool
@@ -82,14 +88,14 @@ func newRegionWatch(po PageOptions, settle time.Duration) *regionWatch {
 		return nil
 	}
 	b, _ := json.Marshal(rw.sels) // JSON of strings is a JavaScript literal (Go escapes U+2028/9)
-	rw.arg = string(b)
+	rw.arg = fmt.Sprintf("%s, %d", b, max(po.MinRegionChars, 0))
 	return rw
 }
 
 // stateCall is the expression that polls the page's state (js/state.js)
 // with the watched selectors.
 func (rw *regionWatch) stateCall() string {
-	arg := "[]"
+	arg := "[], 0"
 	if rw != nil && rw.arg != "" {
 		arg = rw.arg
 	}

@@ -17,6 +17,8 @@ import (
 //     "beacon" script the server delays 1.5 s (async: it holds the load
 //     event), so the normal wait lasts until the poll is old enough to be
 //     taken for one (WaitOptions.LongRequest);
+//   - /bare is /article without the spinner: until the body comes, the
+//     story block holds its headline alone;
 //   - /late has nothing else in flight.
 func regionServer(t *testing.T) *httptest.Server {
 	t.Helper()
@@ -30,22 +32,25 @@ func regionServer(t *testing.T) *httptest.Server {
 		}
 		return false
 	}
-	page := func(extra string) http.HandlerFunc {
+	page := func(extra, placeholder string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			fmt.Fprintf(w, `<!DOCTYPE html><html><head><title>Story</title></head><body>
-<div id="main"><h1>Headline of the story</h1><div id="content"><div class="spinner">Loading…</div></div></div>
+<div id="main"><h1>Headline of the story</h1><div id="content">%s</div></div>
 <div id="side"><p>Most read: another story.</p></div>
 <script>
 fetch('/story').then(r => r.json()).then(d => {
   document.getElementById('content').innerHTML = d.paragraphs.map(p => '<p>' + p + '</p>').join('');
 });
-</script>%s</body></html>`, extra)
+</script>%s</body></html>`, placeholder, extra)
 		}
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("/article", page(`<script>fetch('/poll').catch(() => {});</script><script async src="/beacon.js"></script>`))
-	mux.HandleFunc("/late", page(""))
+	inFlight := `<script>fetch('/poll').catch(() => {});</script><script async src="/beacon.js"></script>`
+	spinner := `<div class="spinner">Loading…</div>`
+	mux.HandleFunc("/article", page(inFlight, spinner))
+	mux.HandleFunc("/bare", page(inFlight, ""))
+	mux.HandleFunc("/late", page("", spinner))
 	mux.HandleFunc("/story", func(w http.ResponseWriter, r *http.Request) {
 		if hold(w, r, 300*time.Millisecond) {
 			w.Header().Set("Content-Type", "application/json")
@@ -80,7 +85,8 @@ func readyNote(p *Page) string {
 // TestContentRegionReadiness: a page with content selectors is ready as
 // soon as its region has settled, although a long poll and a slow script
 // are still in flight; the body the script injects is captured, not the
-// spinner it replaces. Without selectors, with selectors that match
+// spinner it replaces; a region whose text is shorter than the least
+// asked for (a headline without its body) does not count. Without selectors, with selectors that match
 // nothing, or with invalid ones, the page gets the normal wait and its
 // body all the same.
 func TestContentRegionReadiness(t *testing.T) {
@@ -89,23 +95,25 @@ func TestContentRegionReadiness(t *testing.T) {
 	tests := []struct {
 		name, path string
 		sels       []string
+		min        int    // MinRegionChars
 		wantReady  string // the readiness note
 		wantNotes  []string
 	}{
-		{"hint", "/article", []string{"#content"}, NoteRegionReady + `"#content" settled`, nil},
-		{"no hint", "/article", nil, "", nil},
-		{"hint matching nothing", "/late", []string{"article .story-body", "#nothing"}, NoteRegionMissed, nil},
-		{"invalid selectors", "/late", []string{"div[", "<script>alert(1)</script>", "#nothing"}, NoteRegionMissed,
+		{"hint", "/article", []string{"#content"}, 0, NoteRegionReady + `"#content" settled`, nil},
+		{"no hint", "/article", nil, 0, "", nil},
+		{"region with its headline alone too short", "/bare", []string{"#main"}, 60, NoteRegionReady + `"#main" settled`, nil},
+		{"hint matching nothing", "/late", []string{"article .story-body", "#nothing"}, 0, NoteRegionMissed, nil},
+		{"invalid selectors", "/late", []string{"div[", "<script>alert(1)</script>", "#nothing"}, 0, NoteRegionMissed,
 			[]string{`content region: invalid selector "div[" ignored`, `content region: invalid selector "<script>alert(1)</script>" ignored`}},
-		{"invalid then valid", "/article", []string{"p:::x", "  ", "#content"}, NoteRegionReady + `"#content" settled`,
+		{"invalid then valid", "/article", []string{"p:::x", "  ", "#content"}, 0, NoteRegionReady + `"#content" settled`,
 			[]string{`content region: invalid selector "p:::x" ignored`}},
-		{"too many and too long", "/late", append([]string{strings.Repeat("div > ", 200) + "p"}, strings.Split("a,b,c,d,e,f,g,h,#content", ",")...), NoteRegionMissed,
+		{"too many and too long", "/late", append([]string{strings.Repeat("div > ", 200) + "p"}, strings.Split("a,b,c,d,e,f,g,h,#content", ",")...), 0, NoteRegionMissed,
 			[]string{"content region: selector of 1201 bytes ignored (at most 1024)", `content region: selector "#content" ignored (at most 8 selectors)`}},
 	}
 	elapsed := map[string]time.Duration{}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := r.FetchPage(context.Background(), srv.URL+tc.path, PageOptions{ContentSelectors: tc.sels})
+			p, err := r.FetchPage(context.Background(), srv.URL+tc.path, PageOptions{ContentSelectors: tc.sels, MinRegionChars: tc.min})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,6 +3,7 @@ package crawler
 import (
 	"context"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/heuristics"
@@ -53,21 +54,51 @@ func bodySelectors(rules map[int]heuristics.Rules) []string {
 }
 
 // noteRules keeps the body selectors of a site's latest finished run that
-// has body rules. A run without stored rules (they are voted at the end
-// of a crawl) leaves the site's selectors as they were: they come from
-// the same site's templates, and a selector that no longer matches only
-// costs the page the normal wait.
-func (l *learner) noteRules(site string, rules map[int]heuristics.Rules) {
+// has body rules, with the least text their region must hold (see
+// regionMinChars). A run without stored rules (they are voted at the end
+// of a crawl) leaves the site's hint as it was: it comes from the same
+// site's templates, and a selector that no longer matches only costs the
+// page the normal wait.
+func (l *learner) noteRules(ctx context.Context, site string, rules map[int]heuristics.Rules) error {
 	sels := bodySelectors(rules)
 	if len(sels) == 0 {
-		return
+		return nil
+	}
+	least, err := l.regionMinChars(ctx, site, sels)
+	if err != nil {
+		return err
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.hints == nil {
-		l.hints = map[string][]string{}
+		l.hints = map[string]browser.PageOptions{}
 	}
-	l.hints[site] = sels
+	l.hints[site] = browser.PageOptions{ContentSelectors: sels, MinRegionChars: least}
+	return nil
+}
+
+// regionMinChars is the least text a region of sels must show to count
+// as the body: half the median length of the site's bodies extracted with
+// one of them. A learned region often holds the headline and byline the
+// server sends before a script brings the body; half a typical body tells
+// the two apart, and a page with a shorter body only gets the normal
+// wait. 0 when no body was extracted with them.
+func (l *learner) regionMinChars(ctx context.Context, site string, sels []string) (int, error) {
+	xs, err := l.db.Extractions(ctx, store.ExtractionQuery{Site: site})
+	if err != nil {
+		return 0, err
+	}
+	var lens []int
+	for _, x := range xs {
+		if x.Body != "" && slices.Contains(sels, x.Selector) {
+			lens = append(lens, utf8.RuneCountInString(x.Body))
+		}
+	}
+	if len(lens) == 0 {
+		return 0, nil
+	}
+	slices.Sort(lens)
+	return lens[len(lens)/2] / 2, nil
 }
 
 // regionHint returns the page options telling the renderer where the
@@ -80,7 +111,7 @@ func (l *learner) regionHint(rawURL string) browser.PageOptions {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return browser.PageOptions{ContentSelectors: l.hints[site]}
+	return l.hints[site]
 }
 
 // fetchPage fetches a leased URL, with its site's content region as a

@@ -91,9 +91,9 @@ func TestRegionHintReachesRenderer(t *testing.T) {
 	}
 	c := crawl("hinted", 6)
 	hint := c.learner.regionHint(herald + "/")
-	t.Logf("hint for %s: %q", site, hint.ContentSelectors)
-	if len(hint.ContentSelectors) == 0 {
-		t.Fatal("no body selector learned for herald")
+	t.Logf("hint for %s: %q, at least %d chars", site, hint.ContentSelectors, hint.MinRegionChars)
+	if len(hint.ContentSelectors) == 0 || hint.MinRegionChars == 0 {
+		t.Fatalf("no body selector or no least length learned for herald: %+v", hint)
 	}
 	metas, err := db.Pages(context.Background(), store.PageQuery{Dataset: Dataset("hinted")})
 	if err != nil {

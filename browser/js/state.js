@@ -1,10 +1,12 @@
 // The state the waiting loop polls. sels are the page's content region
 // selectors (PageOptions.ContentSelectors; untrusted: an invalid one is
-// reported and skipped). The region is the first visible element one of
-// them matches, in order, whose text is not empty and shows no loading
-// placeholder; its quiet is the time since anything in it last changed
-// (the MutationObserver of init.js, or its text length between two looks).
-(sels) => {
+// reported and skipped). The region is the first element one of them
+// matches, in order, whose visible text has at least least characters
+// (PageOptions.MinRegionChars; at least one); it is busy while it shows a
+// loading placeholder, and its quiet is the time since anything in it last
+// changed (the MutationObserver of init.js, or its text length between two
+// looks).
+(sels, least) => {
   const g = window.__gleaner || { lastMutation: 0, mutations: 0, timers: 0, parsed: true, region: null };
   const se = document.scrollingElement || document.documentElement;
   const now = performance.now();
@@ -26,13 +28,14 @@
   const PLACEHOLDER = '[aria-busy=true],[class*=spinner i],[class*=skeleton i],[class*=placeholder i],[class*=loading i],[class*=loader i],[class*=shimmer i]';
   const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
   const waiting = (el) => (el.matches(PLACEHOLDER) && shown(el)) || Array.from(el.querySelectorAll(PLACEHOLDER)).slice(0, 50).some(shown);
+  const need = Math.max(Number(least) || 0, 1);
   let found = null;
   for (const sel of sels) {
     let els;
     try { els = document.querySelectorAll(sel); } catch (e) { out.invalid.push(sel); continue; }
     for (let i = 0; i < els.length && i < 5 && !found; i++) {
       const text = (els[i].innerText || '').trim();
-      if (text) found = { el: els[i], sel, chars: text.length, busy: waiting(els[i]) };
+      if (text.length >= need) found = { el: els[i], sel, chars: text.length, busy: waiting(els[i]) };
     }
     if (found) break;
   }
