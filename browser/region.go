@@ -18,7 +18,9 @@ type PageOptions struct {
 	// skeleton, aria-busy) and has not changed for the settle window, once
 	// the document is parsed and no short timer of its scripts is pending —
 	// even with unrelated requests still in flight (analytics, ads, long
-	// polls); the scroll loop and "load more" clicks are then skipped. When
+	// polls); the scroll loop and "load more" clicks then wait only for the
+	// requests they start (a page with nothing lazy costs one short DOM
+	// window more, an infinite list still loads its links). When
 	// none matches, the page gets the normal wait, unchanged: a page of
 	// another template loses nothing to a hint. The selectors are untrusted
 	// input: one the browser refuses (invalid CSS) is skipped and listed in

@@ -66,10 +66,58 @@ fetch('/story').then(r => r.json()).then(d => {
 			fmt.Fprint(w, "window.beaconSent = true;")
 		}
 	})
+	mux.HandleFunc("/river", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!DOCTYPE html><html><head><title>River</title><style>.item{height:300px}</style></head><body>
+<div id="list">%s</div>
+<script>
+let n = 10, busy = false;
+addEventListener('scroll', () => {
+  if (busy || n >= 30 || innerHeight + scrollY < document.documentElement.scrollHeight - 50) return;
+  busy = true;
+  fetch('/more?from=' + n).then(r => r.text()).then(t => {
+    document.getElementById('list').insertAdjacentHTML('beforeend', t);
+    n += 10;
+    busy = false;
+  });
+});
+fetch('/poll').catch(() => {});
+</script></body></html>`, riverItems(0))
+	})
+	mux.HandleFunc("/more", func(w http.ResponseWriter, r *http.Request) {
+		var from int
+		fmt.Sscan(r.URL.Query().Get("from"), &from)
+		if hold(w, r, 100*time.Millisecond) {
+			fmt.Fprint(w, riverItems(from))
+		}
+	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() { close(done) }) // before Close: held requests end
 	return srv
+}
+
+// riverItems are the ten items of /river from the from-th.
+func riverItems(from int) string {
+	var b strings.Builder
+	for i := from; i < from+10; i++ {
+		fmt.Fprintf(&b, `<div class="item"><a href="/story/%d">Story number %d of the river</a></div>`, i, i)
+	}
+	return b.String()
+}
+
+// TestContentRegionKeepsInfiniteList: a list page ready by its region,
+// with a long poll in flight, is still scrolled: the items each scroll
+// brings are waited for (not the poll), and all 30 are captured.
+func TestContentRegionKeepsInfiniteList(t *testing.T) {
+	srv := regionServer(t)
+	p, err := sharedRenderer(t).FetchPage(context.Background(), srv.URL+"/river", PageOptions{ContentSelectors: []string{"#list"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(p.HTML, `class="item"`); n != 30 || readyNote(p) != NoteRegionReady+`"#list" settled` {
+		t.Errorf("%d items of 30, readiness %q (notes %q)", n, readyNote(p), p.Notes)
+	}
 }
 
 // readyNote returns the page's readiness note ("ready: ..."), "" for none.

@@ -280,12 +280,14 @@ func (s *tabState) window(settle, most time.Duration) time.Duration {
 // idle, counting from since: 0 when it is idle; busy when a request
 // (younger than long) is in flight. With lenient, a page that started no
 // request since then is idle at once (the caller still waits for the DOM
-// to be quiet).
-func (s *tabState) netLeft(now, since time.Time, window, long time.Duration, lenient bool) (left time.Duration, busy bool) {
+// to be quiet). With onlyNew (the page's content region has settled),
+// requests started before since do not count: they are not what an
+// action of ours brought.
+func (s *tabState) netLeft(now, since time.Time, window, long time.Duration, lenient, onlyNew bool) (left time.Duration, busy bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, t := range s.inflight {
-		if now.Sub(t) < long {
+		if now.Sub(t) < long && !(onlyNew && t.Before(since)) {
 			return window, true
 		}
 	}
@@ -892,9 +894,10 @@ func (r *Renderer) markCut(st *tabState, p *Page) {
 
 // settle waits for the page's real content: load event, then quiet network
 // and DOM, consent dismissal, the scroll loop and "load more" clicks. With
-// a content region to watch (rw), it ends as soon as the region has
-// settled, load event or not (see PageOptions). It marks p partial when
-// ctx ends first.
+// a content region to watch (rw), the wait for the load event and a quiet
+// network ends as soon as the region has settled (see PageOptions); the
+// scroll loop and the clicks then wait only for what they bring. It marks
+// p partial when ctx ends first.
 func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases, rw *regionWatch) {
 	w := r.opt.Wait
 	defer ph.mark("wait")
@@ -904,6 +907,7 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 		}
 	}
 	loaded := st.loadedCh()
+	var early *pageState // the page's state when its region settled before the load event
 	for waiting := true; waiting; {
 		select {
 		case <-loaded:
@@ -914,9 +918,10 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 			partial("the load event had not fired at the deadline")
 			return
 		case <-time.After(pollEvery):
-			if r.regionSettled(ctx, rw) {
-				r.regionReady(ctx, st, p, ph)
-				return
+			if ps, ok := r.regionSettled(ctx, rw); ok {
+				early = &ps
+				waiting = false
+				continue
 			}
 			// A document whose TLS tunnel the proxy cut never loads:
 			// what came of it is captured now.
@@ -934,16 +939,18 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 		}
 	}
 	ph.mark("load")
-	ps, ok := r.quiet(ctx, st, time.Now(), false, rw)
-	if !ok {
+	ps, ok := pageState{}, true
+	if early != nil {
+		ps = *early
+	} else if ps, ok = r.quiet(ctx, st, time.Now(), false, rw); !ok {
 		partial("network or DOM still busy at the deadline")
 		return
 	}
 	if rw.settled() {
-		r.regionReady(ctx, st, p, ph)
-		return
+		ph.mark("region")
+	} else {
+		ph.mark("quiet")
 	}
-	ph.mark("quiet")
 	if !w.KeepConsent {
 		r.dismissConsent(ctx, st, p)
 		ph.mark("consent")
@@ -958,7 +965,7 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 				break
 			}
 			steps++
-			if ps, ok = r.quiet(ctx, st, time.Now(), true, nil); !ok {
+			if ps, ok = r.quiet(ctx, st, time.Now(), true, rw); !ok {
 				p.Notes = append(p.Notes, fmt.Sprintf("scroll: %d steps", steps))
 				partial("still loading while scrolling at the deadline")
 				return
@@ -976,7 +983,7 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 			break
 		}
 		clicks++
-		if ps, ok = r.quiet(ctx, st, time.Now(), true, nil); !ok {
+		if ps, ok = r.quiet(ctx, st, time.Now(), true, rw); !ok {
 			partial("still loading after a load-more click at the deadline")
 			break
 		}
@@ -1003,7 +1010,8 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 // starts no request within the DOM window needs no network window: that
 // makes the scroll step that finds nothing more cost one window. With a
 // content region to watch (rw), it also returns, ok, as soon as the region
-// has settled (rw.settled).
+// has settled (rw.settled); once it has, requests started before since
+// (analytics, ads, long polls still in flight) no longer hold the page.
 func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, afterAction bool, rw *regionWatch) (pageState, bool) {
 	w := r.opt.Wait
 	var ps pageState
@@ -1013,14 +1021,17 @@ func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, aft
 		sleep := pollEvery
 		if err == nil {
 			ps = got
-			settled, regionLeft := rw.observe(ps)
-			if settled {
-				return ps, true
+			var regionLeft time.Duration
+			if !rw.settled() {
+				var settled bool
+				if settled, regionLeft = rw.observe(ps); settled {
+					return ps, true
+				}
 			}
 			win := st.window(w.Settle, w.NetworkIdle)
 			domWin := max(win, w.DOMQuiet)
 			domQuiet := min(time.Duration(ps.Quiet*float64(time.Millisecond)), now.Sub(since))
-			netLeft, busy := st.netLeft(now, since, win, w.LongRequest, afterAction)
+			netLeft, busy := st.netLeft(now, since, win, w.LongRequest, afterAction, rw.settled())
 			domLeft := max(domWin-domQuiet, 0)
 			if !busy && ps.Timers == 0 && netLeft == 0 && domLeft == 0 {
 				return ps, true
@@ -1044,27 +1055,17 @@ func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, aft
 }
 
 // regionSettled looks at the page once and reports whether its content
-// region (rw) has settled.
-func (r *Renderer) regionSettled(ctx context.Context, rw *regionWatch) bool {
+// region (rw) has settled, with the page's state.
+func (r *Renderer) regionSettled(ctx context.Context, rw *regionWatch) (pageState, bool) {
 	if rw == nil {
-		return false
+		return pageState{}, false
 	}
 	ps, err := chromedp.Run(ctx, chromedp.Evaluate[pageState](rw.stateCall()))
 	if err != nil {
-		return false
+		return ps, false
 	}
 	settled, _ := rw.observe(ps)
-	return settled
-}
-
-// regionReady ends the wait of a page whose content region settled: the
-// consent overlays are dismissed, and nothing more is waited for (no
-// scroll, no "load more": the content is there).
-func (r *Renderer) regionReady(ctx context.Context, st *tabState, p *Page, ph *phases) {
-	ph.mark("region")
-	if !r.opt.Wait.KeepConsent {
-		r.dismissConsent(ctx, st, p)
-	}
+	return ps, settled
 }
 
 // minSleep is the shortest pause between two looks at the page.
