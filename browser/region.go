@@ -67,7 +67,8 @@ type regionWatch struct {
 	settle  time.Duration // how long the region must stay unchanged
 	notes   []string      // selectors dropped or refused
 	refused map[string]bool
-	matched string // the selector of the region that settled
+	matched string    // the selector of the region that settled
+	at      time.Time // when it was seen settled
 }
 
 // newRegionWatch returns the watch of po's selectors, nil when there are
@@ -125,12 +126,21 @@ func (rw *regionWatch) observe(ps pageState) (settled bool, left time.Duration) 
 	if quiet < rw.settle {
 		return false, rw.settle - quiet
 	}
-	rw.matched = rg.Selector
+	rw.matched, rw.at = rg.Selector, time.Now()
 	return true, 0
 }
 
 // settled reports whether the page was found ready by its region.
 func (rw *regionWatch) settled() bool { return rw != nil && rw.matched != "" }
+
+// settledAt is when the region was seen settled, zero when it was not:
+// the requests in flight then are not the content's.
+func (rw *regionWatch) settledAt() time.Time {
+	if !rw.settled() {
+		return time.Time{}
+	}
+	return rw.at
+}
 
 // pageNotes are the notes the watch leaves on the page: the selectors it
 // could not use, then the readiness it found.

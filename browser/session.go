@@ -280,14 +280,14 @@ func (s *tabState) window(settle, most time.Duration) time.Duration {
 // idle, counting from since: 0 when it is idle; busy when a request
 // (younger than long) is in flight. With lenient, a page that started no
 // request since then is idle at once (the caller still waits for the DOM
-// to be quiet). With onlyNew (the page's content region has settled),
-// requests started before since do not count: they are not what an
+// to be quiet). Requests started before ignoreBefore (when the page's
+// content region settled; zero: none) do not count: they are not what an
 // action of ours brought.
-func (s *tabState) netLeft(now, since time.Time, window, long time.Duration, lenient, onlyNew bool) (left time.Duration, busy bool) {
+func (s *tabState) netLeft(now, since time.Time, window, long time.Duration, lenient bool, ignoreBefore time.Time) (left time.Duration, busy bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, t := range s.inflight {
-		if now.Sub(t) < long && !(onlyNew && t.Before(since)) {
+		if now.Sub(t) < long && !t.Before(ignoreBefore) {
 			return window, true
 		}
 	}
@@ -1010,7 +1010,7 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 // starts no request within the DOM window needs no network window: that
 // makes the scroll step that finds nothing more cost one window. With a
 // content region to watch (rw), it also returns, ok, as soon as the region
-// has settled (rw.settled); once it has, requests started before since
+// has settled (rw.settled); once it has, requests started before that
 // (analytics, ads, long polls still in flight) no longer hold the page.
 func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, afterAction bool, rw *regionWatch) (pageState, bool) {
 	w := r.opt.Wait
@@ -1031,7 +1031,7 @@ func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, aft
 			win := st.window(w.Settle, w.NetworkIdle)
 			domWin := max(win, w.DOMQuiet)
 			domQuiet := min(time.Duration(ps.Quiet*float64(time.Millisecond)), now.Sub(since))
-			netLeft, busy := st.netLeft(now, since, win, w.LongRequest, afterAction, rw.settled())
+			netLeft, busy := st.netLeft(now, since, win, w.LongRequest, afterAction, rw.settledAt())
 			domLeft := max(domWin-domQuiet, 0)
 			if !busy && ps.Timers == 0 && netLeft == 0 && domLeft == 0 {
 				return ps, true
