@@ -30,6 +30,10 @@ var heraldHint = PageOptions{ContentSelectors: []string{"div#page > div.layout-g
 // (Chromium's process tree and this process).
 //
 //	go test ./browser -run '^$' -bench RegionHint -benchtime 1x
+//
+// One run on a loaded 2-core machine: with the beacon 0.337 pages/s
+// without the hint, 1.304 with it (3.9x); without the beacon 1.287 and
+// 1.284 (1.0x); bodies 20/20 in all four.
 func BenchmarkRegionHint(b *testing.B) {
 	needChromium(b)
 	for _, beacon := range []time.Duration{time.Minute, 0} {
