@@ -58,4 +58,17 @@
 // navigation then reuses its renderer process: a new tab and process per
 // page cost about as much CPU as the page itself. Chromium's memory is read
 // every 2 seconds, not after each page.
+//
+// # Waiting for a known content region
+//
+// A caller that knows where a page's content is (the body rules of the
+// site's learned templates, or a user's selector) passes CSS selectors in
+// PageOptions.ContentSelectors ([Renderer.FetchPage]): the page is then
+// ready as soon as that region shows text that has not changed for the
+// settle window, whatever else is still in flight (analytics, ads, long
+// polls that would hold the normal wait until WaitOptions.LongRequest).
+// The watch runs in the page (js/state.js and the MutationObserver of
+// js/init.js); a page where no selector matches gets the normal wait.
+// Page.Notes says which readiness applied (NoteRegionReady,
+// NoteRegionMissed).
 package browser

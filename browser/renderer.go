@@ -99,6 +99,12 @@ var errCrashed = errors.New("browser or tab crashed")
 // Options.PageTimeout; ctx can cut it shorter. An HTTP error status is not
 // an error: it is in Page.Status.
 func (r *Renderer) Fetch(ctx context.Context, rawURL string) (*Page, error) {
+	return r.FetchPage(ctx, rawURL, PageOptions{})
+}
+
+// FetchPage renders rawURL as Fetch does, with what the caller knows of
+// the page (see PageOptions).
+func (r *Renderer) FetchPage(ctx context.Context, rawURL string, po PageOptions) (*Page, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "file") || (u.Scheme != "file" && u.Host == "") {
 		return nil, fmt.Errorf("render %q: not an absolute http(s) URL", rawURL)
@@ -116,7 +122,7 @@ func (r *Renderer) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 		if err != nil {
 			return nil, fmt.Errorf("render %s: %w", rawURL, err)
 		}
-		p, err := r.render(ctx, inst, u)
+		p, err := r.render(ctx, inst, u, po)
 		r.release(inst, err)
 		if err == nil {
 			p.Attempts = attempt
@@ -345,7 +351,7 @@ func (r *Renderer) start() (*instance, error) {
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-domain-reliability", true),
-		chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,OptimizationHints,OptimizationHintsFetching,OptimizationGuideModelDownloading,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,PrivacySandboxSettings4,AccountConsistency,MirrorAccountConsistency,SafeBrowsingOnDemand,ComponentUpdater,ExtensionUpdater,GCMChannelStatus"),
+		chromedp.Flag("disable-features", "BackForwardCache,Translate,BlinkGenPropertyTrees,OptimizationHints,OptimizationHintsFetching,OptimizationGuideModelDownloading,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,PrivacySandboxSettings4,AccountConsistency,MirrorAccountConsistency,SafeBrowsingOnDemand,ComponentUpdater,ExtensionUpdater,GCMChannelStatus"),
 		chromedp.Flag("no-pings", true),
 		chromedp.Flag("mute-audio", true),
 		chromedp.Flag("hide-scrollbars", true),

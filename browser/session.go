@@ -280,12 +280,14 @@ func (s *tabState) window(settle, most time.Duration) time.Duration {
 // idle, counting from since: 0 when it is idle; busy when a request
 // (younger than long) is in flight. With lenient, a page that started no
 // request since then is idle at once (the caller still waits for the DOM
-// to be quiet).
-func (s *tabState) netLeft(now, since time.Time, window, long time.Duration, lenient bool) (left time.Duration, busy bool) {
+// to be quiet). Requests started before ignoreBefore (when the page's
+// content region settled; zero: none) do not count: they are not what an
+// action of ours brought.
+func (s *tabState) netLeft(now, since time.Time, window, long time.Duration, lenient bool, ignoreBefore time.Time) (left time.Duration, busy bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, t := range s.inflight {
-		if now.Sub(t) < long {
+		if now.Sub(t) < long && !t.Before(ignoreBefore) {
 			return window, true
 		}
 	}
@@ -435,6 +437,21 @@ type pageState struct {
 	Height    float64 `json:"height"`
 	Viewport  float64 `json:"viewport"`
 	Ready     string  `json:"ready"`
+	// Parsed: the document is parsed and its deferred scripts ran
+	// (DOMContentLoaded).
+	Parsed bool `json:"parsed"`
+	// Invalid lists the content selectors the page's querySelectorAll
+	// refused; Region is the content region found, nil for none.
+	Invalid []string     `json:"invalid"`
+	Region  *regionState `json:"region"`
+}
+
+// regionState is the content region state.js found.
+type regionState struct {
+	Selector string  `json:"selector"` // the selector that matched
+	Chars    int     `json:"chars"`    // length of its visible text
+	Busy     bool    `json:"busy"`     // it shows a loading placeholder
+	Quiet    float64 `json:"quiet"`    // ms since it last changed
 }
 
 // tab is a browser tab ready to navigate: its own browser context (or its
@@ -671,7 +688,7 @@ func (r *Renderer) takeTab(inst *instance, u *url.URL) (*tab, error) {
 }
 
 // render renders u in a new tab of inst.
-func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Page, error) {
+func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL, po PageOptions) (*Page, error) {
 	start := time.Now()
 	deadline := start.Add(r.opt.PageTimeout)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
@@ -764,8 +781,10 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL) (*Pag
 	ph := &phases{last: start}
 	ph.mark("navigate")
 	wctx, cancelW := context.WithDeadline(tabCtx, waitUntil)
-	r.settle(wctx, st, p, ph)
+	rw := newRegionWatch(po, max(r.opt.Wait.Settle, r.opt.Wait.DOMQuiet))
+	r.settle(wctx, st, p, ph, rw)
 	cancelW()
+	p.Notes = append(p.Notes, rw.pageNotes()...)
 	select {
 	case <-st.crashed:
 		return nil, fail("wait", fmt.Errorf("tab crashed"))
@@ -874,9 +893,12 @@ func (r *Renderer) markCut(st *tabState, p *Page) {
 }
 
 // settle waits for the page's real content: load event, then quiet network
-// and DOM, consent dismissal, the scroll loop and "load more" clicks. It
-// marks p partial when ctx ends first.
-func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases) {
+// and DOM, consent dismissal, the scroll loop and "load more" clicks. With
+// a content region to watch (rw), the wait for the load event and a quiet
+// network ends as soon as the region has settled (see PageOptions); the
+// scroll loop and the clicks then wait only for what they bring. It marks
+// p partial when ctx ends first.
+func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases, rw *regionWatch) {
 	w := r.opt.Wait
 	defer ph.mark("wait")
 	partial := func(reason string) {
@@ -885,6 +907,7 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 		}
 	}
 	loaded := st.loadedCh()
+	var early *pageState // the page's state when its region settled before the load event
 	for waiting := true; waiting; {
 		select {
 		case <-loaded:
@@ -895,6 +918,11 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 			partial("the load event had not fired at the deadline")
 			return
 		case <-time.After(pollEvery):
+			if ps, ok := r.regionSettled(ctx, rw); ok {
+				early = &ps
+				waiting = false
+				continue
+			}
 			// A document whose TLS tunnel the proxy cut never loads:
 			// what came of it is captured now.
 			if why := r.tunnelCut(st, p.FetchedAt); why != "" {
@@ -911,12 +939,18 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 		}
 	}
 	ph.mark("load")
-	ps, ok := r.quiet(ctx, st, time.Now(), false)
-	if !ok {
+	ps, ok := pageState{}, true
+	if early != nil {
+		ps = *early
+	} else if ps, ok = r.quiet(ctx, st, time.Now(), false, rw); !ok {
 		partial("network or DOM still busy at the deadline")
 		return
 	}
-	ph.mark("quiet")
+	if rw.settled() {
+		ph.mark("region")
+	} else {
+		ph.mark("quiet")
+	}
 	if !w.KeepConsent {
 		r.dismissConsent(ctx, st, p)
 		ph.mark("consent")
@@ -931,7 +965,7 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 				break
 			}
 			steps++
-			if ps, ok = r.quiet(ctx, st, time.Now(), true); !ok {
+			if ps, ok = r.quiet(ctx, st, time.Now(), true, rw); !ok {
 				p.Notes = append(p.Notes, fmt.Sprintf("scroll: %d steps", steps))
 				partial("still loading while scrolling at the deadline")
 				return
@@ -949,7 +983,7 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 			break
 		}
 		clicks++
-		if ps, ok = r.quiet(ctx, st, time.Now(), true); !ok {
+		if ps, ok = r.quiet(ctx, st, time.Now(), true, rw); !ok {
 			partial("still loading after a load-more click at the deadline")
 			break
 		}
@@ -974,26 +1008,39 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 // windows still need, or until a request ends. ok is false when ctx ended
 // first. After an action (a scroll, a click: afterAction), a page that
 // starts no request within the DOM window needs no network window: that
-// makes the scroll step that finds nothing more cost one window.
-func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, afterAction bool) (pageState, bool) {
+// makes the scroll step that finds nothing more cost one window. With a
+// content region to watch (rw), it also returns, ok, as soon as the region
+// has settled (rw.settled); once it has, requests started before that
+// (analytics, ads, long polls still in flight) no longer hold the page.
+func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, afterAction bool, rw *regionWatch) (pageState, bool) {
 	w := r.opt.Wait
 	var ps pageState
 	for {
-		got, err := chromedp.Run(ctx, chromedp.Evaluate[pageState](stateJS))
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[pageState](rw.stateCall()))
 		now := time.Now()
 		sleep := pollEvery
 		if err == nil {
 			ps = got
+			var regionLeft time.Duration
+			if !rw.settled() {
+				var settled bool
+				if settled, regionLeft = rw.observe(ps); settled {
+					return ps, true
+				}
+			}
 			win := st.window(w.Settle, w.NetworkIdle)
 			domWin := max(win, w.DOMQuiet)
 			domQuiet := min(time.Duration(ps.Quiet*float64(time.Millisecond)), now.Sub(since))
-			netLeft, busy := st.netLeft(now, since, win, w.LongRequest, afterAction)
+			netLeft, busy := st.netLeft(now, since, win, w.LongRequest, afterAction, rw.settledAt())
 			domLeft := max(domWin-domQuiet, 0)
 			if !busy && ps.Timers == 0 && netLeft == 0 && domLeft == 0 {
 				return ps, true
 			}
 			if !busy && ps.Timers == 0 {
 				sleep = min(max(netLeft, domLeft, minSleep), pollEvery)
+			}
+			if regionLeft > 0 {
+				sleep = min(sleep, max(regionLeft, minSleep))
 			}
 		}
 		select {
@@ -1005,6 +1052,20 @@ func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, aft
 		case <-time.After(sleep):
 		}
 	}
+}
+
+// regionSettled looks at the page once and reports whether its content
+// region (rw) has settled, with the page's state.
+func (r *Renderer) regionSettled(ctx context.Context, rw *regionWatch) (pageState, bool) {
+	if rw == nil {
+		return pageState{}, false
+	}
+	ps, err := chromedp.Run(ctx, chromedp.Evaluate[pageState](rw.stateCall()))
+	if err != nil {
+		return ps, false
+	}
+	settled, _ := rw.observe(ps)
+	return ps, settled
 }
 
 // minSleep is the shortest pause between two looks at the page.

@@ -457,7 +457,7 @@ func (c *Crawler) work(ctx context.Context, e entry) error {
 	if !allowed {
 		return c.finish(ctx, e, doneRecord{Outcome: OutcomeRobots, Detail: "disallowed by robots.txt"})
 	}
-	p, ferr := c.fetch.Fetch(ctx, e.URL)
+	p, ferr := c.fetchPage(ctx, e.URL)
 	release(crawlDelay)
 	if ctx.Err() != nil {
 		return c.interrupted(e)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/heuristics"
@@ -36,6 +37,9 @@ type learner struct {
 
 	mu    sync.Mutex
 	sites map[string]*siteState
+	// hints are the body selectors of each site's learned rules, passed
+	// to the renderer as the page's content region (see noteRules).
+	hints map[string]browser.PageOptions
 }
 
 type siteState struct {
@@ -73,6 +77,10 @@ func (l *learner) useRun(ctx context.Context, s *siteState, run *store.Run) erro
 		return err
 	}
 	s.tpl, s.trees = tpl, map[int64]*treediff.Tree{}
+	if err := l.noteRules(ctx, run.Site, tpl.Rules); err != nil {
+		// The hint only saves waiting: its pages get the normal wait.
+		l.cfg.Logf("templates of %s: content region hint: %v", run.Site, err)
+	}
 	return nil
 }
 

@@ -10,11 +10,21 @@
 // the page, so a page that never stops re-arming waits at most that long.
 (() => {
   if (window.__gleaner) return;
-  const g = window.__gleaner = { lastMutation: performance.now(), mutations: 0, nav: [], timers: 0 };
+  const g = window.__gleaner = { lastMutation: performance.now(), mutations: 0, nav: [], timers: 0, parsed: false, region: null };
   try {
-    new MutationObserver(() => { g.lastMutation = performance.now(); g.mutations++; })
-      .observe(document, { subtree: true, childList: true, characterData: true });
+    // g.region is the content region state.js found (the page's hint, see
+    // PageOptions.ContentSelectors): a change inside it restarts its quiet.
+    new MutationObserver((records) => {
+      const now = performance.now();
+      g.lastMutation = now;
+      g.mutations++;
+      const r = g.region;
+      if (r && r.el && records.some((m) => r.el.contains(m.target))) r.at = now;
+    }).observe(document, { subtree: true, childList: true, characterData: true });
   } catch (e) {}
+  // Parsed and deferred scripts run: before that a region may still be
+  // arriving with the document.
+  document.addEventListener('DOMContentLoaded', () => { g.parsed = true; }, { once: true });
   for (const m of ['pushState', 'replaceState']) {
     const orig = history[m];
     if (typeof orig !== 'function') continue;

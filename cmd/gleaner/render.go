@@ -49,6 +49,11 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	dataset := fs.String("dataset", "", "dataset `name` to file the pages under (default: none, crawled pages)")
 	var allow listFlag
 	fs.Var(&allow, "allow-host", "allow this private/loopback `host[:port]` (repeatable), as crawl does")
+	var region []string
+	fs.Func("content-selector", "CSS `selector` of the pages' content region (repeatable, or a comma list): a page is ready as soon as it shows settled text there, even with requests still in flight; a page where none matches gets the normal wait", func(s string) error {
+		region = append(region, eval.SplitList(s)...)
+		return nil
+	})
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: gleaner render [flags] URL...\n\nRenders each URL, prints one line per page and stores the pages (rendered DOM,\nstatus, redirects, title, links, layout) in the database. A page that fails is\nstored with its error.\n\nFlags:")
 		fs.PrintDefaults()
@@ -66,6 +71,9 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *tabs < 1 {
 		return fmt.Errorf("%w: --tabs must be at least 1", errUsage)
+	}
+	if *plain && len(region) > 0 {
+		return fmt.Errorf("%w: --content-selector needs the browser (a plain fetch does not wait for anything)", errUsage)
 	}
 	if *urlsFile != "" {
 		more, err := readURLList(*urlsFile)
@@ -137,7 +145,7 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	for range *tabs {
 		wg.Go(func() {
 			for i := range jobs {
-				p, err := f.Fetch(ctx, urls[i])
+				p, err := fetchPage(ctx, f, urls[i], browser.PageOptions{ContentSelectors: region})
 				results <- result{i, urls[i], p, err}
 			}
 		})
@@ -198,6 +206,15 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("%d of %d pages failed", failed, len(urls))
 	}
 	return st.Close()
+}
+
+// fetchPage fetches u with po when f takes page options, as f.Fetch
+// otherwise.
+func fetchPage(ctx context.Context, f browser.Fetcher, u string, po browser.PageOptions) (*browser.Page, error) {
+	if pf, ok := f.(browser.PageFetcher); ok {
+		return pf.FetchPage(ctx, u, po)
+	}
+	return f.Fetch(ctx, u)
 }
 
 // orNegative maps the command's "0 means none" to the options' "negative

@@ -162,3 +162,38 @@ func TestRenderGuard(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderContentSelector: --content-selector reaches the renderer (the
+// stored page says it was ready by its region), an invalid selector is
+// noted and harmless, and the flag without a browser is a usage error.
+func TestRenderContentSelector(t *testing.T) {
+	if _, err := browser.FindChromium(); err != nil {
+		t.Skip(err)
+	}
+	ts := renderTestServer(t)
+	db := filepath.Join(t.TempDir(), "g.db")
+	code, out, errs := runGleaner("render", "--db", db, "--allow-host", hostOf(ts.URL),
+		"--content-selector", "div[", "--content-selector", "#nothing, #m", ts.URL+"/a")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errs)
+	}
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, err := st.PageByKey(context.Background(), "", ts.URL+"/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(p.Capture.Notes, "\n")
+	if !strings.Contains(notes, browser.NoteRegionReady+`"#m" settled`) || !strings.Contains(notes, `invalid selector "div["`) {
+		t.Errorf("notes %q", p.Capture.Notes)
+	}
+	if !strings.Contains(string(p.RenderedHTML), "Paragraph written by script.") {
+		t.Errorf("body missing: %q", p.RenderedHTML)
+	}
+	if code, _, errs := runGleaner("render", "--db", db, "--plain", "--content-selector", "#m", ts.URL+"/a"); code != 2 || !strings.Contains(errs, "--content-selector needs the browser") {
+		t.Errorf("--plain --content-selector: exit %d, %s", code, errs)
+	}
+}

@@ -1,0 +1,154 @@
+package crawler
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/fixtures"
+	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/treediff"
+)
+
+func TestBodySelectors(t *testing.T) {
+	rule := func(sel string, support float64) heuristics.Rules {
+		return heuristics.Rules{Body: heuristics.Rule{Field: heuristics.FieldBody, Selector: sel, Support: support},
+			Title: heuristics.Rule{Field: heuristics.FieldTitle, Selector: "h1", Support: 1}}
+	}
+	tests := []struct {
+		name  string
+		rules map[int]heuristics.Rules
+		want  []string
+	}{
+		{"none", nil, nil},
+		{"by support, repeats once, weak rules out", map[int]heuristics.Rules{
+			0: rule("div.a", 0.6), 1: rule("div.b", 0.9), 2: rule("div.a", 0.8), 3: rule("div.weak", 0.3), 4: rule("", 1)},
+			[]string{"div.b", "div.a"}},
+		{"a handful at most, ties by selector", map[int]heuristics.Rules{
+			0: rule("e", 1), 1: rule("d", 1), 2: rule("c", 1), 3: rule("b", 1), 4: rule("a", 1)},
+			[]string{"a", "b", "c", "d"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := bodySelectors(tc.rules); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRegionHintReachesRenderer crawls herald twice into one store with
+// real Chromium, herald's pages sending an analytics beacon the server
+// holds for a minute. The first crawl learns the site's templates and
+// stores their rules; the second passes the body selectors of those rules
+// to the renderer, whose pages are then ready by their content region (the
+// note on the stored capture) instead of waiting for the beacon to count
+// as a long request, and still hold their whole script-made body.
+func TestRegionHintReachesRenderer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders pages in Chromium")
+	}
+	if _, err := browser.FindChromium(); err != nil {
+		t.Fatalf("Chromium is needed (scripts/setup.sh installs it): %v", err)
+	}
+	w := ownFixtureWeb(t, fixtures.Options{Seed: 1, Slow: -1, CrawlDelay: -1, Beacon: time.Minute})
+	var herald string
+	for _, s := range w.Sites {
+		if s.Name == "herald" {
+			herald = s.Base
+		}
+	}
+	r, err := browser.New(browser.Options{Tabs: 2, PageTimeout: 20 * time.Second,
+		Wait: browser.WaitOptions{ScrollSteps: -1, LoadMoreClicks: -1, LongRequest: 2 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	db := tempDB(t)
+	crawl := func(name string, pages int) *Crawler {
+		cfg := fixtureConfig(w, name)
+		cfg.Seeds = []string{herald + "/section/energy/"}
+		cfg.Include = []string{"^" + regexp.QuoteMeta(herald) + "/news/energy/"}
+		cfg.Fetcher, cfg.Workers, cfg.MaxPages, cfg.LearnAt, cfg.Strategy = r, 2, pages, 4, "shark"
+		cfg.Timeout = 20 * time.Second
+		c, err := New(db, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	crawl("learn", 8)
+	site, err := store.SiteOf(herald+"/", store.SiteFromDomain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := crawl("hinted", 6)
+	hint := c.learner.regionHint(herald + "/")
+	t.Logf("hint for %s: %q, at least %d chars", site, hint.ContentSelectors, hint.MinRegionChars)
+	if len(hint.ContentSelectors) == 0 || hint.MinRegionChars == 0 {
+		t.Fatalf("no body selector or no least length learned for herald: %+v", hint)
+	}
+	metas, err := db.Pages(context.Background(), store.PageQuery{Dataset: Dataset("hinted")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]int64, len(metas))
+	for i, m := range metas {
+		ids[i] = m.ID
+	}
+	pages, err := db.Pages(context.Background(), store.PageQuery{IDs: ids, WithContent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byRegion := 0
+	for _, p := range pages {
+		if p.Capture == nil || !regionReadyNote(p.Capture.Notes) {
+			continue
+		}
+		byRegion++
+		info, err := w.Classify(p.URL)
+		if err != nil || info.Article == nil {
+			continue
+		}
+		text := normText(t, p.RenderedHTML)
+		for _, g := range strings.Split(info.Article.Gold(), "\n") {
+			if g = strings.Join(strings.Fields(g), " "); g != "" && !strings.Contains(text, g) {
+				t.Errorf("%s, ready by its region, lacks gold text %.60q (notes %q)", p.URL, g, p.Capture.Notes)
+			}
+		}
+	}
+	if byRegion == 0 {
+		for _, p := range pages {
+			if p.Capture != nil {
+				t.Logf("%s: %q", p.URL, p.Capture.Notes)
+			}
+		}
+		t.Fatalf("none of the %d pages of the second crawl was ready by its content region", len(pages))
+	}
+	t.Logf("%d of %d pages of the second crawl ready by their content region", byRegion, len(pages))
+}
+
+func regionReadyNote(notes []string) bool {
+	for _, n := range notes {
+		if strings.HasPrefix(n, browser.NoteRegionReady) {
+			return true
+		}
+	}
+	return false
+}
+
+// normText is the whitespace-normalized text of an HTML document.
+func normText(t *testing.T, html []byte) string {
+	tree, err := treediff.Parse("page", html, treediff.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(strings.Fields(tree.Root.Text()), " ")
+}
