@@ -50,8 +50,10 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var allow listFlag
 	fs.Var(&allow, "allow-host", "allow this private/loopback `host[:port]` (repeatable), as crawl does")
 	var region []string
-	fs.Func("content-selector", "CSS `selector` of the pages' content region (repeatable, or a comma list): a page is ready as soon as it shows settled text there, even with requests still in flight; a page where none matches gets the normal wait", func(s string) error {
-		region = append(region, eval.SplitList(s)...)
+	fs.Func("content-selector", "CSS `selector` of the pages' content region (repeatable, tried in order; a value is one selector or selector list, its commas are CSS's): a page is ready as soon as it shows settled text there, even with requests still in flight; a page where none matches gets the normal wait", func(s string) error {
+		if s = strings.TrimSpace(s); s != "" {
+			region = append(region, s)
+		}
 		return nil
 	})
 	fs.Usage = func() {

@@ -164,8 +164,9 @@ func TestRenderGuard(t *testing.T) {
 }
 
 // TestRenderContentSelector: --content-selector reaches the renderer (the
-// stored page says it was ready by its region), an invalid selector is
-// noted and harmless, and the flag without a browser is a usage error.
+// stored page says it was ready by its region; a value with a comma is one
+// CSS selector list), an invalid selector is noted and harmless, and the
+// flag without a browser is a usage error.
 func TestRenderContentSelector(t *testing.T) {
 	if _, err := browser.FindChromium(); err != nil {
 		t.Skip(err)
@@ -187,7 +188,7 @@ func TestRenderContentSelector(t *testing.T) {
 		t.Fatal(err)
 	}
 	notes := strings.Join(p.Capture.Notes, "\n")
-	if !strings.Contains(notes, browser.NoteRegionReady+`"#m" settled`) || !strings.Contains(notes, `invalid selector "div["`) {
+	if !strings.Contains(notes, browser.NoteRegionReady+`"#nothing, #m" settled`) || !strings.Contains(notes, `invalid selector "div["`) {
 		t.Errorf("notes %q", p.Capture.Notes)
 	}
 	if !strings.Contains(string(p.RenderedHTML), "Paragraph written by script.") {
