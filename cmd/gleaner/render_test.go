@@ -100,15 +100,7 @@ func TestRenderCommandPlainAndUsage(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "rendered 1 of 1 pages") {
 		t.Fatalf("exit %d: %s %s", code, out, errs)
 	}
-	st, err := store.Open(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	p, err := st.PageByKey(context.Background(), "", ts.URL+"/a")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := storedPage(t, db, ts.URL+"/a")
 	if !strings.Contains(string(p.HTML()), `<main id="m"></main>`) {
 		t.Error("plain fetch: the script's target is not empty")
 	}
@@ -120,6 +112,21 @@ func TestRenderCommandPlainAndUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
+}
+
+// storedPage reads the page stored under url in the SQLite store db.
+func storedPage(t *testing.T, db, url string) *store.Page {
+	t.Helper()
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, err := st.PageByKey(context.Background(), "", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // hostOf is the host:port of a server URL.
@@ -178,15 +185,7 @@ func TestRenderContentSelector(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errs)
 	}
-	st, err := store.Open(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	p, err := st.PageByKey(context.Background(), "", ts.URL+"/a")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := storedPage(t, db, ts.URL+"/a")
 	notes := strings.Join(p.Capture.Notes, "\n")
 	if !strings.Contains(notes, browser.NoteRegionReady+`"#nothing, #m" settled`) || !strings.Contains(notes, `invalid selector "div["`) {
 		t.Errorf("notes %q", p.Capture.Notes)
