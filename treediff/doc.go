@@ -29,8 +29,15 @@
 // went into the constant factor instead: labels interned to integers, uint16
 // cells while every distance fits, the pairs with a leaf keyroot in closed
 // form (one scan of the other tree per leaf keyroot: most keyroots of a
-// token tree are words), and up to four forest rows per pass so that their
-// dependency chains interleave. The price is robustness on adversarial
+// token tree are words), up to four forest rows per pass so that their
+// dependency chains interleave, and repeated subtrees computed once: two
+// identical subtrees of one tree (menu entries, list items, teaser cards)
+// are at the same distance from every subtree of the other, so a keyroot
+// that repeats an earlier keyroot's subtree copies that keyroot's rows (or,
+// in the second tree, columns) of subtree distances instead of recomputing
+// them; subtrees are numbered by shape in linear time to find them. The
+// comparison with APTED built and run in the same session is
+// scripts/bench-ted (make bench-ted; README). The price is robustness on adversarial
 // shapes, where every node has siblings on both sides (a 900-node "zigzag"
 // against a 750-node one needs 10^10 subproblems): Options.MaxWork refuses
 // such comparisons up front with ErrBudget instead of running for minutes.
