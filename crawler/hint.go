@@ -7,6 +7,7 @@ import (
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -55,10 +56,10 @@ func bodySelectors(rules map[int]heuristics.Rules) []string {
 
 // noteRules keeps the body selectors of a site's latest finished run that
 // has body rules, with the least text their region must hold (see
-// regionMinChars). A run without stored rules (they are voted at the end
-// of a crawl) leaves the site's hint as it was: it comes from the same
-// site's templates, and a selector that no longer matches only costs the
-// page the normal wait.
+// regionMinChars). A run without rules, stored or extracted (see
+// extractedRules), leaves the site's hint as it was: it comes from the
+// same site's templates, and a selector that no longer matches only costs
+// the page the normal wait.
 func (l *learner) noteRules(ctx context.Context, site string, rules map[int]heuristics.Rules) error {
 	sels := bodySelectors(rules)
 	if len(sels) == 0 {
@@ -75,6 +76,44 @@ func (l *learner) noteRules(ctx context.Context, site string, rules map[int]heur
 	}
 	l.hints[site] = browser.PageOptions{ContentSelectors: sels, MinRegionChars: least}
 	return nil
+}
+
+// extractedRules votes, per cluster of a run that has no stored rules yet,
+// the body element the crawl's stored extractions of its members chose
+// (the latest of each page; a page not confident enough votes for nothing
+// but counts): the site pipeline's vote (heuristics.Vote, MinRuleVotes)
+// over what the crawl has extracted so far, so that a site crawled for the
+// first time gets its content region before the crawl ends.
+func (l *learner) extractedRules(ctx context.Context, site string, tpl *siteextract.Templates) (map[int]heuristics.Rules, error) {
+	xs, err := l.db.Extractions(ctx, store.ExtractionQuery{Site: site})
+	if err != nil {
+		return nil, err
+	}
+	latest := map[int64]store.Extraction{}
+	for _, x := range xs {
+		if y, ok := latest[x.PageID]; !ok || x.CreatedAt.After(y.CreatedAt) {
+			latest[x.PageID] = x
+		}
+	}
+	votes := map[int][]string{}
+	for id, x := range latest {
+		m, ok := tpl.Member(id)
+		if !ok || m.Outlier {
+			continue
+		}
+		sel := ""
+		if x.Confidence >= heuristics.DefaultMinConfidence {
+			sel = x.Selector
+		}
+		votes[m.Cluster] = append(votes[m.Cluster], sel)
+	}
+	rules := map[int]heuristics.Rules{}
+	for c, sels := range votes {
+		if b, ok := heuristics.Vote(heuristics.FieldBody, sels, heuristics.MinRuleVotes); ok {
+			rules[c] = heuristics.Rules{Body: b}
+		}
+	}
+	return rules, nil
 }
 
 // regionMinChars is the least text a region of sels must show to count

@@ -43,11 +43,13 @@ func TestBodySelectors(t *testing.T) {
 
 // TestRegionHintReachesRenderer crawls herald twice into one store with
 // real Chromium, herald's pages sending an analytics beacon the server
-// holds for a minute. The first crawl learns the site's templates and
-// stores their rules; the second passes the body selectors of those rules
-// to the renderer, whose pages are then ready by their content region (the
-// note on the stored capture) instead of waiting for the beacon to count
-// as a long request, and still hold their whole script-made body.
+// holds for a minute. The first crawl learns the site's templates, hints
+// the region its own pair-diff extractions agree on to the pages that
+// follow, and stores the rules; the second passes the body selectors of
+// those rules to the renderer. Pages so hinted are ready by their content
+// region (the note on the stored capture) instead of waiting for the
+// beacon to count as a long request, and still hold their whole
+// script-made body.
 func TestRegionHintReachesRenderer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders pages in Chromium")
@@ -84,18 +86,24 @@ func TestRegionHintReachesRenderer(t *testing.T) {
 		}
 		return c
 	}
-	crawl("learn", 8)
-	site, err := store.SiteOf(herald+"/", store.SiteFromDomain)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The first crawl hints from its own pair-diff extractions once the
+	// site is learned (LearnAt 4), before any rule is stored.
+	crawl("learn", 12)
+	checkRegionReady(t, db, w, "learn")
 	c := crawl("hinted", 6)
 	hint := c.learner.regionHint(herald + "/")
-	t.Logf("hint for %s: %q, at least %d chars", site, hint.ContentSelectors, hint.MinRegionChars)
+	t.Logf("hint for herald: %q, at least %d chars", hint.ContentSelectors, hint.MinRegionChars)
 	if len(hint.ContentSelectors) == 0 || hint.MinRegionChars == 0 {
 		t.Fatalf("no body selector or no least length learned for herald: %+v", hint)
 	}
-	metas, err := db.Pages(context.Background(), store.PageQuery{Dataset: Dataset("hinted")})
+	checkRegionReady(t, db, w, "hinted")
+}
+
+// checkRegionReady fails unless some page of the crawl was ready by its
+// content region, and checks that each such page holds its whole gold body.
+func checkRegionReady(t *testing.T, db *store.DB, w *fixtures.Server, crawl string) {
+	t.Helper()
+	metas, err := db.Pages(context.Background(), store.PageQuery{Dataset: Dataset(crawl)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,9 +138,9 @@ func TestRegionHintReachesRenderer(t *testing.T) {
 				t.Logf("%s: %q", p.URL, p.Capture.Notes)
 			}
 		}
-		t.Fatalf("none of the %d pages of the second crawl was ready by its content region", len(pages))
+		t.Fatalf("crawl %s: none of its %d pages was ready by its content region", crawl, len(pages))
 	}
-	t.Logf("%d of %d pages of the second crawl ready by their content region", byRegion, len(pages))
+	t.Logf("crawl %s: %d of %d pages ready by their content region", crawl, byRegion, len(pages))
 }
 
 func regionReadyNote(notes []string) bool {
