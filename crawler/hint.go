@@ -54,41 +54,41 @@ func bodySelectors(rules map[int]heuristics.Rules) []string {
 	return out
 }
 
-// noteRules keeps the body selectors of a site's latest finished run that
-// has body rules, with the least text their region must hold (see
-// regionMinChars). A run without rules, stored or extracted (see
-// extractedRules), leaves the site's hint as it was: it comes from the
-// same site's templates, and a selector that no longer matches only costs
-// the page the normal wait.
-func (l *learner) noteRules(ctx context.Context, site string, rules map[int]heuristics.Rules) error {
-	sels := bodySelectors(rules)
-	if len(sels) == 0 {
-		return nil
-	}
-	least, err := l.regionMinChars(ctx, site, sels)
+// noteRules keeps the body selectors of a site's run, with the least text
+// their region must hold (see regionMinChars): the run's stored rules or,
+// before any are stored (they are voted at the end of a crawl), the rules
+// the crawl's own extractions vote (see extractedRules). A run without
+// either leaves the site's hint as it was: it comes from the same site's
+// templates, and a selector that no longer matches only costs the page the
+// normal wait.
+func (l *learner) noteRules(ctx context.Context, site string, tpl *siteextract.Templates) error {
+	xs, err := l.db.Extractions(ctx, store.ExtractionQuery{Site: site})
 	if err != nil {
 		return err
 	}
+	sels := bodySelectors(tpl.Rules)
+	if len(sels) == 0 {
+		sels = bodySelectors(extractedRules(xs, tpl))
+	}
+	if len(sels) == 0 {
+		return nil
+	}
+	po := browser.PageOptions{ContentSelectors: sels, MinRegionChars: regionMinChars(xs, sels)}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.hints == nil {
 		l.hints = map[string]browser.PageOptions{}
 	}
-	l.hints[site] = browser.PageOptions{ContentSelectors: sels, MinRegionChars: least}
+	l.hints[site] = po
 	return nil
 }
 
-// extractedRules votes, per cluster of a run that has no stored rules yet,
-// the body element the crawl's stored extractions of its members chose
-// (the latest of each page; a page not confident enough votes for nothing
-// but counts): the site pipeline's vote (heuristics.Vote, MinRuleVotes)
-// over what the crawl has extracted so far, so that a site crawled for the
-// first time gets its content region before the crawl ends.
-func (l *learner) extractedRules(ctx context.Context, site string, tpl *siteextract.Templates) (map[int]heuristics.Rules, error) {
-	xs, err := l.db.Extractions(ctx, store.ExtractionQuery{Site: site})
-	if err != nil {
-		return nil, err
-	}
+// extractedRules votes, per cluster of a run, the body element that the
+// site's stored extractions xs of its members chose (the latest of each
+// page): the site pipeline's vote (heuristics.VoteOf, BodyRules) over what
+// the crawl has extracted so far, so that a site crawled for the first
+// time gets its content region before the crawl ends.
+func extractedRules(xs []store.Extraction, tpl *siteextract.Templates) map[int]heuristics.Rules {
 	latest := map[int64]store.Extraction{}
 	for _, x := range xs {
 		if y, ok := latest[x.PageID]; !ok || x.CreatedAt.After(y.CreatedAt) {
@@ -97,36 +97,20 @@ func (l *learner) extractedRules(ctx context.Context, site string, tpl *siteextr
 	}
 	votes := map[int][]string{}
 	for id, x := range latest {
-		m, ok := tpl.Member(id)
-		if !ok || m.Outlier {
-			continue
-		}
-		sel := ""
-		if x.Confidence >= heuristics.DefaultMinConfidence {
-			sel = x.Selector
-		}
-		votes[m.Cluster] = append(votes[m.Cluster], sel)
-	}
-	rules := map[int]heuristics.Rules{}
-	for c, sels := range votes {
-		if b, ok := heuristics.Vote(heuristics.FieldBody, sels, heuristics.MinRuleVotes); ok {
-			rules[c] = heuristics.Rules{Body: b}
+		if m, ok := tpl.Member(id); ok && !m.Outlier {
+			votes[m.Cluster] = append(votes[m.Cluster], heuristics.VoteOf(x.Selector, x.Confidence, heuristics.DefaultMinConfidence))
 		}
 	}
-	return rules, nil
+	return heuristics.BodyRules(votes)
 }
 
 // regionMinChars is the least text a region of sels must show to count
-// as the body: half the median length of the site's bodies extracted with
-// one of them. A learned region often holds the headline and byline the
-// server sends before a script brings the body; half a typical body tells
-// the two apart, and a page with a shorter body only gets the normal
+// as the body: half the median length of the site's bodies xs extracted
+// with one of them. A learned region often holds the headline and byline
+// the server sends before a script brings the body; half a typical body
+// tells the two apart, and a page with a shorter body only gets the normal
 // wait. 0 when no body was extracted with them.
-func (l *learner) regionMinChars(ctx context.Context, site string, sels []string) (int, error) {
-	xs, err := l.db.Extractions(ctx, store.ExtractionQuery{Site: site})
-	if err != nil {
-		return 0, err
-	}
+func regionMinChars(xs []store.Extraction, sels []string) int {
 	var lens []int
 	for _, x := range xs {
 		if x.Body != "" && slices.Contains(sels, x.Selector) {
@@ -134,10 +118,10 @@ func (l *learner) regionMinChars(ctx context.Context, site string, sels []string
 		}
 	}
 	if len(lens) == 0 {
-		return 0, nil
+		return 0
 	}
 	slices.Sort(lens)
-	return lens[len(lens)/2] / 2, nil
+	return lens[len(lens)/2] / 2
 }
 
 // regionHint returns the page options telling the renderer where the

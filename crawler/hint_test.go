@@ -10,6 +10,7 @@ import (
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/fixtures"
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -38,6 +39,40 @@ func TestBodySelectors(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestExtractedRules: before a run's rules are stored, the hint is voted
+// from the latest extraction of each member page (outliers and pages the
+// run does not know have no say; a page under the confidence floor counts
+// but votes for nothing), and the least region length is half the median
+// body extracted with the chosen selectors.
+func TestExtractedRules(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	x := func(page int64, sel string, conf float64, body string, age int) store.Extraction {
+		return store.Extraction{PageID: page, Selector: sel, Confidence: conf, Body: body, CreatedAt: t0.Add(time.Duration(age) * time.Hour)}
+	}
+	tpl := &siteextract.Templates{Members: map[int64]store.Membership{
+		1: {Cluster: 0}, 2: {Cluster: 0}, 3: {Cluster: 0}, 4: {Cluster: 0, Outlier: true},
+		5: {Cluster: 1}, 6: {Cluster: 1}, 7: {Cluster: 1},
+	}}
+	xs := []store.Extraction{
+		x(1, "div.old", 0.9, "older", 0), x(1, "article", 0.9, strings.Repeat("a", 100), 1),
+		x(2, "article", 0.9, strings.Repeat("b", 300), 0),
+		x(3, "main", 0.2, strings.Repeat("c", 50), 0), // not confident
+		x(4, "aside", 0.9, "outlier", 0), x(8, "aside", 0.9, "unknown page", 0),
+		x(5, "div.story", 0.9, "s", 0), x(6, "div.other", 0.9, "o", 0), x(7, "main", 0.1, "m", 0),
+	}
+	rules := extractedRules(xs, tpl)
+	if len(rules) != 1 || rules[0].Body.Selector != "article" || rules[0].Body.Votes != 2 || rules[0].Body.Pages != 3 {
+		t.Fatalf("rules %+v, want cluster 0 only: article, 2 of 3 votes (cluster 1 never agrees)", rules)
+	}
+	sels := bodySelectors(rules)
+	if got := regionMinChars(xs, sels); got != 150 {
+		t.Errorf("least region length %d, want 150 (half of the median of 100 and 300 chars)", got)
+	}
+	if got := regionMinChars(xs, []string{"nav"}); got != 0 {
+		t.Errorf("least region length %d for a selector no body was extracted with, want 0", got)
 	}
 }
 

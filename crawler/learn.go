@@ -77,16 +77,7 @@ func (l *learner) useRun(ctx context.Context, s *siteState, run *store.Run) erro
 		return err
 	}
 	s.tpl, s.trees = tpl, map[int64]*treediff.Tree{}
-	rules := tpl.Rules
-	if len(bodySelectors(rules)) == 0 {
-		// Rules are voted when the crawl ends: until then, the body
-		// elements the crawl's own extractions chose.
-		var err error
-		if rules, err = l.extractedRules(ctx, run.Site, tpl); err != nil {
-			l.cfg.Logf("templates of %s: content region hint: %v", run.Site, err)
-		}
-	}
-	if err := l.noteRules(ctx, run.Site, rules); err != nil {
+	if err := l.noteRules(ctx, run.Site, tpl); err != nil {
 		// The hint only saves waiting: its pages get the normal wait.
 		l.cfg.Logf("templates of %s: content region hint: %v", run.Site, err)
 	}

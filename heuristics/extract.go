@@ -516,27 +516,42 @@ func voteRules(pages []SitePage, pairs []*pairOutcome, opt ExtractOptions) map[i
 			continue
 		}
 		c := pages[i].Cluster
-		sel, tsel := "", ""
-		if po.res.Confidence >= opt.MinConfidence {
-			sel = po.res.Selector
-			if po.title != nil {
-				tsel = CSSSelector(po.title)
-			}
+		tsel := ""
+		if po.title != nil {
+			tsel = CSSSelector(po.title)
 		}
-		bodies[c] = append(bodies[c], sel)
-		titles[c] = append(titles[c], tsel)
+		bodies[c] = append(bodies[c], VoteOf(po.res.Selector, po.res.Confidence, opt.MinConfidence))
+		titles[c] = append(titles[c], VoteOf(tsel, po.res.Confidence, opt.MinConfidence))
 	}
-	out := map[int]Rules{}
-	for c, sels := range bodies {
-		var rs Rules
-		var ok bool
-		if rs.Body, ok = Vote(FieldBody, sels, MinRuleVotes); !ok {
-			continue
-		}
+	out := BodyRules(bodies)
+	for c, rs := range out {
 		if t, ok := Vote(FieldTitle, titles[c], MinRuleVotes); ok && t.Support >= opt.MinSupport {
 			rs.Title = t
+			out[c] = rs
 		}
-		out[c] = rs
+	}
+	return out
+}
+
+// VoteOf is what a page gives its cluster's vote: the selector it chose
+// when its extraction's confidence reaches minConfidence, else "" (the
+// page counts among the voters but votes for nothing).
+func VoteOf(selector string, confidence, minConfidence float64) string {
+	if confidence < minConfidence {
+		return ""
+	}
+	return selector
+}
+
+// BodyRules votes each cluster's body rule from its pages' votes (see
+// VoteOf) with at least MinRuleVotes agreeing; a cluster without one is
+// left out.
+func BodyRules(bodies map[int][]string) map[int]Rules {
+	out := map[int]Rules{}
+	for c, sels := range bodies {
+		if b, ok := Vote(FieldBody, sels, MinRuleVotes); ok {
+			out[c] = Rules{Body: b}
+		}
 	}
 	return out
 }
