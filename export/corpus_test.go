@@ -101,14 +101,9 @@ func TestCorpusAllFormats(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	f, err := os.Open(filepath.Join(out, "corpus.warc.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := ReadWARC(f, 0)
-	if err != nil || len(recs) != 5 {
-		t.Fatalf("WARC: %d records, %v", len(recs), err)
+	recs := readWARCFile(t, filepath.Join(out, "corpus.warc.gz"))
+	if len(recs) != 5 {
+		t.Fatalf("WARC: %d records", len(recs))
 	}
 	if !bytes.Contains(recs[1].Block, []byte("Le port rouvre")) || recs[1].Header.Get("WARC-Target-URI") != "https://example.org/fr/port" {
 		t.Errorf("response record %q", recs[1].Header)
@@ -244,15 +239,7 @@ func TestCorpusSelect(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := os.Open(filepath.Join(out, "corpus.warc.gz"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			recs, err := ReadWARC(f, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
+			recs := readWARCFile(t, filepath.Join(out, "corpus.warc.gz"))
 			var got []string
 			for _, r := range recs {
 				if r.Type() == "response" {
@@ -264,4 +251,19 @@ func TestCorpusSelect(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readWARCFile reads every record of the WARC file at path.
+func readWARCFile(t *testing.T, path string) []Record {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := ReadWARC(f, 0)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return recs
 }

@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -334,15 +333,7 @@ func TestReadWARCFromWget(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("wget: %v %s", err, out)
 	}
-	f, err := os.Open(base + ".warc.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := ReadWARC(f, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readWARCFile(t, base+".warc.gz")
 	var types []string
 	found := false
 	for _, r := range recs {
