@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"net/url"
 	"os"
 	"os/exec"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -457,6 +459,7 @@ func TestCrashedTabIsRetriedInTheSameBrowser(t *testing.T) {
 	r := newRenderer(t, Options{Tabs: 1, PageTimeout: 15 * time.Second})
 	mustFetch(t, r, ts.URL+"/frame.html")
 	pid := r.BrowserPID()
+	ctx0 := siteContextID(t, r, ts.URL)
 	killed := make(chan int, 1)
 	whenSlowServed(func() {
 		n := 0
@@ -482,6 +485,29 @@ func TestCrashedTabIsRetriedInTheSameBrowser(t *testing.T) {
 	if r.BrowserPID() != pid {
 		t.Errorf("a tab crash replaced the browser (%d -> %d)", pid, r.BrowserPID())
 	}
+	// The retry opened its tab in a new browser context of the site.
+	if ctx1 := siteContextID(t, r, ts.URL); ctx1 == ctx0 {
+		t.Errorf("the retry reused the crashed tab's browser context %s", ctx0)
+	}
+}
+
+// siteContextID is the browser context r keeps for the site of rawURL.
+func siteContextID(t *testing.T, r *Renderer, rawURL string) cdp.BrowserContextID {
+	t.Helper()
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.mu.Lock()
+	inst := r.cur
+	r.mu.Unlock()
+	inst.mu.Lock()
+	defer inst.mu.Unlock()
+	sc, ok := inst.sites[siteKey(u)]
+	if !ok {
+		t.Fatalf("no browser context for %s", rawURL)
+	}
+	return sc.id
 }
 
 func TestJavaScriptDialogsDoNotBlock(t *testing.T) {

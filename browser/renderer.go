@@ -134,6 +134,10 @@ func (r *Renderer) FetchPage(ctx context.Context, rawURL string, po PageOptions)
 			break
 		}
 		r.crashes.Add(1)
+		// The retry gets a fresh browser context for the site: opening a
+		// tab where a renderer was just killed can wait on the dead
+		// process (seen once in CI: the retry's tab did not open in 30 s).
+		inst.forgetSite(siteKey(u))
 		if attempt <= r.opt.Retries {
 			r.retries.Add(1)
 			r.logf("browser: %s: %v; retrying", rawURL, err)
@@ -434,6 +438,9 @@ type siteContext struct {
 	id     cdp.BrowserContextID
 	active int // tabs open in it
 	last   time.Time
+	// forgotten: no longer the site's context (see forgetSite); disposed
+	// once its last tab is closed.
+	forgotten bool
 }
 
 // browserContext returns the context options of a new tab for u, a fresh
@@ -461,7 +468,11 @@ func (inst *instance) browserContext(u *url.URL) ([]chromedp.ContextOption, func
 	done := func() {
 		inst.mu.Lock()
 		sc.active--
+		dispose := sc.forgotten && sc.active == 0
 		inst.mu.Unlock()
+		if dispose {
+			inst.disposeContext(sc.id)
+		}
 	}
 	return []chromedp.ContextOption{chromedp.WithExistingBrowserContext(sc.id)}, done, nil
 }
@@ -481,6 +492,26 @@ func (inst *instance) evictSites() {
 		}
 		id := inst.sites[oldest].id
 		delete(inst.sites, oldest)
-		go chromedp.CallBrowser(inst.ctx, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: id})
+		inst.disposeContext(id)
 	}
+}
+
+// forgetSite makes the next tab of site open in a new browser context; the
+// current one is disposed once its last tab is closed.
+func (inst *instance) forgetSite(site string) {
+	inst.mu.Lock()
+	sc, ok := inst.sites[site]
+	if ok {
+		delete(inst.sites, site)
+		sc.forgotten = true
+	}
+	dispose := ok && sc.active == 0
+	inst.mu.Unlock()
+	if dispose {
+		inst.disposeContext(sc.id)
+	}
+}
+
+func (inst *instance) disposeContext(id cdp.BrowserContextID) {
+	go chromedp.CallBrowser(inst.ctx, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: id})
 }
