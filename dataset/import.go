@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"sort"
 
@@ -90,7 +89,7 @@ func (m *Manifest) Page(e Entry, opt Options) (*store.Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	html, err := readFile(m.HTMLFile(e), opt.MaxFileBytes)
+	html, err := ReadPage(m.HTMLFile(e), opt.MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: page %s: HTML: %w", m.where(e), e.name(), err)
 	}
@@ -126,12 +125,9 @@ func readFile(path string, max int64) ([]byte, error) {
 	if st.Size() > max {
 		return nil, fmt.Errorf("%s: %d bytes, over the limit of %d", path, st.Size(), max)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	b, err := readAtMost(f, max)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if int64(len(b)) > max {
-		return nil, fmt.Errorf("%s: over the limit of %d bytes", path, max)
 	}
 	return b, nil
 }

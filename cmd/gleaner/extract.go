@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
 	"github.com/gleaner/gleaner/capture"
+	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
@@ -142,7 +142,7 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 }
 
 func parseFile(path string) (*treediff.Tree, []byte, error) {
-	src, err := os.ReadFile(path)
+	src, err := dataset.ReadPage(path, treediff.DefaultMaxBytes)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/capture"
+	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
@@ -106,13 +107,13 @@ func (o *oneFlags) read(ctx context.Context, stderr io.Writer) (*onePage, error)
 	case strings.HasPrefix(o.target, "http://") || strings.HasPrefix(o.target, "https://"):
 		return o.fetch(ctx, stderr)
 	case o.target == "-":
-		src, err := io.ReadAll(io.LimitReader(stdin, treediff.DefaultMaxBytes+1))
+		src, err := dataset.ReadPageFrom(stdin, treediff.DefaultMaxBytes)
 		if err != nil {
 			return nil, fmt.Errorf("standard input: %w", err)
 		}
 		return &onePage{name: "-", url: *o.url, src: src}, nil
 	}
-	src, err := os.ReadFile(o.target)
+	src, err := dataset.ReadPage(o.target, treediff.DefaultMaxBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -149,9 +150,9 @@ func readTEDInput(name string, bracket bool, v treediff.View) (*treediff.Tree, e
 	var src []byte
 	var err error
 	if name == "-" {
-		src, err = io.ReadAll(io.LimitReader(os.Stdin, treediff.DefaultMaxBytes+1))
+		src, err = dataset.ReadPageFrom(os.Stdin, treediff.DefaultMaxBytes)
 	} else {
-		src, err = os.ReadFile(name)
+		src, err = dataset.ReadPage(name, treediff.DefaultMaxBytes)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
