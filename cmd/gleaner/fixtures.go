@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -27,6 +28,11 @@ const fixturesUsage = `Usage:
   gleaner fixtures manifest --out DIR [--addr 127.0.0.1:8700] [--seed N] [--articles N] [--per-site N] [--distinct-ips]
       write DIR/manifest.tsv, html/, gold/ and relevance.tsv for "gleaner eval --manifest";
       the URLs are those "gleaner fixtures serve" uses with the same --addr and --seed
+  gleaner fixtures replay --manifest M.tsv [--per-round 5] [--min-pages 1] [--shuffle N] [--every 0] [--rounds 0]
+      serve an annotated dataset's pages as live sites on 127.0.0.1, one port per site, at their
+      original URL paths, with a home page, an RSS feed and a sitemap; each round publishes
+      --per-round more pages per site: every --every, or at each line read on stdin (--every 0);
+      --rounds N stops publishing after N rounds
 
 Site i listens on the port of --addr plus i (a random port each when the port is 0),
 or on 127.0.0.(10+i) with --distinct-ips.
@@ -41,6 +47,9 @@ func runFixtures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return nil
 	}
 	sub, rest := args[0], args[1:]
+	if sub == "replay" {
+		return runReplay(ctx, rest, os.Stdin, stdout, stderr)
+	}
 	fs := newFlagSet("fixtures "+sub, stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, fixturesUsage) }
 	seed := fs.Int64("seed", 1, "seed of the generated web")
@@ -153,7 +162,7 @@ func runFixtures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			n, *out, time.Since(start).Seconds(), *seed, *articles, *addr, map[bool]string{true: " --distinct-ips"}[*distinct])
 		return nil
 	}
-	return fmt.Errorf("%w: unknown subcommand %q (serve or manifest)", errUsage, sub)
+	return fmt.Errorf("%w: unknown subcommand %q (serve, manifest or replay)", errUsage, sub)
 }
 
 // startRendering serves the sites and starts Chromium for --rendered.

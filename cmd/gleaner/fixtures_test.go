@@ -131,6 +131,8 @@ func TestFixturesCommandErrors(t *testing.T) {
 		{[]string{"fixtures", "manifest", "--out", dir, "--addr", "127.0.0.1:0"}, 2, "fixed port"},
 		{[]string{"fixtures", "serve", "--nope"}, 2, "flag provided but not defined"},
 		{[]string{"fixtures", "serve", "--addr", "127.0.0.1:99999"}, 1, "bad port"},
+		{[]string{"fixtures", "replay"}, 2, "--manifest M.tsv is required"},
+		{[]string{"fixtures", "replay", "--manifest", filepath.Join(dir, "none.tsv")}, 1, "none.tsv"},
 	} {
 		var out, errb bytes.Buffer
 		code := run(context.Background(), tc.args, &out, &errb)
@@ -163,5 +165,54 @@ func TestFixturesManifestRendered(t *testing.T) {
 		if !strings.Contains(string(html), last[:40]) {
 			t.Errorf("%s: rendered html lacks the end of its gold %.40q", id, last)
 		}
+	}
+}
+
+// TestFixturesReplayCommand replays a small dataset two rounds, a round
+// every 50 ms: the second round's pages are served, listed in the feed,
+// and the command stops when interrupted.
+func TestFixturesReplayCommand(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb lockedBuffer
+	done := make(chan int, 1)
+	manifest := filepath.Join("..", "..", "fixtures", "testdata", "replay", "manifest.tsv")
+	go func() {
+		done <- run(ctx, []string{"fixtures", "replay", "--manifest", manifest, "--per-round", "1", "--every", "50ms", "--rounds", "2"}, &out, &errb)
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(out.String(), "every round published") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no end of rounds: %q %q", out.String(), errb.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var bases []string
+	for _, l := range strings.Split(out.String(), "\n") {
+		if f := strings.Fields(l); len(f) > 1 && strings.HasPrefix(f[1], "http://127.0.0.1:") {
+			bases = append(bases, strings.TrimSuffix(f[1], "/"))
+		}
+	}
+	if len(bases) != 2 || !strings.Contains(out.String(), "round 2: 2 pages published (4 in all)") {
+		t.Fatalf("output %q", out.String())
+	}
+	for path, want := range map[string]int{"/news/2020/01/two.html?id=2": 200, "/news/2020/01/three.html": 404} {
+		resp, err := http.Get(bases[0] + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("%s: HTTP %d, want %d", path, resp.StatusCode, want)
+		}
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("replay exit %d: %s", code, errb.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("replay does not stop when interrupted")
 	}
 }

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/gleaner/gleaner/fixtures"
+)
+
+// runReplay serves a dataset as live sites (fixtures.Replay) and publishes
+// its rounds on a timer or at each line of stdin.
+func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("fixtures replay", stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, fixturesUsage) }
+	var opt fixtures.ReplayOptions
+	fs.StringVar(&opt.Manifest, "manifest", "", "the dataset's manifest.tsv (required)")
+	fs.IntVar(&opt.PerRound, "per-round", 5, "pages each site publishes per round")
+	fs.IntVar(&opt.MinPages, "min-pages", 1, "leave out the sites with fewer pages")
+	fs.Int64Var(&opt.Seed, "shuffle", 0, "seed shuffling each site's publication order (0: the manifest's order)")
+	every := fs.Duration("every", 0, "time between rounds (0: a round at each line read on stdin)")
+	rounds := fs.Int("rounds", 0, "stop publishing after this many rounds (0: when every page is published)")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if opt.Manifest == "" || fs.NArg() > 0 || *every < 0 || *rounds < 0 {
+		return fmt.Errorf("%w: --manifest M.tsv is required, --every and --rounds not negative, and no argument is taken", errUsage)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r, err := fixtures.StartReplay(ctx, opt)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	for _, s := range r.Sites {
+		fmt.Fprintf(stdout, "%-24s %s/  (%d pages, %d left out)\n", s.Name, s.Base, len(s.Pages), len(s.Skipped))
+	}
+	next := replayTicks(ctx, stdin, *every)
+	for {
+		n := len(r.Publish())
+		fmt.Fprintf(stdout, "round %d: %d pages published (%d in all)\n", r.Round(), n, len(r.Published()))
+		if n == 0 || (*rounds > 0 && r.Round() >= *rounds) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return r.Close()
+		case _, ok := <-next:
+			if !ok {
+				<-ctx.Done() // stdin closed: keep serving
+				return r.Close()
+			}
+		}
+	}
+	fmt.Fprintln(stdout, "every round published; serving until interrupted")
+	<-ctx.Done()
+	return r.Close()
+}
+
+// replayTicks says when to publish the next round: every d, or at each
+// line of stdin when d is 0 (closed with stdin).
+func replayTicks(ctx context.Context, stdin io.Reader, d time.Duration) <-chan struct{} {
+	ch := make(chan struct{})
+	go func() {
+		defer close(ch)
+		if d > 0 {
+			t := time.NewTicker(d)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					select {
+					case ch <- struct{}{}:
+					case <-ctx.Done():
+						return
+					}
+				}
+			}
+		}
+		sc := bufio.NewScanner(stdin)
+		for sc.Scan() {
+			select {
+			case ch <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return ch
+}
