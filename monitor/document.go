@@ -12,9 +12,13 @@ import (
 
 // Document is one stored article, as output.
 type Document struct {
-	ID        int64  `json:"id"`
-	Monitor   string `json:"monitor"`
-	URL       string `json:"url"` // canonical URL
+	ID      int64  `json:"id"`
+	Monitor string `json:"monitor"`
+	// URL is the URL fetched (tracking parameters dropped), Canonical the
+	// page's canonical link ("" when it names none), Site the site
+	// monitored that listed it.
+	URL       string `json:"url"`
+	Canonical string `json:"canonical,omitempty"`
 	Site      string `json:"site"`
 	Section   string `json:"section,omitempty"`
 	Title     string `json:"title"`
@@ -40,11 +44,8 @@ type Document struct {
 // source said.
 func (m *Monitor) document(r int, p pending, pg *page) Document {
 	now := m.cfg.Now()
-	d := Document{Monitor: m.cfg.Name, URL: p.url, Site: p.site, Round: r, FirstSeen: now.UTC().Format(time.RFC3339), Text: pg.text}
-	if pg.canonical != "" {
-		d.URL = pg.canonical
-		d.Site = site(pg.canonical)
-	}
+	d := Document{Monitor: m.cfg.Name, URL: p.url, Canonical: pg.canonical, Site: p.site, Round: r,
+		FirstSeen: now.UTC().Format(time.RFC3339), Text: pg.text}
 	// A feed's headline first: an app shell's <title> is the site's name.
 	d.Title = firstOf(p.hint.Title, pg.meta.Title, pg.title)
 	d.Author = firstOf(pg.meta.Author, strings.Join(p.hint.Authors, ", "))
@@ -138,7 +139,7 @@ type Selection struct {
 // Documents returns the monitor's documents selected by sel, in the order
 // they were stored, with their duplicate URLs.
 func (m *Monitor) Documents(ctx context.Context, sel Selection) ([]Document, error) {
-	q := `SELECT id, url, site, section, title, author, lang, published, modified, first_seen, round, score, body, page_id FROM monitor_docs WHERE monitor = ?`
+	q := `SELECT id, url, canonical, site, section, title, author, lang, published, modified, first_seen, round, score, body, page_id FROM monitor_docs WHERE monitor = ?`
 	args := []any{m.cfg.Name}
 	add := func(cond string, v any) { q += " AND " + cond; args = append(args, v) }
 	if sel.Round > 0 {
@@ -164,7 +165,7 @@ func (m *Monitor) Documents(ctx context.Context, sel Selection) ([]Document, err
 	byID := map[int64]int{}
 	for rows.Next() {
 		d := Document{Monitor: m.cfg.Name}
-		if err := rows.Scan(&d.ID, &d.URL, &d.Site, &d.Section, &d.Title, &d.Author, &d.Lang, &d.Published, &d.Modified, &d.FirstSeen, &d.Round, &d.Score, &d.Text, &d.PageID); err != nil {
+		if err := rows.Scan(&d.ID, &d.URL, &d.Canonical, &d.Site, &d.Section, &d.Title, &d.Author, &d.Lang, &d.Published, &d.Modified, &d.FirstSeen, &d.Round, &d.Score, &d.Text, &d.PageID); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("monitor: documents: %w", err)
 		}

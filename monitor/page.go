@@ -267,11 +267,6 @@ func (m *Monitor) store(ctx context.Context, r int, p pending, pg *page, resp *r
 	if err != nil {
 		return err
 	}
-	if doc.URL != p.url { // stored under its canonical URL: the listed one links to it
-		if err := m.link(ctx, r, p.url, id, "canonical"); err != nil {
-			return err
-		}
-	}
 	m.learnShape(p.site, p.url)
 	m.hashes = append(m.hashes, storedHash{id, doc.Site, pg.hash})
 	return m.outcome(ctx, p, "article", id, "", resp)
@@ -456,6 +451,28 @@ func (m *Monitor) docByURL(ctx context.Context, u string) (int64, error) {
 	return id, nil
 }
 
+// storyOf returns the stored document of the story a URL fetched belongs
+// to by canonical link, or 0: one stored under the page's canonical URL,
+// one naming the same canonical URL (another URL of that story), or one
+// naming u as its canonical (a copy stored before its original).
+func (m *Monitor) storyOf(ctx context.Context, u, canon string) (int64, error) {
+	q, args := `SELECT id FROM monitor_docs WHERE monitor = ? AND url <> ? AND (canonical = ?`, []any{m.cfg.Name, u, u}
+	if cu, err := url.Parse(canon); canon != u && err == nil && !hubURL(cu) {
+		// A canonical link naming a listing (the home page) is no story's
+		// identity.
+		q, args = q+` OR url = ? OR canonical = ?`, append(args, canon, canon)
+	}
+	var id int64
+	err := m.db.SQL().QueryRowContext(ctx, m.q(q+`) ORDER BY id LIMIT 1`), args...).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("monitor: story of %s: %w", u, err)
+	}
+	return id, nil
+}
+
 // minDedupWords is the text length from which near-duplicate text counts:
 // shorter texts (an empty app shell, a teaser) match too easily.
 const minDedupWords = 80
@@ -492,11 +509,8 @@ func (m *Monitor) loadHashes(ctx context.Context) error {
 // duplicateOf finds the stored article a page duplicates: the one stored
 // under its canonical URL, or one whose text is a near-duplicate.
 func (m *Monitor) duplicateOf(ctx context.Context, u string, pg *page) (int64, string, error) {
-	if pg.canonical != "" && pg.canonical != u {
-		id, err := m.docByURL(ctx, pg.canonical)
-		if err != nil || id > 0 {
-			return id, "canonical", err
-		}
+	if id, err := m.storyOf(ctx, u, pg.canonical); err != nil || id > 0 {
+		return id, "canonical", err
 	}
 	if pg.words < minDedupWords {
 		return 0, "", nil
@@ -525,9 +539,9 @@ func (m *Monitor) link(ctx context.Context, r int, u string, id int64, reason st
 // insertDoc stores a new document and returns its id.
 func (m *Monitor) insertDoc(ctx context.Context, d Document, pg *page) (int64, error) {
 	var id int64
-	err := m.db.SQL().QueryRowContext(ctx, m.q(`INSERT INTO monitor_docs (monitor, url, site, section, title, author, lang, published, modified,
-		first_seen, round, simhash, content_hash, body, score, page_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		m.cfg.Name, d.URL, d.Site, d.Section, d.Title, d.Author, d.Lang, d.Published, d.Modified, d.FirstSeen, d.Round,
+	err := m.db.SQL().QueryRowContext(ctx, m.q(`INSERT INTO monitor_docs (monitor, url, canonical, site, section, title, author, lang, published, modified,
+		first_seen, round, simhash, content_hash, body, score, page_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		m.cfg.Name, d.URL, d.Canonical, d.Site, d.Section, d.Title, d.Author, d.Lang, d.Published, d.Modified, d.FirstSeen, d.Round,
 		int64(pg.hash), pg.contentHash, d.Text, d.Score, d.PageID).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("monitor: store %s: %w", d.URL, err)

@@ -214,6 +214,9 @@ func (m *Monitor) checkSource(ctx context.Context, r int, s source, rep *Report)
 	case err != nil:
 	case resp.status == http.StatusNotModified:
 		rep.NotModified++
+	case s.kind == srcRobots && (resp.status == http.StatusNotFound || resp.status == http.StatusGone):
+		// A site without robots.txt: nothing to read, nothing wrong.
+		c = &checked{}
 	case resp.status != http.StatusOK:
 		err = fmt.Errorf("source %s: HTTP %d", s.url, resp.status)
 	default:

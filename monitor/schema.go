@@ -85,4 +85,10 @@ var migrations = []store.Migration{
 		// document into export; 0 for documents stored before.
 		`ALTER TABLE monitor_docs ADD COLUMN page_id BIGINT NOT NULL DEFAULT 0`,
 	}},
+	{Version: 3, Name: "document's canonical URL beside the URL fetched", Statements: []string{
+		// url is the URL fetched (tracking parameters dropped), canonical
+		// what the page names as its canonical URL ("" when none).
+		`ALTER TABLE monitor_docs ADD COLUMN canonical TEXT NOT NULL DEFAULT ''`,
+		`CREATE INDEX monitor_docs_canonical ON monitor_docs (monitor, canonical)`,
+	}},
 }

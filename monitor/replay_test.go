@@ -1,0 +1,217 @@
+package monitor
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	trafilatura "github.com/markusmobius/go-trafilatura"
+	"golang.org/x/net/html"
+
+	"github.com/gleaner/gleaner/eval"
+	"github.com/gleaner/gleaner/fixtures"
+	"github.com/gleaner/gleaner/internal/shareddata"
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// replayRound is what one monitor round did on a replayed dataset.
+type replayRound struct {
+	Round      int
+	Published  int // pages the sites published before the round
+	Found      int // of which stored as documents (or linked to one)
+	Other      int // documents that are no page published in the round
+	Duplicates int
+	Hubs       int
+	Errors     int
+	Requests   int
+	Methods    map[string]int
+	Gleaner    eval.Summary // the documents' bodies against the gold
+	Trafilura  eval.Summary // go-trafilatura on the same pages
+}
+
+func (r replayRound) String() string {
+	var methods []string
+	for m, n := range r.Methods {
+		methods = append(methods, fmt.Sprintf("%s %d", m, n))
+	}
+	sort.Strings(methods)
+	perNew := 0.0
+	if r.Found > 0 {
+		perNew = float64(r.Requests) / float64(r.Found)
+	}
+	return fmt.Sprintf("round %d: published %d, found %d, other new %d, duplicates %d, hubs %d, errors %d, requests/new %.2f, body F1 %.3f (go-trafilatura %.3f), methods: %s",
+		r.Round, r.Published, r.Found, r.Other, r.Duplicates, r.Hubs, r.Errors, perNew, r.Gleaner.F1, r.Trafilura.F1, strings.Join(methods, ", "))
+}
+
+// replayMonitor replays a dataset (fixtures.Replay) round by round, runs
+// one monitor round after each publication and scores what it found.
+func replayMonitor(t *testing.T, manifest string, opt fixtures.ReplayOptions, rounds int) []replayRound {
+	t.Helper()
+	ctx := context.Background()
+	ds, err := eval.LoadDataset(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gold := map[string]string{}
+	for _, p := range ds.Pages {
+		gold[p.ID] = p.Gold
+	}
+	opt.Manifest = manifest
+	rp, err := fixtures.StartReplay(ctx, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rp.Close()
+	cfg := Config{Name: "replay", Now: func() time.Time { return time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC) }, Workers: 2}
+	for _, s := range rp.Sites {
+		u, _ := url.Parse(s.Base)
+		cfg.Sites = append(cfg.Sites, s.Base+"/")
+		cfg.Guard.Allowed = append(cfg.Guard.Allowed, u.Host)
+	}
+	m, err := Open(ctx, openDB(t, filepath.Join(t.TempDir(), "replay.db")), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []replayRound
+	for r := 1; r <= rounds; r++ {
+		pages := rp.Publish()
+		if len(pages) == 0 {
+			break
+		}
+		rep, err := m.Round(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, scoreReplayRound(t, rp, rep, pages, gold))
+		logLinks(t, m, rep.Round)
+		t.Log(out[len(out)-1])
+	}
+	return out
+}
+
+// scoreReplayRound matches a round's documents with the pages published
+// before it and scores their bodies, and go-trafilatura's, on the gold.
+func scoreReplayRound(t *testing.T, rp *fixtures.Replay, rep *Report, pages []*fixtures.ReplayPage, gold map[string]string) replayRound {
+	rr := replayRound{Round: rep.Round, Published: len(pages), Duplicates: rep.Duplicates, Hubs: rep.Hubs, Errors: rep.Errors,
+		Requests: rep.Requests, Methods: map[string]int{}}
+	byURL := map[string]*fixtures.ReplayPage{}
+	for _, p := range pages {
+		u, err := canonical(nil, p.URL) // as the monitor knows it
+		if err != nil {
+			t.Fatal(err)
+		}
+		byURL[u] = p
+	}
+	var ours, theirs []eval.PageScore
+	for _, d := range rep.Documents {
+		p := byURL[d.URL]
+		for _, u := range d.Duplicates {
+			if p == nil {
+				p = byURL[u]
+			}
+		}
+		if p == nil {
+			rr.Other++
+			t.Logf("round %d: new document %s is no page published", rep.Round, d.URL)
+			continue
+		}
+		for u, q := range byURL {
+			if q == p {
+				delete(byURL, u)
+			}
+		}
+		rr.Found++
+		rr.Methods["single-page"]++
+		ours = append(ours, eval.ScorePage(p.Entry.ID, "", gold[p.Entry.ID], d.Text))
+		src, err := rp.Source(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs = append(theirs, eval.ScorePage(p.Entry.ID, "", gold[p.Entry.ID], trafilaturaBody(src)))
+	}
+	for u := range byURL {
+		t.Logf("round %d: published page %s not found", rep.Round, u)
+	}
+	rr.Gleaner, rr.Trafilura = eval.Summarize(ours), eval.Summarize(theirs)
+	return rr
+}
+
+// trafilaturaBody is go-trafilatura's content text of a page, configured
+// as evalcmp runs it.
+func trafilaturaBody(src []byte) string {
+	text, _, err := treediff.Decode(src, "")
+	if err != nil {
+		return ""
+	}
+	doc, err := html.Parse(strings.NewReader(text))
+	if err != nil {
+		return ""
+	}
+	r, err := trafilatura.ExtractDocument(doc, trafilatura.Options{EnableFallback: true})
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(r.ContentText)
+}
+
+// replayTotals sums rounds from..to of a replay.
+func replayTotals(rounds []replayRound) (published, found, other, dups int) {
+	for _, r := range rounds {
+		published += r.Published
+		found += r.Found
+		other += r.Other
+		dups += r.Duplicates
+	}
+	return
+}
+
+// TestReplayBig9 monitors the nine news sites of big9-dev replayed as live
+// sites, 5 new articles per site and round, 4 rounds.
+func TestReplayBig9(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 180 real pages")
+	}
+	dir := shareddata.Dir(t, "big9-dev")
+	rounds := replayMonitor(t, filepath.Join(dir, "manifest.tsv"), fixtures.ReplayOptions{PerRound: 5}, 4)
+	published, found, other, dups := replayTotals(rounds)
+	t.Logf("total: %d of %d found, %d other, %d duplicates", found, published, other, dups)
+	checkReplay(t, rounds, 0.99, 0.975)
+}
+
+// checkReplay holds a replay to the goals: recall at least minRecall,
+// nothing else new, no duplicate (the datasets have none the monitor can
+// see), and each round's body F1 at least minF1 and go-trafilatura's.
+func checkReplay(t *testing.T, rounds []replayRound, minRecall, minF1 float64) {
+	t.Helper()
+	published, found, other, dups := replayTotals(rounds)
+	if recall := float64(found) / float64(max(1, published)); recall < minRecall || other > 0 || dups > 0 {
+		t.Errorf("recall %.3f (want %.2f), %d other new documents, %d duplicates (want 0 and 0)", recall, minRecall, other, dups)
+	}
+	for _, r := range rounds {
+		if r.Gleaner.F1 < minF1 || r.Gleaner.F1 < r.Trafilura.F1 {
+			t.Errorf("round %d: body F1 %.3f, want %.3f and go-trafilatura's %.3f", r.Round, r.Gleaner.F1, minF1, r.Trafilura.F1)
+		}
+	}
+}
+
+// logLinks logs the URLs a round linked to a stored document.
+func logLinks(t *testing.T, m *Monitor, r int) {
+	rows, err := m.db.SQL().Query(m.q(`SELECT l.url, l.reason, d.url FROM monitor_links l JOIN monitor_docs d ON d.id = l.doc_id
+		WHERE l.monitor = ? AND l.round = ?`), m.cfg.Name, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var u, reason, doc string
+		if err := rows.Scan(&u, &reason, &doc); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("round %d: %s linked to %s (%s)", r, u, doc, reason)
+	}
+}
