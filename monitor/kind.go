@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -23,23 +24,37 @@ var hubSegments = map[string]bool{
 }
 
 // hubURL reports whether a URL's path is that of a listing page: the
-// front page, a hub segment, a paginated listing, or a short path ending
-// in a slash whose last segment is a plain word (a section).
+// front page, a paginated listing, a hub segment last or followed by a
+// segment that names no item (a dated archive's story is an item), or a
+// short path ending in a slash whose last segment is a plain word (a
+// section).
 func hubURL(u *url.URL) bool {
 	p := strings.Trim(u.Path, "/")
-	if p == "" || u.Query().Has("page") {
+	if p == "" || paginated(u.Query()) {
 		return true
 	}
 	segs := strings.Split(p, "/")
-	for _, s := range segs[:len(segs)-1] {
-		if hubSegments[strings.ToLower(s)] {
+	last := segs[len(segs)-1]
+	if hubSegments[strings.ToLower(last)] {
+		return true
+	}
+	for i, s := range segs[:len(segs)-1] {
+		if hubSegments[strings.ToLower(s)] && (i == len(segs)-2 || !slugLike(last)) {
 			return true
 		}
 	}
-	if hubSegments[strings.ToLower(segs[len(segs)-1])] {
-		return true
+	return strings.HasSuffix(u.Path, "/") && len(segs) <= 2 && !slugLike(last)
+}
+
+// paginated reports whether a query names a listing's page number (a
+// "page" parameter may also name the page a script shows: a path).
+func paginated(q url.Values) bool {
+	for _, v := range q["page"] {
+		if _, err := strconv.Atoi(v); err == nil || v == "" {
+			return true
+		}
 	}
-	return strings.HasSuffix(u.Path, "/") && len(segs) <= 2 && !slugLike(segs[len(segs)-1])
+	return false
 }
 
 // slugLike reports whether a path segment names one item: it holds a
@@ -108,13 +123,15 @@ func (pg *page) article(m *Monitor, p pending) bool {
 		return false
 	}
 	switch {
+	case p.hint.Via == "news" && strings.Trim(u.Path, "/") != "":
+		// A feed or news sitemap lists articles only, whatever their
+		// URL looks like (a blog's /fitness-habit/).
+		return true
 	case hubURL(u):
 		return false
 	case pg.structured || pg.words >= articleWords:
 		return true
 	case m.shapes[p.site][shape(p.url)] && !strings.HasSuffix(u.Path, "/"):
-		return true
-	case p.hint.Via == "news":
 		return true
 	}
 	return pg.meta.Date != "" && pg.words >= datedWords

@@ -108,6 +108,7 @@ type Monitor struct {
 	roundNew map[string]bool            // URLs first listed in the current round
 	zones    map[string]*time.Location  // site → zone of the dates its sources give
 	deferred []fetched                  // copies waiting for their original, within a round
+	seeds    map[string]bool            // the configured sites' URLs, as sources
 }
 
 // Report sums up one round.
@@ -122,6 +123,9 @@ type Report struct {
 	Hubs        int  `json:"hubs"`                // candidate pages that were not articles
 	OffFocus    int  `json:"off_focus,omitempty"` // articles under the focus threshold
 	Errors      int  `json:"errors"`
+	// Notes say why a site given as a seed yielded nothing on its first
+	// check (an HTTP error, a listing of no URL, a page of no link).
+	Notes []string `json:"notes,omitempty"`
 	// Requests counts the HTTP requests sent (robots.txt included; with
 	// Config.Fetcher, one per page rendered, its subresources not counted).
 	Requests int `json:"requests"`

@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -102,14 +103,18 @@ func (m *Monitor) beginRound(ctx context.Context) (int, bool, error) {
 	return next, false, nil
 }
 
-// seed adds the configured sites' home pages and robots.txt as sources.
+// seed adds the configured sites (home pages, feeds, sitemaps or sitemap
+// indexes: a seed's kind is found at its first check) and their robots.txt
+// as sources.
 func (m *Monitor) seed(ctx context.Context, r int) error {
+	m.seeds = map[string]bool{}
 	for _, s := range m.cfg.Sites {
 		u, _ := url.Parse(s)
 		home, err := canonical(nil, s)
 		if err != nil {
 			return fmt.Errorf("monitor: site %q: %w", s, err)
 		}
+		m.seeds[home] = true
 		robots := u.Scheme + "://" + u.Host + "/robots.txt"
 		for _, src := range []source{{url: robots, kind: srcRobots}, {url: home, kind: srcHub}} {
 			src.site, src.interval, src.next = site(home), 1, r
@@ -201,7 +206,7 @@ type checked struct {
 	sources  []source
 	links    string // a hub's links, newline-separated
 	baseline bool   // a hub's first check: its links are recorded, not taken
-	index    bool   // the source is a sitemap index
+	kind     string // what the source turned out to be ("" for a hub)
 }
 
 // checkSource fetches one source conditionally, records what it lists and
@@ -222,6 +227,11 @@ func (m *Monitor) checkSource(ctx context.Context, r int, s source, rep *Report)
 	default:
 		c, err = m.parseSource(ctx, s, resp)
 	}
+	if m.seeds[s.url] && s.checks == 0 {
+		if note := seedNote(s, c, err); note != "" {
+			rep.Notes = append(rep.Notes, note)
+		}
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -238,8 +248,10 @@ func (m *Monitor) checkSource(ctx context.Context, r int, s source, rep *Report)
 		if c.links != "" || c.baseline {
 			s.links = c.links
 		}
-		if c.index {
-			s.kind = srcIndex // robots.txt named it as a sitemap
+		if c.kind != "" {
+			// robots.txt names an index as a sitemap; a seed may be
+			// any listing.
+			s.kind = c.kind
 		}
 	}
 	s.interval = m.nextInterval(ctx, s, found)
@@ -250,6 +262,24 @@ func (m *Monitor) checkSource(ctx context.Context, r int, s source, rep *Report)
 		return fmt.Errorf("monitor: update source %s: %w", s.url, err)
 	}
 	return nil
+}
+
+// seedNote says why a seed's first check yields nothing, "" when it
+// yields URLs or sources.
+func seedNote(s source, c *checked, err error) string {
+	switch {
+	case err != nil:
+		return fmt.Sprintf("site %s: %v", s.url, err)
+	case c == nil || len(c.entries) > 0 || len(c.sources) > 0:
+		return ""
+	case c.kind != "":
+		return fmt.Sprintf("site %s: the %s lists no URL", s.url, c.kind)
+	case c.links == "":
+		return fmt.Sprintf("site %s: an HTML page with no link, no feed announced and no sitemap in robots.txt", s.url)
+	case c.baseline:
+		return ""
+	}
+	return fmt.Sprintf("site %s: an HTML page linking none of its site's pages, no feed announced and no sitemap in robots.txt", s.url)
 }
 
 func (m *Monitor) sourceFailed(ctx context.Context, r int, s source, cause error) error {
@@ -312,6 +342,15 @@ func (m *Monitor) parseSource(ctx context.Context, s source, resp *response) (*c
 		}
 		return c, nil
 	case srcHub:
+		if !isHTML(resp) {
+			// A seed may be a feed, a sitemap or a sitemap index: its
+			// kind is what its body says.
+			doc, err := feeds.Parse(s.url, resp.body)
+			if err != nil {
+				return nil, fmt.Errorf("source %s (content type %q) is no HTML page, feed or sitemap: %w", s.url, resp.contentType, err)
+			}
+			return listingOf(s, doc), nil
+		}
 		c := &checked{links: hubLinks(resp.finalURL, resp.body), baseline: s.checks == 0}
 		for _, u := range feeds.Discover(resp.finalURL, resp.body) {
 			c.sources = append(c.sources, source{url: u, kind: srcFeed, site: s.site})
@@ -339,15 +378,36 @@ func (m *Monitor) parseSource(ctx context.Context, s source, resp *response) (*c
 	if err != nil {
 		return nil, err
 	}
-	c := &checked{entries: doc.Entries, via: "sitemap"}
-	if doc.Kind == feeds.KindFeed || doc.Format == "news-sitemap" {
+	return listingOf(s, doc), nil
+}
+
+// listingOf is what a feed or sitemap lists: its entries, and the child
+// sitemaps of an index.
+func listingOf(s source, doc *feeds.Document) *checked {
+	c := &checked{entries: doc.Entries, via: "sitemap", kind: srcSitemap}
+	switch {
+	case doc.Kind == feeds.KindFeed:
+		c.via, c.kind = "news", srcFeed
+	case doc.Format == "news-sitemap":
 		c.via = "news"
+	case doc.Kind == feeds.KindSitemapIndex:
+		c.kind = srcIndex
 	}
 	for _, u := range doc.Sitemaps {
 		c.sources = append(c.sources, source{url: u, kind: srcSitemap, site: s.site})
 	}
-	c.index = doc.Kind == feeds.KindSitemapIndex
-	return c, nil
+	return c
+}
+
+// isHTML reports whether a fetched source is an HTML page: by its content
+// type, unless its body opens as XML (a sitemap served as text/html).
+func isHTML(resp *response) bool {
+	head := bytes.TrimLeft(bytes.TrimPrefix(resp.body[:min(len(resp.body), 512)], []byte("\xef\xbb\xbf")), " \t\r\n")
+	if bytes.HasPrefix(head, []byte("<?xml")) || bytes.HasPrefix(head, []byte("{")) {
+		return false
+	}
+	ct := strings.ToLower(resp.contentType)
+	return ct == "" || strings.Contains(ct, "html")
 }
 
 // record adds the sources a check discovered and the URLs it listed; it
