@@ -35,6 +35,14 @@ type Document struct {
 	// syndicated copies), linked to it.
 	Duplicates []string `json:"duplicates,omitempty"`
 	Text       string   `json:"text"`
+	// Method is the extraction method that gave Text (heuristics: pair
+	// diff, cluster rule, single page), Confidence its confidence, Run the
+	// learning run whose template (cluster) Template the page was compared
+	// with (0 and -1 when none: the single-page method).
+	Method     string  `json:"method,omitempty"`
+	Confidence float64 `json:"confidence"`
+	Run        int64   `json:"run,omitempty"`
+	Template   int     `json:"template"`
 	// PageID is the document's page in the store (dataset Dataset(name)),
 	// which export reads; 0 for documents stored before pages were.
 	PageID int64 `json:"page_id,omitempty"`
@@ -45,7 +53,7 @@ type Document struct {
 func (m *Monitor) document(r int, p pending, pg *page) Document {
 	now := m.cfg.Now()
 	d := Document{Monitor: m.cfg.Name, URL: p.url, Canonical: pg.canonical, Site: p.site, Round: r,
-		FirstSeen: now.UTC().Format(time.RFC3339), Text: pg.text}
+		FirstSeen: now.UTC().Format(time.RFC3339), Text: pg.text, Method: pg.method, Confidence: pg.confidence, Template: -1}
 	// A feed's headline first: an app shell's <title> is the site's name.
 	d.Title = firstOf(p.hint.Title, pg.meta.Title, pg.title)
 	d.Author = firstOf(pg.meta.Author, strings.Join(p.hint.Authors, ", "))
@@ -139,7 +147,7 @@ type Selection struct {
 // Documents returns the monitor's documents selected by sel, in the order
 // they were stored, with their duplicate URLs.
 func (m *Monitor) Documents(ctx context.Context, sel Selection) ([]Document, error) {
-	q := `SELECT id, url, canonical, site, section, title, author, lang, published, modified, first_seen, round, score, body, page_id FROM monitor_docs WHERE monitor = ?`
+	q := `SELECT id, url, canonical, site, section, title, author, lang, published, modified, first_seen, round, score, body, page_id, method, confidence, run_id, template FROM monitor_docs WHERE monitor = ?`
 	args := []any{m.cfg.Name}
 	add := func(cond string, v any) { q += " AND " + cond; args = append(args, v) }
 	if sel.Round > 0 {
@@ -165,7 +173,7 @@ func (m *Monitor) Documents(ctx context.Context, sel Selection) ([]Document, err
 	byID := map[int64]int{}
 	for rows.Next() {
 		d := Document{Monitor: m.cfg.Name}
-		if err := rows.Scan(&d.ID, &d.URL, &d.Canonical, &d.Site, &d.Section, &d.Title, &d.Author, &d.Lang, &d.Published, &d.Modified, &d.FirstSeen, &d.Round, &d.Score, &d.Text, &d.PageID); err != nil {
+		if err := rows.Scan(&d.ID, &d.URL, &d.Canonical, &d.Site, &d.Section, &d.Title, &d.Author, &d.Lang, &d.Published, &d.Modified, &d.FirstSeen, &d.Round, &d.Score, &d.Text, &d.PageID, &d.Method, &d.Confidence, &d.Run, &d.Template); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("monitor: documents: %w", err)
 		}

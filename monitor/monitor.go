@@ -58,6 +58,16 @@ type Config struct {
 	// Languages restricts language identification (default en, fr, de, es,
 	// it, nl, pt).
 	Languages []string
+	// LearnAt is how many stored pages a site needs before its templates
+	// are learned (default 4; negative: never, every document keeps its
+	// single-page text).
+	LearnAt int
+	// LearnTimeout bounds one site's learning in a round (default 1m);
+	// LearnBudget all of a round's learning (default 5m): a site past it
+	// is learned next round.
+	LearnTimeout, LearnBudget time.Duration
+	// Seed drives the random choices of template learning.
+	Seed int64
 }
 
 func (c Config) withDefaults() Config {
@@ -81,6 +91,15 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Focus != nil && c.Threshold == 0 {
 		c.Threshold = crawler.DefaultThreshold
+	}
+	if c.LearnAt == 0 {
+		c.LearnAt = 4
+	}
+	if c.LearnTimeout <= 0 {
+		c.LearnTimeout = time.Minute
+	}
+	if c.LearnBudget <= 0 {
+		c.LearnBudget = 5 * time.Minute
 	}
 	if len(c.Languages) == 0 {
 		c.Languages = []string{"en", "fr", "de", "es", "it", "nl", "pt"}
@@ -123,6 +142,12 @@ type Report struct {
 	Hubs        int  `json:"hubs"`                // candidate pages that were not articles
 	OffFocus    int  `json:"off_focus,omitempty"` // articles under the focus threshold
 	Errors      int  `json:"errors"`
+	// Templated counts the round's new articles extracted against their
+	// site's learned template (pair diff with its medoid, its rules);
+	// Reextracted the articles of earlier rounds whose single-page text
+	// a template replaced.
+	Templated   int `json:"templated"`
+	Reextracted int `json:"reextracted,omitempty"`
 	// Notes say why a site given as a seed yielded nothing on its first
 	// check (an HTTP error, a listing of no URL, a page of no link).
 	Notes []string `json:"notes,omitempty"`

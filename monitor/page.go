@@ -317,8 +317,11 @@ func (m *Monitor) recheck(ctx context.Context, r int, p pending, rep *Report) er
 	}
 	if resp.status == http.StatusOK {
 		pg := m.readPage(p.url, resp.finalURL, resp.body)
-		res, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET modified = ?, body = ?, content_hash = ?, simhash = ?, updated_round = ?
-			WHERE id = ? AND content_hash <> ?`), m.modified(p, pg), pg.text, pg.contentHash, int64(pg.hash), r, p.docID, pg.contentHash)
+		// The new text is the single-page one until the round's end
+		// extracts it with its template again (tried_run = 0).
+		res, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET modified = ?, body = ?, content_hash = ?, simhash = ?, updated_round = ?,
+			method = ?, confidence = ?, run_id = 0, template = -1, tried_run = 0
+			WHERE id = ? AND content_hash <> ?`), m.modified(p, pg), pg.text, pg.contentHash, int64(pg.hash), r, pg.method, pg.confidence, p.docID, pg.contentHash)
 		if err != nil {
 			return fmt.Errorf("monitor: update %s: %w", p.url, err)
 		}
@@ -347,6 +350,8 @@ type page struct {
 	byline      string // a date-bearing byline's text, when the metadata has no date
 	hash        crawler.SimHash
 	contentHash string
+	method      string  // the single-page extraction's method
+	confidence  float64 // and its confidence
 }
 
 func (m *Monitor) readPage(u, final string, src []byte) *page {
@@ -362,6 +367,7 @@ func (m *Monitor) readPage(u, final string, src []byte) *page {
 	pg.meta = heuristics.ExtractMeta(t, src)
 	if res, err := heuristics.ExtractSingle(t, heuristics.SingleOptions{Source: src, SecondOpinionBelow: -1}); err == nil {
 		pg.title, pg.text = res.Title, res.Body
+		pg.method, pg.confidence = res.Method, res.Confidence
 		if pg.meta.Date == "" {
 			pg.meta.Date = res.Date
 		}
@@ -540,9 +546,9 @@ func (m *Monitor) link(ctx context.Context, r int, u string, id int64, reason st
 func (m *Monitor) insertDoc(ctx context.Context, d Document, pg *page) (int64, error) {
 	var id int64
 	err := m.db.SQL().QueryRowContext(ctx, m.q(`INSERT INTO monitor_docs (monitor, url, canonical, site, section, title, author, lang, published, modified,
-		first_seen, round, simhash, content_hash, body, score, page_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		first_seen, round, simhash, content_hash, body, score, page_id, method, confidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		m.cfg.Name, d.URL, d.Canonical, d.Site, d.Section, d.Title, d.Author, d.Lang, d.Published, d.Modified, d.FirstSeen, d.Round,
-		int64(pg.hash), pg.contentHash, d.Text, d.Score, d.PageID).Scan(&id)
+		int64(pg.hash), pg.contentHash, d.Text, d.Score, d.PageID, d.Method, d.Confidence).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("monitor: store %s: %w", d.URL, err)
 	}

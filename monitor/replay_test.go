@@ -29,6 +29,7 @@ type replayRound struct {
 	Hubs       int
 	Errors     int
 	Requests   int
+	Templated  int // new articles extracted against their template
 	Methods    map[string]int
 	Gleaner    eval.Summary // the documents' bodies against the gold
 	Trafilura  eval.Summary // go-trafilatura on the same pages
@@ -44,8 +45,8 @@ func (r replayRound) String() string {
 	if r.Found > 0 {
 		perNew = float64(r.Requests) / float64(r.Found)
 	}
-	return fmt.Sprintf("round %d: published %d, found %d, other new %d, duplicates %d, hubs %d, errors %d, requests/new %.2f, body F1 %.3f (go-trafilatura %.3f), methods: %s",
-		r.Round, r.Published, r.Found, r.Other, r.Duplicates, r.Hubs, r.Errors, perNew, r.Gleaner.F1, r.Trafilura.F1, strings.Join(methods, ", "))
+	return fmt.Sprintf("round %d: published %d, found %d, other new %d, duplicates %d, hubs %d, errors %d, requests/new %.2f, templated %d, body F1 %.3f (go-trafilatura %.3f), methods: %s",
+		r.Round, r.Published, r.Found, r.Other, r.Duplicates, r.Hubs, r.Errors, perNew, r.Templated, r.Gleaner.F1, r.Trafilura.F1, strings.Join(methods, ", "))
 }
 
 // replayMonitor replays a dataset (fixtures.Replay) round by round, runs
@@ -98,7 +99,7 @@ func replayMonitor(t *testing.T, manifest string, opt fixtures.ReplayOptions, ro
 // before it and scores their bodies, and go-trafilatura's, on the gold.
 func scoreReplayRound(t *testing.T, m *Monitor, rp *fixtures.Replay, rep *Report, pages []*fixtures.ReplayPage, gold map[string]string) replayRound {
 	rr := replayRound{Round: rep.Round, Published: len(pages), Duplicates: rep.Duplicates, Hubs: rep.Hubs, Errors: rep.Errors,
-		Requests: rep.Requests, Methods: map[string]int{}}
+		Requests: rep.Requests, Templated: rep.Templated, Methods: map[string]int{}}
 	byURL := map[string]*fixtures.ReplayPage{}
 	for _, p := range pages {
 		u, err := canonical(nil, p.URL) // as the monitor knows it
@@ -126,7 +127,7 @@ func scoreReplayRound(t *testing.T, m *Monitor, rp *fixtures.Replay, rep *Report
 			}
 		}
 		rr.Found++
-		rr.Methods["single-page"]++
+		rr.Methods[d.Method]++
 		ours = append(ours, eval.ScorePage(p.Entry.ID, "", gold[p.Entry.ID], d.Text))
 		src, err := rp.Source(p)
 		if err != nil {
@@ -183,6 +184,21 @@ func TestReplayBig9(t *testing.T) {
 	published, found, other, dups := replayTotals(rounds)
 	t.Logf("total: %d of %d found, %d other, %d duplicates", found, published, other, dups)
 	checkReplay(t, rounds, 0.99, 0.975)
+	checkTemplated(t, rounds, 0.8)
+}
+
+// checkTemplated holds the share of new articles extracted against their
+// learned template, from round 2 on, to at least min.
+func checkTemplated(t *testing.T, rounds []replayRound, min float64) {
+	t.Helper()
+	templated, found := 0, 0
+	for _, r := range rounds[1:] {
+		templated += r.Templated
+		found += r.Found
+	}
+	if share := float64(templated) / float64(max(1, found)); share < min {
+		t.Errorf("from round 2 on, %d of %d new articles (%.3f) extracted against their template, want %.2f", templated, found, share, min)
+	}
 }
 
 // checkReplay holds a replay to the goals: recall at least minRecall,

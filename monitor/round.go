@@ -77,6 +77,9 @@ func (m *Monitor) Round(ctx context.Context) (*Report, error) {
 	if err := m.fetchPending(ctx, r, rep); err != nil {
 		return nil, err
 	}
+	if err := m.applyTemplates(ctx, rep); err != nil {
+		return nil, err
+	}
 	rep.Requests = int(m.requests.Load() - startReq)
 	return rep, m.finishRound(ctx, rep)
 }

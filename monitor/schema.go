@@ -90,5 +90,14 @@ var migrations = []store.Migration{
 		// what the page names as its canonical URL ("" when none).
 		`ALTER TABLE monitor_docs ADD COLUMN canonical TEXT NOT NULL DEFAULT ''`,
 		`CREATE INDEX monitor_docs_canonical ON monitor_docs (monitor, canonical)`,
+		// The extraction that gave the text: method and confidence, the
+		// learning run whose template (cluster) it was compared with (0
+		// and -1 for none), and the run it was last tried against (0:
+		// never, so single-page text waiting for the site's templates).
+		`ALTER TABLE monitor_docs ADD COLUMN method TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE monitor_docs ADD COLUMN confidence DOUBLE PRECISION NOT NULL DEFAULT 0`,
+		`ALTER TABLE monitor_docs ADD COLUMN run_id BIGINT NOT NULL DEFAULT 0`,
+		`ALTER TABLE monitor_docs ADD COLUMN template INTEGER NOT NULL DEFAULT -1`,
+		`ALTER TABLE monitor_docs ADD COLUMN tried_run BIGINT NOT NULL DEFAULT 0`,
 	}},
 }

@@ -1,0 +1,240 @@
+package monitor
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/gleaner/gleaner/cluster"
+	"github.com/gleaner/gleaner/crawler"
+	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/siteextract"
+	"github.com/gleaner/gleaner/sitelearn"
+	"github.com/gleaner/gleaner/store"
+)
+
+// unplaced is a document whose text no template has given yet.
+type unplaced struct {
+	docID, pageID            int64
+	round                    int
+	title, author, published string
+}
+
+// applyTemplates brings each site's learned templates up to date with the
+// documents stored since they were last applied and extracts those
+// documents with them (package siteextract, the pipeline eval, extract and
+// crawl run: the pair diff against the template's medoid and its rules;
+// the single-page method for a page no template takes). A document first
+// stored with its single-page text gets the new text, once: an update of
+// its text, not a new document. A site is learned (sitelearn.Site:
+// assigned to its templates, relearned on drift) once it has
+// Config.LearnAt documents, each site within Config.LearnTimeout and all
+// of them within Config.LearnBudget; a site past the budget is learned
+// next round. A learning or extraction error is a note, never the round's
+// end.
+func (m *Monitor) applyTemplates(ctx context.Context, rep *Report) error {
+	if m.cfg.LearnAt < 0 {
+		return nil
+	}
+	bySite, err := m.unplaced(ctx)
+	if err != nil {
+		return err
+	}
+	sites := make([]string, 0, len(bySite))
+	for s := range bySite {
+		sites = append(sites, s)
+	}
+	sort.Strings(sites)
+	deadline := time.Now().Add(m.cfg.LearnBudget)
+	for _, s := range sites {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if time.Now().After(deadline) {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("templates: learning budget %s spent; %d sites left for the next round", m.cfg.LearnBudget, len(sites)))
+			return nil
+		}
+		if err := m.templateSite(ctx, s, bySite[s], rep); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			rep.Notes = append(rep.Notes, fmt.Sprintf("templates of %s: %v", s, err))
+		}
+	}
+	return nil
+}
+
+// unplaced lists, by store site, the documents never extracted with the
+// templates of their site.
+func (m *Monitor) unplaced(ctx context.Context) (map[string][]unplaced, error) {
+	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT id, page_id, round, title, author, published FROM monitor_docs WHERE monitor = ? AND tried_run = 0 AND page_id > 0 ORDER BY id`), m.cfg.Name)
+	if err != nil {
+		return nil, fmt.Errorf("monitor: documents to extract: %w", err)
+	}
+	var docs []unplaced
+	for rows.Next() {
+		var u unplaced
+		if err := rows.Scan(&u.docID, &u.pageID, &u.round, &u.title, &u.author, &u.published); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("monitor: documents to extract: %w", err)
+		}
+		docs = append(docs, u)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("monitor: documents to extract: %w", err)
+	}
+	out := map[string][]unplaced{}
+	for start := 0; start < len(docs); start += 200 {
+		chunk := docs[start:min(start+200, len(docs))]
+		ids := make([]int64, len(chunk))
+		for i, d := range chunk {
+			ids[i] = d.pageID
+		}
+		metas, err := m.db.Pages(ctx, store.PageQuery{IDs: ids})
+		if err != nil {
+			return nil, fmt.Errorf("monitor: pages of documents: %w", err)
+		}
+		siteOf := map[int64]string{}
+		for _, p := range metas {
+			siteOf[p.ID] = p.Site
+		}
+		for _, d := range chunk {
+			if s := siteOf[d.pageID]; s != "" {
+				out[s] = append(out[s], d)
+			}
+		}
+	}
+	return out, nil
+}
+
+// templateSite learns one site's templates when due and extracts its
+// unplaced documents with them.
+func (m *Monitor) templateSite(ctx context.Context, site string, docs []unplaced, rep *Report) error {
+	n, err := m.sitePages(ctx, site)
+	if err != nil {
+		return err
+	}
+	if n < m.cfg.LearnAt {
+		return nil // too few pages to learn from: single-page text until then
+	}
+	if _, err := sitelearn.ReapRuns(ctx, m.db, site); err != nil {
+		return err
+	}
+	lctx, cancel := context.WithTimeout(ctx, m.cfg.LearnTimeout)
+	sr, err := sitelearn.Site(lctx, m.db, site, sitelearn.Options{Options: cluster.Options{Seed: m.cfg.Seed}})
+	cancel()
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		// Within the time bound or not, the documents keep their text
+		// and are tried again next round.
+		return fmt.Errorf("learning: %w", err)
+	}
+	if sr.Run == nil || sr.Run.Status != store.RunDone {
+		return nil
+	}
+	ids := make([]int64, len(docs))
+	for i, d := range docs {
+		ids[i] = d.pageID
+	}
+	res, err := siteextract.Site(ctx, ownExtractions{m.db}, site, siteextract.Options{Pages: ids})
+	if err != nil {
+		return fmt.Errorf("extraction: %w", err)
+	}
+	if res.Run == nil {
+		return nil
+	}
+	tpl, err := siteextract.TemplatesOf(ctx, m.db, res.Run)
+	if err != nil {
+		return fmt.Errorf("extraction: %w", err)
+	}
+	return m.placeDocs(ctx, docs, res, tpl, rep)
+}
+
+// sitePages counts a site's pages in the store.
+func (m *Monitor) sitePages(ctx context.Context, site string) (int, error) {
+	metas, err := m.db.Pages(ctx, store.PageQuery{Site: site})
+	if err != nil {
+		return 0, fmt.Errorf("monitor: pages of %s: %w", site, err)
+	}
+	return len(metas), nil
+}
+
+// placeDocs writes the template extraction of each document: its text,
+// method, template and confidence, and the run it was tried against.
+func (m *Monitor) placeDocs(ctx context.Context, docs []unplaced, res *siteextract.SiteResult, tpl *siteextract.Templates, rep *Report) error {
+	byPage := map[int64]siteextract.PageResult{}
+	for _, p := range res.Pages {
+		byPage[p.PageID] = p
+	}
+	for _, d := range docs {
+		p, ok := byPage[d.pageID]
+		if !ok {
+			continue
+		}
+		template := -1
+		if ms, ok := tpl.Member(d.pageID); ok && p.Placed {
+			template = ms.Cluster
+		}
+		if err := m.placeDoc(ctx, d, p, res.Run.ID, template); err != nil {
+			return err
+		}
+		switch {
+		case d.round != rep.Round:
+			rep.Reextracted++
+		case templated(p):
+			rep.Templated++
+		}
+	}
+	return nil
+}
+
+// placeDoc updates one document with its template extraction (its text
+// only when the extraction found one).
+func (m *Monitor) placeDoc(ctx context.Context, d unplaced, p siteextract.PageResult, runID int64, template int) error {
+	var err error
+	if !templated(p) {
+		// No template gave the text: the page keeps the monitor's own
+		// single-page text (read with no second opinion, which on an app
+		// shell reads its "Loading…" as the body).
+		_, err = m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET tried_run = ? WHERE id = ?`), runID, d.docID)
+	} else {
+		_, err = m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET body = ?, simhash = ?, method = ?, confidence = ?, run_id = ?, template = ?, tried_run = ?
+			WHERE id = ?`), p.Result.Body, int64(crawler.NewSimHash(p.Result.Body)), p.Result.Method, p.Result.Confidence, runID, template, runID, d.docID)
+	}
+	if err != nil {
+		return fmt.Errorf("monitor: template text of document %d: %w", d.docID, err)
+	}
+	if !templated(p) {
+		return nil
+	}
+	// The store's extraction of the run says what the document says (its
+	// title, date and author come from the page and its sources), so that
+	// export, which reads the latest extraction, writes the document.
+	x := siteextract.StoreExtraction(p.Result, d.pageID, runID)
+	x.Title, x.Author, x.Date = d.title, d.author, firstOf(d.published, p.Result.Date)
+	if err := m.db.PutExtractions(ctx, []store.Extraction{x}); err != nil {
+		return fmt.Errorf("monitor: extraction of document %d: %w", d.docID, err)
+	}
+	return nil
+}
+
+// templated reports whether a page's text came from its template: the pair
+// diff with its partner or the cluster's rules (a placed page where both
+// fail falls back on the single-page method).
+func templated(p siteextract.PageResult) bool {
+	return p.Err == nil && p.Placed && p.Result.Body != "" &&
+		(p.Result.Method == heuristics.MethodPair || p.Result.Method == heuristics.MethodCluster)
+}
+
+// ownExtractions is the store as siteextract.Site sees it from the
+// monitor: the rules it votes are stored, its extractions are not, since
+// the monitor writes each document's extraction itself (with the
+// document's title, date and author, and only when a template gave the
+// text), so that the store's latest extraction of a page is its document.
+type ownExtractions struct{ store.Store }
+
+func (ownExtractions) PutExtractions(context.Context, []store.Extraction) error { return nil }
