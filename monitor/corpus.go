@@ -15,6 +15,11 @@ import (
 // see a crawl's pages (crawler.Dataset).
 func Dataset(name string) string { return "monitor:" + name }
 
+// HubDataset is the store dataset that holds the pages a monitor took for
+// hubs: apart from its documents' pages, learned with them (a site's
+// templates are learned on all its stored pages).
+func HubDataset(name string) string { return "monitor:" + name + ":hubs" }
+
 // extractMethod names the monitor's extraction in the store.
 const extractMethod = "single-page"
 
@@ -46,6 +51,28 @@ func (m *Monitor) putPage(ctx context.Context, d Document, pg *page, resp *respo
 		return 0, fmt.Errorf("monitor: extraction of %s: %w", d.URL, err)
 	}
 	return p.ID, nil
+}
+
+// storeHub records a page that is not an article: its page goes to the
+// store (dataset HubDataset(name); no document, no extraction) so that the site's templates are
+// learned on its hubs too, and a template the hubs make is known as one.
+func (m *Monitor) storeHub(ctx context.Context, p pending, pg *page, resp *response) error {
+	sp := &store.Page{URL: p.url, Dataset: HubDataset(m.cfg.Name), Status: resp.status, ContentType: resp.contentType, FetchedAt: m.cfg.Now()}
+	if m.cfg.Fetcher != nil {
+		sp.RenderedHTML = pg.src
+	} else {
+		sp.RawHTML = pg.src
+	}
+	if err := m.db.PutPages(ctx, []*store.Page{sp}); err != nil {
+		return fmt.Errorf("monitor: page of %s: %w", p.url, err)
+	}
+	if err := m.outcome(ctx, p, "hub", 0, "", resp); err != nil {
+		return err
+	}
+	if _, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_urls SET page_id = ? WHERE monitor = ? AND url = ?`), sp.ID, m.cfg.Name, p.url); err != nil {
+		return fmt.Errorf("monitor: record %s: %w", p.url, err)
+	}
+	return nil
 }
 
 // refreshPage rewrites the store page and extraction of a document whose

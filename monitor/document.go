@@ -20,6 +20,9 @@ type Document struct {
 	URL       string `json:"url"`
 	Canonical string `json:"canonical,omitempty"`
 	Site      string `json:"site"`
+	// Kind is "article", or "hub" for a page taken for an article whose
+	// learned template is one of the site's hubs.
+	Kind string `json:"kind"`
 	Section   string `json:"section,omitempty"`
 	Title     string `json:"title"`
 	Author    string `json:"author,omitempty"`
@@ -31,6 +34,9 @@ type Document struct {
 	// Score is the focus lexicon's score of the title and text (with
 	// Config.Focus).
 	Score float64 `json:"score,omitempty"`
+	// Relevance is Score under the name the corpus tools use for it (0
+	// without a focus).
+	Relevance float64 `json:"relevance"`
 	// Duplicates are the other URLs of the story (tracking variants,
 	// syndicated copies), linked to it.
 	Duplicates []string `json:"duplicates,omitempty"`
@@ -53,7 +59,7 @@ type Document struct {
 func (m *Monitor) document(r int, p pending, pg *page) Document {
 	now := m.cfg.Now()
 	d := Document{Monitor: m.cfg.Name, URL: p.url, Canonical: pg.canonical, Site: p.site, Round: r,
-		FirstSeen: now.UTC().Format(time.RFC3339), Text: pg.text, Method: pg.method, Confidence: pg.confidence, Template: -1}
+		FirstSeen: now.UTC().Format(time.RFC3339), Text: pg.text, Method: pg.method, Confidence: pg.confidence, Template: -1, Kind: KindArticle}
 	// A feed's headline first: an app shell's <title> is the site's name.
 	d.Title = firstOf(p.hint.Title, pg.meta.Title, pg.title)
 	d.Author = firstOf(pg.meta.Author, strings.Join(p.hint.Authors, ", "))
@@ -137,21 +143,45 @@ func firstOf(vals ...string) string {
 	return ""
 }
 
-// Selection chooses stored documents; zero fields select everything.
+// Document kinds.
+const (
+	KindArticle = "article"
+	KindHub     = "hub"
+	// KindAll selects documents of every kind.
+	KindAll = "all"
+)
+
+// Selection chooses stored documents; zero fields select everything but
+// Kind, whose zero value selects articles.
 type Selection struct {
 	Round        int       // first stored in this round
 	Site, Lang   string    // exact site (host) and language
 	Since, Until time.Time // first seen in [Since, Until)
+	// Kind selects documents of this kind ("" for KindArticle, KindAll
+	// for every kind).
+	Kind string
+	// MinRelevance keeps the documents whose focus score is at least this.
+	MinRelevance float64
 }
 
 // Documents returns the monitor's documents selected by sel, in the order
 // they were stored, with their duplicate URLs.
 func (m *Monitor) Documents(ctx context.Context, sel Selection) ([]Document, error) {
-	q := `SELECT id, url, canonical, site, section, title, author, lang, published, modified, first_seen, round, score, body, page_id, method, confidence, run_id, template FROM monitor_docs WHERE monitor = ?`
+	q := `SELECT id, url, canonical, kind, site, section, title, author, lang, published, modified, first_seen, round, score, body, page_id, method, confidence, run_id, template FROM monitor_docs WHERE monitor = ?`
 	args := []any{m.cfg.Name}
 	add := func(cond string, v any) { q += " AND " + cond; args = append(args, v) }
 	if sel.Round > 0 {
 		add("round = ?", sel.Round)
+	}
+	switch sel.Kind {
+	case KindAll:
+	case "":
+		add("kind = ?", KindArticle)
+	default:
+		add("kind = ?", sel.Kind)
+	}
+	if sel.MinRelevance > 0 {
+		add("score >= ?", sel.MinRelevance)
 	}
 	if sel.Site != "" {
 		add("site = ?", sel.Site)
@@ -173,10 +203,11 @@ func (m *Monitor) Documents(ctx context.Context, sel Selection) ([]Document, err
 	byID := map[int64]int{}
 	for rows.Next() {
 		d := Document{Monitor: m.cfg.Name}
-		if err := rows.Scan(&d.ID, &d.URL, &d.Canonical, &d.Site, &d.Section, &d.Title, &d.Author, &d.Lang, &d.Published, &d.Modified, &d.FirstSeen, &d.Round, &d.Score, &d.Text, &d.PageID, &d.Method, &d.Confidence, &d.Run, &d.Template); err != nil {
+		if err := rows.Scan(&d.ID, &d.URL, &d.Canonical, &d.Kind, &d.Site, &d.Section, &d.Title, &d.Author, &d.Lang, &d.Published, &d.Modified, &d.FirstSeen, &d.Round, &d.Score, &d.Text, &d.PageID, &d.Method, &d.Confidence, &d.Run, &d.Template); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("monitor: documents: %w", err)
 		}
+		d.Relevance = d.Score
 		byID[d.ID] = len(out)
 		out = append(out, d)
 	}

@@ -198,7 +198,7 @@ func (m *Monitor) fetchNew(ctx context.Context, r int, p pending, rep *Report, m
 		return m.outcome(ctx, p, state, 0, err.Error(), nil)
 	}
 	if !pg.article(m, p) {
-		return m.outcome(ctx, p, "hub", 0, "", resp)
+		return m.storeHub(ctx, p, pg, resp)
 	}
 	later, err := m.canonicalPending(ctx, p.url, pg)
 	if err != nil {
@@ -546,9 +546,9 @@ func (m *Monitor) link(ctx context.Context, r int, u string, id int64, reason st
 func (m *Monitor) insertDoc(ctx context.Context, d Document, pg *page) (int64, error) {
 	var id int64
 	err := m.db.SQL().QueryRowContext(ctx, m.q(`INSERT INTO monitor_docs (monitor, url, canonical, site, section, title, author, lang, published, modified,
-		first_seen, round, simhash, content_hash, body, score, page_id, method, confidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		first_seen, round, simhash, content_hash, body, score, page_id, method, confidence, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		m.cfg.Name, d.URL, d.Canonical, d.Site, d.Section, d.Title, d.Author, d.Lang, d.Published, d.Modified, d.FirstSeen, d.Round,
-		int64(pg.hash), pg.contentHash, d.Text, d.Score, d.PageID, d.Method, d.Confidence).Scan(&id)
+		int64(pg.hash), pg.contentHash, d.Text, d.Score, d.PageID, d.Method, d.Confidence, d.Kind).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("monitor: store %s: %w", d.URL, err)
 	}

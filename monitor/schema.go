@@ -99,5 +99,11 @@ var migrations = []store.Migration{
 		`ALTER TABLE monitor_docs ADD COLUMN run_id BIGINT NOT NULL DEFAULT 0`,
 		`ALTER TABLE monitor_docs ADD COLUMN template INTEGER NOT NULL DEFAULT -1`,
 		`ALTER TABLE monitor_docs ADD COLUMN tried_run BIGINT NOT NULL DEFAULT 0`,
+		// The page kind: "article", or "hub" when the document's template
+		// is one the site's hubs make.
+		`ALTER TABLE monitor_docs ADD COLUMN kind TEXT NOT NULL DEFAULT 'article'`,
+		// A hub's page in the store (dataset Dataset(name)), learned
+		// with the site's articles: a template of hubs is a hub template.
+		`ALTER TABLE monitor_urls ADD COLUMN page_id BIGINT NOT NULL DEFAULT 0`,
 	}},
 }

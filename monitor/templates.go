@@ -2,8 +2,10 @@ package monitor
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/gleaner/gleaner/cluster"
@@ -19,6 +21,10 @@ type unplaced struct {
 	docID, pageID            int64
 	round                    int
 	title, author, published string
+	// sure: the page was an article by strong evidence (a feed or news
+	// sitemap listed it, or its single-page text is an article's length),
+	// which a template does not overrule.
+	sure bool
 }
 
 // applyTemplates brings each site's learned templates up to date with the
@@ -68,17 +74,23 @@ func (m *Monitor) applyTemplates(ctx context.Context, rep *Report) error {
 // unplaced lists, by store site, the documents never extracted with the
 // templates of their site.
 func (m *Monitor) unplaced(ctx context.Context) (map[string][]unplaced, error) {
-	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT id, page_id, round, title, author, published FROM monitor_docs WHERE monitor = ? AND tried_run = 0 AND page_id > 0 ORDER BY id`), m.cfg.Name)
+	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT d.id, d.page_id, d.round, d.title, d.author, d.published, d.body,
+		COALESCE((SELECT MAX(u.hint) FROM monitor_urls u WHERE u.monitor = d.monitor AND u.doc_id = d.id AND u.state = 'article'), '')
+		FROM monitor_docs d WHERE d.monitor = ? AND d.tried_run = 0 AND d.page_id > 0 ORDER BY d.id`), m.cfg.Name)
 	if err != nil {
 		return nil, fmt.Errorf("monitor: documents to extract: %w", err)
 	}
 	var docs []unplaced
 	for rows.Next() {
 		var u unplaced
-		if err := rows.Scan(&u.docID, &u.pageID, &u.round, &u.title, &u.author, &u.published); err != nil {
+		var body, hj string
+		if err := rows.Scan(&u.docID, &u.pageID, &u.round, &u.title, &u.author, &u.published, &body, &hj); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("monitor: documents to extract: %w", err)
 		}
+		var h hint
+		_ = json.Unmarshal([]byte(hj), &h) // written by addURL; none: no news source
+		u.sure = h.Via == "news" || len(strings.Fields(body)) >= articleWords
 		docs = append(docs, u)
 	}
 	rows.Close()
@@ -151,7 +163,53 @@ func (m *Monitor) templateSite(ctx context.Context, site string, docs []unplaced
 	if err != nil {
 		return fmt.Errorf("extraction: %w", err)
 	}
-	return m.placeDocs(ctx, docs, res, tpl, rep)
+	hubs, err := m.hubTemplates(ctx, tpl)
+	if err != nil {
+		return err
+	}
+	return m.placeDocs(ctx, docs, res, tpl, hubs, rep)
+}
+
+// hubTemplates returns the templates (clusters) of a run that the site's
+// hubs make: more of their members are pages the monitor took for hubs
+// than documents.
+func (m *Monitor) hubTemplates(ctx context.Context, tpl *siteextract.Templates) (map[int]bool, error) {
+	kinds := map[int64]int{} // page ID → +1 hub, -1 document
+	for _, q := range []struct {
+		sql  string
+		sign int
+	}{
+		{`SELECT page_id FROM monitor_urls WHERE monitor = ? AND state = 'hub' AND page_id > 0`, 1},
+		{`SELECT page_id FROM monitor_docs WHERE monitor = ? AND page_id > 0`, -1},
+	} {
+		rows, err := m.db.SQL().QueryContext(ctx, m.q(q.sql), m.cfg.Name)
+		if err != nil {
+			return nil, fmt.Errorf("monitor: page kinds: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("monitor: page kinds: %w", err)
+			}
+			kinds[id] = q.sign
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("monitor: page kinds: %w", err)
+		}
+	}
+	votes := map[int]int{}
+	for id, ms := range tpl.Members {
+		if !ms.Outlier {
+			votes[ms.Cluster] += kinds[id]
+		}
+	}
+	out := map[int]bool{}
+	for c, v := range votes {
+		out[c] = v > 0
+	}
+	return out, nil
 }
 
 // sitePages counts a site's pages in the store.
@@ -165,7 +223,7 @@ func (m *Monitor) sitePages(ctx context.Context, site string) (int, error) {
 
 // placeDocs writes the template extraction of each document: its text,
 // method, template and confidence, and the run it was tried against.
-func (m *Monitor) placeDocs(ctx context.Context, docs []unplaced, res *siteextract.SiteResult, tpl *siteextract.Templates, rep *Report) error {
+func (m *Monitor) placeDocs(ctx context.Context, docs []unplaced, res *siteextract.SiteResult, tpl *siteextract.Templates, hubs map[int]bool, rep *Report) error {
 	byPage := map[int64]siteextract.PageResult{}
 	for _, p := range res.Pages {
 		byPage[p.PageID] = p
@@ -181,6 +239,13 @@ func (m *Monitor) placeDocs(ctx context.Context, docs []unplaced, res *siteextra
 		}
 		if err := m.placeDoc(ctx, d, p, res.Run.ID, template); err != nil {
 			return err
+		}
+		if template >= 0 && hubs[template] && !d.sure {
+			// On a template of hubs: a listing taken for an article.
+			if _, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET kind = 'hub' WHERE id = ?`), d.docID); err != nil {
+				return fmt.Errorf("monitor: kind of document %d: %w", d.docID, err)
+			}
+			rep.HubTemplate++
 		}
 		switch {
 		case d.round != rep.Round:
