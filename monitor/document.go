@@ -22,7 +22,7 @@ type Document struct {
 	Site      string `json:"site"`
 	// Kind is "article", or "hub" for a page taken for an article whose
 	// learned template is one of the site's hubs.
-	Kind string `json:"kind"`
+	Kind      string `json:"kind"`
 	Section   string `json:"section,omitempty"`
 	Title     string `json:"title"`
 	Author    string `json:"author,omitempty"`
