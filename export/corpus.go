@@ -365,6 +365,7 @@ func toPage(p *store.Page, it item) *Page {
 		}
 	} else {
 		page.Title, page.Text, page.Date, page.Author = it.x.Title, it.x.Body, it.x.Date, it.x.Author
+		page.Method, page.Confidence, page.Run = it.x.Method, it.x.Confidence, it.x.RunID
 	}
 	if p.Capture != nil {
 		for _, l := range p.Capture.Links {

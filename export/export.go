@@ -19,8 +19,14 @@ type Page struct {
 	Date        string // publication date stated by the page
 	Author      string
 	Text        string // extracted text
-	Links       []Link
-	Doc         *chain.Document // nil when the page was not annotated
+	// Method, Confidence and Run are the extraction's: the method that
+	// chose the text, how sure it was, and the learning run whose
+	// templates it used (0 for none).
+	Method     string
+	Confidence float64
+	Run        int64
+	Links      []Link
+	Doc        *chain.Document // nil when the page was not annotated
 }
 
 // Link is a hyperlink of a page.

@@ -184,6 +184,7 @@ func TestTEI(t *testing.T) {
 
 func TestJSONL(t *testing.T) {
 	p := annotated(t)
+	p.Method, p.Confidence, p.Run = "pair-diff", 0.75, 3
 	var b bytes.Buffer
 	j := NewJSONL(&b)
 	for range 2 {
@@ -199,7 +200,8 @@ func TestJSONL(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[0]), &d); err != nil {
 		t.Fatal(err)
 	}
-	if d.Lang != "en" || len(d.Blocks) != 2 || d.Text != p.Text || d.Blocks[0].Sentences[0].Tokens[0].Form != "Mr." {
+	if d.Lang != "en" || len(d.Blocks) != 2 || d.Text != p.Text || d.Blocks[0].Sentences[0].Tokens[0].Form != "Mr." ||
+		d.Method != "pair-diff" || d.Confidence != 0.75 || d.Run != 3 {
 		t.Errorf("decoded %+v", d)
 	}
 }

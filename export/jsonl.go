@@ -22,6 +22,9 @@ type jsonDoc struct {
 	Date           string      `json:"date,omitempty"`
 	Author         string      `json:"author,omitempty"`
 	Text           string      `json:"text"`
+	Method         string      `json:"method,omitempty"`
+	Confidence     float64     `json:"confidence,omitempty"`
+	Run            int64       `json:"run,omitempty"` // learning run whose template gave the text
 	Lang           string      `json:"lang,omitempty"`
 	LangConfidence float64     `json:"lang_confidence,omitempty"`
 	Tagger         string      `json:"tagger,omitempty"`
@@ -61,7 +64,8 @@ type jsonPart struct {
 
 // Write writes page as one line.
 func (j *JSONL) Write(page *Page) error {
-	d := jsonDoc{ID: page.ID, URL: page.URL, Title: page.Title, Date: page.Date, Author: page.Author, Text: page.Text, Links: page.Links}
+	d := jsonDoc{ID: page.ID, URL: page.URL, Title: page.Title, Date: page.Date, Author: page.Author, Text: page.Text, Links: page.Links,
+		Method: page.Method, Confidence: page.Confidence, Run: page.Run}
 	if doc := page.Doc; doc != nil {
 		d.Lang, d.LangConfidence, d.Tagger = doc.Lang, doc.LangConfidence, doc.Tagger
 		for _, b := range doc.Blocks {

@@ -13,8 +13,9 @@ import (
 // monitorSelectFlags are export's flags choosing a monitor's documents
 // (the selection of "gleaner monitor docs").
 type monitorSelectFlags struct {
-	name, lang, since, until string
-	round                    int
+	name, lang, since, until, kind string
+	round                          int
+	minRelevance                   float64
 }
 
 func addMonitorSelectFlags(fs *flag.FlagSet) *monitorSelectFlags {
@@ -24,6 +25,8 @@ func addMonitorSelectFlags(fs *flag.FlagSet) *monitorSelectFlags {
 	fs.StringVar(&f.lang, "lang", "", "with --monitor: documents in this `language` (ISO 639-1)")
 	fs.StringVar(&f.since, "since", "", "with --monitor: documents first seen at or after this `time`")
 	fs.StringVar(&f.until, "until", "", "with --monitor: documents first seen before this `time`")
+	fs.StringVar(&f.kind, "kind", monitor.KindArticle, "with --monitor: documents of this `kind` (article, hub or all)")
+	fs.Float64Var(&f.minRelevance, "min-relevance", 0, "with --monitor: documents whose focus score is at least this")
 	return f
 }
 
@@ -42,7 +45,7 @@ func (f *monitorSelectFlags) check(opt export.CorpusOptions) error {
 	if f.round < 0 {
 		return fmt.Errorf("%w: --round %d: want a round number", errUsage, f.round)
 	}
-	return nil
+	return checkKind(f.kind)
 }
 
 // open opens the store for export; with --monitor, it selects the
@@ -51,7 +54,7 @@ func (f *monitorSelectFlags) open(ctx context.Context, path string, opt *export.
 	if f.name == "" {
 		return openForExport(ctx, path)
 	}
-	sel := monitor.Selection{Round: f.round, Site: opt.Site, Lang: f.lang}
+	sel := monitor.Selection{Round: f.round, Site: opt.Site, Lang: f.lang, Kind: f.kind, MinRelevance: f.minRelevance}
 	var err error
 	if sel.Since, err = parseWhen("--since", f.since); err != nil {
 		return nil, err

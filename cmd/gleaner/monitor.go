@@ -27,19 +27,27 @@ func init() {
 
 const monitorUsage = `usage: gleaner monitor [flags] SITE-URL...
        gleaner monitor --fixtures [flags]
-       gleaner monitor docs [--name N] [--round R] [--site HOST] [--lang L] [--since T] [--until T]
+       gleaner monitor docs [--name N] [--round R] [--site HOST] [--lang L] [--since T] [--until T] [--kind K] [--min-relevance X]
 
-Watches the sites (home page URLs) in rounds: each round checks the due
-sources (feeds, sitemaps, robots.txt, home pages; discovered from the home
-page and robots.txt) with conditional GETs, fetches only URLs never seen
-before, and stores each article once. Prints a summary per round (one JSON
+Watches the sites in rounds; a site is given by its home page, a feed, a
+sitemap or a sitemap index URL (its kind is read from what it serves; one
+that yields nothing says why). Each round checks the due sources (feeds,
+sitemaps, robots.txt, home pages; discovered from the home page and
+robots.txt) with conditional GETs, fetches only URLs never seen before,
+and stores each article once, under the URL fetched (its canonical link
+beside it). Once a site has a few pages its templates are learned
+(relearned on drift) and each new article is extracted against its
+template (pair diff with the medoid, the template's rules). Prints a summary per round (one JSON
 object with --json) and appends the round's new documents to --out as
 JSONL. --rounds 0 runs until interrupted, --every apart. A round that was
 interrupted is redone by the next run.
 
 "gleaner monitor docs" prints a monitor's stored documents as JSONL,
-selected by round, site (host:port), language and first-seen time window
-(RFC 3339 or YYYY-MM-DD). "gleaner export --monitor NAME" takes the same
+selected by round, site (host:port), language, first-seen time window
+(RFC 3339 or YYYY-MM-DD), kind (articles by default; hub: pages found on
+a template of the site's hubs; all) and focus score (--min-relevance).
+Each carries its kind, relevance, extraction method, confidence and
+template (learning run and cluster; -1 for the single-page method). "gleaner export --monitor NAME" takes the same
 selection and writes the documents in the corpus formats.
 
 With --fixtures it watches the fixture newsroom on 127.0.0.1, which
@@ -308,8 +316,13 @@ func runMonitorDocs(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs.StringVar(&sel.Lang, "lang", "", "documents in this language (ISO 639-1)")
 	since := fs.String("since", "", "first seen at or after this `time`")
 	until := fs.String("until", "", "first seen before this `time`")
+	fs.StringVar(&sel.Kind, "kind", monitor.KindArticle, "documents of this `kind`: article, hub (found on a template of the site's hubs) or all")
+	fs.Float64Var(&sel.MinRelevance, "min-relevance", 0, "documents whose focus score (relevance) is at least this")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if err := checkKind(sel.Kind); err != nil {
+		return err
 	}
 	var err error
 	if sel.Since, err = parseWhen("--since", *since); err != nil {
@@ -338,6 +351,15 @@ func runMonitorDocs(ctx context.Context, args []string, stdout, stderr io.Writer
 		}
 	}
 	return nil
+}
+
+// checkKind rejects a --kind that names no document kind.
+func checkKind(k string) error {
+	switch k {
+	case monitor.KindArticle, monitor.KindHub, monitor.KindAll:
+		return nil
+	}
+	return fmt.Errorf("%w: --kind %q: want article, hub or all", errUsage, k)
 }
 
 // parseWhen reads a --since/--until time: RFC 3339 or a day.

@@ -70,24 +70,32 @@ func TestMonitorCommand(t *testing.T) {
 	if n == 0 {
 		t.Error("monitor docs --round 2 --lang fr: no document")
 	}
-	withText := 0
+	withText, templated := 0, 0
 	for _, l := range lines {
 		var doc map[string]any
 		if err := json.Unmarshal([]byte(l), &doc); err != nil {
 			t.Fatal(err)
 		}
-		for _, k := range []string{"url", "site", "title", "lang", "published", "first_seen", "round"} {
+		for _, k := range []string{"url", "site", "title", "lang", "published", "first_seen", "round", "kind", "method"} {
 			if doc[k] == "" || doc[k] == nil {
 				t.Errorf("document without %s: %.300s", k, l)
 			}
+		}
+		for _, k := range []string{"confidence", "relevance", "template"} {
+			if _, ok := doc[k].(float64); !ok || doc["kind"] != "article" {
+				t.Errorf("document without %s, or of kind %v: %.300s", k, doc["kind"], l)
+			}
+		}
+		if doc["run"] != nil {
+			templated++
 		}
 		if doc["text"] != "" {
 			withText++
 		}
 	}
 	// Plain HTTP: the two sites whose body a script loads give no text.
-	if withText < len(lines)/3 {
-		t.Errorf("%d of %d documents with text", withText, len(lines))
+	if withText < len(lines)/3 || templated == 0 {
+		t.Errorf("%d of %d documents with text, %d extracted against their template", withText, len(lines), templated)
 	}
 }
 
@@ -103,6 +111,7 @@ func TestMonitorUsage(t *testing.T) {
 		{[]string{"monitor", "--db", filepath.Join(t.TempDir(), "x.db"), "ftp://example.com/"}, 1},
 		{[]string{"monitor", "docs", "-h"}, 0},
 		{[]string{"monitor", "docs", "--since", "yesterday"}, 2},
+		{[]string{"monitor", "docs", "--kind", "teaser"}, 2},
 	}
 	for _, tc := range tests {
 		var stdout, stderr bytes.Buffer
