@@ -124,3 +124,51 @@ func TestKindFromTemplates(t *testing.T) {
 		}
 	}
 }
+
+// TestReextractOnce: documents stored before their site's templates were
+// learned get their template text once learning comes (an update of
+// their text, not new documents), and only once.
+func TestReextractOnce(t *testing.T) {
+	srv := newsroom(t)
+	ctx := context.Background()
+	db := openDB(t, filepath.Join(t.TempDir(), "m.db"))
+	reps := make([]*Report, 3)
+	for round := 1; round <= 3; round++ {
+		cfg := config(srv)
+		if round == 1 {
+			cfg.LearnAt = -1 // learning off: single-page text
+		}
+		m, err := Open(ctx, db, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv.SetRound(round - 1)
+		if reps[round-1], err = m.Round(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first, second, third := reps[0], reps[1], reps[2]
+	if first.Templated != 0 || first.Reextracted != 0 {
+		t.Errorf("round 1 without learning: %d templated, %d re-extracted", first.Templated, first.Reextracted)
+	}
+	if second.Reextracted == 0 || second.New != 12 || third.Reextracted != 0 {
+		t.Errorf("re-extracted %d in round 2 (%d new), %d in round 3; want some, 12 and 0", second.Reextracted, second.New, third.Reextracted)
+	}
+	m, err := Open(ctx, db, config(srv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := m.Documents(ctx, Selection{Round: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	templated := 0
+	for _, d := range docs {
+		if d.Run > 0 {
+			templated++
+		}
+	}
+	if len(docs) != first.New || templated != second.Reextracted {
+		t.Errorf("round 1: %d documents (%d new), %d with template text (%d re-extracted)", len(docs), first.New, templated, second.Reextracted)
+	}
+}

@@ -248,9 +248,10 @@ func (m *Monitor) placeDocs(ctx context.Context, docs []unplaced, res *siteextra
 			rep.HubTemplate++
 		}
 		switch {
+		case !templated(p):
 		case d.round != rep.Round:
 			rep.Reextracted++
-		case templated(p):
+		default:
 			rep.Templated++
 		}
 	}
