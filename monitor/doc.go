@@ -5,8 +5,10 @@
 //
 // # Sources and schedule
 //
-// A monitored site starts as two sources, its home page (a hub) and its
-// robots.txt. Checking them discovers the rest: the feeds the home page
+// A monitored site starts as two sources, the URL given (a home page, a
+// feed, a sitemap or a sitemap index: its kind is read from what it
+// serves) and its robots.txt; a seed that yields nothing on its first
+// check says why (Report.Notes). Checking them discovers the rest: the feeds the home page
 // announces (<link rel=alternate>), the sitemaps robots.txt names, the
 // children of a sitemap index (package feeds parses them all). Every source
 // is fetched with a conditional GET (If-None-Match, If-Modified-Since) and
@@ -25,11 +27,28 @@
 // parameters such as utm_* dropped) and fetched only if the monitor never
 // saw it. The page is classified article or hub (hub-like URL paths, page
 // structure, the URL shapes of the site's known articles, and whether a
-// feed or news sitemap listed it); only articles are stored. An article
-// whose canonical link or near-duplicate text (crawler.SimHash) matches a
-// stored one is linked to it as a duplicate instead. A known article is
-// fetched again only with Config.Updates, when a source says it was
-// modified since, with a conditional GET.
+// feed or news sitemap listed it); only articles are stored, under the URL
+// fetched (Document.URL; the page's canonical link beside it, the site the
+// one monitored). An HTTP error status is an error, never a document. A
+// second URL of a stored story (the same canonical link, or a canonical
+// link naming a stored URL) or a near-duplicate text (crawler.SimHash) of
+// another site's article is linked to it as a duplicate instead. A known
+// article is fetched again only with Config.Updates, when a source says it
+// was modified since, with a conditional GET.
+//
+// # Templates
+//
+// At each round's end, every site with Config.LearnAt stored pages (its
+// articles and the pages taken for hubs, kept in dataset HubDataset(name))
+// has its templates learned by sitelearn.Site (new pages assigned to the
+// templates, relearned on drift), within Config.LearnTimeout per site and
+// Config.LearnBudget per round, and the documents no template has tried
+// are extracted by siteextract.Site: the pair diff with the template's
+// medoid, its rules. A text a template gave replaces the single-page one
+// (once: documents stored before their site was learned are updated, not
+// stored again); a document on a template most of whose members are hubs,
+// with no feed listing it and short text, is of kind "hub", left out of
+// the default selection.
 //
 // # State
 //
@@ -49,9 +68,10 @@
 // # Corpus
 //
 // Each stored document is also a page of the store's corpus, in dataset
-// Dataset(name), with its single-page extraction, so that package export
-// writes it in every corpus format (gleaner export --monitor selects the
-// pages through Documents). The page is written, by idempotent upserts,
+// Dataset(name), with its single-page extraction and, once its template
+// gave its text, that extraction too (the latest, which export reads), so
+// that package export writes it in every corpus format (gleaner export
+// --monitor selects the pages through Documents). The page is written, by idempotent upserts,
 // before the document's row, which keeps its id (page_id): a redone URL
 // writes the same page again. A kill in between whose redo decides
 // otherwise (the copy of a story then linked as its duplicate) can leave

@@ -53,12 +53,12 @@ func (m *Monitor) applyTemplates(ctx context.Context, rep *Report) error {
 	}
 	sort.Strings(sites)
 	deadline := time.Now().Add(m.cfg.LearnBudget)
-	for _, s := range sites {
+	for i, s := range sites {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if time.Now().After(deadline) {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("templates: learning budget %s spent; %d sites left for the next round", m.cfg.LearnBudget, len(sites)))
+			rep.Notes = append(rep.Notes, fmt.Sprintf("templates: learning budget %s spent; %d sites left for the next round", m.cfg.LearnBudget, len(sites)-i))
 			return nil
 		}
 		if err := m.templateSite(ctx, s, bySite[s], rep); err != nil {
