@@ -273,13 +273,19 @@ func printRound(w io.Writer, line roundLine, asJSON bool) error {
 		s += fmt.Sprintf(", %d off focus", r.OffFocus)
 	}
 	if r.New > 0 {
-		s += fmt.Sprintf(" (%.2f per new article)", line.RequestsPerNew)
+		s += fmt.Sprintf(" (%.2f per new article); %d extracted against their template", line.RequestsPerNew, r.Templated)
+	}
+	if r.Reextracted > 0 {
+		s += fmt.Sprintf(", %d earlier articles re-extracted", r.Reextracted)
 	}
 	if line.NewPrecision != nil {
 		s += fmt.Sprintf("; new precision %.3f recall %.3f, unchanged refetched %d", *line.NewPrecision, *line.NewRecall, *line.UnchangedRefetched)
 	}
 	if line.TextF1 != nil {
 		s += fmt.Sprintf("; text F1 %.3f on %d articles", *line.TextF1, *line.TextScored)
+	}
+	for _, n := range r.Notes {
+		s += "\n  note: " + n
 	}
 	_, err := fmt.Fprintln(w, s)
 	return err

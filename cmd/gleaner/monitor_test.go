@@ -5,6 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,5 +122,28 @@ func TestMonitorUsage(t *testing.T) {
 		if code := run(context.Background(), tc.args, &stdout, &stderr); code != tc.code {
 			t.Errorf("%v: exit %d, want %d (%s)", tc.args, code, tc.code, stderr.String())
 		}
+	}
+}
+
+// TestMonitorSeedNote: a sitemap given as the site that lists nothing
+// says so in the round's summary.
+func TestMonitorSeedNote(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/sitemap.xml" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/xml")
+		fmt.Fprint(w, `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>`)
+	}))
+	defer srv.Close()
+	u, _ := url.Parse(srv.URL)
+	var stdout, stderr bytes.Buffer
+	args := []string{"monitor", "--db", filepath.Join(t.TempDir(), "m.db"), "--rounds", "1", "--allow-hosts", u.Host, srv.URL + "/sitemap.xml"}
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if want := "note: site " + srv.URL + "/sitemap.xml: the sitemap lists no URL"; !strings.Contains(stdout.String(), want) {
+		t.Errorf("output %q, want %q", stdout.String(), want)
 	}
 }
