@@ -71,9 +71,9 @@
 // Dataset(name), with its single-page extraction and, once its template
 // gave its text, that extraction too (the latest, which export reads), so
 // that package export writes it in every corpus format (gleaner export
-// --monitor selects the pages through Documents). The page is written, by idempotent upserts,
-// before the document's row, which keeps its id (page_id): a redone URL
-// writes the same page again. A kill in between whose redo decides
+// --monitor selects the pages through Documents). The page is written, by
+// idempotent upserts, before the document's row, which keeps its id
+// (page_id): a redone URL writes the same page again. A kill in between whose redo decides
 // otherwise (the copy of a story then linked as its duplicate) can leave
 // a page of no document in the dataset; Documents never selects it.
 package monitor
