@@ -47,6 +47,13 @@ func (m *Monitor) applyTemplates(ctx context.Context, rep *Report) error {
 	if err != nil {
 		return err
 	}
+	if len(bySite) == 0 {
+		return nil
+	}
+	kinds, err := m.pageKinds(ctx)
+	if err != nil {
+		return err
+	}
 	sites := make([]string, 0, len(bySite))
 	for s := range bySite {
 		sites = append(sites, s)
@@ -61,7 +68,7 @@ func (m *Monitor) applyTemplates(ctx context.Context, rep *Report) error {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("templates: learning budget %s spent; %d sites left for the next round", m.cfg.LearnBudget, len(sites)-i))
 			return nil
 		}
-		if err := m.templateSite(ctx, s, bySite[s], rep); err != nil {
+		if err := m.templateSite(ctx, s, bySite[s], kinds, rep); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -123,7 +130,7 @@ func (m *Monitor) unplaced(ctx context.Context) (map[string][]unplaced, error) {
 
 // templateSite learns one site's templates when due and extracts its
 // unplaced documents with them.
-func (m *Monitor) templateSite(ctx context.Context, site string, docs []unplaced, rep *Report) error {
+func (m *Monitor) templateSite(ctx context.Context, site string, docs []unplaced, kinds map[int64]int, rep *Report) error {
 	n, err := m.sitePages(ctx, site)
 	if err != nil {
 		return err
@@ -163,18 +170,13 @@ func (m *Monitor) templateSite(ctx context.Context, site string, docs []unplaced
 	if err != nil {
 		return fmt.Errorf("extraction: %w", err)
 	}
-	hubs, err := m.hubTemplates(ctx, tpl)
-	if err != nil {
-		return err
-	}
-	return m.placeDocs(ctx, docs, res, tpl, hubs, rep)
+	return m.placeDocs(ctx, docs, res, tpl, hubTemplates(tpl, kinds), rep)
 }
 
-// hubTemplates returns the templates (clusters) of a run that the site's
-// hubs make: more of their members are pages the monitor took for hubs
-// than documents.
-func (m *Monitor) hubTemplates(ctx context.Context, tpl *siteextract.Templates) (map[int]bool, error) {
-	kinds := map[int64]int{} // page ID → +1 hub, -1 document
+// pageKinds reads which stored pages the monitor took for hubs (+1) and
+// which are documents (-1), once per round.
+func (m *Monitor) pageKinds(ctx context.Context) (map[int64]int, error) {
+	kinds := map[int64]int{}
 	for _, q := range []struct {
 		sql  string
 		sign int
@@ -199,6 +201,13 @@ func (m *Monitor) hubTemplates(ctx context.Context, tpl *siteextract.Templates) 
 			return nil, fmt.Errorf("monitor: page kinds: %w", err)
 		}
 	}
+	return kinds, nil
+}
+
+// hubTemplates returns the templates (clusters) of a run that the site's
+// hubs make: more of their members are pages the monitor took for hubs
+// than documents.
+func hubTemplates(tpl *siteextract.Templates, kinds map[int64]int) map[int]bool {
 	votes := map[int]int{}
 	for id, ms := range tpl.Members {
 		if !ms.Outlier {
@@ -209,7 +218,7 @@ func (m *Monitor) hubTemplates(ctx context.Context, tpl *siteextract.Templates) 
 	for c, v := range votes {
 		out[c] = v > 0
 	}
-	return out, nil
+	return out
 }
 
 // sitePages counts a site's pages in the store.
