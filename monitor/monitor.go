@@ -148,8 +148,9 @@ type Report struct {
 	// a template replaced.
 	Templated   int `json:"templated"`
 	Reextracted int `json:"reextracted,omitempty"`
-	// HubTemplate counts the documents found on a template of the site's
-	// hubs: kind "hub", left out of the default selection.
+	// HubTemplate counts the round's documents found on a template of
+	// the site's hubs: kind "hub", left out of New and of the default
+	// selection.
 	HubTemplate int `json:"hub_template,omitempty"`
 	// Notes say why a site given as a seed yielded nothing on its first
 	// check (an HTTP error, a listing of no URL, a page of no link).

@@ -570,6 +570,8 @@ func (m *Monitor) finishRound(ctx context.Context, rep *Report) error {
 		dst *int
 	}{
 		{`SELECT COUNT(*) FROM monitor_docs WHERE monitor = ? AND round = ? AND kind = 'article'`, &rep.New},
+		{`SELECT COUNT(*) FROM monitor_docs WHERE monitor = ? AND round = ? AND kind = 'article' AND run_id > 0`, &rep.Templated},
+		{`SELECT COUNT(*) FROM monitor_docs WHERE monitor = ? AND round = ? AND kind = 'hub'`, &rep.HubTemplate},
 		{`SELECT COUNT(*) FROM monitor_docs WHERE monitor = ? AND updated_round = ?`, &rep.Updated},
 		{`SELECT COUNT(*) FROM monitor_links WHERE monitor = ? AND round = ?`, &rep.Duplicates},
 		{`SELECT COUNT(*) FROM monitor_urls WHERE monitor = ? AND round = ? AND state = 'hub'`, &rep.Hubs},

@@ -254,14 +254,11 @@ func (m *Monitor) placeDocs(ctx context.Context, docs []unplaced, res *siteextra
 			if _, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET kind = 'hub' WHERE id = ?`), d.docID); err != nil {
 				return fmt.Errorf("monitor: kind of document %d: %w", d.docID, err)
 			}
-			rep.HubTemplate++
 		}
-		switch {
-		case !templated(p):
-		case d.round != rep.Round:
+		// The round's own counts are read from the store (finishRound),
+		// so that a resumed round counts what its first run did.
+		if templated(p) && d.round != rep.Round {
 			rep.Reextracted++
-		default:
-			rep.Templated++
 		}
 	}
 	return nil
