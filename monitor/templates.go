@@ -264,34 +264,45 @@ func (m *Monitor) placeDocs(ctx context.Context, docs []unplaced, res *siteextra
 	return nil
 }
 
-// placeDoc updates one document with its template extraction (its text
-// only when the extraction found one).
+// placeDoc updates one document with its template extraction: its text
+// when a template gave it, or when the page, on no template, got a
+// second opinion of an article's length (see better).
 func (m *Monitor) placeDoc(ctx context.Context, d unplaced, p siteextract.PageResult, runID int64, template int) error {
-	var err error
-	if !templated(p) {
-		// No template gave the text: the page keeps the monitor's own
-		// single-page text (read with no second opinion, which on an app
-		// shell reads its "Loading…" as the body).
-		_, err = m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET tried_run = ? WHERE id = ?`), runID, d.docID)
-	} else {
-		_, err = m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET body = ?, simhash = ?, method = ?, confidence = ?, run_id = ?, template = ?, tried_run = ?
-			WHERE id = ?`), p.Result.Body, int64(crawler.NewSimHash(p.Result.Body)), p.Result.Method, p.Result.Confidence, runID, template, runID, d.docID)
+	if !better(p) {
+		_, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET tried_run = ? WHERE id = ?`), runID, d.docID)
+		if err != nil {
+			return fmt.Errorf("monitor: template text of document %d: %w", d.docID, err)
+		}
+		return nil
 	}
+	run := runID
+	if !templated(p) {
+		run, template = 0, -1
+	}
+	_, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET body = ?, simhash = ?, method = ?, confidence = ?, run_id = ?, template = ?, tried_run = ?
+		WHERE id = ?`), p.Result.Body, int64(crawler.NewSimHash(p.Result.Body)), p.Result.Method, p.Result.Confidence, run, template, runID, d.docID)
 	if err != nil {
 		return fmt.Errorf("monitor: template text of document %d: %w", d.docID, err)
 	}
-	if !templated(p) {
-		return nil
-	}
-	// The store's extraction of the run says what the document says (its
-	// title, date and author come from the page and its sources), so that
-	// export, which reads the latest extraction, writes the document.
-	x := siteextract.StoreExtraction(p.Result, d.pageID, runID)
+	// The store's extraction says what the document says (its title, date
+	// and author come from the page and its sources), so that export,
+	// which reads the latest extraction, writes the document.
+	x := siteextract.StoreExtraction(p.Result, d.pageID, run)
 	x.Title, x.Author, x.Date = d.title, d.author, firstOf(d.published, p.Result.Date)
 	if err := m.db.PutExtractions(ctx, []store.Extraction{x}); err != nil {
 		return fmt.Errorf("monitor: extraction of document %d: %w", d.docID, err)
 	}
 	return nil
+}
+
+// better reports whether the site pipeline's text of a page replaces the
+// monitor's single-page one (read without a second opinion): a template
+// gave it, or no template took the page and go-trafilatura's second
+// opinion found an article's length of text (on an app shell it reads
+// "Loading…" as the body, which is not taken).
+func better(p siteextract.PageResult) bool {
+	return templated(p) || (p.Err == nil && p.Result.Method == heuristics.MethodSecondOpinion &&
+		len(strings.Fields(p.Result.Body)) >= datedWords)
 }
 
 // templated reports whether a page's text came from its template: the pair
