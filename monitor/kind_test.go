@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gleaner/gleaner/heuristics"
 )
@@ -170,5 +171,35 @@ func TestReextractOnce(t *testing.T) {
 	}
 	if len(docs) != first.New || templated != second.Reextracted {
 		t.Errorf("round 1: %d documents (%d new), %d with template text (%d re-extracted)", len(docs), first.New, templated, second.Reextracted)
+	}
+}
+
+// TestLearningBounded: learning out of time never fails the round; it
+// says so, the documents keep their single-page text, and the site is
+// not learned again before its pages have doubled.
+func TestLearningBounded(t *testing.T) {
+	srv := newsroom(t)
+	ctx := context.Background()
+	cfg := config(srv)
+	cfg.LearnTimeout = time.Nanosecond
+	m, err := Open(ctx, openDB(t, filepath.Join(t.TempDir(), "m.db")), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := 1; round <= 2; round++ {
+		srv.SetRound(round - 1)
+		rep, err := m.Round(ctx)
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		notes := strings.Join(rep.Notes, "\n")
+		if rep.Templated != 0 || rep.New == 0 {
+			t.Errorf("round %d: %d new, %d templated; want some and 0", round, rep.New, rep.Templated)
+		}
+		// Round 1 learns each site and runs out of time; round 2, with a
+		// few more pages, does not try again.
+		if want := round == 1; strings.Contains(notes, "learning (tried again at") != want {
+			t.Errorf("round %d: notes %q", round, notes)
+		}
 	}
 }

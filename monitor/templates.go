@@ -135,8 +135,10 @@ func (m *Monitor) templateSite(ctx context.Context, site string, docs []unplaced
 	if err != nil {
 		return err
 	}
-	if n < m.cfg.LearnAt {
-		return nil // too few pages to learn from: single-page text until then
+	if n < m.cfg.LearnAt || n < 2*m.learnFailed[site] {
+		// Too few pages to learn from, or learning failed (out of time)
+		// with half as many: single-page text until then.
+		return nil
 	}
 	if _, err := sitelearn.ReapRuns(ctx, m.db, site); err != nil {
 		return err
@@ -148,10 +150,12 @@ func (m *Monitor) templateSite(ctx context.Context, site string, docs []unplaced
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		// Within the time bound or not, the documents keep their text
-		// and are tried again next round.
-		return fmt.Errorf("learning: %w", err)
+		// The documents keep their text and are tried again once the
+		// site's pages have doubled (a relearning costs about as much).
+		m.learnFailed[site] = n
+		return fmt.Errorf("learning (tried again at %d pages): %w", 2*n, err)
 	}
+	delete(m.learnFailed, site)
 	if sr.Run == nil || sr.Run.Status != store.RunDone {
 		return nil
 	}
