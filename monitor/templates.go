@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -43,22 +42,14 @@ func (m *Monitor) applyTemplates(ctx context.Context, rep *Report) error {
 	if m.cfg.LearnAt < 0 {
 		return nil
 	}
-	bySite, err := m.unplaced(ctx)
-	if err != nil {
+	bySite, sites, err := m.unplaced(ctx)
+	if err != nil || len(sites) == 0 {
 		return err
-	}
-	if len(bySite) == 0 {
-		return nil
 	}
 	kinds, err := m.pageKinds(ctx)
 	if err != nil {
 		return err
 	}
-	sites := make([]string, 0, len(bySite))
-	for s := range bySite {
-		sites = append(sites, s)
-	}
-	sort.Strings(sites)
 	deadline := time.Now().Add(m.cfg.LearnBudget)
 	for i, s := range sites {
 		if err := ctx.Err(); err != nil {
@@ -79,13 +70,14 @@ func (m *Monitor) applyTemplates(ctx context.Context, rep *Report) error {
 }
 
 // unplaced lists, by store site, the documents never extracted with the
-// templates of their site.
-func (m *Monitor) unplaced(ctx context.Context) (map[string][]unplaced, error) {
+// templates of their site, and the sites in the order of their oldest
+// such document (the longest waiting first, should the budget run out).
+func (m *Monitor) unplaced(ctx context.Context) (map[string][]unplaced, []string, error) {
 	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT d.id, d.page_id, d.round, d.title, d.author, d.published, d.body,
 		COALESCE((SELECT MAX(u.hint) FROM monitor_urls u WHERE u.monitor = d.monitor AND u.doc_id = d.id AND u.state = 'article'), '')
 		FROM monitor_docs d WHERE d.monitor = ? AND d.tried_run = 0 AND d.page_id > 0 ORDER BY d.id`), m.cfg.Name)
 	if err != nil {
-		return nil, fmt.Errorf("monitor: documents to extract: %w", err)
+		return nil, nil, fmt.Errorf("monitor: documents to extract: %w", err)
 	}
 	var docs []unplaced
 	for rows.Next() {
@@ -93,7 +85,7 @@ func (m *Monitor) unplaced(ctx context.Context) (map[string][]unplaced, error) {
 		var body, hj string
 		if err := rows.Scan(&u.docID, &u.pageID, &u.round, &u.title, &u.author, &u.published, &body, &hj); err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("monitor: documents to extract: %w", err)
+			return nil, nil, fmt.Errorf("monitor: documents to extract: %w", err)
 		}
 		var h hint
 		_ = json.Unmarshal([]byte(hj), &h) // written by addURL; none: no news source
@@ -102,9 +94,9 @@ func (m *Monitor) unplaced(ctx context.Context) (map[string][]unplaced, error) {
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("monitor: documents to extract: %w", err)
+		return nil, nil, fmt.Errorf("monitor: documents to extract: %w", err)
 	}
-	out := map[string][]unplaced{}
+	out, order := map[string][]unplaced{}, []string(nil)
 	for start := 0; start < len(docs); start += 200 {
 		chunk := docs[start:min(start+200, len(docs))]
 		ids := make([]int64, len(chunk))
@@ -113,7 +105,7 @@ func (m *Monitor) unplaced(ctx context.Context) (map[string][]unplaced, error) {
 		}
 		metas, err := m.db.Pages(ctx, store.PageQuery{IDs: ids})
 		if err != nil {
-			return nil, fmt.Errorf("monitor: pages of documents: %w", err)
+			return nil, nil, fmt.Errorf("monitor: pages of documents: %w", err)
 		}
 		siteOf := map[int64]string{}
 		for _, p := range metas {
@@ -121,11 +113,14 @@ func (m *Monitor) unplaced(ctx context.Context) (map[string][]unplaced, error) {
 		}
 		for _, d := range chunk {
 			if s := siteOf[d.pageID]; s != "" {
+				if out[s] == nil {
+					order = append(order, s)
+				}
 				out[s] = append(out[s], d)
 			}
 		}
 	}
-	return out, nil
+	return out, order, nil
 }
 
 // templateSite learns one site's templates when due and extracts its
