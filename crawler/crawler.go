@@ -155,18 +155,34 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 	if c.fetch == nil {
 		// Every hop is checked by the seed's rule (Check: host and port
 		// as allowed), the connection by the address dialed.
-		c.fetch = &browser.HTTPFetcher{Client: client, Timeout: cfg.Timeout, MaxBytes: cfg.MaxBytes + 1, UserAgent: cfg.UserAgent,
-			AllowRequest: c.guard.Check}
+		c.fetch = &browser.HTTPFetcher{Guard: c.guard, Client: client, Timeout: cfg.Timeout, MaxBytes: cfg.MaxBytes + 1, UserAgent: cfg.UserAgent}
 	}
 	c.learner = newLearner(db, cfg)
 	return c, nil
 }
 
 // Guard is the guard against server-side request forgery of a crawl of
-// cfg. A browser given as Config.Fetcher should check every request it sends
-// with it (browser.Options.AllowRequest = cfg.Guard().Check): the crawler
-// itself only sees the URLs it asks for and where they ended.
+// cfg. A browser given as Config.Fetcher must pass it (Config.Renderer
+// starts one that does): the crawler itself only sees the URLs it asks for
+// and where they ended.
 func (cfg Config) Guard() TargetGuard { return TargetGuard{Allowed: cfg.AllowHosts} }
+
+// Renderer starts the Chromium a crawl of cfg renders with
+// (browser.NewFetcher): the crawl's timeout, user agent and size bound
+// (8 MiB of HTML by default), every request and connection passing the
+// crawl's guard. The command line's crawl and worker and the dashboard's
+// launch start theirs with it.
+func (cfg Config) Renderer(chromium string, tabs int, logf func(string, ...any)) (browser.ClosingFetcher, error) {
+	timeout, maxBytes := cfg.Timeout, cfg.MaxBytes
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	if maxBytes <= 0 {
+		maxBytes = 8 << 20
+	}
+	return browser.NewFetcher(cfg.Guard(), true, browser.Options{ExecPath: chromium, Tabs: tabs, PageTimeout: timeout,
+		UserAgent: cfg.UserAgent, MaxHTMLBytes: int(maxBytes), Logf: logf})
+}
 
 // Dataset is the dataset name under which the pages of crawl name are stored.
 func Dataset(name string) string { return "crawl:" + name }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/fixtures"
+	"github.com/gleaner/gleaner/netguard"
 )
 
 func init() {
@@ -156,13 +158,24 @@ func runFixtures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return fmt.Errorf("%w: unknown subcommand %q (serve or manifest)", errUsage, sub)
 }
 
-// startRendering serves the sites and starts Chromium for --rendered.
-func startRendering(ctx context.Context, opts fixtures.Options, tabs int, timeout time.Duration, stderr io.Writer) (*fixtures.Server, *browser.Renderer, error) {
+// startRendering serves the sites and starts Chromium for --rendered,
+// guarded: it may reach the fixture sites' hosts on loopback, nothing else
+// there.
+func startRendering(ctx context.Context, opts fixtures.Options, tabs int, timeout time.Duration, stderr io.Writer) (*fixtures.Server, browser.ClosingFetcher, error) {
 	srv, err := fixtures.Start(ctx, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := browser.New(browser.Options{Tabs: tabs, PageTimeout: timeout,
+	var policy netguard.Policy
+	for _, s := range srv.Sites {
+		u, err := url.Parse(s.Base)
+		if err != nil {
+			srv.Close()
+			return nil, nil, fmt.Errorf("fixture site %s: %w", s.Base, err)
+		}
+		policy.Allowed = append(policy.Allowed, u.Host)
+	}
+	r, err := browser.NewFetcher(policy, true, browser.Options{Tabs: tabs, PageTimeout: timeout,
 		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, "gleaner fixtures: "+format+"\n", args...) }})
 	if err != nil {
 		srv.Close()
