@@ -433,8 +433,7 @@ func (c *Crawler) loop(ctx context.Context) (string, error) {
 		inflight[e.Host] = true
 		n++
 		go func() {
-			err := c.work(ctx, e)
-			done <- result{e.Host, err}
+			done <- result{e.Host, c.unleaseOnError(e, c.work(ctx, e))}
 		}()
 	}
 	for n > 0 {
@@ -566,6 +565,19 @@ func (c *Crawler) robotsFailed(ctx context.Context, e entry, rerr error) error {
 // interrupted puts a URL back in the queue after a cancellation.
 func (c *Crawler) interrupted(e entry) error {
 	return c.fr.requeue(context.Background(), e.URL)
+}
+
+// unleaseOnError puts e back in the queue when its work failed with err
+// (a store failure, a fetcher that stopped): a URL is never left leased by
+// a run that goes on or stops, whatever ended its page.
+func (c *Crawler) unleaseOnError(e entry, err error) error {
+	if err == nil {
+		return nil
+	}
+	if rerr := c.interrupted(e); rerr != nil {
+		return errors.Join(err, fmt.Errorf("requeue %s: %w", e.URL, rerr))
+	}
+	return err
 }
 
 // finish commits a URL that was not fetched.

@@ -98,8 +98,10 @@ func (o *oneFlags) check() error {
 	switch {
 	case isURL && *o.url != "":
 		return fmt.Errorf("%w: --url names the page of a FILE or -, not of a URL", errUsage)
-	case !isURL && (*o.plain || *o.keepErrors || len(o.allow) > 0):
-		return fmt.Errorf("%w: --plain, --keep-errors and --allow-host apply to a URL", errUsage)
+	case !isURL && *o.plain:
+		return fmt.Errorf("%w: --plain applies to a URL", errUsage)
+	case !isURL && (*o.keepErrors || len(o.allow) > 0):
+		return fmt.Errorf("%w: --keep-errors and --allow-host apply to a URL", errUsage)
 	case o.site != "" && o.db == "":
 		return fmt.Errorf("%w: --site with one page names the site whose templates to use: it needs --db", errUsage)
 	case o.medoid != "" && o.db != "":
