@@ -50,6 +50,14 @@ type Options struct {
 	// processes, so not counted once per renderer) exceeds this many bytes
 	// after a page, read at most every 2 seconds (default 2 GiB).
 	MaxMemory int64
+	// MaxRendererMemory bounds the resident memory of one renderer
+	// process while pages run (default 512 MiB): it is read every 100 ms,
+	// and a renderer over it is killed at once; the page of its tab is
+	// returned partial (ReasonTooLarge, the document as the proxy
+	// received it) or fails with ErrTooLarge, and is not tried again. It
+	// bounds what --max-old-space-size does not: typed arrays, the DOM of
+	// a huge document.
+	MaxRendererMemory int64
 	// Isolate gives every page a fresh browser context of its own (no
 	// cookie, storage or cache carried over from another page). By default
 	// the pages of a site (host) share one context, kept while the browser
@@ -185,6 +193,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.MaxMemory <= 0 {
 		o.MaxMemory = 2 << 30
+	}
+	if o.MaxRendererMemory <= 0 {
+		o.MaxRendererMemory = 512 << 20
 	}
 	if o.Block == nil {
 		o.Block = DefaultBlock

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,12 +14,22 @@ import (
 )
 
 // streamServer serves an HTML page that never ends (paragraphs as fast as
-// the client reads them, until it goes away) at /stream, linked from /.
-func streamServer(t *testing.T) *httptest.Server {
+// the client reads them, until it goes away) at /stream and a page whose
+// script fills 3 GiB of typed arrays at /typed (counted in typed), both
+// linked from /.
+func streamServer(t *testing.T, typed *atomic.Int64) *httptest.Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprint(w, `<html><head><title>Home</title></head><body><p>wind farms and the wind</p><a href="/stream">live</a></body></html>`)
+		fmt.Fprint(w, `<html><head><title>Home</title></head><body><p>wind farms and the wind</p><a href="/stream">live</a><a href="/typed">typed</a></body></html>`)
+	})
+	mux.HandleFunc("/typed", func(w http.ResponseWriter, r *http.Request) {
+		typed.Add(1)
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<html><head><title>Typed</title></head><body><p>wind and typed arrays</p><script>
+const keep = [];
+for (let i = 0; i < 192; i++) { const a = new Uint8Array(16 << 20); a.fill(1); keep.push(a); }
+</script></body></html>`)
 	})
 	mux.HandleFunc("/stream", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
@@ -36,10 +47,11 @@ func streamServer(t *testing.T) *httptest.Server {
 	return srv
 }
 
-// TestEndlessStreamNotLeftLeased: a rendered crawl whose page is an
-// endless stream, cut by its size bound, ends: the page's URL is done
-// (too large), none is left leased, and the run returns within its
-// budget.
+// TestEndlessStreamNotLeftLeased: a rendered crawl whose pages are an
+// endless stream, cut by its size bound, and a script filling typed
+// arrays, killed at the renderer's memory bound, ends: both URLs are done
+// as too large, the typed arrays' page was requested once (not retried),
+// none is left leased.
 func TestEndlessStreamNotLeftLeased(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders pages in Chromium")
@@ -47,7 +59,8 @@ func TestEndlessStreamNotLeftLeased(t *testing.T) {
 	if _, err := browser.FindChromium(); err != nil {
 		t.Fatalf("Chromium is needed (scripts/setup.sh installs it): %v", err)
 	}
-	srv := streamServer(t)
+	var typed atomic.Int64
+	srv := streamServer(t, &typed)
 	cfg := Config{Name: "stream", Seeds: []string{srv.URL + "/"}, Terms: []string{"wind"}, AllowHosts: []string{srv.Listener.Addr().String()},
 		Delay: -1, LearnAt: -1}
 	r, err := cfg.Renderer("", 1, t.Logf)
@@ -74,7 +87,8 @@ func TestEndlessStreamNotLeftLeased(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("stop %s after %v; %s", sum.Stop, took, cnt)
-	if cnt.Leased != 0 || sum.Stop != StopExhausted || cnt.Outcomes[OutcomeSize] != 1 {
-		t.Errorf("stop %s after %v, %d leased, counters %s; want exhausted, none leased, the stream too large", sum.Stop, took, cnt.Leased, cnt)
+	if cnt.Leased != 0 || sum.Stop != StopExhausted || cnt.Outcomes[OutcomeSize] != 2 || typed.Load() != 1 {
+		t.Errorf("stop %s after %v, %d leased, counters %s, typed arrays' page requested %d times; want exhausted, none leased, both pages too large, once",
+			sum.Stop, took, cnt.Leased, cnt, typed.Load())
 	}
 }
