@@ -36,7 +36,6 @@ const maxMemKills = 8
 func (r *Renderer) watchMemory(inst *instance) {
 	t := time.NewTicker(memWatchEvery)
 	defer t.Stop()
-	renderers := map[int]bool{} // pid: a renderer process (its command line read once)
 	for {
 		select {
 		case <-inst.ctx.Done():
@@ -44,32 +43,27 @@ func (r *Renderer) watchMemory(inst *instance) {
 		case <-t.C:
 		}
 		if inst.busy() {
-			renderers = r.checkMemory(inst, renderers)
+			r.checkMemory(inst)
 		}
 	}
 }
 
-// checkMemory reads the tree's memory once, kills the renderers over the
-// bound, and returns the renderer map of the processes alive now.
-func (r *Renderer) checkMemory(inst *instance, known map[int]bool) map[int]bool {
-	now := map[int]bool{}
+// checkMemory reads the tree's memory once and kills the renderers over
+// the bound. A process's kind is read each time from its command line:
+// a renderer just forked by the zygote still shows the zygote's for a
+// while.
+func (r *Renderer) checkMemory(inst *instance) {
 	var total int64
 	for _, pid := range descendants(inst.pid) {
 		rss := procRSS(pid)
 		total += rss
-		isRenderer, ok := known[pid]
-		if !ok {
-			isRenderer = rendererProc(pid)
-		}
-		now[pid] = isRenderer
-		if isRenderer && rss > r.opt.MaxRendererMemory {
+		if rss > r.opt.MaxRendererMemory && rendererProc(pid) {
 			syscall.Kill(pid, syscall.SIGKILL)
 			inst.noteMemKill(memKill{at: time.Now(), pid: pid, rss: rss})
 			r.logf("browser: renderer %d at %d MiB, over its bound of %d MiB: killed", pid, rss>>20, r.opt.MaxRendererMemory>>20)
 		}
 	}
 	r.notePeak(total, 0)
-	return now
 }
 
 // procRSS is the resident set size of pid in bytes (0 when gone): the

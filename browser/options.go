@@ -56,7 +56,7 @@ type Options struct {
 	// returned partial (ReasonTooLarge, the document as the proxy
 	// received it) or fails with ErrTooLarge, and is not tried again. It
 	// bounds what --max-old-space-size does not: typed arrays, the DOM of
-	// a huge document.
+	// a huge document. Negative: not watched (benchmarks).
 	MaxRendererMemory int64
 	// Isolate gives every page a fresh browser context of its own (no
 	// cookie, storage or cache carried over from another page). By default
@@ -194,7 +194,7 @@ func (o Options) withDefaults() (Options, error) {
 	if o.MaxMemory <= 0 {
 		o.MaxMemory = 2 << 30
 	}
-	if o.MaxRendererMemory <= 0 {
+	if o.MaxRendererMemory == 0 {
 		o.MaxRendererMemory = 512 << 20
 	}
 	if o.Block == nil {

@@ -416,7 +416,7 @@ func (r *Renderer) start() (*instance, error) {
 	}
 	n := r.started.Add(1)
 	inst := &instance{id: int(n), dir: dir, pid: pid, allocCancel: allocCancel, ctx: ctx, cancel: cancel, sites: map[string]*siteContext{}, spare: make(chan *tab, 1)}
-	if pid != 0 {
+	if pid != 0 && o.MaxRendererMemory > 0 {
 		go r.watchMemory(inst)
 	}
 	return inst, nil
