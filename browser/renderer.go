@@ -301,7 +301,7 @@ func (r *Renderer) release(inst *instance, err error) {
 // it walks /proc of every Chromium process (46 ms a page when done after
 // each), and one page cannot grow far past the bound in between (a
 // script's heap is bounded by --max-old-space-size, responses by the
-// proxy).
+// proxy, each renderer by watchMemory).
 const memEvery = 2 * time.Second
 
 // memDue reports whether the memory of inst is to be read now, and if so
