@@ -36,25 +36,35 @@ const maxMemKills = 8
 func (r *Renderer) watchMemory(inst *instance) {
 	t := time.NewTicker(memWatchEvery)
 	defer t.Stop()
-	for {
+	var tree []int
+	for tick := 0; ; tick++ {
 		select {
 		case <-inst.ctx.Done():
 			return
 		case <-t.C:
 		}
-		if inst.busy() {
-			r.checkMemory(inst)
+		if !inst.busy() {
+			tree = nil
+			continue
 		}
+		if tree == nil || tick%treeEvery == 0 {
+			tree = descendants(inst.pid) // walks all of /proc: the cost of the watch
+		}
+		r.checkMemory(inst, tree)
 	}
 }
 
-// checkMemory reads the tree's memory once and kills the renderers over
-// the bound. A process's kind is read each time from its command line:
-// a renderer just forked by the zygote still shows the zygote's for a
-// while.
-func (r *Renderer) checkMemory(inst *instance) {
+// treeEvery is how many looks of watchMemory reuse the list of the
+// browser's processes: a new renderer is seen within treeEvery looks.
+const treeEvery = 2
+
+// checkMemory reads the memory of the processes of inst's tree once and kills the
+// renderers over the bound. A process's kind is read each time from its
+// command line: a renderer just forked by the zygote still shows the
+// zygote's for a while.
+func (r *Renderer) checkMemory(inst *instance, tree []int) {
 	var total int64
-	for _, pid := range descendants(inst.pid) {
+	for _, pid := range tree {
 		rss := procRSS(pid)
 		total += rss
 		if rss > r.opt.MaxRendererMemory && rendererProc(pid) {
