@@ -30,7 +30,7 @@ type scriptBody struct {
 // scriptBodies returns n such articles of herald and pulse, alternating.
 func scriptBodies(b *testing.B, n int) []scriptBody {
 	w := fixtureWeb(b)
-	plain := &HTTPFetcher{}
+	plain := &HTTPFetcher{Guard: loopback}
 	var per [2][]scriptBody
 	for k, name := range []string{"herald", "pulse"} {
 		for _, a := range fixtureSite(b, w, name).Articles {

@@ -79,3 +79,50 @@ func BenchmarkRender(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMemoryWatch renders article pages of the fixture sites with 2
+// tabs with the renderers' memory watched (the default) and not, side by
+// side, and reports pages/s and this process's CPU time per page (the
+// watcher's cost: reading /proc every 100 ms while pages run).
+//
+//	go test ./browser/ -run '^$' -bench MemoryWatch -benchtime 40x -count 3
+func BenchmarkMemoryWatch(b *testing.B) {
+	w := fixtureWeb(b)
+	var urls []string
+	for _, s := range w.Sites {
+		for _, a := range s.Articles {
+			urls = append(urls, w.ArticleURL(a))
+		}
+	}
+	for _, watched := range []bool{true, false} {
+		b.Run(fmt.Sprintf("watched=%v", watched), func(b *testing.B) {
+			o := Options{Tabs: 2, Logf: func(string, ...any) {}}
+			if !watched {
+				o.MaxRendererMemory = -1
+			}
+			r := newRenderer(b, o)
+			defer r.Close()
+			if _, err := r.Fetch(context.Background(), urls[0]); err != nil { // start the browser
+				b.Fatal(err)
+			}
+			var next atomic.Int64
+			b.ResetTimer()
+			cpu0, start := selfCPU(), time.Now()
+			var wg sync.WaitGroup
+			for range 2 {
+				wg.Go(func() {
+					for i := int(next.Add(1)) - 1; i < b.N; i = int(next.Add(1)) - 1 {
+						if _, err := r.Fetch(context.Background(), urls[(i*7)%len(urls)]); err != nil {
+							b.Error(err)
+						}
+					}
+				})
+			}
+			wg.Wait()
+			el, cpu := time.Since(start), selfCPU()-cpu0
+			b.StopTimer()
+			b.ReportMetric(float64(b.N)/el.Seconds(), "pages/s")
+			b.ReportMetric(cpu.Seconds()*1000/float64(b.N), "selfCPU_ms/page")
+		})
+	}
+}

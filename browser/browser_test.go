@@ -31,7 +31,7 @@ const injectedText = "After eleven years of silence, the three harbour cranes"
 
 func TestInjectedBodyAbsentFromPlainFetchPresentAfterRendering(t *testing.T) {
 	ts := testServer(t)
-	plain := mustFetch(t, &HTTPFetcher{}, ts.URL+"/inject.html")
+	plain := mustFetch(t, &HTTPFetcher{Guard: loopback}, ts.URL+"/inject.html")
 	if strings.Contains(plain.HTML, injectedText) || plain.Rendered {
 		t.Fatalf("plain fetch already has the injected body (rendered=%v)", plain.Rendered)
 	}
@@ -70,7 +70,7 @@ func findLink(links []Link, suffix string) *Link {
 func TestRedirectChain(t *testing.T) {
 	ts := testServer(t)
 	want := []Redirect{{ts.URL + "/r1", 301}, {ts.URL + "/r2", 302}}
-	for name, f := range map[string]Fetcher{"http": &HTTPFetcher{}, "chromium": sharedRenderer(t)} {
+	for name, f := range map[string]Fetcher{"http": &HTTPFetcher{Guard: loopback}, "chromium": sharedRenderer(t)} {
 		p := mustFetch(t, f, ts.URL+"/r1")
 		if p.FinalURL != ts.URL+"/inject.html" || p.Status != 200 {
 			t.Errorf("%s: final %s status %d", name, p.FinalURL, p.Status)
@@ -376,7 +376,7 @@ func TestBadInput(t *testing.T) {
 		if _, err := r.Fetch(context.Background(), u); err == nil || !strings.Contains(err.Error(), "not an absolute") {
 			t.Errorf("Renderer.Fetch(%q): %v", u, err)
 		}
-		if _, err := (&HTTPFetcher{}).Fetch(context.Background(), u); err == nil {
+		if _, err := (&HTTPFetcher{Guard: loopback}).Fetch(context.Background(), u); err == nil {
 			t.Errorf("HTTPFetcher.Fetch(%q): no error", u)
 		}
 	}
@@ -384,11 +384,11 @@ func TestBadInput(t *testing.T) {
 	if _, err := r.Fetch(context.Background(), "http://127.0.0.1:1/x"); err == nil || !strings.Contains(err.Error(), "127.0.0.1:1") {
 		t.Errorf("refused connection: %v", err)
 	}
-	if _, err := (&HTTPFetcher{}).Fetch(context.Background(), ts.URL+"/data.bin"); !errors.Is(err, ErrNotHTML) {
+	if _, err := (&HTTPFetcher{Guard: loopback}).Fetch(context.Background(), ts.URL+"/data.bin"); !errors.Is(err, ErrNotHTML) {
 		t.Errorf("binary body: %v", err)
 	}
 	// HTTP errors are pages with their status.
-	for name, f := range map[string]Fetcher{"http": &HTTPFetcher{}, "chromium": r} {
+	for name, f := range map[string]Fetcher{"http": &HTTPFetcher{Guard: loopback}, "chromium": r} {
 		p := mustFetch(t, f, ts.URL+"/missing.html")
 		if p.Status != 404 {
 			t.Errorf("%s: status %d for a missing page", name, p.Status)
@@ -399,18 +399,18 @@ func TestBadInput(t *testing.T) {
 func TestHTTPFetcherLimitsAndCharset(t *testing.T) {
 	t.Parallel() // own browser: runs beside the others after the sequential tests
 	ts := testServer(t)
-	p := mustFetch(t, &HTTPFetcher{}, ts.URL+"/latin1")
+	p := mustFetch(t, &HTTPFetcher{Guard: loopback}, ts.URL+"/latin1")
 	if p.Title != "Café" || !strings.Contains(p.HTML, "Crème brûlée") {
 		t.Errorf("latin-1 page decoded as %q / %q", p.Title, p.HTML)
 	}
-	p = mustFetch(t, &HTTPFetcher{MaxBytes: 1000}, ts.URL+"/big")
+	p = mustFetch(t, &HTTPFetcher{Guard: loopback, MaxBytes: 1000}, ts.URL+"/big")
 	if !p.Partial || len(p.HTML) != 1000 {
 		t.Errorf("size cap: partial %v, %d bytes", p.Partial, len(p.HTML))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	start := time.Now()
-	if _, err := (&HTTPFetcher{Timeout: 500 * time.Millisecond}).Fetch(ctx, ts.URL+"/never"); err == nil {
+	if _, err := (&HTTPFetcher{Guard: loopback, Timeout: 500 * time.Millisecond}).Fetch(ctx, ts.URL+"/never"); err == nil {
 		t.Error("never-ending body: no timeout error")
 	}
 	if time.Since(start) > 2*time.Second {

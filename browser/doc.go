@@ -15,6 +15,26 @@
 //   - [HTTPFetcher] is a plain net/http client with size and time limits for
 //     static pages and tests.
 //
+// # Guarded by default
+//
+// Both are guarded against server-side request forgery by default: their
+// zero options reach public addresses only (netguard.Policy, in
+// Options.Guard and HTTPFetcher.Guard). A renderer's every connection,
+// documents, subresources, workers, WebSockets and prefetches alike, is
+// made by the guard's dialer through a proxy of its own; the exceptions a
+// caller allows (the fixture sites on loopback) are named in the policy.
+// Options.Unguarded turns the guard off, for tests only. [NewFetcher] is
+// the one constructor of a fetcher from a policy that crawls, monitors,
+// the dashboard and the commands use.
+//
+// # Memory bound during the page
+//
+// While pages run, the resident memory of every renderer process is read
+// every 100 ms, and one over Options.MaxRendererMemory is killed: its page
+// is returned partial as too large (ReasonTooLarge) and not tried again.
+// It bounds what the script heap bound (--max-old-space-size) does not:
+// typed arrays, the DOM of a huge document.
+//
 // A rendered [Page] carries the final URL, HTTP status, redirect chain,
 // title, the DOM serialized as HTML (open shadow roots flattened into their
 // hosts, same-origin iframes recorded in Frames), outgoing links with their
@@ -56,8 +76,10 @@
 // makes anyway. The pages of a site share a browser context, and a tab
 // whose page is captured is kept for the site's next page, whose
 // navigation then reuses its renderer process: a new tab and process per
-// page cost about as much CPU as the page itself. Chromium's memory is read
-// every 2 seconds, not after each page.
+// page cost about as much CPU as the page itself. Chromium's memory (PSS)
+// is read for retiring the browser every 2 seconds, not after each page;
+// the renderers' resident memory every 100 ms while pages run (about 10 ms
+// of CPU a page, BenchmarkMemoryWatch).
 //
 // # Waiting for a known content region
 //

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/netguard"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -26,11 +27,13 @@ func demoServer() *httptest.Server {
 	}))
 }
 
-// A plain HTTP fetch sees the page as served: the script has not run.
+// A plain HTTP fetch sees the page as served: the script has not run. The
+// demo server is on loopback, which the guard allows only when named.
 func ExampleHTTPFetcher() {
 	ts := demoServer()
 	defer ts.Close()
-	p, err := (&browser.HTTPFetcher{Timeout: 5 * time.Second}).Fetch(context.Background(), ts.URL)
+	guard := netguard.Policy{Allowed: []string{ts.Listener.Addr().String()}}
+	p, err := (&browser.HTTPFetcher{Guard: guard, Timeout: 5 * time.Second}).Fetch(context.Background(), ts.URL)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -43,7 +46,8 @@ func ExampleHTTPFetcher() {
 func ExampleRenderer() {
 	ts := demoServer()
 	defer ts.Close()
-	r, err := browser.New(browser.Options{Tabs: 1, PageTimeout: 10 * time.Second})
+	guard := netguard.Policy{Allowed: []string{ts.Listener.Addr().String()}}
+	r, err := browser.New(browser.Options{Tabs: 1, PageTimeout: 10 * time.Second, Guard: guard})
 	if err != nil {
 		log.Fatal(err)
 	}

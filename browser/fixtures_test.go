@@ -69,7 +69,7 @@ func TestFixtureScriptInjectedBody(t *testing.T) {
 			continue
 		}
 		url := w.ArticleURL(a)
-		plain := mustFetch(t, &HTTPFetcher{}, url)
+		plain := mustFetch(t, &HTTPFetcher{Guard: loopback}, url)
 		gold := goldParagraphs(a)
 		body := gold[len(gold)-1]
 		if strings.Contains(pageText(t, plain.HTML), body) {
@@ -101,7 +101,7 @@ func TestFixtureInfiniteScrollSection(t *testing.T) {
 	if len(sec.Articles) <= 10 {
 		t.Skipf("largest herald section has only %d stories", len(sec.Articles))
 	}
-	plain := mustFetch(t, &HTTPFetcher{}, herald.URL(sec.Path))
+	plain := mustFetch(t, &HTTPFetcher{Guard: loopback}, herald.URL(sec.Path))
 	p := mustFetch(t, sharedRenderer(t), herald.URL(sec.Path))
 	got, first := strings.Count(p.HTML, `class="river-item"`), strings.Count(plain.HTML, `class="river-item"`)
 	if got != len(sec.Articles) || first >= got {

@@ -65,7 +65,8 @@ document.getElementById('out').textContent = 'rendered by script';</script>
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tc.opt
-			o.Tabs, o.PageTimeout, o.AllowRequest = 1, 20*time.Second, allow
+			// Interception alone (no proxy): what AllowRequest sees of every request.
+			o.Tabs, o.PageTimeout, o.AllowRequest, o.Unguarded = 1, 20*time.Second, allow, true
 			o.Wait.ScrollSteps = -1
 			r := newRenderer(t, o)
 			p := mustFetch(t, r, public.URL+"/page")

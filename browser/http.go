@@ -9,15 +9,28 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/gleaner/gleaner/netguard"
 	"github.com/gleaner/gleaner/treediff"
 )
 
 // HTTPFetcher fetches pages with a plain HTTP GET: no scripts run. It is the
-// Fetcher for static pages and tests. The zero value is usable.
+// Fetcher for static pages and tests. The zero value is usable, and
+// guarded: it reaches public addresses only (see Guard).
 type HTTPFetcher struct {
-	// Client is the HTTP client (default: a client with Timeout).
+	// Guard is the policy the URL, every redirect hop and every connection
+	// pass (server-side request forgery); the zero Guard allows public
+	// addresses only. With Client set, Guard checks the URL and the hops,
+	// and the client's transport makes the connections: give it
+	// Guard.Transport().
+	Guard netguard.Policy
+	// Unguarded turns the guard off (no check, no guarded dialer): only
+	// for tests of pages served on loopback.
+	Unguarded bool
+	// Client is the HTTP client (default: a client with Timeout whose
+	// connections pass Guard's dialer).
 	Client *http.Client
 	// Timeout bounds one fetch, redirects and body included (default 30s).
 	Timeout time.Duration
@@ -30,8 +43,12 @@ type HTTPFetcher struct {
 	UserAgent string
 	// AllowRequest, when set, is asked about the URL and about every
 	// redirect hop before it is requested, as Options.AllowRequest: a hop it
-	// refuses is never requested and Fetch fails with [ErrRefused].
+	// refuses is never requested and Fetch fails with [ErrRefused]. Nil
+	// takes Guard.Check (nothing when Unguarded).
 	AllowRequest func(ctx context.Context, u *url.URL) error
+
+	once      sync.Once
+	transport http.RoundTripper // of the default client: Guard's dialer
 }
 
 // ErrNotHTML is wrapped by the error for a response that is not an HTML or
@@ -60,7 +77,7 @@ func (f *HTTPFetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 	start := time.Now()
 	p := &Page{URL: rawURL, FetchedAt: start, Attempts: 1, Requests: 1}
 
-	client := http.Client{Timeout: timeout}
+	client := http.Client{Timeout: timeout, Transport: f.defaultTransport()}
 	if f.Client != nil {
 		client = *f.Client
 	}
@@ -122,13 +139,46 @@ func (f *HTTPFetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 	return p, nil
 }
 
-// allow asks f.AllowRequest about u.
+// defaultTransport is the transport of the client made when Client is
+// nil: one per fetcher (its connections are reused), dialing with Guard's
+// dialer unless Unguarded.
+func (f *HTTPFetcher) defaultTransport() http.RoundTripper {
+	f.once.Do(func() {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.Proxy = nil
+		if !f.Unguarded {
+			t.DialContext = guardedDial(f.Guard)
+		}
+		f.transport = t
+	})
+	return f.transport
+}
+
+// allow asks f.AllowRequest (by default Guard.Check) about u.
 func (f *HTTPFetcher) allow(ctx context.Context, u *url.URL) error {
-	if f.AllowRequest == nil {
+	check := f.AllowRequest
+	if check == nil && !f.Unguarded {
+		check = f.Guard.Check
+	}
+	if check == nil {
 		return nil
 	}
-	if err := f.AllowRequest(ctx, u); err != nil {
+	if err := check(ctx, u); err != nil {
 		return fmt.Errorf("%w: %w", ErrRefused, err)
+	}
+	return nil
+}
+
+// FetchPage fetches rawURL as Fetch does: a plain GET has no use for what
+// PageOptions tell a renderer.
+func (f *HTTPFetcher) FetchPage(ctx context.Context, rawURL string, _ PageOptions) (*Page, error) {
+	return f.Fetch(ctx, rawURL)
+}
+
+// Close releases the idle connections of the default client.
+func (f *HTTPFetcher) Close() error {
+	if t, ok := f.defaultTransport().(*http.Transport); ok {
+		t.CloseIdleConnections()
 	}
 	return nil
 }

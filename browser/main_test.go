@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gleaner/gleaner/netguard"
 )
 
 // The tests share one renderer (one Chromium) where they can, to keep the
@@ -52,6 +54,20 @@ func ownChromiums() []int {
 	return procsWithArg(func(arg string) bool { return strings.HasPrefix(arg, prefix) })
 }
 
+// loopback is the guard of the tests whose pages are served on loopback:
+// it allows loopback, where a renderer made of zero options would refuse it.
+var loopback = netguard.Policy{Allowed: []string{"127.0.0.1", "localhost"}}
+
+// guardPolicy is a guard that allows the host:port of each server, and
+// no other address on loopback.
+func guardPolicy(srvs ...*httptest.Server) netguard.Policy {
+	var p netguard.Policy
+	for _, s := range srvs {
+		p.Allowed = append(p.Allowed, s.Listener.Addr().String())
+	}
+	return p
+}
+
 // needChromium skips the test when no Chromium is installed (outside CI).
 func needChromium(t testing.TB) {
 	t.Helper()
@@ -70,6 +86,11 @@ func newRenderer(t testing.TB, o Options) *Renderer {
 	if o.Logf == nil {
 		o.Logf = t.Logf
 	}
+	if !o.Unguarded && o.Dial == nil && o.Guard.Allowed == nil {
+		// The tests' pages are served on loopback; the guard and its
+		// proxy stay on, as for the pages of the web.
+		o.Guard = loopback
+	}
 	r, err := New(o)
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +106,7 @@ func sharedRenderer(t testing.TB) *Renderer {
 	t.Helper()
 	needChromium(t)
 	sharedOnce.Do(func() {
-		shared, sharedErr = New(Options{Tabs: 2, PageTimeout: 20 * time.Second})
+		shared, sharedErr = New(Options{Tabs: 2, PageTimeout: 20 * time.Second, Guard: loopback})
 		if sharedErr == nil {
 			openMu.Lock()
 			opened = append(opened, shared)
@@ -192,7 +213,7 @@ func testServer(t testing.TB) *httptest.Server {
 // helperMain starts a renderer, renders one page so Chromium runs, prints
 // the browser's pid and user data directory, and waits to be killed.
 func helperMain() {
-	r, err := New(Options{Tabs: 1, PageTimeout: 10 * time.Second})
+	r, err := New(Options{Tabs: 1, PageTimeout: 10 * time.Second, Guard: loopback})
 	if err != nil {
 		fmt.Println("ERR", err)
 		os.Exit(1)

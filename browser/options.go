@@ -2,13 +2,16 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"os/exec"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/gleaner/gleaner/netguard"
 )
 
 // Resource types that Options.Block can name (Chrome's network resource
@@ -47,6 +50,14 @@ type Options struct {
 	// processes, so not counted once per renderer) exceeds this many bytes
 	// after a page, read at most every 2 seconds (default 2 GiB).
 	MaxMemory int64
+	// MaxRendererMemory bounds the resident memory of one renderer
+	// process while pages run (default 512 MiB): it is read every 100 ms,
+	// and a renderer over it is killed at once; the page of its tab is
+	// returned partial (ReasonTooLarge, the document as the proxy
+	// received it) or fails with ErrTooLarge, and is not tried again. It
+	// bounds what --max-old-space-size does not: typed arrays, the DOM of
+	// a huge document. Negative: not watched (benchmarks).
+	MaxRendererMemory int64
 	// Isolate gives every page a fresh browser context of its own (no
 	// cookie, storage or cache carried over from another page). By default
 	// the pages of a site (host) share one context, kept while the browser
@@ -61,6 +72,18 @@ type Options struct {
 	// DefaultBlock). NoBlock turns blocking off.
 	Block   []string
 	NoBlock bool
+	// Guard is the policy every request and connection of the browser
+	// passes (server-side request forgery): the page's URL is checked by
+	// it, and every connection is made by its dialer through the
+	// renderer's proxy (see Dial). The zero Guard allows public addresses
+	// only: a renderer reaches loopback or a private network only where
+	// Guard.Allowed names it, or when Unguarded.
+	Guard netguard.Policy
+	// Unguarded turns the guard off: pages may make the browser reach any
+	// address, loopback, private networks and cloud metadata included.
+	// Only for tests whose pages are served on loopback and that must not
+	// go through the proxy; never for pages of the web.
+	Unguarded bool
 	// AllowRequest, when set, is asked about every request the browser is
 	// about to send: the page's document, its redirect hops, subresources,
 	// scripts' fetches, frames. A request it returns an error for is never
@@ -68,7 +91,7 @@ type Options struct {
 	// main document makes Fetch fail with [ErrRefused]. It guards against
 	// server-side request forgery through the pages a crawler renders. It
 	// runs for many requests at once, so it must be safe for concurrent use.
-	// Nil allows everything. With Dial set, only the page's own URL is
+	// Nil takes Guard.Check, unless Unguarded or Dial was given. With Dial set, only the page's own URL is
 	// asked about: the proxy's dialer decides on every connection, so
 	// pausing each request for a second check (a CDP round trip each) is
 	// not done.
@@ -82,7 +105,7 @@ type Options struct {
 	// request forgery that fetch interception (AllowRequest) cannot be. A
 	// connection it refuses with an error wrapping [ErrRefused] is answered
 	// as refused (Page.Notes; a refused document fails Fetch with
-	// ErrRefused).
+	// ErrRefused). Nil takes Guard's dialer (no proxy when Unguarded).
 	Dial DialFunc
 	// Screenshot asks for a JPEG of the whole page.
 	Screenshot bool
@@ -156,6 +179,7 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Tabs <= 0 {
 		o.Tabs = 2
 	}
+	o.guard()
 	if o.PageTimeout <= 0 {
 		o.PageTimeout = 30 * time.Second
 	}
@@ -169,6 +193,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.MaxMemory <= 0 {
 		o.MaxMemory = 2 << 30
+	}
+	if o.MaxRendererMemory == 0 {
+		o.MaxRendererMemory = 512 << 20
 	}
 	if o.Block == nil {
 		o.Block = DefaultBlock
@@ -206,6 +233,37 @@ func (o Options) withDefaults() (Options, error) {
 		w.LoadMoreClicks = 5
 	}
 	return o, nil
+}
+
+// guard fills Dial, and AllowRequest unless set, from Guard, unless
+// Unguarded or the caller's Dial decides.
+func (o *Options) guard() {
+	if o.Unguarded {
+		return
+	}
+	if o.Dial != nil {
+		return // the caller's dialer decides on every connection
+	}
+	o.Dial = guardedDial(o.Guard)
+	if o.AllowRequest == nil {
+		o.AllowRequest = o.Guard.Check
+	}
+}
+
+// guardedDial is policy's dialer as a DialFunc: a connection the policy
+// refuses is refused with ErrRefused (the proxy's and the plain fetcher's
+// sign of a refusal).
+func guardedDial(policy netguard.Policy) DialFunc {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	d := policy.Dialer(ctx)
+	return func(ctx context.Context, network, address string) (net.Conn, error) {
+		c, err := d.DialContext(ctx, network, address)
+		if errors.Is(err, netguard.ErrForbidden) && !errors.Is(err, ErrRefused) {
+			err = fmt.Errorf("%w: %w", ErrRefused, err)
+		}
+		return c, err
+	}
 }
 
 // FindChromium returns the Chromium binary to use: $GLEANER_CHROMIUM, else

@@ -289,11 +289,13 @@ func (p *proxy) forward(w http.ResponseWriter, r *http.Request) {
 // the browser renders what came; the cut is recorded.
 func (p *proxy) copyBody(w http.ResponseWriter, resp *http.Response, url string) {
 	var doc *keptDoc
-	dst := io.Writer(w)
+	// Each piece is passed on as it comes: a page streamed slowly (a live
+	// ticker) must reach the browser before it ends, not 4 KiB at a time.
+	dst := io.Writer(flushWriter{w})
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "text/html" || mt == "application/xhtml+xml" {
 		doc = &keptDoc{}
 		p.keepDoc(url, doc)
-		dst = io.MultiWriter(w, &keepWriter{p: p, doc: doc})
+		dst = io.MultiWriter(dst, &keepWriter{p: p, doc: doc})
 	}
 	n, _ := io.Copy(dst, io.LimitReader(resp.Body, p.maxBytes))
 	if n == p.maxBytes {
@@ -303,6 +305,17 @@ func (p *proxy) copyBody(w http.ResponseWriter, resp *http.Response, url string)
 			p.mu.Unlock()
 		}
 	}
+}
+
+// flushWriter flushes each write to the client at once.
+type flushWriter struct{ w http.ResponseWriter }
+
+func (f flushWriter) Write(b []byte) (int, error) {
+	n, err := f.w.Write(b)
+	if fl, ok := f.w.(http.Flusher); ok {
+		fl.Flush()
+	}
+	return n, err
 }
 
 // keepDoc files doc under url, forgetting the oldest beyond maxKeptDocs.

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -38,20 +39,22 @@ func (d *dialLog) refusals() []string {
 	return append([]string(nil), d.refused...)
 }
 
-// workersPage is a page whose WebSocket, dedicated and shared workers,
-// service worker and prefetch all try to reach target.
-const workersPage = `<!DOCTYPE html><html><head><title>Workers</title>
-<link rel="prefetch" href="%[1]s/prefetch"></head><body><div id="out">page</div>
-<script>
-try { const ws = new WebSocket('%[2]s/ws'); ws.onerror = () => {}; } catch (e) {}
-try { new SharedWorker('/worker.js?shared'); } catch (e) {}
-try { new Worker('/worker.js?dedicated'); } catch (e) {}
-if (navigator.serviceWorker) navigator.serviceWorker.register('/sw.js').catch(() => {});
-document.getElementById('out').textContent = 'rendered by script';
-</script></body></html>`
+// hostilePage is a page (testdata/hostile.html, a format with the
+// forbidden target's http URL and ws URL) whose WebSocket, dedicated and
+// shared workers, service worker, prefetch, speculation rules,
+// window.open, frame through a redirect, and fetch() all try to reach the
+// target. The entry-point test of cmd/gleaner renders it too.
+func hostilePage(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/hostile.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
 
 // TestProxyGuardsEveryConnection renders a page whose WebSocket, workers,
-// service worker and prefetch try to reach a loopback port the dialer does
+// service worker, prefetches, pop-up and frame try to reach a loopback port the dialer does
 // not allow: through the renderer's proxy, none reaches it (its request log
 // stays empty) and each try is a refusal of the dialer; a document on that
 // port fails with ErrRefused.
@@ -66,10 +69,14 @@ func TestProxyGuardsEveryConnection(t *testing.T) {
 	}))
 	defer target.Close()
 	targetAddr := strings.TrimPrefix(target.URL, "http://")
+	page := hostilePage(t)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, workersPage, target.URL, "ws://"+targetAddr)
+		fmt.Fprintf(w, page, target.URL, "ws://"+targetAddr)
+	})
+	mux.HandleFunc("/hop", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target.URL+"/framed", http.StatusFound)
 	})
 	script := func(body string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {

@@ -61,6 +61,9 @@ type instance struct {
 	pages  int
 	memAt  time.Time // memory last read
 	idle   []*tab    // tabs kept for their site's next page (Renderer.park)
+	// memKills are the renderers killed over their memory bound (the
+	// latest maxMemKills), see watchMemory.
+	memKills []memKill
 
 	spare   chan *tab   // a tab opened in advance (isolated pages only)
 	warming atomic.Bool // a spare tab is being opened
@@ -124,6 +127,14 @@ func (r *Renderer) FetchPage(ctx context.Context, rawURL string, po PageOptions)
 		}
 		p, err := r.render(ctx, inst, u, po)
 		r.release(inst, err)
+		var tl *tooLargeError
+		if errors.As(err, &tl) {
+			if p := r.tooLargePage(u, tl); p != nil {
+				p.Attempts = attempt
+				r.pages.Add(1)
+				return p, nil
+			}
+		}
 		if err == nil {
 			p.Attempts = attempt
 			r.pages.Add(1)
@@ -290,7 +301,7 @@ func (r *Renderer) release(inst *instance, err error) {
 // it walks /proc of every Chromium process (46 ms a page when done after
 // each), and one page cannot grow far past the bound in between (a
 // script's heap is bounded by --max-old-space-size, responses by the
-// proxy).
+// proxy, each renderer by watchMemory).
 const memEvery = 2 * time.Second
 
 // memDue reports whether the memory of inst is to be read now, and if so
@@ -404,7 +415,11 @@ func (r *Renderer) start() (*instance, error) {
 		pid = p.Pid
 	}
 	n := r.started.Add(1)
-	return &instance{id: int(n), dir: dir, pid: pid, allocCancel: allocCancel, ctx: ctx, cancel: cancel, sites: map[string]*siteContext{}, spare: make(chan *tab, 1)}, nil
+	inst := &instance{id: int(n), dir: dir, pid: pid, allocCancel: allocCancel, ctx: ctx, cancel: cancel, sites: map[string]*siteContext{}, spare: make(chan *tab, 1)}
+	if pid != 0 && o.MaxRendererMemory > 0 {
+		go r.watchMemory(inst)
+	}
+	return inst, nil
 }
 
 // proxyFlags send all of the browser's traffic through the proxy at addr:

@@ -741,6 +741,12 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL, po Pa
 		}
 		switch {
 		case crashed && ctx.Err() == nil:
+			if k, ok := inst.memKilledSince(start); ok {
+				st.mu.Lock()
+				tl := &tooLargeError{kill: k, bound: r.opt.MaxRendererMemory, mainURL: st.mainURL, status: st.status, contentType: st.ctype}
+				st.mu.Unlock()
+				return fmt.Errorf("%s: %w", step, tl) // not retried: it would blow it again
+			}
 			if blown := st.memoryBlown(); blown != nil {
 				return fmt.Errorf("%s: %w", step, blown) // not retried: it would blow it again
 			}

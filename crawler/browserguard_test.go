@@ -43,7 +43,7 @@ func TestBrowserRequestsGuarded(t *testing.T) {
 	fu, _ := url.Parse(front.URL)
 	cfg := Config{Name: "ssrf-chromium", Seeds: []string{front.URL + "/", front.URL + "/away"}, Terms: []string{"wind"},
 		AllowHosts: []string{fu.Host}, Delay: -1, LearnAt: -1}
-	r, err := browser.New(browser.Options{Tabs: 1, PageTimeout: 20 * time.Second, NoBlock: true, AllowRequest: cfg.Guard().Check,
+	r, err := browser.NewFetcher(cfg.Guard(), true, browser.Options{Tabs: 1, PageTimeout: 20 * time.Second, NoBlock: true,
 		Wait: browser.WaitOptions{ScrollSteps: -1, LoadMoreClicks: -1}})
 	if err != nil {
 		t.Fatal(err)

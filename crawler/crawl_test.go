@@ -419,10 +419,10 @@ func TestTargetGuardCrawl(t *testing.T) {
 		t.Errorf("detail %q does not name the guard", d)
 	}
 
-	// A fetcher of the caller's (a browser follows redirects itself): the
-	// redirect is seen after the fact and nothing is kept.
+	// An unguarded fetcher of the caller's (a browser follows redirects
+	// itself): the redirect is seen after the fact and nothing is kept.
 	c, err = New(db, Config{Name: "ssrf-browser", Seeds: []string{front.URL + "/"}, Terms: []string{"x"}, AllowHosts: []string{fu.Host},
-		Delay: -1, LearnAt: -1, Fetcher: &browser.HTTPFetcher{}})
+		Delay: -1, LearnAt: -1, Fetcher: &browser.HTTPFetcher{Unguarded: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

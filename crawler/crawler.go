@@ -155,18 +155,34 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 	if c.fetch == nil {
 		// Every hop is checked by the seed's rule (Check: host and port
 		// as allowed), the connection by the address dialed.
-		c.fetch = &browser.HTTPFetcher{Client: client, Timeout: cfg.Timeout, MaxBytes: cfg.MaxBytes + 1, UserAgent: cfg.UserAgent,
-			AllowRequest: c.guard.Check}
+		c.fetch = &browser.HTTPFetcher{Guard: c.guard, Client: client, Timeout: cfg.Timeout, MaxBytes: cfg.MaxBytes + 1, UserAgent: cfg.UserAgent}
 	}
 	c.learner = newLearner(db, cfg)
 	return c, nil
 }
 
 // Guard is the guard against server-side request forgery of a crawl of
-// cfg. A browser given as Config.Fetcher should check every request it sends
-// with it (browser.Options.AllowRequest = cfg.Guard().Check): the crawler
-// itself only sees the URLs it asks for and where they ended.
+// cfg. A browser given as Config.Fetcher must pass it (Config.Renderer
+// starts one that does): the crawler itself only sees the URLs it asks for
+// and where they ended.
 func (cfg Config) Guard() TargetGuard { return TargetGuard{Allowed: cfg.AllowHosts} }
+
+// Renderer starts the Chromium a crawl of cfg renders with
+// (browser.NewFetcher): the crawl's timeout, user agent and size bound
+// (8 MiB of HTML by default), every request and connection passing the
+// crawl's guard. The command line's crawl and worker and the dashboard's
+// launch start theirs with it.
+func (cfg Config) Renderer(chromium string, tabs int, logf func(string, ...any)) (browser.ClosingFetcher, error) {
+	timeout, maxBytes := cfg.Timeout, cfg.MaxBytes
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	if maxBytes <= 0 {
+		maxBytes = 8 << 20
+	}
+	return browser.NewFetcher(cfg.Guard(), true, browser.Options{ExecPath: chromium, Tabs: tabs, PageTimeout: timeout,
+		UserAgent: cfg.UserAgent, MaxHTMLBytes: int(maxBytes), Logf: logf})
+}
 
 // Dataset is the dataset name under which the pages of crawl name are stored.
 func Dataset(name string) string { return "crawl:" + name }
@@ -417,8 +433,7 @@ func (c *Crawler) loop(ctx context.Context) (string, error) {
 		inflight[e.Host] = true
 		n++
 		go func() {
-			err := c.work(ctx, e)
-			done <- result{e.Host, err}
+			done <- result{e.Host, c.unleaseOnError(e, c.work(ctx, e))}
 		}()
 	}
 	for n > 0 {
@@ -550,6 +565,19 @@ func (c *Crawler) robotsFailed(ctx context.Context, e entry, rerr error) error {
 // interrupted puts a URL back in the queue after a cancellation.
 func (c *Crawler) interrupted(e entry) error {
 	return c.fr.requeue(context.Background(), e.URL)
+}
+
+// unleaseOnError puts e back in the queue when its work failed with err
+// (a store failure, a fetcher that stopped): a URL is never left leased by
+// a run that goes on or stops, whatever ended its page.
+func (c *Crawler) unleaseOnError(e entry, err error) error {
+	if err == nil {
+		return nil
+	}
+	if rerr := c.interrupted(e); rerr != nil {
+		return errors.Join(err, fmt.Errorf("requeue %s: %w", e.URL, rerr))
+	}
+	return err
 }
 
 // finish commits a URL that was not fetched.

@@ -99,7 +99,7 @@ func TestRegionHintReachesRenderer(t *testing.T) {
 			herald = s.Base
 		}
 	}
-	r, err := browser.New(browser.Options{Tabs: 2, PageTimeout: 20 * time.Second,
+	r, err := browser.New(browser.Options{Tabs: 2, PageTimeout: 20 * time.Second, Guard: fixtureConfig(w, "").Guard(),
 		Wait: browser.WaitOptions{ScrollSteps: -1, LoadMoreClicks: -1, LongRequest: 2 * time.Second}})
 	if err != nil {
 		t.Fatal(err)

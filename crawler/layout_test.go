@@ -44,7 +44,7 @@ func TestLayoutImprovesExtraction(t *testing.T) {
 	if len(arts) < 4 {
 		t.Fatalf("only %d script-built articles", len(arts))
 	}
-	r, err := browser.New(browser.Options{Tabs: 2, PageTimeout: 20 * time.Second, Wait: browser.WaitOptions{ScrollSteps: -1, LoadMoreClicks: -1}})
+	r, err := browser.New(browser.Options{Tabs: 2, PageTimeout: 20 * time.Second, Guard: fixtureConfig(w, "").Guard(), Wait: browser.WaitOptions{ScrollSteps: -1, LoadMoreClicks: -1}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package crawler
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"sync"
 	"time"
@@ -136,21 +137,34 @@ func (l *learner) learnSite(ctx context.Context, site string, s *siteState) erro
 func (l *learner) extract(ctx context.Context, sp *store.Page, tree *treediff.Tree) (heuristics.Result, int64, error) {
 	s := l.site(sp.Site)
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := l.prepare(ctx, sp.Site, s); err != nil {
+	in, runID, err := l.input(ctx, sp, tree, s)
+	if err != nil {
+		s.mu.Unlock()
 		return heuristics.Result{}, 0, err
+	}
+	// The site stays locked until the extraction ends, even one given up
+	// (its medoid tree and rules are the site's).
+	r, err := extractCtx(ctx, in, s.mu.Unlock)
+	return r, runID, err
+}
+
+// input prepares the extraction of sp on its site's templates, learning
+// them when due; s.mu is held.
+func (l *learner) input(ctx context.Context, sp *store.Page, tree *treediff.Tree, s *siteState) (heuristics.Input, int64, error) {
+	if err := l.prepare(ctx, sp.Site, s); err != nil {
+		return heuristics.Input{}, 0, err
 	}
 	if _, known := s.tpl.Member(sp.ID); !known {
 		s.pages++
 		s.sinceLearn++
 	}
 	if err := l.sync(ctx, sp.Site, s); err != nil {
-		return heuristics.Result{}, 0, err
+		return heuristics.Input{}, 0, err
 	}
 	if l.cfg.LearnAt > 0 && s.pages >= max(l.cfg.LearnAt, s.nextLearn) && l.due(ctx, sp.Site, s) {
 		if err := l.learnSite(ctx, sp.Site, s); err != nil {
 			if ctx.Err() != nil {
-				return heuristics.Result{}, 0, ctx.Err()
+				return heuristics.Input{}, 0, ctx.Err()
 			}
 			l.cfg.Logf("templates of %s: %v", sp.Site, err)
 			s.sinceLearn, s.nextLearn = 0, 2*s.pages
@@ -164,8 +178,30 @@ func (l *learner) extract(ctx context.Context, sp *store.Page, tree *treediff.Tr
 			in.Medoid, in.Rules, runID = mt, s.tpl.Rules[m.Cluster], s.tpl.Run.ID
 		}
 	}
-	r, err := heuristics.Extract(in, heuristics.ExtractOptions{})
-	return r, runID, err
+	return in, runID, nil
+}
+
+// extractCtx runs the extraction of in, given up when ctx ends: the
+// extraction itself takes no context, and can take tens of seconds on a
+// page of many blocks, which must not hold a stopping crawl (SIGTERM).
+// done is called when the extraction ends, given up or not.
+func extractCtx(ctx context.Context, in heuristics.Input, done func()) (heuristics.Result, error) {
+	type result struct {
+		r   heuristics.Result
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		defer done()
+		r, err := heuristics.Extract(in, heuristics.ExtractOptions{})
+		ch <- result{r, err}
+	}()
+	select {
+	case res := <-ch:
+		return res.r, res.err
+	case <-ctx.Done():
+		return heuristics.Result{}, fmt.Errorf("extract: %w", ctx.Err())
+	}
 }
 
 func (l *learner) medoidTree(ctx context.Context, s *siteState, id int64) (*treediff.Tree, error) {

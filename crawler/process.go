@@ -84,7 +84,7 @@ func (c *Crawler) judge(ctx context.Context, e entry, sp *store.Page) (doneRecor
 		return d, nil
 	}
 	html := sp.HTML()
-	if cp := sp.Capture; int64(len(html)) > cfg.MaxBytes || (cp != nil && cp.Partial && strings.Contains(cp.PartialReason, "cut")) {
+	if cp := sp.Capture; int64(len(html)) > cfg.MaxBytes || (cp != nil && cp.Partial && tooLarge(cp.PartialReason)) {
 		d.Outcome, d.Detail = OutcomeSize, fmt.Sprintf("too large: over %d bytes", cfg.MaxBytes)
 		return d, nil
 	}
@@ -168,6 +168,12 @@ func transient(sp *store.Page) bool {
 		return storedFailure(sp) == browser.FailureNetwork
 	}
 	return sp.Status >= 500
+}
+
+// tooLarge reports whether a partial page's reason says it blew a size
+// bound: its document cut, or its renderer killed over its memory bound.
+func tooLarge(partialReason string) bool {
+	return strings.Contains(partialReason, "cut") || strings.HasPrefix(partialReason, browser.ReasonTooLarge)
 }
 
 // storedFailure is the failure kind stored with a failed page (FailureOther

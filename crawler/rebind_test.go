@@ -75,13 +75,13 @@ func answer(q []byte, next func() netip.Addr) ([]byte, bool) {
 	return b, err == nil
 }
 
-// watchDials records the guard's dial decisions for one test and stops
-// any connection it allowed off loopback, so none leaves the machine.
-func watchDials(t *testing.T) func() []string {
+// watchDials returns a Decide hook for a guard that records its dial
+// decisions and stops any connection it allowed off loopback, so none
+// leaves the machine, and the function listing the decisions.
+func watchDials() (func(address string, decision error) error, func() []string) {
 	var mu sync.Mutex
 	var seen []string
-	old := dialDecision
-	dialDecision = func(address string, decision error) error {
+	decide := func(address string, decision error) error {
 		mu.Lock()
 		seen = append(seen, fmt.Sprintf("%s %v", address, decision))
 		mu.Unlock()
@@ -90,8 +90,7 @@ func watchDials(t *testing.T) func() []string {
 		}
 		return decision
 	}
-	t.Cleanup(func() { dialDecision = old })
-	return func() []string {
+	return decide, func() []string {
 		mu.Lock()
 		defer mu.Unlock()
 		return append([]string(nil), seen...)
@@ -110,8 +109,8 @@ func TestDialerDecidesOnDialedAddress(t *testing.T) {
 	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
 	defer target.Close()
 	port := target.Listener.Addr().(*net.TCPAddr).Port
-	watchDials(t)
-	g := TargetGuard{Resolver: rebindingResolver(t, publicTestAddr, netip.MustParseAddr("127.0.0.1"))}
+	decide, _ := watchDials()
+	g := TargetGuard{Resolver: rebindingResolver(t, publicTestAddr, netip.MustParseAddr("127.0.0.1")), Decide: decide}
 	u, _ := url.Parse(fmt.Sprintf("http://rebind.test:%d/", port))
 	ctx := context.Background()
 	if err := g.Check(ctx, u); err != nil {
@@ -145,12 +144,11 @@ func TestBrowserDNSRebinding(t *testing.T) {
 		fmt.Fprintf(w, `<!DOCTYPE html><html><head><title>Rebind</title></head><body><p>front</p><img src="http://rebind.localhost:%d/img"></body></html>`, port)
 	}))
 	defer front.Close()
-	dials := watchDials(t)
+	decide, dials := watchDials()
 	g := TargetGuard{Allowed: []string{front.Listener.Addr().String()},
-		Resolver: rebindingResolver(t, publicTestAddr, netip.MustParseAddr("127.0.0.1"))}
+		Resolver: rebindingResolver(t, publicTestAddr, netip.MustParseAddr("127.0.0.1")), Decide: decide}
 	opt := browser.Options{Tabs: 1, PageTimeout: 15 * time.Second, NoBlock: true, Wait: browser.WaitOptions{ScrollSteps: -1, LoadMoreClicks: -1}}
-	g.Guard(context.Background(), &opt)
-	r, err := browser.New(opt)
+	r, err := browser.NewFetcher(g, true, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

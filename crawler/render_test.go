@@ -27,7 +27,7 @@ func TestRenderedCrawl(t *testing.T) {
 			herald = s.Base
 		}
 	}
-	r, err := browser.New(browser.Options{Tabs: 2, PageTimeout: 20 * time.Second, Wait: browser.WaitOptions{ScrollSteps: -1, LoadMoreClicks: -1}})
+	r, err := browser.New(browser.Options{Tabs: 2, PageTimeout: 20 * time.Second, Guard: fixtureConfig(w, "").Guard(), Wait: browser.WaitOptions{ScrollSteps: -1, LoadMoreClicks: -1}})
 	if err != nil {
 		t.Fatal(err)
 	}

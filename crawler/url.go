@@ -1,17 +1,11 @@
 package crawler
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"net"
-	"net/netip"
 	"net/url"
 	"path"
 	"sort"
 	"strings"
-
-	"github.com/c-robinson/iplib/v2/iana"
 )
 
 // Canonicalize returns the form of a URL under which the frontier knows it:
@@ -127,97 +121,4 @@ func (g TrapGuard) Check(u *url.URL) error {
 		}
 	}
 	return nil
-}
-
-// ErrForbiddenTarget is wrapped by the errors of TargetGuard.
-var ErrForbiddenTarget = errors.New("forbidden target")
-
-// TargetGuard refuses what a crawler must not fetch by default (server-side
-// request forgery): schemes other than http and https, and hosts that are or
-// resolve to loopback, private, link-local, multicast or unspecified
-// addresses. Allowed lists exceptions (host or host:port, as in the URL),
-// such as the fixture sites on 127.0.0.1 in the demo and tests.
-type TargetGuard struct {
-	Allowed  []string
-	Resolver *net.Resolver // nil: net.DefaultResolver
-}
-
-// Check resolves u's host and returns nil if it may be fetched.
-func (g TargetGuard) Check(ctx context.Context, u *url.URL) error {
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return fmt.Errorf("url %s: scheme %q is not http or https: %w", u, u.Scheme, ErrForbiddenTarget)
-	}
-	for _, a := range g.Allowed {
-		if strings.EqualFold(a, u.Host) || strings.EqualFold(a, u.Hostname()) {
-			return nil
-		}
-	}
-	host := u.Hostname()
-	if host == "" {
-		return fmt.Errorf("url %s: no host: %w", u, ErrForbiddenTarget)
-	}
-	var addrs []netip.Addr
-	if a, err := netip.ParseAddr(host); err == nil {
-		addrs = []netip.Addr{a}
-	} else {
-		ips, err := g.resolver().LookupNetIP(ctx, "ip", host)
-		if err != nil {
-			return fmt.Errorf("url %s: resolve %s: %w", u, host, err)
-		}
-		addrs = ips
-	}
-	for _, a := range addrs {
-		if !publicAddr(a) {
-			return fmt.Errorf("url %s: host %s is at non-public address %s: %w", u, host, a, ErrForbiddenTarget)
-		}
-	}
-	return nil
-}
-
-// globalUnicast6 is IANA's IPv6 global unicast space; the rest of the
-// IPv6 space (deprecated site-local fec0::/10, IPv4-compatible ::a.b.c.d…)
-// is not reachable on the internet.
-var globalUnicast6 = netip.MustParsePrefix("2000::/3")
-
-// Prefixes of IPv6 addresses that embed an IPv4 address, and where.
-var (
-	nat64  = netip.MustParsePrefix("64:ff9b::/96") // last 4 bytes (RFC 6052)
-	sixTo4 = netip.MustParsePrefix("2002::/16")    // bytes 2-5 (RFC 3056)
-)
-
-// publicAddr reports whether a is a globally reachable unicast address:
-// in no block of IANA's IPv4 and IPv6 special-purpose address registries
-// that is not globally reachable (github.com/c-robinson/iplib/v2/iana),
-// not multicast, an IPv6 address in the global unicast space, and an IPv4
-// address embedded in an IPv6 one (mapped, NAT64, 6to4) public itself.
-func publicAddr(a netip.Addr) bool {
-	a = a.Unmap().WithZone("")
-	if !a.IsValid() || a.IsMulticast() {
-		return false
-	}
-	if v4, ok := embeddedIPv4(a); ok {
-		if !publicAddr(v4) {
-			return false
-		}
-	} else if a.Is6() && !globalUnicast6.Contains(a) {
-		return false
-	}
-	for _, r := range iana.GetReservationsForIP(net.IP(a.AsSlice())) {
-		if !r.Global {
-			return false
-		}
-	}
-	return true
-}
-
-// embeddedIPv4 returns the IPv4 address a NAT64 or 6to4 address carries.
-func embeddedIPv4(a netip.Addr) (netip.Addr, bool) {
-	b := a.As16()
-	switch {
-	case nat64.Contains(a):
-		return netip.AddrFrom4([4]byte(b[12:16])), true
-	case sixTo4.Contains(a):
-		return netip.AddrFrom4([4]byte(b[2:6])), true
-	}
-	return netip.Addr{}, false
 }

@@ -264,7 +264,7 @@ func (c *Crawler) loopShared(ctx context.Context) (string, error) {
 			inflight[e.Host]++
 			n++
 			go func(e entry, takeover bool) {
-				done <- result{e.Host, c.workShared(ctx, e, takeover)}
+				done <- result{e.Host, c.unleaseOnError(e, c.workShared(ctx, e, takeover))}
 			}(*e, res == leaseTakeover)
 			continue
 		case leaseBudget:

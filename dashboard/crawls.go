@@ -186,19 +186,11 @@ func (m *crawlManager) launch(cfg crawler.Config, render bool, tabs int) error {
 	return nil
 }
 
-// renderer starts Chromium for a render-mode crawl, every request of it
-// passing the crawl's guard, as the command line does.
-func (m *crawlManager) renderer(cfg crawler.Config, tabs int, logf func(string, ...any)) (*browser.Renderer, error) {
-	timeout := cfg.Timeout
-	if timeout <= 0 {
-		timeout = 30 * time.Second
-	}
-	maxBytes := cfg.MaxBytes
-	if maxBytes <= 0 {
-		maxBytes = 8 << 20
-	}
-	r, err := browser.New(browser.Options{ExecPath: m.opt.Chromium, Tabs: tabs, PageTimeout: timeout, UserAgent: cfg.UserAgent,
-		MaxHTMLBytes: int(maxBytes), AllowRequest: cfg.Guard().Check, Logf: logf})
+// renderer starts Chromium for a render-mode crawl, every request and
+// connection of it passing the crawl's guard, as the command line does (one
+// constructor: crawler.Config.Renderer).
+func (m *crawlManager) renderer(cfg crawler.Config, tabs int, logf func(string, ...any)) (browser.ClosingFetcher, error) {
+	r, err := cfg.Renderer(m.opt.Chromium, tabs, logf)
 	if err != nil {
 		return nil, fmt.Errorf("render mode: %w", err)
 	}

@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/eval"
 	"github.com/gleaner/gleaner/fixtures"
@@ -186,7 +185,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 
 	if !*plain {
-		r, err := crawlRenderer(ctx, cfg, *chromium, *tabs, func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) })
+		r, err := cfg.Renderer(*chromium, *tabs, func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) })
 		if err != nil {
 			return err
 		}
@@ -271,17 +270,6 @@ func writeCorpus(ctx context.Context, st *store.DB, name, path string, stdout io
 	}
 	fmt.Fprintf(stdout, "corpus: %d documents in %s\n", n, path)
 	return nil
-}
-
-// crawlRenderer starts the Chromium a crawl renders with: the crawl's
-// timeout, user agent and size bound, and, since Chromium follows redirects
-// and loads subresources itself, each of its requests and connections
-// passing the crawl's SSRF guard.
-func crawlRenderer(ctx context.Context, cfg crawler.Config, chromium string, tabs int, logf func(string, ...any)) (*browser.Renderer, error) {
-	opt := browser.Options{ExecPath: chromium, Tabs: tabs, PageTimeout: orDefault(cfg.Timeout, 30*time.Second),
-		UserAgent: cfg.UserAgent, MaxHTMLBytes: int(orDefault64(cfg.MaxBytes, 8<<20)), Logf: logf}
-	cfg.Guard().Guard(ctx, &opt)
-	return browser.New(opt)
 }
 
 func orDefault(d, def time.Duration) time.Duration {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/netguard"
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
@@ -25,8 +27,9 @@ var stdin io.Reader = os.Stdin
 // oneFlags are the flags and arguments of `gleaner extract` on one page.
 type oneFlags struct {
 	url, charset, chromium *string
-	plain                  *bool
+	plain, keepErrors      *bool
 	timeout                *time.Duration
+	allow                  listFlag
 
 	target, medoid, site, db string
 	asJSON                   bool
@@ -38,10 +41,14 @@ func (o *oneFlags) add(fs *flag.FlagSet) {
 	o.charset = fs.String("charset", "", "with one page: decode it with this `charset` (shift_jis, gb18030, utf-16le...) whatever it declares")
 	o.chromium = fs.String("chromium", "", "with a URL: Chromium `binary` (default: $GLEANER_CHROMIUM, chromium on PATH, /usr/bin/chromium)")
 	o.timeout = fs.Duration("timeout", 30*time.Second, "with a URL: cap on fetching or rendering it")
+	o.keepErrors = fs.Bool("keep-errors", false, "with a URL: extract an HTTP error page (status 400 or more) instead of failing")
+	fs.Var(&o.allow, "allow-host", "with a URL: allow this private/loopback `host[:port]` (repeatable), as crawl does")
 }
 
 // pageOnly reports whether a flag that applies to one page only was given.
-func (o *oneFlags) pageOnly() bool { return *o.url != "" || *o.plain || *o.charset != "" }
+func (o *oneFlags) pageOnly() bool {
+	return *o.url != "" || *o.plain || *o.charset != "" || *o.keepErrors || len(o.allow) > 0
+}
 
 // flagSet reports whether the flag name was given on the command line.
 func flagSet(fs *flag.FlagSet, name string) bool {
@@ -93,6 +100,8 @@ func (o *oneFlags) check() error {
 		return fmt.Errorf("%w: --url names the page of a FILE or -, not of a URL", errUsage)
 	case !isURL && *o.plain:
 		return fmt.Errorf("%w: --plain applies to a URL", errUsage)
+	case !isURL && (*o.keepErrors || len(o.allow) > 0):
+		return fmt.Errorf("%w: --keep-errors and --allow-host apply to a URL", errUsage)
 	case o.site != "" && o.db == "":
 		return fmt.Errorf("%w: --site with one page names the site whose templates to use: it needs --db", errUsage)
 	case o.medoid != "" && o.db != "":
@@ -120,24 +129,29 @@ func (o *oneFlags) read(ctx context.Context, stderr io.Writer) (*onePage, error)
 	return &onePage{name: o.target, url: *o.url, src: src}, nil
 }
 
-// fetch renders the URL in Chromium, or fetches it with --plain.
+// ErrHTTPStatus is wrapped by the error of `gleaner extract URL` when the
+// server answered with an error status (400 or more) and --keep-errors was
+// not given.
+var ErrHTTPStatus = errors.New("HTTP error status")
+
+// fetch renders the URL in Chromium, or fetches it with --plain, guarded
+// as a crawl is (public addresses, and the hosts of --allow-host).
 func (o *oneFlags) fetch(ctx context.Context, stderr io.Writer) (*onePage, error) {
-	var f browser.Fetcher = &browser.HTTPFetcher{Timeout: *o.timeout}
-	if !*o.plain {
-		r, err := browser.New(browser.Options{ExecPath: *o.chromium, Tabs: 1, PageTimeout: *o.timeout,
-			Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
-		if err != nil {
-			return nil, err
-		}
-		defer r.Close()
-		f = r
+	f, err := browser.NewFetcher(netguard.Policy{Allowed: o.allow}, !*o.plain, browser.Options{ExecPath: *o.chromium, Tabs: 1,
+		PageTimeout: *o.timeout, Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
+	if err != nil {
+		return nil, err
 	}
+	defer f.Close()
 	p, err := f.Fetch(ctx, o.target)
 	if err != nil {
 		return nil, err
 	}
 	if p.Status >= 400 {
-		fmt.Fprintf(stderr, "gleaner extract: %s: HTTP status %d\n", o.target, p.Status)
+		if !*o.keepErrors {
+			return nil, fmt.Errorf("%s: status %d: %w (--keep-errors extracts the error page)", o.target, p.Status, ErrHTTPStatus)
+		}
+		fmt.Fprintf(stderr, "gleaner extract: %s: HTTP status %d, kept (--keep-errors)\n", o.target, p.Status)
 	}
 	sp, err := capture.ToStore(o.target, "", store.SiteFromDomain, p, nil)
 	if err != nil {

@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gleaner/gleaner/browser"
@@ -105,7 +107,7 @@ func storyServer(t *testing.T) *httptest.Server {
 
 func TestExtractOneURLPlain(t *testing.T) {
 	ts := storyServer(t)
-	got := extractOne(t, ts.URL+"/council", "--plain")
+	got := extractOne(t, ts.URL+"/council", "--plain", "--allow-host", ts.Listener.Addr().String())
 	if got.Title != "Council delays the river vote" || len(strings.Fields(got.Body)) < 100 || strings.Contains(got.Body, "written by script") {
 		t.Errorf("plain fetch: %+v", got)
 	}
@@ -116,8 +118,70 @@ func TestExtractOneURLRendered(t *testing.T) {
 		t.Skip(err)
 	}
 	ts := storyServer(t)
-	got := extractOne(t, ts.URL+"/council")
+	got := extractOne(t, ts.URL+"/council", "--allow-host", ts.Listener.Addr().String())
 	if got.Title != "Council delays the river vote" || !strings.Contains(got.Body, "written by script") {
 		t.Errorf("rendered: %+v", got)
+	}
+}
+
+// TestExtractOneURLGuarded: `gleaner extract URL`, rendered and plain,
+// fetches what a crawl may: a page on loopback not allowed is refused (the
+// command fails naming it, its server sees nothing), and so is a redirect
+// from an allowed page to another loopback port.
+func TestExtractOneURLGuarded(t *testing.T) {
+	var hits atomic.Int64
+	forbidden := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<html><body><p>secret</p></body></html>")
+	}))
+	t.Cleanup(forbidden.Close)
+	front := httptest.NewServer(http.RedirectHandler(forbidden.URL+"/secret", http.StatusFound))
+	t.Cleanup(front.Close)
+	modes := [][]string{{"--plain"}}
+	if _, err := browser.FindChromium(); err == nil {
+		modes = append(modes, nil)
+	}
+	for _, mode := range modes {
+		for _, args := range [][]string{
+			{forbidden.URL + "/admin"},
+			{front.URL + "/away", "--allow-host", front.Listener.Addr().String()},
+		} {
+			args = append(append([]string{"extract"}, args...), mode...)
+			code, _, errs := runGleaner(args...)
+			if code == 0 || !strings.Contains(errs, "refused") {
+				t.Errorf("%q: exit %d, %s; want a refusal", args, code, errs)
+			}
+		}
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("%d requests reached the port not allowed", n)
+	}
+}
+
+// TestExtractOneURLErrorStatus: an HTTP error status fails the command
+// with an error naming the URL and the status, unless --keep-errors.
+func TestExtractOneURLErrorStatus(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, "<html><head><title>Not found</title></head><body><p>No page here, sorry; try the home page of the site.</p></body></html>")
+	}))
+	t.Cleanup(ts.Close)
+	allow := []string{"--allow-host", ts.Listener.Addr().String()}
+	modes := [][]string{{"--plain"}}
+	if _, err := browser.FindChromium(); err == nil {
+		modes = append(modes, nil)
+	}
+	for _, mode := range modes {
+		args := append(append([]string{"extract", ts.URL + "/gone"}, allow...), mode...)
+		code, _, errs := runGleaner(args...)
+		if code == 0 || !strings.Contains(errs, ts.URL+"/gone") || !strings.Contains(errs, "404") {
+			t.Errorf("%q: exit %d, stderr %q; want a failure naming the URL and 404", args, code, errs)
+		}
+		code, out, errs := runGleaner(append(args, "--keep-errors")...)
+		if code != 0 || !strings.Contains(out, "Not found") {
+			t.Errorf("%q --keep-errors: exit %d, %s %s", args, code, out, errs)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/fixtures"
+	"github.com/gleaner/gleaner/netguard"
 )
 
 func init() {
@@ -165,13 +167,24 @@ func runFixtures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return fmt.Errorf("%w: unknown subcommand %q (serve, manifest or replay)", errUsage, sub)
 }
 
-// startRendering serves the sites and starts Chromium for --rendered.
-func startRendering(ctx context.Context, opts fixtures.Options, tabs int, timeout time.Duration, stderr io.Writer) (*fixtures.Server, *browser.Renderer, error) {
+// startRendering serves the sites and starts Chromium for --rendered,
+// guarded: it may reach the fixture sites' hosts on loopback, nothing else
+// there.
+func startRendering(ctx context.Context, opts fixtures.Options, tabs int, timeout time.Duration, stderr io.Writer) (*fixtures.Server, browser.ClosingFetcher, error) {
 	srv, err := fixtures.Start(ctx, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := browser.New(browser.Options{Tabs: tabs, PageTimeout: timeout,
+	var policy netguard.Policy
+	for _, s := range srv.Sites {
+		u, err := url.Parse(s.Base)
+		if err != nil {
+			srv.Close()
+			return nil, nil, fmt.Errorf("fixture site %s: %w", s.Base, err)
+		}
+		policy.Allowed = append(policy.Allowed, u.Host)
+	}
+	r, err := browser.NewFetcher(policy, true, browser.Options{Tabs: tabs, PageTimeout: timeout,
 		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, "gleaner fixtures: "+format+"\n", args...) }})
 	if err != nil {
 		srv.Close()

@@ -159,8 +159,7 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		opt := browser.Options{ExecPath: f.chromium, Tabs: 1, PageTimeout: 30 * time.Second, MaxHTMLBytes: 8 << 20,
 			Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }}
 		// Chromium's own requests and connections pass the monitor's guard.
-		cfg.Guard.Guard(ctx, &opt)
-		r, err := browser.New(opt)
+		r, err := browser.NewFetcher(cfg.Guard, true, opt)
 		if err != nil {
 			return err
 		}

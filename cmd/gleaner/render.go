@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,33 +100,26 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	// The guard of crawl, with its defaults: no private, loopback or
 	// link-local target unless allowed.
 	guard := crawler.TargetGuard{Allowed: allow}
-	var f browser.Fetcher
-	if *plain {
-		f = &browser.HTTPFetcher{Timeout: *timeout, Client: &http.Client{Transport: guard.Transport()}, AllowRequest: guard.Check}
-	} else {
-		opt := browser.Options{
-			ExecPath: *chromium, Tabs: *tabs, PageTimeout: *timeout, Retries: *retries,
-			Isolate: *isolate, Screenshot: *screenshots != "", NoBlock: *noBlock,
-			Wait: browser.WaitOptions{
-				ScrollSteps: orNegative(*scroll), LoadMoreSelector: *loadMore,
-				LoadMoreClicks: orNegative(*clicks), KeepConsent: *keepConsent,
-			},
-			Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) },
-		}
-		guard.Guard(ctx, &opt)
-		if !*noBlock {
-			opt.Block = eval.SplitList(*block)
-			if len(opt.Block) == 0 {
-				opt.NoBlock = true
-			}
-		}
-		r, err := browser.New(opt)
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		f = r
+	opt := browser.Options{
+		ExecPath: *chromium, Tabs: *tabs, PageTimeout: *timeout, Retries: *retries,
+		Isolate: *isolate, Screenshot: *screenshots != "", NoBlock: *noBlock,
+		Wait: browser.WaitOptions{
+			ScrollSteps: orNegative(*scroll), LoadMoreSelector: *loadMore,
+			LoadMoreClicks: orNegative(*clicks), KeepConsent: *keepConsent,
+		},
+		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) },
 	}
+	if !*noBlock {
+		opt.Block = eval.SplitList(*block)
+		if len(opt.Block) == 0 {
+			opt.NoBlock = true
+		}
+	}
+	f, err := browser.NewFetcher(guard, !*plain, opt)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
 
 	st, err := openStore(ctx, *db)
 	if err != nil {

@@ -129,7 +129,7 @@ func workOn(ctx context.Context, st *store.DB, f workerFlags, name string, stdou
 	opt := crawler.JoinOptions{Workers: f.workers,
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, name+": "+format+"\n", a...) }}
 	if !f.plain {
-		r, err := crawlRenderer(ctx, cfg, f.chromium, f.tabs, opt.Logf)
+		r, err := cfg.Renderer(f.chromium, f.tabs, opt.Logf)
 		if err != nil {
 			return err
 		}
