@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gleaner/gleaner/treediff"
@@ -32,6 +33,13 @@ type HTTPFetcher struct {
 	// redirect hop before it is requested, as Options.AllowRequest: a hop it
 	// refuses is never requested and Fetch fails with [ErrRefused].
 	AllowRequest func(ctx context.Context, u *url.URL) error
+	// Record keeps the page's HTTP exchanges as served (Page.Exchanges),
+	// redirect hops included; see RecordOptions. Set it before the first
+	// Fetch.
+	Record RecordOptions
+
+	recOnce sync.Once
+	rec     *recorder // of Record, across fetches (its total bound)
 }
 
 // ErrNotHTML is wrapped by the error for a response that is not an HTML or
@@ -67,6 +75,7 @@ func (f *HTTPFetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 	if err := f.allow(ctx, u); err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
 	}
+	rt := f.recordingClient(&client)
 	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) > maxRedirects {
 			return fmt.Errorf("%w: more than %d", ErrTooManyRedirects, maxRedirects)
@@ -110,6 +119,12 @@ func (f *HTTPFetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 	if int64(len(body)) > maxBytes {
 		body = body[:maxBytes]
 		p.Partial, p.PartialReason = true, fmt.Sprintf("body cut at %d bytes", maxBytes)
+	}
+	if rt != nil {
+		var note string
+		if p.Exchanges, note = rt.exchanges(); note != "" {
+			p.Notes = append(p.Notes, note)
+		}
 	}
 	text, _, err := treediff.Decode(body, ct)
 	if err != nil {

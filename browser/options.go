@@ -84,6 +84,9 @@ type Options struct {
 	// as refused (Page.Notes; a refused document fails Fetch with
 	// ErrRefused).
 	Dial DialFunc
+	// Record keeps the page's HTTP exchanges as served (Page.Exchanges),
+	// through the proxy; see RecordOptions.
+	Record RecordOptions
 	// Screenshot asks for a JPEG of the whole page.
 	Screenshot bool
 	// Width and Height are the window size (default 1280x900).

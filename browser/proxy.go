@@ -44,7 +44,8 @@ type proxy struct {
 	cuts     map[string]time.Time // tunnels cut at the bound, by host:port: when
 	services int                  // requests to the browser's own services refused
 	docs     map[string]*keptDoc
-	order    []string // of docs, oldest first
+	order    []string  // of docs, oldest first
+	rec      *recorder // nil unless recording (Options.Record)
 }
 
 // keptDoc is the start of an HTML response as it went through the proxy:
@@ -261,12 +262,14 @@ func (p *proxy) forward(w http.ResponseWriter, r *http.Request) {
 		out.Header.Set("Connection", "Upgrade")
 		out.Header.Set("Upgrade", upgrade)
 	}
+	out, rec := p.proxyRecording(out)
 	resp, err := p.trans.RoundTrip(out)
 	if err != nil {
 		p.fail(w, err)
 		return
 	}
 	defer resp.Body.Close()
+	head := resp.Header.Clone() // as received, for the record
 	if resp.StatusCode == http.StatusSwitchingProtocols {
 		p.switchProtocols(w, resp)
 		return
@@ -281,13 +284,14 @@ func (p *proxy) forward(w http.ResponseWriter, r *http.Request) {
 		w.Header().Del("Content-Length")
 	}
 	w.WriteHeader(resp.StatusCode)
-	p.copyBody(w, resp, r.URL.String())
+	p.copyBody(recordBody(w, rec), resp, r.URL.String())
+	p.recorded(rec, out, resp, head)
 }
 
 // copyBody passes at most maxBytes of resp's body on, and keeps the start
 // of an HTML one under url. A body over the bound ends there, cleanly, so
 // the browser renders what came; the cut is recorded.
-func (p *proxy) copyBody(w http.ResponseWriter, resp *http.Response, url string) {
+func (p *proxy) copyBody(w io.Writer, resp *http.Response, url string) {
 	var doc *keptDoc
 	dst := io.Writer(w)
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "text/html" || mt == "application/xhtml+xml" {

@@ -76,9 +76,12 @@ func New(opt Options) (*Renderer, error) {
 	}
 	sweepStale()
 	r := &Renderer{opt: o, sem: make(chan struct{}, o.Tabs)}
-	if o.Dial != nil {
-		if r.proxy, err = startProxy(o.Dial, o.MaxResponseBytes, o.MaxHTMLBytes); err != nil {
+	if o.Dial != nil || o.Record.On {
+		if r.proxy, err = startProxy(proxyDial(o.Dial), o.MaxResponseBytes, o.MaxHTMLBytes); err != nil {
 			return nil, err
+		}
+		if o.Record.On {
+			r.proxy.rec = newRecorder(o.Record)
 		}
 	}
 	return r, nil

@@ -1,0 +1,493 @@
+package browser
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// RecordOptions ask for the HTTP exchanges of a page to be kept as they
+// went over the wire (Page.Exchanges): the request the browser (or the
+// plain fetcher) sent and the response the server gave, status line,
+// headers and body bytes as served, for an archive (WARC) to cite. The zero
+// value records nothing.
+//
+// The renderer records through its proxy (the one Options.Dial puts in
+// front of Chromium; recording starts it, with an ordinary dialer, when Dial
+// is not set): it sees what the server sent before the browser decodes
+// anything, and the address it connected to. HTTPS goes through the proxy
+// as an opaque TLS tunnel, so only plain-HTTP exchanges are recorded by the
+// renderer; the plain fetcher records both.
+type RecordOptions struct {
+	// On turns recording on.
+	On bool
+	// Media keeps images, audio, video and fonts too (only those the
+	// browser downloads: see Options.Block).
+	Media bool
+	// Secrets keeps the values of Cookie, Set-Cookie, Authorization and
+	// Proxy-Authorization headers; by default they are replaced by
+	// "(withheld)" (the header itself stays, so a reader knows it was
+	// sent).
+	Secrets bool
+	// MaxRecordBytes bounds the body kept of one response (default 8 MiB);
+	// a longer one is kept cut, marked Truncated.
+	MaxRecordBytes int64
+	// MaxPageBytes bounds the bodies kept for one page (default 32 MiB):
+	// exchanges past it are left out, and the page notes it.
+	MaxPageBytes int64
+	// MaxTotalBytes bounds what a renderer or fetcher records in its life
+	// (default 4 GiB): a crawl's archive cannot grow without end. Past it
+	// nothing more is recorded and pages note it.
+	MaxTotalBytes int64
+}
+
+func (o RecordOptions) withDefaults() RecordOptions {
+	if o.MaxRecordBytes <= 0 {
+		o.MaxRecordBytes = 8 << 20
+	}
+	if o.MaxPageBytes <= 0 {
+		o.MaxPageBytes = 32 << 20
+	}
+	if o.MaxTotalBytes <= 0 {
+		o.MaxTotalBytes = 4 << 30
+	}
+	return o
+}
+
+// Exchange is one HTTP request and its response, as exchanged on the wire.
+type Exchange struct {
+	URL    string
+	Method string
+	// Request is the request line and header block as sent, ending with
+	// the blank line; RequestBody its body (none for a GET).
+	Request     []byte
+	RequestBody []byte
+	// Response is the status line and header block as received, ending
+	// with the blank line. Header names are in Go's canonical form, and
+	// framing headers describe Payload as kept: a chunked body is kept
+	// whole with its Content-Length, and a gzip body the transport decoded
+	// has its Content-Encoding moved to X-Archive-Orig-Content-Encoding.
+	Response []byte
+	// Payload is the response body as served, cut at
+	// RecordOptions.MaxRecordBytes when Truncated.
+	Payload   []byte
+	Truncated bool
+	// IP is the address the request was sent to ("" when unknown).
+	IP string
+	At time.Time // when the request was sent
+}
+
+// Size is the bytes the exchange holds.
+func (e *Exchange) Size() int64 {
+	return int64(len(e.Request) + len(e.RequestBody) + len(e.Response) + len(e.Payload))
+}
+
+// withheld replaces the value of a secret header in a record.
+const withheld = "(withheld)"
+
+// secretHeaders are the headers whose values are withheld unless
+// RecordOptions.Secrets.
+var secretHeaders = map[string]bool{"Cookie": true, "Set-Cookie": true, "Authorization": true, "Proxy-Authorization": true}
+
+// recording is one exchange being recorded: the trace fills the request
+// head and the address, the body writer the payload.
+type recording struct {
+	opt    RecordOptions
+	mu     sync.Mutex
+	ex     Exchange
+	fields []string // request header lines as written
+	body   bytes.Buffer
+}
+
+// startRecording returns req traced for recording (the transport reports
+// the header fields it writes and the connection it used) and the
+// recording.
+func startRecording(req *http.Request, opt RecordOptions) (*http.Request, *recording) {
+	rec := &recording{opt: opt, ex: Exchange{URL: req.URL.String(), Method: req.Method, At: time.Now()}}
+	trace := &httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) {
+			if a, ok := info.Conn.RemoteAddr().(*net.TCPAddr); ok {
+				rec.mu.Lock()
+				rec.ex.IP = a.IP.String()
+				rec.mu.Unlock()
+			}
+		},
+		WroteHeaderField: func(key string, value []string) {
+			rec.mu.Lock()
+			defer rec.mu.Unlock()
+			for _, v := range value {
+				rec.fields = append(rec.fields, key+": "+rec.secret(key, v))
+			}
+		},
+	}
+	return req.WithContext(httptrace.WithClientTrace(req.Context(), trace)), rec
+}
+
+// secret is v, or withheld for a secret header unless asked.
+func (rec *recording) secret(key, v string) string {
+	if !rec.opt.Secrets && secretHeaders[http.CanonicalHeaderKey(key)] {
+		return withheld
+	}
+	return v
+}
+
+// Write keeps body bytes up to the record bound.
+func (rec *recording) Write(b []byte) (int, error) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	room := rec.opt.MaxRecordBytes - int64(rec.body.Len())
+	if int64(len(b)) > room {
+		rec.ex.Truncated = true
+		rec.body.Write(b[:max(room, 0)])
+	} else {
+		rec.body.Write(b)
+	}
+	return len(b), nil
+}
+
+// finish completes the exchange with resp's head (taken before a proxy
+// strips hop-by-hop headers: see responseHead) and reports whether it is
+// to be kept: media only by option.
+func (rec *recording) finish(req *http.Request, head []byte, contentType string) (Exchange, bool) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if !rec.opt.Media && isMedia(contentType) {
+		return Exchange{}, false
+	}
+	var h bytes.Buffer
+	fmt.Fprintf(&h, "%s %s HTTP/1.1\r\n", req.Method, req.URL.RequestURI())
+	for _, f := range rec.fields {
+		h.WriteString(f)
+		h.WriteString("\r\n")
+	}
+	h.WriteString("\r\n")
+	ex := rec.ex
+	ex.Request = h.Bytes()
+	ex.Response = head
+	ex.Payload = bytes.Clone(rec.body.Bytes())
+	return ex, true
+}
+
+// responseHead is resp's status line and headers, with the framing headers
+// made true of the payload as kept (see Exchange.Response) and secrets
+// withheld unless asked.
+func responseHead(resp *http.Response, opt RecordOptions, payloadLen int) []byte {
+	h := resp.Header.Clone()
+	if resp.Uncompressed {
+		// The transport asked for gzip and decoded it (and dropped the
+		// header): the payload kept is the decoded one.
+		h.Set("X-Archive-Orig-Content-Encoding", "gzip")
+	}
+	h.Del("Transfer-Encoding")
+	if resp.Uncompressed || len(resp.TransferEncoding) > 0 || h.Get("Content-Length") == "" {
+		h.Set("Content-Length", fmt.Sprint(payloadLen))
+	}
+	var b bytes.Buffer
+	proto := resp.Proto
+	if proto == "" {
+		proto = "HTTP/1.1"
+	}
+	fmt.Fprintf(&b, "%s %s\r\n", proto, statusLine(resp))
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, v := range h[k] {
+			if !opt.Secrets && secretHeaders[k] {
+				v = withheld
+			}
+			fmt.Fprintf(&b, "%s: %s\r\n", k, strings.NewReplacer("\r", " ", "\n", " ").Replace(v))
+		}
+	}
+	b.WriteString("\r\n")
+	return b.Bytes()
+}
+
+// statusLine is resp's "200 OK" part.
+func statusLine(resp *http.Response) string {
+	if s := resp.Status; len(s) > 4 && s[3] == ' ' {
+		return s
+	}
+	text := http.StatusText(resp.StatusCode)
+	if text == "" {
+		text = "Status"
+	}
+	return fmt.Sprintf("%d %s", resp.StatusCode, text)
+}
+
+// isMedia reports whether a Content-Type is an image, audio, video or
+// font.
+func isMedia(contentType string) bool {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	for _, p := range []string{"image/", "audio/", "video/", "font/", "application/font-", "application/x-font-"} {
+		if strings.HasPrefix(mt, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// recorder keeps the exchanges the proxy recorded, the latest first to go
+// when they exceed its bound, until the page that made them claims them.
+type recorder struct {
+	opt    RecordOptions
+	mu     sync.Mutex
+	recent []*Exchange // oldest first
+	held   int64       // bytes of recent
+	total  int64       // bytes ever recorded
+	full   bool        // MaxTotalBytes was reached
+}
+
+func newRecorder(opt RecordOptions) *recorder {
+	return &recorder{opt: opt.withDefaults()}
+}
+
+// heldPages is how many pages' worth of exchanges the recorder holds for
+// pages rendering at once.
+const heldPages = 4
+
+// admit counts n more recorded bytes, unless that would pass
+// MaxTotalBytes.
+func (r *recorder) admit(n int64) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.total+n > r.opt.MaxTotalBytes {
+		r.full = true
+		return false
+	}
+	r.total += n
+	return true
+}
+
+// note says what a page's exchanges lack: left exchanges over the page
+// bound, or all those after the total bound was reached.
+func (r *recorder) note(left int) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case left > 0:
+		return fmt.Sprintf("record: %d exchanges over the page bound of %d bytes left out", left, r.opt.MaxPageBytes)
+	case r.full:
+		return fmt.Sprintf("record: the bound of %d recorded bytes was reached; later exchanges are not recorded", r.opt.MaxTotalBytes)
+	}
+	return ""
+}
+
+// add keeps ex, forgetting the oldest exchanges past the bound.
+func (r *recorder) add(ex Exchange) {
+	n := ex.Size()
+	if !r.admit(n) {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.recent = append(r.recent, &ex)
+	r.held += n
+	for len(r.recent) > 1 && r.held > heldPages*r.opt.MaxPageBytes {
+		r.held -= r.recent[0].Size()
+		r.recent[0] = nil
+		r.recent = r.recent[1:]
+	}
+}
+
+// claim returns the exchanges of urls recorded since since, in the order
+// they were sent, within the page bound, and a note when some were left
+// out. Exchanges stay for other pages that asked for the same URLs.
+func (r *recorder) claim(urls map[string]bool, since time.Time) ([]Exchange, string) {
+	r.mu.Lock()
+	var out []Exchange
+	var size int64
+	left := 0
+	for _, ex := range r.recent {
+		if ex.At.Before(since) || !urls[ex.URL] {
+			continue
+		}
+		if size+ex.Size() > r.opt.MaxPageBytes {
+			left++
+			continue
+		}
+		size += ex.Size()
+		out = append(out, *ex)
+	}
+	r.mu.Unlock()
+	slices.SortStableFunc(out, func(a, b Exchange) int { return a.At.Compare(b.At) })
+	return out, r.note(left)
+}
+
+// proxyRecording starts recording a request the proxy forwards; nil when
+// the proxy does not record.
+func (p *proxy) proxyRecording(out *http.Request) (*http.Request, *recording) {
+	if p.rec == nil {
+		return out, nil
+	}
+	return startRecording(out, p.rec.opt)
+}
+
+// recordBody is dst teeing into rec (dst itself without a recording).
+func recordBody(dst io.Writer, rec *recording) io.Writer {
+	if rec == nil {
+		return dst
+	}
+	return io.MultiWriter(dst, rec)
+}
+
+// recorded files a finished recording of the proxy's.
+func (p *proxy) recorded(rec *recording, req *http.Request, resp *http.Response, head http.Header) {
+	if rec == nil {
+		return
+	}
+	saved := *resp
+	saved.Header = head
+	rec.mu.Lock()
+	n := rec.body.Len()
+	rec.mu.Unlock()
+	if ex, ok := rec.finish(req, responseHead(&saved, rec.opt, n), head.Get("Content-Type")); ok {
+		p.rec.add(ex)
+	}
+}
+
+// maxTabURLs bounds the request URLs a tab remembers for its page.
+const maxTabURLs = 4096
+
+// noteURL remembers a URL the tab's page requested (caller holds s.mu).
+func (s *tabState) noteURL(u string) {
+	if s.urls == nil {
+		s.urls = map[string]bool{}
+	}
+	if len(s.urls) < maxTabURLs {
+		s.urls[u] = true
+	}
+}
+
+// claimExchanges gives p the exchanges its tab's requests made through the
+// proxy, when recording.
+func (r *Renderer) claimExchanges(st *tabState, p *Page) {
+	if r.proxy == nil || r.proxy.rec == nil || p == nil {
+		return
+	}
+	st.mu.Lock()
+	urls := st.urls
+	st.mu.Unlock()
+	ex, note := r.proxy.rec.claim(urls, p.FetchedAt)
+	p.Exchanges = ex
+	if note != "" {
+		p.Notes = append(p.Notes, note)
+	}
+	if strings.HasPrefix(p.URL, "https:") || strings.HasPrefix(p.FinalURL, "https:") {
+		p.Notes = append(p.Notes, "record: HTTPS exchanges are not recorded by the renderer (TLS tunnel)")
+	}
+}
+
+// recordingTransport records every round trip of an HTTP client (the plain
+// fetcher's, redirect hops included).
+type recordingTransport struct {
+	base http.RoundTripper
+	rec  *recorder
+	mu   sync.Mutex
+	got  []*bodyRecorder
+}
+
+func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	traced, rec := startRecording(req, t.rec.opt)
+	resp, err := t.base.RoundTrip(traced)
+	if err != nil {
+		return nil, err
+	}
+	b := &bodyRecorder{ReadCloser: resp.Body, rec: rec, req: req, resp: resp, hdr: resp.Header.Clone()}
+	resp.Body = b
+	t.mu.Lock()
+	t.got = append(t.got, b)
+	t.mu.Unlock()
+	return resp, nil
+}
+
+// exchanges are the exchanges of the round trips so far (bodies as far as
+// they were read), within the page and total bounds, and a note when some
+// were left out.
+func (t *recordingTransport) exchanges() ([]Exchange, string) {
+	t.mu.Lock()
+	got := t.got
+	t.got = nil
+	t.mu.Unlock()
+	var out []Exchange
+	var size int64
+	left := 0
+	for _, b := range got {
+		ex, ok := b.rec.finish(b.req, b.head(), b.hdr.Get("Content-Type"))
+		if !ok {
+			continue
+		}
+		if size+ex.Size() > t.rec.opt.MaxPageBytes {
+			left++
+			continue
+		}
+		if !t.rec.admit(ex.Size()) {
+			break
+		}
+		size += ex.Size()
+		out = append(out, ex)
+	}
+	return out, t.rec.note(left)
+}
+
+// bodyRecorder tees a response body into its recording as it is read.
+type bodyRecorder struct {
+	io.ReadCloser
+	rec  *recording
+	req  *http.Request
+	resp *http.Response
+	hdr  http.Header // as received
+}
+
+func (b *bodyRecorder) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.rec.Write(p[:n])
+	return n, err
+}
+
+// head is the recorded response head (see responseHead).
+func (b *bodyRecorder) head() []byte {
+	saved := *b.resp
+	saved.Header = b.hdr
+	b.rec.mu.Lock()
+	n := b.rec.body.Len()
+	b.rec.mu.Unlock()
+	return responseHead(&saved, b.rec.opt, n)
+}
+
+// recordingClient sets client's transport to one recording every round
+// trip, and returns it (nil when f does not record).
+func (f *HTTPFetcher) recordingClient(client *http.Client) *recordingTransport {
+	if !f.Record.On {
+		return nil
+	}
+	f.recOnce.Do(func() { f.rec = newRecorder(f.Record) })
+	base := client.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	t := &recordingTransport{base: base, rec: f.rec}
+	client.Transport = t
+	return t
+}
+
+// proxyDial is dial, or an ordinary dialer when the proxy runs only to
+// record.
+func proxyDial(dial DialFunc) DialFunc {
+	if dial != nil {
+		return dial
+	}
+	var d net.Dialer
+	return d.DialContext
+}
