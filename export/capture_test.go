@@ -50,7 +50,9 @@ func (w *logWriter) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
 func captureServer(t *testing.T) (*httptest.Server, *servedLog) {
 	log := &servedLog{sent: map[string][]byte{}}
 	mux := http.NewServeMux()
-	mux.HandleFunc("/old", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/article", http.StatusMovedPermanently) })
+	mux.HandleFunc("/old", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/article", http.StatusMovedPermanently)
+	})
 	mux.HandleFunc("/article", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=windows-1252")
 		w.Write(capturedPage)
