@@ -156,7 +156,7 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 		// Every hop is checked by the seed's rule (Check: host and port
 		// as allowed), the connection by the address dialed.
 		c.fetch = &browser.HTTPFetcher{Client: client, Timeout: cfg.Timeout, MaxBytes: cfg.MaxBytes + 1, UserAgent: cfg.UserAgent,
-			AllowRequest: c.guard.Check}
+			AllowRequest: c.guard.Check, Record: browser.RecordOptions{On: cfg.Record}}
 	}
 	c.learner = newLearner(db, cfg)
 	return c, nil

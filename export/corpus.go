@@ -589,7 +589,7 @@ func (o *outputs) write(page *Page, want map[string]bool, matrix *terms.Matrix, 
 			return err
 		}
 		if o.warc == nil {
-			if o.warc, err = NewWARC(b, "gleaner"); err != nil {
+			if o.warc, err = NewWARCWith(b, o.waczOpt.WARC); err != nil {
 				return err
 			}
 		}
