@@ -106,6 +106,24 @@ type recording struct {
 	ex     Exchange
 	fields []string // request header lines as written
 	body   bytes.Buffer
+	sent   bytes.Buffer // the request body, as far as bounded
+}
+
+// requestBody tees a request body into its recording as the transport
+// sends it.
+type requestBody struct {
+	io.ReadCloser
+	rec *recording
+}
+
+func (b *requestBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.rec.mu.Lock()
+	if room := b.rec.opt.MaxRecordBytes - int64(b.rec.sent.Len()); room > 0 {
+		b.rec.sent.Write(p[:min(int64(n), room)])
+	}
+	b.rec.mu.Unlock()
+	return n, err
 }
 
 // startRecording returns req traced for recording (the transport reports
@@ -129,7 +147,11 @@ func startRecording(req *http.Request, opt RecordOptions) (*http.Request, *recor
 			}
 		},
 	}
-	return req.WithContext(httptrace.WithClientTrace(req.Context(), trace)), rec
+	out := req.WithContext(httptrace.WithClientTrace(req.Context(), trace))
+	if out.Body != nil && out.Body != http.NoBody {
+		out.Body = &requestBody{ReadCloser: out.Body, rec: rec}
+	}
+	return out, rec
 }
 
 // secret is v, or withheld for a secret header unless asked.
@@ -172,6 +194,7 @@ func (rec *recording) finish(req *http.Request, head []byte, contentType string)
 	h.WriteString("\r\n")
 	ex := rec.ex
 	ex.Request = h.Bytes()
+	ex.RequestBody = bytes.Clone(rec.sent.Bytes())
 	ex.Response = head
 	ex.Payload = bytes.Clone(rec.body.Bytes())
 	return ex, true

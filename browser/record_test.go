@@ -41,7 +41,7 @@ func (w *teeWriter) Flush() {
 var windows1252Page = []byte("<!DOCTYPE html><html><head><meta charset=\"windows-1252\"><title>M\xfcnchen</title>" +
 	"<script src=\"/app.js\"></script></head><body><h1>Gr\xfc\xdfe aus M\xfcnchen</h1><div id=\"body\"></div></body></html>")
 
-const recordAppJS = `fetch("/data.json").then(r => r.json()).then(d => { document.getElementById("body").textContent = d.text; });`
+const recordAppJS = `fetch("/log", {method: "POST", body: "seen=1"}); fetch("/data.json").then(r => r.json()).then(d => { document.getElementById("body").textContent = d.text; });`
 
 const recordJSON = `{"text":"The harbour cranes turned again after eleven years, said the port's master."}`
 
@@ -66,6 +66,9 @@ func recordServer(t *testing.T) (*httptest.Server, *sentLog) {
 		w.Write([]byte(recordJSON[:20]))
 		w.(http.Flusher).Flush()
 		w.Write([]byte(recordJSON[20:]))
+	})
+	mux.HandleFunc("/log", func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("/old", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/page", http.StatusMovedPermanently)
@@ -154,6 +157,10 @@ func TestRecordRendered(t *testing.T) {
 	}
 	if !bytes.Contains(page.Response, []byte("Set-Cookie: (withheld)\r\n")) || bytes.Contains(page.Response, []byte("s3cret")) {
 		t.Errorf("cookie not withheld: %q", page.Response)
+	}
+	if post := exchangeOf(p.Exchanges, srv.URL+"/log"); post == nil || post.Method != "POST" || string(post.RequestBody) != "seen=1" ||
+		!bytes.HasPrefix(post.Request, []byte("POST /log HTTP/1.1\r\n")) {
+		t.Errorf("POST not recorded with its body: %+v", post)
 	}
 	if js := exchangeOf(p.Exchanges, srv.URL+"/app.js"); js == nil || !bytes.Contains(js.Response, []byte("X-Served-By: record-test\r\n")) {
 		t.Errorf("the script's headers are not as served: %+v", js)
