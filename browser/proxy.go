@@ -44,8 +44,9 @@ type proxy struct {
 	cuts     map[string]time.Time // tunnels cut at the bound, by host:port: when
 	services int                  // requests to the browser's own services refused
 	docs     map[string]*keptDoc
-	order    []string  // of docs, oldest first
-	rec      *recorder // nil unless recording (Options.Record)
+	order    []string     // of docs, oldest first
+	rec      *recorder    // nil unless recording (Options.Record)
+	tls      *interceptor // nil unless recording HTTPS
 }
 
 // keptDoc is the start of an HTML response as it went through the proxy:
@@ -106,6 +107,10 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method == http.MethodConnect {
+		if p.tls != nil {
+			p.intercept(w, r) // recorded
+			return
+		}
 		p.tunnel(w, r)
 		return
 	}

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"bytes"
+	"crypto/x509"
 	"fmt"
 	"io"
 	"mime"
@@ -24,9 +25,11 @@ import (
 // The renderer records through its proxy (the one Options.Dial puts in
 // front of Chromium; recording starts it, with an ordinary dialer, when Dial
 // is not set): it sees what the server sent before the browser decodes
-// anything, and the address it connected to. HTTPS goes through the proxy
-// as an opaque TLS tunnel, so only plain-HTTP exchanges are recorded by the
-// renderer; the plain fetcher records both.
+// anything, and the address it connected to. HTTPS too: the proxy ends
+// the browser's TLS with a certificate of its own (accepted by this
+// browser only, by its key) and makes the request itself, verifying the
+// server as any client does (see interceptor); SkipTLS leaves HTTPS
+// tunnels opaque and unrecorded.
 type RecordOptions struct {
 	// On turns recording on.
 	On bool
@@ -48,6 +51,13 @@ type RecordOptions struct {
 	// (default 4 GiB): a crawl's archive cannot grow without end. Past it
 	// nothing more is recorded and pages note it.
 	MaxTotalBytes int64
+	// SkipTLS leaves the renderer's HTTPS tunnels alone: HTTPS exchanges
+	// are then not recorded (pages note it).
+	SkipTLS bool
+
+	// rootCAs, when set, are the certificate authorities the renderer's
+	// proxy trusts for HTTPS (tests: a TLS test server's).
+	rootCAs *x509.CertPool
 }
 
 func (o RecordOptions) withDefaults() RecordOptions {
@@ -407,7 +417,7 @@ func (r *Renderer) claimExchanges(st *tabState, p *Page) {
 	if note != "" {
 		p.Notes = append(p.Notes, note)
 	}
-	if strings.HasPrefix(p.URL, "https:") || strings.HasPrefix(p.FinalURL, "https:") {
+	if r.proxy.tls == nil && (strings.HasPrefix(p.URL, "https:") || strings.HasPrefix(p.FinalURL, "https:")) {
 		p.Notes = append(p.Notes, "record: HTTPS exchanges are not recorded by the renderer (TLS tunnel)")
 	}
 }

@@ -3,6 +3,8 @@ package browser
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
+	"crypto/x509"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -48,6 +50,11 @@ const recordJSON = `{"text":"The harbour cranes turned again after eleven years,
 // recordServer serves a script-made page (HTML, script, JSON), a redirect
 // to it, a chunked response and a gzip one, and logs what it sent.
 func recordServer(t *testing.T) (*httptest.Server, *sentLog) {
+	return recordServerTLS(t, false)
+}
+
+// recordServerTLS is recordServer, over TLS when asked.
+func recordServerTLS(t *testing.T, overTLS bool) (*httptest.Server, *sentLog) {
 	log := &sentLog{sent: map[string][]byte{}, hits: map[string]int{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
@@ -80,7 +87,7 @@ func recordServer(t *testing.T) (*httptest.Server, *sentLog) {
 		zw.Write([]byte("<html><body><p>zipped page</p></body></html>"))
 		zw.Close()
 	})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tw := &teeWriter{ResponseWriter: w}
 		mux.ServeHTTP(tw, r)
 		log.mu.Lock()
@@ -88,6 +95,11 @@ func recordServer(t *testing.T) (*httptest.Server, *sentLog) {
 		log.hits[r.URL.Path]++
 		log.mu.Unlock()
 	}))
+	if overTLS {
+		srv.StartTLS()
+	} else {
+		srv.Start()
+	}
 	t.Cleanup(srv.Close)
 	return srv, log
 }
@@ -172,6 +184,37 @@ func TestRecordRendered(t *testing.T) {
 		if p.Exchanges[i].At.Before(p.Exchanges[i-1].At) {
 			t.Errorf("exchanges out of order")
 		}
+	}
+}
+
+// TestRecordHTTPS records the same page served over TLS: the proxy ends
+// the browser's TLS with its own certificate (accepted by its key), makes
+// each request itself verifying the server, and records the exchanges as
+// served, connected address included.
+func TestRecordHTTPS(t *testing.T) {
+	srv, log := recordServerTLS(t, true)
+	pool := x509.NewCertPool()
+	pool.AddCert(srv.Certificate())
+	r := newRenderer(t, Options{Tabs: 1, PageTimeout: 15 * time.Second, Record: RecordOptions{On: true, rootCAs: pool}})
+	p := mustFetch(t, r, srv.URL+"/old")
+	if !strings.Contains(p.HTML, "harbour cranes") || !strings.HasPrefix(p.FinalURL, "https://") {
+		t.Fatalf("the script did not run over TLS: %s %s", p.FinalURL, p.HTML)
+	}
+	checkServed(t, srv, log, p, []string{"/old", "/page", "/app.js", "/data.json"})
+	if strings.Contains(strings.Join(p.Notes, "\n"), "not recorded") {
+		t.Errorf("notes %q", p.Notes)
+	}
+}
+
+// TestRecordHTTPSUntrusted checks that the proxy still verifies the
+// server: a certificate it does not trust fails the page, as it would in
+// the browser.
+func TestRecordHTTPSUntrusted(t *testing.T) {
+	srv, _ := recordServerTLS(t, true)
+	r := newRenderer(t, Options{Tabs: 1, PageTimeout: 10 * time.Second, Record: RecordOptions{On: true}})
+	p, err := r.Fetch(context.Background(), srv.URL+"/page")
+	if err == nil && p.Status == http.StatusOK && strings.Contains(p.HTML, "M\u00fcnchen") {
+		t.Fatalf("a page of an untrusted server was rendered: status %d", p.Status)
 	}
 }
 

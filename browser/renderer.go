@@ -81,7 +81,10 @@ func New(opt Options) (*Renderer, error) {
 			return nil, err
 		}
 		if o.Record.On {
-			r.proxy.rec = newRecorder(o.Record)
+			if err := r.proxy.startRecording(o.Record); err != nil {
+				r.proxy.close()
+				return nil, err
+			}
 		}
 	}
 	return r, nil
@@ -382,6 +385,7 @@ func (r *Renderer) start() (*instance, error) {
 	}
 	if r.proxy != nil {
 		opts = append(opts, proxyFlags(r.proxy.addr())...)
+		opts = append(opts, r.proxy.recordFlags()...)
 	}
 	opts = append(opts, o.extraFlags...)
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
