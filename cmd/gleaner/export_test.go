@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/export"
 	"github.com/gleaner/gleaner/store"
@@ -298,5 +299,45 @@ func TestExportWACZOfRecordedCrawl(t *testing.T) {
 	}
 	if code, _, stderr := exportCmd("export", "--db", db, "--format", "warc", "--warc-digest", "md5", "--out", out); code != 2 || !strings.Contains(stderr, "--warc-digest") {
 		t.Errorf("md5: exit %d: %s", code, stderr)
+	}
+}
+
+// TestRenderRecord renders a script-made page with --record behind the
+// guard: its redirect, document and script are stored as exchanges, in
+// order, each as the server sent it.
+func TestRenderRecord(t *testing.T) {
+	if _, err := browser.FindChromium(); err != nil {
+		t.Skip(err)
+	}
+	ts := renderTestServer(t)
+	db := filepath.Join(t.TempDir(), "g.db")
+	if code, out, errs := runGleaner("render", "--db", db, "--record", "--allow-host", hostOf(ts.URL), ts.URL+"/go"); code != 0 {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errs)
+	}
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, err := st.PageByKey(context.Background(), "", ts.URL+"/go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs, err := st.Exchanges(context.Background(), p.ID)
+	if err != nil || len(xs) < 2 {
+		t.Fatalf("%d exchanges (%v)", len(xs), err)
+	}
+	if xs[0].URL != ts.URL+"/go" || !bytes.HasPrefix(xs[0].Response, []byte("HTTP/1.1 302 Found\r\n")) || xs[1].URL != ts.URL+"/a" || xs[1].IP != "127.0.0.1" {
+		t.Errorf("exchanges %s %q, %s", xs[0].URL, xs[0].Response, xs[1].URL)
+	}
+	resp, err := http.Get(ts.URL + "/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var served bytes.Buffer
+	served.ReadFrom(resp.Body)
+	if !bytes.Equal(xs[1].Payload, served.Bytes()) {
+		t.Errorf("stored document %q, served %q", xs[1].Payload, served.Bytes())
 	}
 }
