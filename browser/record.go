@@ -271,7 +271,7 @@ func isMedia(contentType string) bool {
 	return false
 }
 
-// recorder keeps the exchanges the proxy recorded, the latest first to go
+// recorder keeps the exchanges the proxy recorded, the oldest first to go
 // when they exceed its bound, until the page that made them claims them.
 type recorder struct {
 	opt    RecordOptions
@@ -336,23 +336,29 @@ func (r *recorder) add(ex Exchange) {
 
 // claim returns the exchanges of urls recorded since since, in the order
 // they were sent, within the page bound, and a note when some were left
-// out. Exchanges stay for other pages that asked for the same URLs.
+// out. The recorder forgets them: it holds only what pages in progress
+// (and pages that failed, until the bound pushes them out) made.
 func (r *recorder) claim(urls map[string]bool, since time.Time) ([]Exchange, string) {
 	r.mu.Lock()
 	var out []Exchange
 	var size int64
 	left := 0
+	kept := r.recent[:0]
 	for _, ex := range r.recent {
-		if ex.At.Before(since) || !urls[ex.URL] {
+		switch {
+		case ex.At.Before(since) || !urls[ex.URL]:
+			kept = append(kept, ex) // another page's
 			continue
-		}
-		if size+ex.Size() > r.opt.MaxPageBytes {
+		case size+ex.Size() > r.opt.MaxPageBytes:
 			left++
-			continue
+		default:
+			size += ex.Size()
+			out = append(out, *ex)
 		}
-		size += ex.Size()
-		out = append(out, *ex)
+		r.held -= ex.Size()
 	}
+	clear(r.recent[len(kept):])
+	r.recent = kept
 	r.mu.Unlock()
 	slices.SortStableFunc(out, func(a, b Exchange) int { return a.At.Compare(b.At) })
 	return out, r.note(left)
@@ -380,14 +386,20 @@ func (p *proxy) recorded(rec *recording, req *http.Request, resp *http.Response,
 	if rec == nil {
 		return
 	}
+	if ex, ok := rec.finish(req, rec.head(resp, head), head.Get("Content-Type")); ok {
+		p.rec.add(ex)
+	}
+}
+
+// head is the recorded head of resp, whose headers as received were hdr
+// (see responseHead).
+func (rec *recording) head(resp *http.Response, hdr http.Header) []byte {
 	saved := *resp
-	saved.Header = head
+	saved.Header = hdr
 	rec.mu.Lock()
 	n := rec.body.Len()
 	rec.mu.Unlock()
-	if ex, ok := rec.finish(req, responseHead(&saved, rec.opt, n), head.Get("Content-Type")); ok {
-		p.rec.add(ex)
-	}
+	return responseHead(&saved, rec.opt, n)
 }
 
 // maxTabURLs bounds the request URLs a tab remembers for its page.
@@ -457,7 +469,7 @@ func (t *recordingTransport) exchanges() ([]Exchange, string) {
 	var size int64
 	left := 0
 	for _, b := range got {
-		ex, ok := b.rec.finish(b.req, b.head(), b.hdr.Get("Content-Type"))
+		ex, ok := b.rec.finish(b.req, b.rec.head(b.resp, b.hdr), b.hdr.Get("Content-Type"))
 		if !ok {
 			continue
 		}
@@ -487,16 +499,6 @@ func (b *bodyRecorder) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	b.rec.Write(p[:n])
 	return n, err
-}
-
-// head is the recorded response head (see responseHead).
-func (b *bodyRecorder) head() []byte {
-	saved := *b.resp
-	saved.Header = b.hdr
-	b.rec.mu.Lock()
-	n := b.rec.body.Len()
-	b.rec.mu.Unlock()
-	return responseHead(&saved, b.rec.opt, n)
 }
 
 // recordingClient sets client's transport to one recording every round

@@ -170,6 +170,18 @@ func TestRecordRendered(t *testing.T) {
 	if !bytes.Contains(page.Response, []byte("Set-Cookie: (withheld)\r\n")) || bytes.Contains(page.Response, []byte("s3cret")) {
 		t.Errorf("cookie not withheld: %q", page.Response)
 	}
+	cookies := 0
+	for _, x := range p.Exchanges {
+		if bytes.Contains(x.Request, []byte("s3cret")) {
+			t.Errorf("%s: the request's cookie is not withheld: %q", x.URL, x.Request)
+		}
+		if bytes.Contains(x.Request, []byte("\r\nCookie: (withheld)\r\n")) {
+			cookies++
+		}
+	}
+	if cookies == 0 {
+		t.Error("no request sent the cookie back: the test does not test withholding it")
+	}
 	if post := exchangeOf(p.Exchanges, srv.URL+"/log"); post == nil || post.Method != "POST" || string(post.RequestBody) != "seen=1" ||
 		!bytes.HasPrefix(post.Request, []byte("POST /log HTTP/1.1\r\n")) {
 		t.Errorf("POST not recorded with its body: %+v", post)
@@ -268,5 +280,36 @@ func TestRecordBounds(t *testing.T) {
 	p = mustFetch(t, f, srv.URL+"/page")
 	if len(p.Exchanges) != 0 || !strings.Contains(strings.Join(p.Notes, "\n"), "recorded bytes was reached") {
 		t.Errorf("total bound: %d exchanges, notes %q", len(p.Exchanges), p.Notes)
+	}
+}
+
+// TestRecorderClaim checks what the proxy's recorder holds: a page claims
+// its own URLs recorded since it started, in order, and they are then
+// forgotten; unclaimed exchanges go oldest first past the bound.
+func TestRecorderClaim(t *testing.T) {
+	r := newRecorder(RecordOptions{On: true, MaxPageBytes: 100})
+	t0 := time.Now()
+	ex := func(url string, at time.Duration, n int) Exchange {
+		return Exchange{URL: url, At: t0.Add(at), Payload: bytes.Repeat([]byte("x"), n)}
+	}
+	r.add(ex("http://a/2", 2*time.Millisecond, 10))
+	r.add(ex("http://a/1", time.Millisecond, 10))
+	r.add(ex("http://b/", 3*time.Millisecond, 10))
+	r.add(ex("http://a/1", -time.Second, 10)) // before the page started
+	got, note := r.claim(map[string]bool{"http://a/1": true, "http://a/2": true}, t0)
+	if len(got) != 2 || got[0].URL != "http://a/1" || got[1].URL != "http://a/2" || note != "" {
+		t.Fatalf("claimed %+v, note %q", got, note)
+	}
+	if again, _ := r.claim(map[string]bool{"http://a/1": true, "http://a/2": true}, t0); len(again) != 0 {
+		t.Errorf("claimed twice: %+v", again)
+	}
+	if r.held != 20 || len(r.recent) != 2 {
+		t.Errorf("held %d bytes in %d exchanges, want 20 in 2", r.held, len(r.recent))
+	}
+	for i := range 50 { // 500 bytes: past heldPages*MaxPageBytes
+		r.add(ex(fmt.Sprintf("http://c/%d", i), time.Duration(i), 10))
+	}
+	if r.held > heldPages*100 || len(r.recent) != heldPages*10 || r.recent[len(r.recent)-1].URL != "http://c/49" {
+		t.Errorf("bound: held %d bytes in %d exchanges", r.held, len(r.recent))
 	}
 }

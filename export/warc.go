@@ -479,7 +479,7 @@ func readRecord(tr *textproto.Reader, maxBlock int64, n int) (Record, error) {
 		return rec, fmt.Errorf("warc: record %d: block digest mismatch", n)
 	}
 	if d := h.Get("WARC-Payload-Digest"); d != "" && (rec.Type() == "response" || rec.Type() == "resource") &&
-		h.Get("Transfer-Encoding") == "" && !digestMatches(d, rec.Payload()) && !chunked(rec.Block) {
+		!digestMatches(d, rec.Payload()) && !chunked(rec.Block) {
 		return rec, fmt.Errorf("warc: record %d: payload digest mismatch", n)
 	}
 	return rec, nil
