@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -58,12 +59,20 @@ func BenchmarkRecord(b *testing.B) {
 	}
 }
 
+// benchWriters are reused BestSpeed gzip writers, as the store's.
+var benchWriters = sync.Pool{New: func() any {
+	w, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
+	return w
+}}
+
 // storeCompress gzips blobs as the store does before writing them.
 func storeCompress(blobs ...[]byte) {
 	for _, blob := range blobs {
 		var buf bytes.Buffer
-		w := gzip.NewWriter(&buf)
+		w := benchWriters.Get().(*gzip.Writer)
+		w.Reset(&buf)
 		w.Write(blob)
 		w.Close()
+		benchWriters.Put(w)
 	}
 }
