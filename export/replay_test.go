@@ -43,24 +43,10 @@ func TestReplayOffline(t *testing.T) {
 	srv.Close() // the network is cut: only the archive answers
 
 	replay := replayServer(t, filepath.Join(out, "corpus.wacz"))
-	run(t, ctx, chromedp.Navigate(replay.URL+"/loader.html"))
-	if err := waitFor(ctx, `window.collAdded || window.collError`, 60*time.Second); err != nil {
-		t.Fatalf("wabac did not load the package: %v; steps %s", err, eval1(t, ctx, `JSON.stringify(window.steps)`))
-	}
-	if e := eval1(t, ctx, `window.collError`); e != "" {
-		t.Fatalf("wabac: %s", e)
-	}
-	// As ReplayWeb.page does, the archived page is replayed in a frame (a
-	// top-level mp_ page is sent to the replay UI, which is not served).
-	url := replay.URL + "/replay/w/test/mp_/" + origin + "/old"
-	frame := `document.querySelector("iframe")`
-	doc := frame + `.contentDocument`
-	run(t, ctx, chromedp.Evaluate[chromedp.Void](`(() => { const f = document.createElement("iframe"); f.src = `+jsString(url)+`; document.body.append(f); })()`))
-	if err := waitFor(ctx, doc+` && `+doc+`.querySelector("#story") && `+doc+`.querySelector("#story").textContent.length > 0`, 60*time.Second); err != nil {
-		t.Fatalf("%s: the article never showed: %v (frame: %s)", url, err, eval1(t, ctx, `String(`+doc+` && `+doc+`.documentElement.outerHTML.slice(0, 2000))`))
-	}
-	replayed := eval1(t, ctx, doc+`.body.innerText`)
-	title := eval1(t, ctx, doc+`.title`)
+	loadCollection(t, ctx, replay.URL)
+	replayed := replayInFrame(t, ctx, replay.URL+"/replay/w/test/mp_/"+origin+"/old",
+		`document.querySelector("#story") && document.querySelector("#story").textContent.length > 0`)
+	title := eval1(t, ctx, `document.querySelector("iframe").contentDocument.title`)
 	c := eval.ShingleCounts(live, replayed)
 	f1 := 2 * c.TP / max(2*c.TP+c.FP+c.FN, 1e-9)
 	t.Logf("replayed offline by wabac.js: shingle F1 %.3f against the live render (%d and %d characters), title %q", f1, len(live), len(replayed), title)
@@ -70,6 +56,35 @@ func TestReplayOffline(t *testing.T) {
 	if title != "Gr\u00fc\u00dfe aus M\u00fcnchen" {
 		t.Errorf("replayed title %q: the windows-1252 page was not replayed as served", title)
 	}
+}
+
+// loadCollection has wabac.js load the package the replay server at base
+// serves, as collection "test".
+func loadCollection(t *testing.T, ctx context.Context, base string) {
+	t.Helper()
+	run(t, ctx, chromedp.Navigate(base+"/loader.html"))
+	if err := waitFor(ctx, `window.collAdded || window.collError`, 60*time.Second); err != nil {
+		t.Fatalf("wabac did not load the package: %v; steps %s", err, eval1(t, ctx, `JSON.stringify(window.steps)`))
+	}
+	if e := eval1(t, ctx, `window.collError`); e != "" {
+		t.Fatalf("wabac: %s", e)
+	}
+}
+
+// replayInFrame replays url in a frame of the loader page, as
+// ReplayWeb.page does (a top-level mp_ page is sent to the replay UI,
+// which is not served), until the condition ready holds in the frame's
+// document, and returns the frame's text.
+func replayInFrame(t *testing.T, ctx context.Context, url, ready string) string {
+	t.Helper()
+	doc := `document.querySelector("iframe").contentDocument`
+	run(t, ctx, chromedp.Evaluate[chromedp.Void](`(() => { document.querySelectorAll("iframe").forEach(f => f.remove()); `+
+		`const f = document.createElement("iframe"); f.src = `+jsString(url)+`; document.body.append(f); })()`))
+	cond := `((document) => Boolean(document) && (` + ready + `))(` + doc + `)`
+	if err := waitFor(ctx, cond, 60*time.Second); err != nil {
+		t.Fatalf("%s: the replayed page never got ready: %v (frame: %s)", url, err, eval1(t, ctx, `String(`+doc+` && `+doc+`.documentElement.outerHTML.slice(0, 2000))`))
+	}
+	return eval1(t, ctx, doc+`.body.innerText`)
 }
 
 // replayServer serves wabac.js's service worker (scope /replay/), the
