@@ -197,13 +197,60 @@ func TestWACZ(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".wacz-*")); len(left) > 0 {
 		t.Errorf("temporary files left: %v", left)
 	}
+	theirs := map[string]cdxjLine{}
 	for _, name := range []string{"archive/data-00000.warc.gz", "archive/data-00001.warc.gz"} {
 		p := filepath.Join(t.TempDir(), filepath.Base(name))
 		os.WriteFile(p, files[name], 0o644)
 		if s := warcio(t, p); s.Types["warcinfo"] != 1 || s.Types["response"] == 0 {
 			t.Errorf("%s: warcio read %v", name, s.Types)
 		}
+		for _, l := range warcioIndex(t, p) {
+			theirs[filepath.Base(name)+" "+l.Offset] = l
+		}
 	}
+	// Our index says what warcio's indexer says of the same records.
+	for _, line := range lines {
+		ours := parseCDXJ(t, line)
+		w, ok := theirs[ours.Filename+" "+ours.Offset]
+		if !ok || w.URLKey != ours.URLKey || w.Timestamp != ours.Timestamp || w.URL != ours.URL || w.Length != ours.Length || w.Status != ours.Status {
+			t.Errorf("index line %+v, warcio's %+v", ours, w)
+		}
+	}
+}
+
+// cdxjLine is a CDXJ index line.
+type cdxjLine struct {
+	URLKey, Timestamp                             string
+	URL, Status, Length, Offset, Filename, Digest string
+}
+
+func parseCDXJ(t *testing.T, line string) cdxjLine {
+	t.Helper()
+	parts := strings.SplitN(line, " ", 3)
+	var l cdxjLine
+	if len(parts) != 3 || json.Unmarshal([]byte(parts[2]), &l) != nil {
+		t.Fatalf("CDXJ line %q", line)
+	}
+	l.URLKey, l.Timestamp = parts[0], parts[1]
+	return l
+}
+
+// warcioIndex is warcio's CDXJ index of a WARC file (its cdx-index CLI).
+func warcioIndex(t *testing.T, path string) []cdxjLine {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip(err)
+	}
+	out, err := exec.Command(node, "testdata/npm/node_modules/warcio/dist/cli.js", "cdx-index", path).Output()
+	if err != nil {
+		t.Fatalf("warcio cdx-index: %v", err)
+	}
+	var ls []cdxjLine
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		ls = append(ls, parseCDXJ(t, line))
+	}
+	return ls
 }
 
 // checkIndexLine reads the record a CDXJ line points at.
