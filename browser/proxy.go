@@ -279,6 +279,7 @@ func (p *proxy) forward(w http.ResponseWriter, r *http.Request) {
 		p.switchProtocols(w, resp)
 		return
 	}
+	recordRaw(resp, rec)
 	for _, h := range hopHeaders {
 		resp.Header.Del(h)
 	}
@@ -289,14 +290,14 @@ func (p *proxy) forward(w http.ResponseWriter, r *http.Request) {
 		w.Header().Del("Content-Length")
 	}
 	w.WriteHeader(resp.StatusCode)
-	p.copyBody(recordBody(w, rec), resp, r.URL.String())
+	p.copyBody(w, resp, r.URL.String())
 	p.recorded(rec, out, resp, head)
 }
 
 // copyBody passes at most maxBytes of resp's body on, and keeps the start
 // of an HTML one under url. A body over the bound ends there, cleanly, so
 // the browser renders what came; the cut is recorded.
-func (p *proxy) copyBody(w io.Writer, resp *http.Response, url string) {
+func (p *proxy) copyBody(w http.ResponseWriter, resp *http.Response, url string) {
 	var doc *keptDoc
 	dst := io.Writer(w)
 	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == "text/html" || mt == "application/xhtml+xml" {

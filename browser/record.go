@@ -2,6 +2,7 @@ package browser
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/x509"
 	"fmt"
 	"io"
@@ -111,12 +112,15 @@ var secretHeaders = map[string]bool{"Cookie": true, "Set-Cookie": true, "Authori
 // recording is one exchange being recorded: the trace fills the request
 // head and the address, the body writer the payload.
 type recording struct {
-	opt    RecordOptions
-	mu     sync.Mutex
-	ex     Exchange
-	fields []string // request header lines as written
-	body   bytes.Buffer
-	sent   bytes.Buffer // the request body, as far as bounded
+	opt     RecordOptions
+	mu      sync.Mutex
+	ex      Exchange
+	fields  []string // request header lines as written
+	body    bytes.Buffer
+	sent    bytes.Buffer // the request body, as far as bounded
+	raw     bool         // the body is kept encoded as served (recordRaw decodes it for the reader)
+	tracked bool         // recordRaw follows the body: whole is known
+	whole   bool         // the body was read to its end
 }
 
 // requestBody tees a request body into its recording as the transport
@@ -194,6 +198,9 @@ func (rec *recording) finish(req *http.Request, head []byte, contentType string)
 	defer rec.mu.Unlock()
 	if !rec.opt.Media && isMedia(contentType) {
 		return Exchange{}, false
+	}
+	if rec.tracked && !rec.whole {
+		rec.ex.Truncated = true // the reader stopped before the end
 	}
 	var h bytes.Buffer
 	fmt.Fprintf(&h, "%s %s HTTP/1.1\r\n", req.Method, req.URL.RequestURI())
@@ -370,16 +377,81 @@ func (p *proxy) proxyRecording(out *http.Request) (*http.Request, *recording) {
 	if p.rec == nil {
 		return out, nil
 	}
+	askGzip(out)
 	return startRecording(out, p.rec.opt)
 }
 
-// recordBody is dst teeing into rec (dst itself without a recording).
-func recordBody(dst io.Writer, rec *recording) io.Writer {
-	if rec == nil {
-		return dst
+// askGzip asks for gzip itself, as a transport would, unless the request
+// asks for an encoding or a range: the transport then leaves the body as
+// the server sent it, for the record, and recordRaw decodes it for the
+// reader.
+func askGzip(req *http.Request) {
+	if req.Header.Get("Accept-Encoding") == "" && req.Header.Get("Range") == "" && req.Method != http.MethodHead {
+		req.Header.Set("Accept-Encoding", "gzip")
 	}
-	return io.MultiWriter(dst, rec)
 }
+
+// recordRaw makes rec keep resp's body bytes as received while they are
+// read; a gzip body is handed on decoded, its headers adjusted, as the
+// transport does when it asked for gzip itself. Without a recording it
+// does nothing.
+func recordRaw(resp *http.Response, rec *recording) {
+	if rec == nil {
+		return
+	}
+	raw := &rawBody{ReadCloser: resp.Body, rec: rec}
+	resp.Body = raw
+	rec.mu.Lock()
+	rec.tracked = true
+	rec.mu.Unlock()
+	if !strings.EqualFold(resp.Header.Get("Content-Encoding"), "gzip") {
+		return
+	}
+	resp.Body = &gunzipBody{raw: raw}
+	resp.Header.Del("Content-Encoding")
+	resp.Header.Del("Content-Length")
+	resp.ContentLength, resp.Uncompressed = -1, true
+	rec.mu.Lock()
+	rec.raw = true
+	rec.mu.Unlock()
+}
+
+// rawBody tees a response body into its recording as it is read, and
+// notes whether it was read to its end.
+type rawBody struct {
+	io.ReadCloser
+	rec *recording
+}
+
+func (b *rawBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.rec.Write(p[:n])
+	if err == io.EOF {
+		b.rec.mu.Lock()
+		b.rec.whole = true
+		b.rec.mu.Unlock()
+	}
+	return n, err
+}
+
+// gunzipBody decodes a gzip body on its first read.
+type gunzipBody struct {
+	raw *rawBody
+	zr  *gzip.Reader
+	err error
+}
+
+func (g *gunzipBody) Read(p []byte) (int, error) {
+	if g.zr == nil && g.err == nil {
+		g.zr, g.err = gzip.NewReader(g.raw)
+	}
+	if g.err != nil {
+		return 0, g.err
+	}
+	return g.zr.Read(p)
+}
+
+func (g *gunzipBody) Close() error { return g.raw.Close() }
 
 // recorded files a finished recording of the proxy's.
 func (p *proxy) recorded(rec *recording, req *http.Request, resp *http.Response, head http.Header) {
@@ -398,6 +470,7 @@ func (rec *recording) head(resp *http.Response, hdr http.Header) []byte {
 	saved.Header = hdr
 	rec.mu.Lock()
 	n := rec.body.Len()
+	saved.Uncompressed = resp.Uncompressed && !rec.raw // decoded by the transport, not for the reader
 	rec.mu.Unlock()
 	return responseHead(&saved, rec.opt, n)
 }
@@ -440,17 +513,19 @@ type recordingTransport struct {
 	base http.RoundTripper
 	rec  *recorder
 	mu   sync.Mutex
-	got  []*bodyRecorder
+	got  []*roundTrip
 }
 
 func (t *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	traced, rec := startRecording(req, t.rec.opt)
+	asked := req.Clone(req.Context())
+	askGzip(asked)
+	traced, rec := startRecording(asked, t.rec.opt)
 	resp, err := t.base.RoundTrip(traced)
 	if err != nil {
 		return nil, err
 	}
-	b := &bodyRecorder{ReadCloser: resp.Body, rec: rec, req: req, resp: resp, hdr: resp.Header.Clone()}
-	resp.Body = b
+	b := &roundTrip{rec: rec, req: req, resp: resp, hdr: resp.Header.Clone()}
+	recordRaw(resp, rec)
 	t.mu.Lock()
 	t.got = append(t.got, b)
 	t.mu.Unlock()
@@ -486,19 +561,12 @@ func (t *recordingTransport) exchanges() ([]Exchange, string) {
 	return out, t.rec.note(left)
 }
 
-// bodyRecorder tees a response body into its recording as it is read.
-type bodyRecorder struct {
-	io.ReadCloser
+// roundTrip is a recorded round trip of the plain fetcher's.
+type roundTrip struct {
 	rec  *recording
 	req  *http.Request
 	resp *http.Response
 	hdr  http.Header // as received
-}
-
-func (b *bodyRecorder) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	b.rec.Write(p[:n])
-	return n, err
 }
 
 // recordingClient sets client's transport to one recording every round
