@@ -85,8 +85,10 @@ type Exchange struct {
 	// Response is the status line and header block as received, ending
 	// with the blank line. Header names are in Go's canonical form, and
 	// framing headers describe Payload as kept: a chunked body is kept
-	// whole with its Content-Length, and a gzip body the transport decoded
-	// has its Content-Encoding moved to X-Archive-Orig-Content-Encoding.
+	// whole with its Content-Length; a compressed body is kept compressed,
+	// with its Content-Encoding (only a body some other transport of the
+	// plain fetcher decoded before it could be recorded is kept decoded,
+	// its encoding moved to X-Archive-Orig-Content-Encoding).
 	Response []byte
 	// Payload is the response body as served, cut at
 	// RecordOptions.MaxRecordBytes when Truncated.
@@ -223,8 +225,9 @@ func (rec *recording) finish(req *http.Request, head []byte, contentType string)
 func responseHead(resp *http.Response, opt RecordOptions, payloadLen int) []byte {
 	h := resp.Header.Clone()
 	if resp.Uncompressed {
-		// The transport asked for gzip and decoded it (and dropped the
-		// header): the payload kept is the decoded one.
+		// A client's own transport asked for gzip and decoded it (and
+		// dropped the header) before the recording saw it: the payload
+		// kept is the decoded one.
 		h.Set("X-Archive-Orig-Content-Encoding", "gzip")
 	}
 	h.Del("Transfer-Encoding")
