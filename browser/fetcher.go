@@ -12,7 +12,7 @@ type ClosingFetcher interface {
 // NewFetcher returns the fetcher that crawls, workers, monitors, the
 // dashboard and the commands fetch with, guarded by policy: Chromium with
 // o when render, else plain HTTP GETs bounded by o's PageTimeout,
-// MaxHTMLBytes and UserAgent. Every request and connection of either
+// MaxHTMLBytes, UserAgent and Record. Every request and connection of either
 // passes policy, whatever o says of Guard, Unguarded, AllowRequest and
 // Dial: this is the one way to a fetcher of pages of the web.
 func NewFetcher(policy netguard.Policy, render bool, o Options) (ClosingFetcher, error) {
@@ -20,5 +20,5 @@ func NewFetcher(policy netguard.Policy, render bool, o Options) (ClosingFetcher,
 	if render {
 		return New(o)
 	}
-	return &HTTPFetcher{Guard: policy, Timeout: o.PageTimeout, MaxBytes: int64(o.MaxHTMLBytes), UserAgent: o.UserAgent}, nil
+	return &HTTPFetcher{Guard: policy, Timeout: o.PageTimeout, MaxBytes: int64(o.MaxHTMLBytes), UserAgent: o.UserAgent, Record: o.Record}, nil
 }

@@ -46,9 +46,15 @@ type HTTPFetcher struct {
 	// refuses is never requested and Fetch fails with [ErrRefused]. Nil
 	// takes Guard.Check (nothing when Unguarded).
 	AllowRequest func(ctx context.Context, u *url.URL) error
+	// Record keeps the page's HTTP exchanges as served (Page.Exchanges),
+	// redirect hops included; see RecordOptions. Set it before the first
+	// Fetch.
+	Record RecordOptions
 
 	once      sync.Once
 	transport http.RoundTripper // of the default client: Guard's dialer
+	recOnce   sync.Once
+	rec       *recorder // of Record, across fetches (its total bound)
 }
 
 // ErrNotHTML is wrapped by the error for a response that is not an HTML or
@@ -84,6 +90,7 @@ func (f *HTTPFetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 	if err := f.allow(ctx, u); err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
 	}
+	rt := f.recordingClient(&client)
 	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) > maxRedirects {
 			return fmt.Errorf("%w: more than %d", ErrTooManyRedirects, maxRedirects)
@@ -127,6 +134,12 @@ func (f *HTTPFetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 	if int64(len(body)) > maxBytes {
 		body = body[:maxBytes]
 		p.Partial, p.PartialReason = true, fmt.Sprintf("body cut at %d bytes", maxBytes)
+	}
+	if rt != nil {
+		var note string
+		if p.Exchanges, note = rt.exchanges(); note != "" {
+			p.Notes = append(p.Notes, note)
+		}
 	}
 	text, _, err := treediff.Decode(body, ct)
 	if err != nil {

@@ -107,6 +107,9 @@ type Options struct {
 	// as refused (Page.Notes; a refused document fails Fetch with
 	// ErrRefused). Nil takes Guard's dialer (no proxy when Unguarded).
 	Dial DialFunc
+	// Record keeps the page's HTTP exchanges as served (Page.Exchanges),
+	// through the proxy; see RecordOptions.
+	Record RecordOptions
 	// Screenshot asks for a JPEG of the whole page.
 	Screenshot bool
 	// Width and Height are the window size (default 1280x900).

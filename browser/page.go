@@ -48,6 +48,10 @@ type Page struct {
 	Attempts  int           `json:"attempts"`           // 1 unless a crash forced a retry
 	Requests  int           `json:"requests,omitempty"` // network requests the page made
 	Blocked   int           `json:"blocked,omitempty"`  // of which were blocked by resource type
+	// Exchanges are the HTTP exchanges of the page as served, when asked
+	// for (Options.Record, HTTPFetcher.Record), in the order they were
+	// sent.
+	Exchanges []Exchange `json:"-"`
 }
 
 // Redirect is one HTTP redirect hop.

@@ -44,7 +44,9 @@ type proxy struct {
 	cuts     map[string]time.Time // tunnels cut at the bound, by host:port: when
 	services int                  // requests to the browser's own services refused
 	docs     map[string]*keptDoc
-	order    []string // of docs, oldest first
+	order    []string     // of docs, oldest first
+	rec      *recorder    // nil unless recording (Options.Record)
+	tls      *interceptor // nil unless recording HTTPS
 }
 
 // keptDoc is the start of an HTML response as it went through the proxy:
@@ -105,6 +107,10 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method == http.MethodConnect {
+		if p.tls != nil {
+			p.intercept(w, r) // recorded
+			return
+		}
 		p.tunnel(w, r)
 		return
 	}
@@ -261,16 +267,19 @@ func (p *proxy) forward(w http.ResponseWriter, r *http.Request) {
 		out.Header.Set("Connection", "Upgrade")
 		out.Header.Set("Upgrade", upgrade)
 	}
+	out, rec := p.proxyRecording(out)
 	resp, err := p.trans.RoundTrip(out)
 	if err != nil {
 		p.fail(w, err)
 		return
 	}
 	defer resp.Body.Close()
+	head := resp.Header.Clone() // as received, for the record
 	if resp.StatusCode == http.StatusSwitchingProtocols {
 		p.switchProtocols(w, resp)
 		return
 	}
+	recordRaw(resp, rec)
 	for _, h := range hopHeaders {
 		resp.Header.Del(h)
 	}
@@ -282,6 +291,7 @@ func (p *proxy) forward(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(resp.StatusCode)
 	p.copyBody(w, resp, r.URL.String())
+	p.recorded(rec, out, resp, head)
 }
 
 // copyBody passes at most maxBytes of resp's body on, and keeps the start

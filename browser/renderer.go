@@ -79,9 +79,15 @@ func New(opt Options) (*Renderer, error) {
 	}
 	sweepStale()
 	r := &Renderer{opt: o, sem: make(chan struct{}, o.Tabs)}
-	if o.Dial != nil {
-		if r.proxy, err = startProxy(o.Dial, o.MaxResponseBytes, o.MaxHTMLBytes); err != nil {
+	if o.Dial != nil || o.Record.On {
+		if r.proxy, err = startProxy(proxyDial(o.Dial), o.MaxResponseBytes, o.MaxHTMLBytes); err != nil {
 			return nil, err
+		}
+		if o.Record.On {
+			if err := r.proxy.startRecording(o.Record); err != nil {
+				r.proxy.close()
+				return nil, err
+			}
 		}
 	}
 	return r, nil
@@ -390,6 +396,7 @@ func (r *Renderer) start() (*instance, error) {
 	}
 	if r.proxy != nil {
 		opts = append(opts, proxyFlags(r.proxy.addr())...)
+		opts = append(opts, r.proxy.recordFlags()...)
 	}
 	opts = append(opts, o.extraFlags...)
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)

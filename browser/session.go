@@ -91,6 +91,7 @@ type tabState struct {
 	ctype     string
 	redirects []Redirect
 	nav       []string
+	urls      map[string]bool // requested by the page (see noteURL)
 	requests  int
 	blocked   int
 	paused    []*fetch.EventRequestPaused
@@ -135,6 +136,7 @@ func (s *tabState) reset() {
 	s.lastNet, s.lastStart, s.idleAt, s.maxGap = time.Now(), time.Time{}, time.Time{}, 0
 	s.redirects, s.nav, s.requests, s.blocked = nil, nil, 0, 0
 	s.refused, s.nRefused, s.mainRefused = nil, 0, nil
+	s.urls = nil
 	s.loaded, s.isLoaded = make(chan struct{}), false
 }
 
@@ -167,6 +169,9 @@ func (s *tabState) listen(ev any) {
 		}
 		if ev.RequestID == s.mainReq && ev.Request != nil {
 			s.mainURL = ev.Request.URL
+		}
+		if ev.Request != nil {
+			s.noteURL(ev.Request.URL)
 		}
 		if ev.Type == network.ResourceTypeOther && ev.Request != nil && strings.HasSuffix(ev.Request.URL, "/favicon.ico") {
 			s.favicons[ev.RequestID] = true
@@ -597,7 +602,7 @@ func (r *Renderer) blockResources(ctx context.Context, st *tabState) error {
 		}
 	}
 	allow := r.opt.AllowRequest
-	if r.proxy != nil {
+	if r.opt.Dial != nil {
 		allow = nil
 	}
 	var pats []*fetch.RequestPattern
@@ -784,6 +789,7 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL, po Pa
 	}
 
 	p := &Page{URL: u.String(), Rendered: true, FetchedAt: start}
+	defer r.claimExchanges(st, p)
 	ph := &phases{last: start}
 	ph.mark("navigate")
 	wctx, cancelW := context.WithDeadline(tabCtx, waitUntil)

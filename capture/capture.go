@@ -5,7 +5,8 @@
 // ToStore turns a browser.Page (or the error of fetching it) into a
 // store.Page with its capture metadata; browser.ParseLayout reads the stored
 // layout (store.Capture.Layout) back. "gleaner render" and the crawler store
-// pages with it. Visible gives, for a stored page, the
+// pages with it, and the page's recorded HTTP exchanges (Exchanges) with
+// them. Visible gives, for a stored page, the
 // heuristics.Input.Visible predicate with which the crawler and "gleaner
 // extract" leave hidden elements out.
 package capture
@@ -127,5 +128,20 @@ func ToStore(rawURL, dataset string, mode store.SiteMode, p *browser.Page, fetch
 		c.Layout = b
 	}
 	sp.Capture = c
+	sp.Exchanges = Exchanges(p.Exchanges)
 	return sp, nil
+}
+
+// Exchanges are a page's recorded HTTP exchanges as store rows; nil (the
+// stored ones left alone) when none were recorded.
+func Exchanges(xs []browser.Exchange) []store.Exchange {
+	if len(xs) == 0 {
+		return nil
+	}
+	out := make([]store.Exchange, len(xs))
+	for i, x := range xs {
+		out[i] = store.Exchange{Seq: i, URL: x.URL, Method: x.Method, IP: x.IP, At: x.At,
+			Request: x.Request, RequestBody: x.RequestBody, Response: x.Response, Payload: x.Payload, Truncated: x.Truncated}
+	}
+	return out
 }

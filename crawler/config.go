@@ -133,6 +133,12 @@ type Config struct {
 	// stops with ErrOutage (default 10m).
 	OutageWait time.Duration `yaml:"outage_wait" json:"outage_wait,omitempty"`
 
+	// Record keeps each page's HTTP exchanges as served with it, for
+	// `gleaner export --format warc,wacz` (browser.RecordOptions, with its
+	// default bounds); a renderer given as Fetcher must be made with
+	// browser.Options.Record itself.
+	Record bool `yaml:"record" json:"record,omitempty"`
+
 	// Fetcher fetches pages (default: a plain HTTP fetcher guarded against
 	// forbidden targets). Give a browser.Renderer to render pages.
 	Fetcher browser.Fetcher `yaml:"-" json:"-"`

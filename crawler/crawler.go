@@ -155,7 +155,8 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 	if c.fetch == nil {
 		// Every hop is checked by the seed's rule (Check: host and port
 		// as allowed), the connection by the address dialed.
-		c.fetch = &browser.HTTPFetcher{Guard: c.guard, Client: client, Timeout: cfg.Timeout, MaxBytes: cfg.MaxBytes + 1, UserAgent: cfg.UserAgent}
+		c.fetch = &browser.HTTPFetcher{Guard: c.guard, Client: client, Timeout: cfg.Timeout, MaxBytes: cfg.MaxBytes + 1, UserAgent: cfg.UserAgent,
+			Record: browser.RecordOptions{On: cfg.Record}}
 	}
 	c.learner = newLearner(db, cfg)
 	return c, nil
@@ -181,7 +182,7 @@ func (cfg Config) Renderer(chromium string, tabs int, logf func(string, ...any))
 		maxBytes = 8 << 20
 	}
 	return browser.NewFetcher(cfg.Guard(), true, browser.Options{ExecPath: chromium, Tabs: tabs, PageTimeout: timeout,
-		UserAgent: cfg.UserAgent, MaxHTMLBytes: int(maxBytes), Logf: logf})
+		UserAgent: cfg.UserAgent, MaxHTMLBytes: int(maxBytes), Logf: logf, Record: browser.RecordOptions{On: cfg.Record}})
 }
 
 // Dataset is the dataset name under which the pages of crawl name are stored.

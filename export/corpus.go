@@ -29,6 +29,7 @@ var Formats = map[string]string{
 	"tei":      "tei/<page>.xml",
 	"jsonl":    "corpus.jsonl",
 	"warc":     "corpus.warc.gz",
+	"wacz":     "corpus.wacz",
 	"graph":    "links.csv, links.graphml",
 	"terms":    "terms.tsv, proximity.tsv",
 	"matrix":   "matrix.tsv",
@@ -94,6 +95,9 @@ type CorpusOptions struct {
 	// Workers prepare and annotate this many pages at once (default 1);
 	// the outputs keep the pages' order. Give the chain as many workers.
 	Workers int
+	// WACZ configures the wacz format (its warcinfo names Dataset unless
+	// WACZ.WARC.Crawl is set).
+	WACZ WACZOptions
 }
 
 // CorpusStats reports an export.
@@ -133,7 +137,10 @@ func Corpus(ctx context.Context, st store.Store, c *chain.Chain, opt CorpusOptio
 	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}
-	w := &outputs{dir: opt.Out}
+	w := &outputs{dir: opt.Out, waczOpt: opt.WACZ}
+	if w.waczOpt.WARC.Crawl == "" {
+		w.waczOpt.WARC.Crawl = opt.Dataset
+	}
 	defer w.closeAll()
 	stats := &CorpusStats{Languages: map[string]int{}, Taggers: map[string]int{}}
 	var graphPages []*Page
@@ -146,6 +153,11 @@ func Corpus(ctx context.Context, st store.Store, c *chain.Chain, opt CorpusOptio
 			return nil, fmt.Errorf("export: page %d: %w", it.pageID, err)
 		}
 		page := toPage(p, it)
+		if want["warc"] || want["wacz"] {
+			if page.Exchanges, err = st.Exchanges(ctx, p.ID); err != nil {
+				return nil, fmt.Errorf("export: page %d: %w", it.pageID, err)
+			}
+		}
 		if annotate {
 			in := chain.Input{ID: page.ID, URL: page.URL, Title: page.Title, Blocks: contentBlocks(p, it)}
 			if page.Doc, err = c.Process(ctx, in); err != nil {
@@ -198,6 +210,9 @@ func Corpus(ctx context.Context, st store.Store, c *chain.Chain, opt CorpusOptio
 		if err := w.file("proximity.tsv", func(f io.Writer) error { return writeProximity(f, freq, distrib) }); err != nil {
 			return nil, err
 		}
+	}
+	if err := w.closeWACZ(); err != nil {
+		return nil, err
 	}
 	if err := w.closeAll(); err != nil {
 		return nil, err
@@ -441,6 +456,35 @@ type outputs struct {
 	warc  *WARC
 	jsonl *JSONL
 	names []string
+
+	wacz    *WACZ
+	waczOpt WACZOptions
+}
+
+// addWACZ adds page to the package, started with the first page.
+func (o *outputs) addWACZ(page *Page) error {
+	if o.wacz == nil {
+		w, err := NewWACZ(filepath.Join(o.dir, "corpus.wacz"), o.waczOpt)
+		if err != nil {
+			return err
+		}
+		o.wacz = w
+	}
+	return o.wacz.AddPage(page)
+}
+
+// closeWACZ writes the package, if any.
+func (o *outputs) closeWACZ() error {
+	if o.wacz == nil {
+		return nil
+	}
+	w := o.wacz
+	o.wacz = nil
+	if err := w.Close(); err != nil {
+		return err
+	}
+	o.names = append(o.names, filepath.Join(o.dir, "corpus.wacz"))
+	return nil
 }
 
 func (o *outputs) open(name string) (*bufio.Writer, error) {
@@ -491,6 +535,10 @@ func (o *outputs) close(name string) error {
 }
 
 func (o *outputs) closeAll() error {
+	if o.wacz != nil {
+		o.wacz.Abort() // closed by closeWACZ when the export succeeded
+		o.wacz = nil
+	}
 	var errs []error
 	names := make([]string, 0, len(o.bufs))
 	for n := range o.bufs {
@@ -542,11 +590,16 @@ func (o *outputs) write(page *Page, want map[string]bool, matrix *terms.Matrix, 
 			return err
 		}
 		if o.warc == nil {
-			if o.warc, err = NewWARC(b, "gleaner"); err != nil {
+			if o.warc, err = NewWARCWith(b, o.waczOpt.WARC); err != nil {
 				return err
 			}
 		}
 		if err := o.warc.WritePage(page); err != nil {
+			return err
+		}
+	}
+	if want["wacz"] {
+		if err := o.addWACZ(page); err != nil {
 			return err
 		}
 	}

@@ -242,7 +242,7 @@ func TestCorpusSelect(t *testing.T) {
 			recs := readWARCFile(t, filepath.Join(out, "corpus.warc.gz"))
 			var got []string
 			for _, r := range recs {
-				if r.Type() == "response" {
+				if r.Type() == "resource" { // pages without recorded exchanges
 					got = append(got, r.TargetURI())
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/chain"
+	"github.com/gleaner/gleaner/store"
 )
 
 // Page is a stored page with its annotated extracted content.
@@ -27,6 +28,9 @@ type Page struct {
 	Run        int64
 	Links      []Link
 	Doc        *chain.Document // nil when the page was not annotated
+	// Exchanges are the HTTP exchanges recorded with the page, for WARC
+	// and WACZ (nil when none were).
+	Exchanges []store.Exchange
 }
 
 // Link is a hyperlink of a page.

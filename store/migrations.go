@@ -113,4 +113,21 @@ var migrations = []Migration{
 		)`,
 		`CREATE INDEX rules_site ON rules (site, run_id)`,
 	}},
+	{Version: 2, Name: "exchanges: a page's HTTP requests and responses as served, for WARC", Statements: []string{
+		`CREATE TABLE exchanges (
+			page_id BIGINT NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+			seq INTEGER NOT NULL,
+			url TEXT NOT NULL,
+			method TEXT NOT NULL,
+			ip TEXT NOT NULL DEFAULT '',
+			sent_at BIGINT NOT NULL,
+			truncated BOOLEAN NOT NULL DEFAULT FALSE,
+			request {{blob}},
+			request_body {{blob}},
+			response {{blob}},
+			payload {{blob}},
+			payload_sha256 TEXT NOT NULL,
+			PRIMARY KEY (page_id, seq)
+		)`,
+	}},
 }

@@ -313,6 +313,7 @@ const putGoldSQL = `INSERT INTO gold (page_id, title, body, text) VALUES (?, ?, 
 func (s *DB) PutPages(ctx context.Context, pages []*Page) error {
 	type prepared struct {
 		raw, rendered, capture []byte
+		exchanges              []exchangeRow
 	}
 	// Validate and compress before taking the write lock.
 	prep := make([]prepared, len(pages))
@@ -345,6 +346,9 @@ func (s *DB) PutPages(ctx context.Context, pages []*Page) error {
 			if err != nil {
 				return fmt.Errorf("store: put page %q: capture: %w", p.Key(), err)
 			}
+		}
+		if prep[i].exchanges, err = prepareExchanges(p); err != nil {
+			return err
 		}
 		p.Hash = ContentHash(p.HTML())
 	}
@@ -383,6 +387,11 @@ func (s *DB) PutPages(ctx context.Context, pages []*Page) error {
 			if p.Gold != nil {
 				if _, err := gold.ExecContext(ctx, ids[i], p.Gold.Title, p.Gold.Body, p.Gold.Text); err != nil {
 					return fmt.Errorf("store: put gold of page %q: %w", p.Key(), err)
+				}
+			}
+			if p.Exchanges != nil {
+				if err := s.putExchanges(ctx, tx, ids[i], prep[i].exchanges); err != nil {
+					return err
 				}
 			}
 		}

@@ -75,6 +75,10 @@ type Store interface {
 	// Rules lists the rules learned in a run, by cluster then field.
 	Rules(ctx context.Context, runID int64) ([]Rule, error)
 
+	// Exchanges lists the HTTP exchanges stored with a page (see
+	// Page.Exchanges) in the order they were sent.
+	Exchanges(ctx context.Context, pageID int64) ([]Exchange, error)
+
 	// Close releases the store.
 	Close() error
 }
@@ -113,6 +117,10 @@ type Page struct {
 	Hash    string
 	Capture *Capture // rendering metadata; nil when not rendered
 	Gold    *Gold    // annotation; nil when the page has none
+	// Exchanges, when not nil, replace the HTTP exchanges stored with the
+	// page (PutPages); reading a page does not fill them (see
+	// Store.Exchanges).
+	Exchanges []Exchange
 
 	CreatedAt time.Time // first stored
 	UpdatedAt time.Time // last stored

@@ -103,6 +103,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	learnAt := fs.Int("learn-at", 0, "learn a site's templates once it has this many pages (default 8; negative: never)")
 	threshold := fs.Float64("threshold", 0, "fixed relevance threshold (default: calibrated on the first pages)")
 	plain := fs.Bool("plain", false, "plain HTTP fetch, no browser (static sites)")
+	record := fs.Bool("record", false, "keep each page's HTTP exchanges as served, for export --format warc,wacz")
 	tabs := fs.Int("tabs", 2, "browser tabs (pages rendered at once)")
 	chromium := fs.String("chromium", "", "Chromium `binary`")
 	withFixtures := fs.Bool("fixtures", false, "serve the bundled fixture web and crawl it on its on-topic theme")
@@ -171,7 +172,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"max-duration": func() { cfg.MaxDuration = *maxDuration }, "exhaust-relevant": func() { cfg.ExhaustRelevant = *exhaust },
 		"min-bytes": func() { cfg.MinBytes = *minBytes }, "max-bytes": func() { cfg.MaxBytes = *maxBytes },
 		"min-tokens": func() { cfg.MinTokens = *minTokens }, "learn-at": func() { cfg.LearnAt = *learnAt },
-		"threshold": func() { cfg.Threshold = *threshold },
+		"threshold": func() { cfg.Threshold = *threshold }, "record": func() { cfg.Record = *record },
 	} {
 		if set[fl] {
 			apply()
@@ -270,20 +271,6 @@ func writeCorpus(ctx context.Context, st *store.DB, name, path string, stdout io
 	}
 	fmt.Fprintf(stdout, "corpus: %d documents in %s\n", n, path)
 	return nil
-}
-
-func orDefault(d, def time.Duration) time.Duration {
-	if d <= 0 {
-		return def
-	}
-	return d
-}
-
-func orDefault64(n, def int64) int64 {
-	if n <= 0 {
-		return def
-	}
-	return n
 }
 
 func orString(s, def string) string {

@@ -34,7 +34,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlagSet("export", stderr)
 	db := addDBFlag(fs)
 	cf := addChainFlags(fs)
-	formats := fs.String("format", "", "comma-separated `formats`: conllu, vertical, tei, jsonl, warc, graph, terms, matrix, or all")
+	formats := fs.String("format", "", "comma-separated `formats`: conllu, vertical, tei, jsonl, warc, wacz, graph, terms, matrix, or all")
+	waczText := fs.Bool("wacz-text", false, "put each page's extracted text in the WACZ's pages/pages.jsonl (full-text search in replay tools)")
+	digest := fs.String("warc-digest", "sha256", "digest `algorithm` of WARC records: sha256 or sha1")
 	out := fs.String("out", "", "output `folder` (created if missing)")
 	site := fs.String("site", "", "export only this `site`")
 	runID := fs.Int64("run", 0, "export the extractions of this learning `run` (default: each page's latest)")
@@ -71,7 +73,11 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	opt := export.CorpusOptions{Formats: fl, Site: *site, RunID: *runID, Gold: *gold, Limit: *limit, Progress: stderr, Workers: *cf.workers}
+	if *digest != "sha256" && *digest != "sha1" {
+		return fmt.Errorf("%w: --warc-digest %q: want sha256 or sha1", errUsage, *digest)
+	}
+	opt := export.CorpusOptions{Formats: fl, Site: *site, RunID: *runID, Gold: *gold, Limit: *limit, Progress: stderr, Workers: *cf.workers,
+		WACZ: export.WACZOptions{Text: *waczText, WARC: export.WARCOptions{Software: "gleaner", Digest: *digest}}}
 	if *crawl != "" {
 		opt.Dataset = crawler.Dataset(*crawl)
 	}

@@ -1,16 +1,20 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/export"
 	"github.com/gleaner/gleaner/store"
@@ -205,5 +209,135 @@ func TestExportCrawl(t *testing.T) {
 	}
 	if got := jsonlField(t, string(b), "url"); len(got) != 1 || got[0] != pages[1].URL {
 		t.Errorf("export --crawl b: %q, want %s", got, pages[1].URL)
+	}
+}
+
+// TestExportWACZOfRecordedCrawl crawls a loopback site with --record and
+// exports the crawl as WARC and WACZ: the responses hold the bytes the
+// server sent (a windows-1252 page stays windows-1252), each with its
+// request, and the package lists the pages with their text.
+func TestExportWACZOfRecordedCrawl(t *testing.T) {
+	article := func(n int) []byte {
+		return []byte(fmt.Sprintf("<html><head><meta charset=\"windows-1252\"><title>Wind %d</title></head><body><main><h1>Windkraft in M\xfcnchen %d</h1>"+
+			"<p>The wind farm near the harbour produced more power this winter than in any year before, the operators said.</p>"+
+			"<p>Wind turbines on the hills turned through the storms; the grid took every megawatt of wind power.</p>"+
+			"<a href=\"/a%d\">next</a></main></body></html>", n, n, n+1))
+	}
+	sent := map[string][]byte{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var n int
+		if _, err := fmt.Sscanf(r.URL.Path, "/a%d", &n); err != nil || n > 2 {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=windows-1252")
+		b := article(n)
+		w.Write(b)
+	}))
+	defer srv.Close()
+	for n := 1; n <= 2; n++ {
+		sent[fmt.Sprintf("%s/a%d", srv.URL, n)] = article(n)
+	}
+	db := filepath.Join(t.TempDir(), "g.db")
+	host := strings.TrimPrefix(srv.URL, "http://")
+	if code, _, stderr := exportCmd("crawl", "--db", db, "--plain", "--record", "--terms", "wind", "--allow-host", host, "--name", "rec",
+		"--delay", "1ms", "--learn-at", "-1", "--max-pages", "2", "--quiet", srv.URL+"/a1"); code != 0 {
+		t.Fatalf("crawl: exit %d: %s", code, stderr)
+	}
+	out := filepath.Join(t.TempDir(), "corpus")
+	code, stdout, stderr := exportCmd("export", "--db", db, "--crawl", "rec", "--format", "warc,wacz", "--wacz-text", "--out", out)
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, filepath.Join(out, "corpus.wacz")) {
+		t.Errorf("stdout %q", stdout)
+	}
+	f, err := os.Open(filepath.Join(out, "corpus.warc.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := export.ReadWARC(f, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, requests := 0, 0
+	for _, r := range recs {
+		switch r.Type() {
+		case "response":
+			if want, ok := sent[r.TargetURI()]; ok && bytes.Equal(r.Payload(), want) {
+				same++
+			}
+		case "request":
+			requests++
+		}
+	}
+	if same != len(sent) || requests < len(sent) || !strings.Contains(recs[0].Header.Get("Content-Type"), "warc-fields") ||
+		!bytes.Contains(recs[0].Block, []byte("isPartOf: crawl:rec")) {
+		t.Errorf("%d of %d responses as served, %d requests, warcinfo %q", same, len(sent), requests, recs[0].Block)
+	}
+	zr, err := zip.OpenReader(filepath.Join(out, "corpus.wacz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var names []string
+	for _, zf := range zr.File {
+		names = append(names, zf.Name)
+		if zf.Name == "pages/pages.jsonl" {
+			rc, _ := zf.Open()
+			var b bytes.Buffer
+			b.ReadFrom(rc)
+			rc.Close()
+			if !strings.Contains(b.String(), "wind farm") {
+				t.Errorf("pages.jsonl without text: %s", b.String())
+			}
+		}
+	}
+	if strings.Join(names, " ") != "archive/data-00000.warc.gz indexes/index.cdxj pages/pages.jsonl datapackage.json datapackage-digest.json" {
+		t.Errorf("package files %v", names)
+	}
+	if code, _, stderr := exportCmd("export", "--db", db, "--format", "warc", "--warc-digest", "md5", "--out", out); code != 2 || !strings.Contains(stderr, "--warc-digest") {
+		t.Errorf("md5: exit %d: %s", code, stderr)
+	}
+}
+
+// TestRenderRecord renders a script-made page with --record behind the
+// guard: its redirect, document and script are stored as exchanges, in
+// order, each as the server sent it.
+func TestRenderRecord(t *testing.T) {
+	if _, err := browser.FindChromium(); err != nil {
+		t.Skip(err)
+	}
+	ts := renderTestServer(t)
+	db := filepath.Join(t.TempDir(), "g.db")
+	if code, out, errs := runGleaner("render", "--db", db, "--record", "--allow-host", hostOf(ts.URL), ts.URL+"/go"); code != 0 {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errs)
+	}
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, err := st.PageByKey(context.Background(), "", ts.URL+"/go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs, err := st.Exchanges(context.Background(), p.ID)
+	if err != nil || len(xs) < 2 {
+		t.Fatalf("%d exchanges (%v)", len(xs), err)
+	}
+	if xs[0].URL != ts.URL+"/go" || !bytes.HasPrefix(xs[0].Response, []byte("HTTP/1.1 302 Found\r\n")) || xs[1].URL != ts.URL+"/a" || xs[1].IP != "127.0.0.1" {
+		t.Errorf("exchanges %s %q, %s", xs[0].URL, xs[0].Response, xs[1].URL)
+	}
+	resp, err := http.Get(ts.URL + "/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var served bytes.Buffer
+	served.ReadFrom(resp.Body)
+	if !bytes.Equal(xs[1].Payload, served.Bytes()) {
+		t.Errorf("stored document %q, served %q", xs[1].Payload, served.Bytes())
 	}
 }

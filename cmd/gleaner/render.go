@@ -34,6 +34,7 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	timeout := fs.Duration("timeout", 30*time.Second, "hard cap per page; a page still loading then is stored as it is, marked partial")
 	retries := fs.Int("retries", 1, "retries of a page after the browser crashed")
 	plain := fs.Bool("plain", false, "plain HTTP fetch, no browser (static pages)")
+	record := fs.Bool("record", false, "keep each page's HTTP exchanges as served (HTTPS included), for export --format warc,wacz")
 	noBlock := fs.Bool("no-block", false, "download images, media and fonts too")
 	block := fs.String("block", strings.Join(browser.DefaultBlock, ","), "resource `types` not downloaded (Image, Media, Font, Stylesheet)")
 	isolate := fs.Bool("isolate", false, "give every page a browser context of its own (default: the pages of a site share one, cookies included)")
@@ -102,7 +103,7 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	guard := crawler.TargetGuard{Allowed: allow}
 	opt := browser.Options{
 		ExecPath: *chromium, Tabs: *tabs, PageTimeout: *timeout, Retries: *retries,
-		Isolate: *isolate, Screenshot: *screenshots != "", NoBlock: *noBlock,
+		Isolate: *isolate, Screenshot: *screenshots != "", NoBlock: *noBlock, Record: browser.RecordOptions{On: *record},
 		Wait: browser.WaitOptions{
 			ScrollSteps: orNegative(*scroll), LoadMoreSelector: *loadMore,
 			LoadMoreClicks: orNegative(*clicks), KeepConsent: *keepConsent,
