@@ -264,7 +264,7 @@ func TestRecordOffByDefault(t *testing.T) {
 // included, and a gzip body as sent (the page itself decoded).
 func TestRecordPlain(t *testing.T) {
 	srv, log := recordServer(t)
-	f := &HTTPFetcher{Record: RecordOptions{On: true, Secrets: true}}
+	f := &HTTPFetcher{Guard: loopback, Record: RecordOptions{On: true, Secrets: true}}
 	p := mustFetch(t, f, srv.URL+"/old")
 	checkServed(t, srv, log, p, []string{"/old", "/page"})
 	if page := exchangeOf(p.Exchanges, srv.URL+"/page"); page == nil || !bytes.Contains(page.Response, []byte("Set-Cookie: session=s3cret\r\n")) {
@@ -282,18 +282,18 @@ func TestRecordPlain(t *testing.T) {
 // leaves out what passes the page bound.
 func TestRecordBounds(t *testing.T) {
 	srv, _ := recordServer(t)
-	f := &HTTPFetcher{Record: RecordOptions{On: true, MaxRecordBytes: 100}}
+	f := &HTTPFetcher{Guard: loopback, Record: RecordOptions{On: true, MaxRecordBytes: 100}}
 	p := mustFetch(t, f, srv.URL+"/page")
 	if len(p.Exchanges) != 1 || !p.Exchanges[0].Truncated || len(p.Exchanges[0].Payload) != 100 {
 		t.Fatalf("record bound: %+v", p.Exchanges)
 	}
-	f = &HTTPFetcher{Record: RecordOptions{On: true, MaxPageBytes: 100}}
+	f = &HTTPFetcher{Guard: loopback, Record: RecordOptions{On: true, MaxPageBytes: 100}}
 	p = mustFetch(t, f, srv.URL+"/old")
 	if len(p.Exchanges) != 0 || !strings.Contains(strings.Join(p.Notes, "\n"), "over the page bound") {
 		t.Errorf("page bound: %d exchanges, notes %q", len(p.Exchanges), p.Notes)
 	}
-	one := mustFetch(t, &HTTPFetcher{Record: RecordOptions{On: true}}, srv.URL+"/page").Exchanges[0].Size()
-	f = &HTTPFetcher{Record: RecordOptions{On: true, MaxTotalBytes: one + one/2}}
+	one := mustFetch(t, &HTTPFetcher{Guard: loopback, Record: RecordOptions{On: true}}, srv.URL+"/page").Exchanges[0].Size()
+	f = &HTTPFetcher{Guard: loopback, Record: RecordOptions{On: true, MaxTotalBytes: one + one/2}}
 	if p = mustFetch(t, f, srv.URL+"/page"); len(p.Exchanges) != 1 {
 		t.Fatalf("total bound: the first page has %d exchanges", len(p.Exchanges))
 	}

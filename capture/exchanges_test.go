@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/netguard"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -25,7 +26,7 @@ func TestExchangesStored(t *testing.T) {
 	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
-	f := &browser.HTTPFetcher{Record: browser.RecordOptions{On: true}}
+	f := &browser.HTTPFetcher{Guard: netguard.Policy{Allowed: []string{"127.0.0.1"}}, Record: browser.RecordOptions{On: true}}
 	p, err := f.Fetch(context.Background(), srv.URL+"/old")
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/capture"
+	"github.com/gleaner/gleaner/netguard"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -92,7 +93,7 @@ func capturedStore(t *testing.T, srv *httptest.Server) (store.Store, *browser.Pa
 		}
 		t.Skip(err)
 	}
-	r, err := browser.New(browser.Options{Tabs: 1, PageTimeout: 20 * time.Second, Record: browser.RecordOptions{On: true}})
+	r, err := browser.New(browser.Options{Tabs: 1, PageTimeout: 20 * time.Second, Guard: netguard.Policy{Allowed: []string{"127.0.0.1"}}, Record: browser.RecordOptions{On: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
