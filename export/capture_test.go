@@ -93,7 +93,7 @@ func capturedStore(t *testing.T, srv *httptest.Server) (store.Store, *browser.Pa
 		}
 		t.Skip(err)
 	}
-	r, err := browser.New(browser.Options{Tabs: 1, PageTimeout: 20 * time.Second, Guard: netguard.Policy{Allowed: []string{"127.0.0.1"}}, Record: browser.RecordOptions{On: true}})
+	r, err := browser.New(browser.Options{Tabs: 1, PageTimeout: 20 * time.Second, Guard: loopbackGuard, Record: browser.RecordOptions{On: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,3 +181,7 @@ func checkAgainstServer(t *testing.T, s warcioSummary, base string, log *servedL
 	}
 	return same
 }
+
+// loopbackGuard lets the tests' renderers and fetchers reach the test
+// servers on 127.0.0.1, and nothing else there.
+var loopbackGuard = netguard.Policy{Allowed: []string{"127.0.0.1", "localhost"}}

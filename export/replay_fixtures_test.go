@@ -22,7 +22,7 @@ import (
 func scriptMadeArticles(t *testing.T, w *fixtures.Server, sites ...string) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
-	plain := &browser.HTTPFetcher{}
+	plain := &browser.HTTPFetcher{Guard: loopbackGuard}
 	for _, s := range w.Sites {
 		if !contains(sites, s.Name) {
 			continue
@@ -113,7 +113,7 @@ func TestReplayFixtureArticles(t *testing.T) {
 // an extraction, as a crawl would.
 func recordPages(t *testing.T, urls map[string][]string) store.Store {
 	t.Helper()
-	r, err := browser.New(browser.Options{Tabs: 1, PageTimeout: 20 * time.Second, Record: browser.RecordOptions{On: true}})
+	r, err := browser.New(browser.Options{Tabs: 1, PageTimeout: 20 * time.Second, Guard: loopbackGuard, Record: browser.RecordOptions{On: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
