@@ -352,7 +352,7 @@ func TestParseMedoidRule(t *testing.T) {
 
 func TestLearnOverBudgetWarns(t *testing.T) {
 	pages := perturbedSite(t, 6)
-	res, err := Learn(context.Background(), pages, Options{Seed: 1, TED: treediff.Options{MaxCells: 100}})
+	res, err := Learn(context.Background(), pages, Options{Seed: 1, Distance: ExactDistance, TED: treediff.Options{MaxCells: 100}})
 	if err != nil {
 		t.Fatal(err)
 	}
