@@ -126,7 +126,8 @@ func (m *Model) Assign(ctx context.Context, pages []Page) ([]Assignment, error) 
 	for x := 0; x < len(pairs); x += len(m.Templates) {
 		u := pairs[x][0]
 		i := usable[u] - len(m.Templates)
-		best, err := breakTie(ctx, ds[x:x+len(m.Templates)], m.opt.TieMargin, func(ctx context.Context, near []int) ([]float64, error) {
+		far := func(t int) float64 { return m.Templates[t].Far }
+		best, err := breakTie(ctx, ds[x:x+len(m.Templates)], m.opt.TieMargin, far, func(ctx context.Context, near []int) ([]float64, error) {
 			ps := make([][2]int, len(near))
 			for k, t := range near {
 				ps[k] = [2]int{u, t}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -121,4 +122,131 @@ func TestPerturbedSiteTwoTemplates(t *testing.T) {
 			t.Errorf("%d pages: %d landmarks, %d distances", n, len(res.Landmarks), res.Computed)
 		}
 	}
+}
+
+// modernSite returns n tag trees of one retail site of today: the pages of
+// the wcxb-dev site with the most pages (rei.com and
+// store.steampowered.com have 12 each; the first by name is taken), each
+// copy after the first with a few leaf elements deleted or duplicated at
+// deterministic random places, as pages of one template differ. It skips
+// when the shared data is absent.
+func modernSite(tb testing.TB, n int) []Page {
+	tb.Helper()
+	sites := sitePages(tb, "wcxb-dev", 12)
+	names := make([]string, 0, len(sites))
+	for s := range sites {
+		names = append(names, s)
+	}
+	sort.Strings(names)
+	base := sites[names[0]]
+	rng := rand.New(rand.NewPCG(3, 4))
+	pages := make([]Page, n)
+	for i := range pages {
+		p := base[i%len(base)]
+		if i < len(base) {
+			pages[i] = p
+			continue
+		}
+		pages[i] = Page{Name: fmt.Sprintf("%s-%d", p.Name, i), Tree: editLeaves(tb, p.Tree, 1+rng.IntN(6), rng)}
+	}
+	return pages
+}
+
+// editLeaves returns a copy of t with k leaves deleted or duplicated.
+func editLeaves(tb testing.TB, t *treediff.Tree, k int, rng *rand.Rand) *treediff.Tree {
+	tb.Helper()
+	var leaves []*treediff.Node
+	for _, nd := range t.Nodes {
+		if len(nd.Children) == 0 && nd.Parent != nil {
+			leaves = append(leaves, nd)
+		}
+	}
+	drop := map[*treediff.Node]bool{}
+	dup := map[*treediff.Node]bool{}
+	for range k {
+		l := leaves[rng.IntN(len(leaves))]
+		if rng.IntN(2) == 0 {
+			drop[l] = true
+		} else {
+			dup[l] = true
+		}
+	}
+	s := t.Prune(func(nd *treediff.Node) bool { return !drop[nd] }).Bracket()
+	if len(dup) > 0 {
+		// The duplicated leaves are added as spans at the end of the root:
+		// an insertion per leaf, the tree kept well formed.
+		s = s[:len(s)-1] + strings.Repeat("{span}", len(dup)) + "}"
+	}
+	out, err := treediff.ParseBracket(t.Name, s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// BenchmarkLearnModernSite learns a 50-page site of today's retail pages
+// (modernSite: 5-9k elements a page) from scratch, without cache, and
+// reports the cost per page: CPU seconds, fast and exact distances, and the
+// process's peak RSS.
+func BenchmarkLearnModernSite(b *testing.B) {
+	for _, tc := range []struct {
+		n    int
+		dist DistanceKind
+	}{{12, ExactDistance}, {12, FastDistance}, {50, FastDistance}} {
+		if tc.dist == ExactDistance && testing.Short() {
+			continue // 66 exact TEDs of 5-9k-node trees: minutes
+		}
+		pages := modernSite(b, tc.n)
+		b.Run(fmt.Sprintf("pages=%d/distance=%s", tc.n, tc.dist), func(b *testing.B) {
+			var cost Cost
+			for b.Loop() {
+				res, err := Learn(context.Background(), pages, Options{Seed: 1, Distance: tc.dist})
+				if err != nil {
+					b.Fatal(err)
+				}
+				cost = res.Cost
+			}
+			b.ReportMetric(cost.CPU.Seconds()/float64(cost.Pages), "cpu-s/page")
+			b.ReportMetric(float64(cost.Fast), "fast/op")
+			b.ReportMetric(float64(cost.Exact), "TEDs/op")
+			b.ReportMetric(float64(cost.PeakRSS>>20), "peak-MB")
+		})
+	}
+}
+
+// BenchmarkAssignModern places one of today's pages (an edited copy of a
+// modernSite page) on a model of 50 templates: its own page and 49 wcxb-dev
+// pages of other sites, the model's medoids profiled before the timing as a
+// monitor's model is between rounds; cpu-s/op is the CPU time of one
+// placement.
+func BenchmarkAssignModern(b *testing.B) {
+	sites := sitePages(b, "wcxb-dev", 1)
+	names := make([]string, 0, len(sites))
+	for s := range sites {
+		names = append(names, s)
+	}
+	sort.Strings(names)
+	// 49 templates of other sites and the one the page belongs to.
+	site := modernSite(b, 13)
+	page := site[12] // an edited copy of site[0]
+	ts := []Template{{Cluster: 0, Medoid: site[0], Far: 0.35}}
+	for _, s := range names {
+		if p := sites[s][0]; p.Err == nil && len(ts) < 50 && len(sites[s]) < 12 {
+			ts = append(ts, Template{Cluster: len(ts), Medoid: p, Far: 0.35})
+		}
+	}
+	m := NewModel(ts, Options{})
+	ctx := context.Background()
+	if _, err := m.Assign(ctx, []Page{page}); err != nil {
+		b.Fatal(err)
+	}
+	cpu0 := cpuTime()
+	for b.Loop() {
+		if _, err := m.Assign(ctx, []Page{page}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(m.LastCost().Exact), "TEDs/op")
+	b.ReportMetric(float64(len(ts)), "templates")
 }

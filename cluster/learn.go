@@ -621,7 +621,8 @@ func (l *learner) nearestTemplate(ctx context.Context, i int, clusters []Cluster
 			ds = append(ds, medDist[c][i])
 		}
 	}
-	best, err := breakTie(ctx, ds, l.opt.TieMargin, func(ctx context.Context, near []int) ([]float64, error) {
+	far := func(x int) float64 { return clusters[cands[x]].Far }
+	best, err := breakTie(ctx, ds, l.opt.TieMargin, far, func(ctx context.Context, near []int) ([]float64, error) {
 		pairs := make([][2]int, len(near))
 		for x, c := range near {
 			pairs[x] = [2]int{i, clusters[cands[c]].Medoid}
@@ -636,9 +637,11 @@ func (l *learner) nearestTemplate(ctx context.Context, i int, clusters []Cluster
 
 // breakTie returns the index of the least of the fast distances ds or,
 // when others are within margin of it, of the least exact distance among
-// those (exact measures the candidates given by index into ds). It returns
-// 0 for no candidate.
-func breakTie(ctx context.Context, ds []float64, margin float64, exact func(context.Context, []int) ([]float64, error)) (int, error) {
+// those (exact measures the candidates given by index into ds). Only
+// candidates within their radius far(x) compete: a page beyond every
+// radius fits no template whichever is nearest, and the exact distances
+// would decide nothing. It returns 0 for no candidate.
+func breakTie(ctx context.Context, ds []float64, margin float64, far func(x int) float64, exact func(context.Context, []int) ([]float64, error)) (int, error) {
 	best := 0
 	for x, d := range ds {
 		if d < ds[best] {
@@ -647,7 +650,7 @@ func breakTie(ctx context.Context, ds []float64, margin float64, exact func(cont
 	}
 	var near []int
 	for x, d := range ds {
-		if d <= ds[best]+margin {
+		if d <= ds[best]+margin && d <= far(x) {
 			near = append(near, x)
 		}
 	}
