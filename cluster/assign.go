@@ -98,7 +98,7 @@ func (m *Model) Assign(ctx context.Context, pages []Page) ([]Assignment, error) 
 	for t := range m.Templates {
 		all[t] = m.Templates[t].Medoid
 	}
-	meter := startMeter()
+	meter := StartMeter()
 	o, err := newDistanceOracle(ctx, all, usable, m.opt)
 	if err != nil {
 		return nil, fmt.Errorf("assign: %w", err)
@@ -148,7 +148,7 @@ func (m *Model) Assign(ctx context.Context, pages []Page) ([]Assignment, error) 
 	}
 	fast, exact := o.counts()
 	m.mu.Lock()
-	m.last = meter.stop(len(usable)-len(m.Templates), fast, exact)
+	m.last = meter.Stop(len(usable)-len(m.Templates), fast, exact)
 	m.mu.Unlock()
 	return out, nil
 }

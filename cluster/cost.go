@@ -35,12 +35,24 @@ func (c Cost) String() string {
 		c.Pages, c.Fast, c.Exact, c.CPU.Seconds(), c.PerPage().Seconds(), c.PeakRSS>>20)
 }
 
-// meter measures a Cost from its start.
-type meter struct{ cpu0 time.Duration }
+// Add accumulates o into c (the peak is the larger of the two).
+func (c *Cost) Add(o Cost) {
+	c.Pages += o.Pages
+	c.Fast += o.Fast
+	c.Exact += o.Exact
+	c.CPU += o.CPU
+	c.PeakRSS = max(c.PeakRSS, o.PeakRSS)
+}
 
-func startMeter() meter { return meter{cpu0: processCPU()} }
+// Meter measures a Cost from its start (StartMeter): what Learn and Assign
+// report, and what a caller measures around them to count its own work too
+// (parsing the pages).
+type Meter struct{ cpu0 time.Duration }
 
-// stop returns the cost so far with the given counts.
-func (m meter) stop(pages, fast, exact int) Cost {
+// StartMeter starts measuring.
+func StartMeter() Meter { return Meter{cpu0: processCPU()} }
+
+// Stop returns the cost since the start with the given counts.
+func (m Meter) Stop(pages, fast, exact int) Cost {
 	return Cost{Pages: pages, Fast: fast, Exact: exact, CPU: processCPU() - m.cpu0, PeakRSS: peakRSS()}
 }

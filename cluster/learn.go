@@ -237,7 +237,7 @@ func Learn(ctx context.Context, pages []Page, opt Options) (*Result, error) {
 		return nil, ErrNoPages
 	}
 	opt = opt.WithDefaults()
-	meter := startMeter()
+	meter := StartMeter()
 	var usable []int
 	for i, p := range pages {
 		if p.Err == nil && p.Tree != nil && p.Tree.Root != nil {
@@ -268,7 +268,7 @@ func Learn(ctx context.Context, pages []Page, opt Options) (*Result, error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%d pairs over the tree edit distance budget, counted as distance 1 (first: %s)", len(over), over[0]))
 	}
 	fast, exact := o.counts()
-	res.Cost = meter.stop(len(usable), fast, exact)
+	res.Cost = meter.Stop(len(usable), fast, exact)
 	return res, nil
 }
 

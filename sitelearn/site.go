@@ -47,6 +47,12 @@ type SiteRun struct {
 	Params RunParams
 	// Result is the in-memory result when the run clustered (nil otherwise).
 	Result *cluster.Result
+	// Cost is what this call spent: parsing the pages and learning, or
+	// assigning the new pages (Pages is the pages parsed; zero when
+	// unchanged).
+	Cost cluster.Cost
+
+	meter cluster.Meter
 }
 
 // RunParams is what a run records in store.Run.Params: its options and what
@@ -71,6 +77,12 @@ type RunParams struct {
 	Stress            float64 `json:"stress"`
 	Distances         int     `json:"distances"`
 	Computed          int     `json:"computed"`
+	// The run's cost (SiteRun.Cost): exact and fast distances computed, CPU
+	// seconds, the process's peak RSS in bytes.
+	Fast       int     `json:"fast,omitempty"`
+	Exact      int     `json:"exact,omitempty"`
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
+	PeakRSS    int64   `json:"peak_rss,omitempty"`
 	// PagesDigest identifies the pages of the run and their content, so
 	// that a later run notices pages changed in place.
 	PagesDigest string `json:"pages_digest"`
@@ -98,7 +110,7 @@ func Site(ctx context.Context, st store.Store, site string, opt Options) (*SiteR
 	if len(metas) == 0 {
 		return nil, fmt.Errorf("learn %s: no pages stored for this site", site)
 	}
-	sr := &SiteRun{Site: site, Names: map[int64]string{}}
+	sr := &SiteRun{Site: site, Names: map[int64]string{}, meter: cluster.StartMeter()}
 	for _, p := range metas {
 		sr.Names[p.ID] = p.Name()
 	}
@@ -168,10 +180,12 @@ func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Pag
 		sr.Mode = ModeLearned
 	}
 	sr.Result = res
+	sr.Cost = sr.meter.Stop(len(pages), res.Cost.Fast, res.Cost.Exact)
 	p := RunParams{Mode: sr.Mode, Owner: currentOwner(), PagesDigest: pagesDigest(metas),
 		Stress: res.Stress, Distances: res.Distances, Computed: res.Computed,
 		CentroidMedoids: map[int]int64{}, TrueMedoids: map[int]int64{}, Far: map[int]float64{}}
 	p.setOptions(opt.Options)
+	p.setCost(sr.Cost)
 	for _, l := range res.Landmarks {
 		p.Landmarks = append(p.Landmarks, ids[l])
 	}
@@ -328,6 +342,9 @@ func (sr *SiteRun) tryAssign(ctx context.Context, st store.Store, metas []*store
 	if pp.Mode != ModeAssigned {
 		pp.BaseRun = prev.ID
 	}
+	lc := model.LastCost()
+	sr.Cost = sr.meter.Stop(len(newPages)+len(ts), lc.Fast, lc.Exact)
+	pp.setCost(sr.Cost)
 	pp.Mode, pp.Computed, pp.Distances, pp.Owner = ModeAssigned, 0, len(as)*len(ts), currentOwner()
 	pp.Assigned = append(pp.Assigned, fresh...)
 	pp.PagesDigest = pagesDigest(metas)
@@ -421,6 +438,11 @@ func pagesDigest(pages []*store.Page) string {
 func (p *RunParams) setOptions(o cluster.Options) {
 	p.MaxK, p.MinSilhouette, p.Medoid, p.Restarts = o.MaxK, o.MinSilhouette, o.Medoid.String(), o.Restarts
 	p.LandmarkThreshold, p.LandmarkCount, p.FarDistance, p.FarMADs = o.LandmarkThreshold, o.Landmarks, o.FarDistance, o.FarMADs
+}
+
+// setCost records a run's cost.
+func (p *RunParams) setCost(c cluster.Cost) {
+	p.Fast, p.Exact, p.CPUSeconds, p.PeakRSS = c.Fast, c.Exact, c.CPU.Seconds(), c.PeakRSS
 }
 
 // options returns the recorded options, comparable.
