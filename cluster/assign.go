@@ -167,17 +167,21 @@ func (m *Model) profile(ctx context.Context) error {
 		return nil
 	}
 	m.profiled.Do(func() {
-		trees := make([]*treediff.Tree, len(m.Templates))
+		var trees []*treediff.Tree
+		var todo []int
 		for t := range m.Templates {
-			trees[t] = m.Templates[t].Medoid.Tree
+			if m.Templates[t].Medoid.prof == nil { // not compact
+				trees = append(trees, m.Templates[t].Medoid.Tree)
+				todo = append(todo, t)
+			}
 		}
 		prof, err := profiles(ctx, trees, m.opt)
 		if err != nil {
 			m.profErr = err
 			return
 		}
-		for t := range m.Templates {
-			m.Templates[t].Medoid.prof = prof[t]
+		for x, t := range todo {
+			m.Templates[t].Medoid.prof = prof[x]
 		}
 	})
 	return m.profErr

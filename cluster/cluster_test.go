@@ -409,3 +409,41 @@ func TestLearnDistanceCache(t *testing.T) {
 		t.Errorf("second run: %d computed, k %d (was %d)", again.Computed, again.K, first.K)
 	}
 }
+
+func TestCompactPagesLearnAlike(t *testing.T) {
+	// Compact pages (profile from the full tree, reduced tree kept) give the
+	// clusters and distances of full ones, and a model of compact medoids
+	// places pages as one of full medoids does.
+	pages := perturbedSite(t, 24)
+	compact := make([]Page, len(pages))
+	for i, p := range pages {
+		compact[i] = p.Compact(treediff.ReduceOptions{})
+		if compact[i].Tree.Len() > p.Tree.Len() {
+			t.Fatalf("page %d: compact tree larger (%d > %d nodes)", i, compact[i].Tree.Len(), p.Tree.Len())
+		}
+	}
+	ctx := context.Background()
+	a, err := Learn(ctx, pages, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Learn(ctx, compact, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a.Members, b.Members) || a.K != b.K {
+		t.Fatalf("compact pages learned otherwise: k %d vs %d", a.K, b.K)
+	}
+	fresh := perturbedSite(t, 30)[24:]
+	as, err := a.Model().Assign(ctx, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs, err := b.Model().Assign(ctx, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(as, bs) {
+		t.Errorf("assignments differ: %+v vs %+v", as, bs)
+	}
+}

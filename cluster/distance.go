@@ -76,6 +76,23 @@ func NewPage(name, hash string, src []byte, opt treediff.ParseOptions) Page {
 	return p
 }
 
+// Compact returns p as FastDistance needs it, in less memory: its pq-gram
+// profile computed from its tag tree, and the tree replaced by its
+// reduction (treediff.Reduce), all that exact tie-breaks read. A caller
+// holding many pages (sitelearn) keeps them compact; ExactDistance on
+// compact pages compares the reduced trees. A page without a tree is
+// returned as it is.
+func (p Page) Compact(opt treediff.ReduceOptions) Page {
+	if p.Err != nil || p.Tree == nil || p.Tree.Root == nil {
+		return p
+	}
+	if p.prof == nil {
+		p.prof = treediff.Profile(p.Tree)
+	}
+	p.Tree = treediff.Reduce(p.Tree, opt)
+	return p
+}
+
 // PageDistance returns the normalised tree edit distance between the tag
 // trees of a and b (see the package doc).
 func PageDistance(a, b Page, opt treediff.Options) (float64, error) {

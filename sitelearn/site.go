@@ -134,7 +134,9 @@ func loadPages(ctx context.Context, st store.Store, ids []int64, popt treediff.P
 			return nil, err
 		}
 		for _, p := range ps {
-			pg := cluster.NewPage(p.Name(), p.Hash, p.HTML(), popt)
+			// Compact: a site's pages are held at once, and only their
+			// profiles and reduced trees are read.
+			pg := cluster.NewPage(p.Name(), p.Hash, p.HTML(), popt).Compact(treediff.ReduceOptions{})
 			if pg.Err == nil && len(p.HTML()) == 0 {
 				pg.Err = errors.New("no HTML stored")
 			}
