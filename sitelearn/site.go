@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -22,6 +23,12 @@ type Options struct {
 	Relearn bool
 	// Parse bounds the parsing of each page.
 	Parse treediff.ParseOptions
+	// MaxPages bounds the pages a run learns from (default 200): a larger
+	// site, or one relearned after drift, is learned from a sample of that
+	// many pages drawn with the seed, and its other pages are then placed
+	// on the templates found, a chunk at a time (cluster.Model.Assign, a
+	// distance per template), so that time and memory stay bounded.
+	MaxPages int
 }
 
 // Modes of a SiteRun.
@@ -74,6 +81,9 @@ type RunParams struct {
 	FarDistance       float64 `json:"far_distance"`
 	FarMADs           float64 `json:"far_mads"`
 	Landmarks         []int64 `json:"landmarks,omitempty"` // page IDs
+	// Sampled is the number of pages learned from when the site had more
+	// than Options.MaxPages (the others were placed on the templates).
+	Sampled int `json:"sampled,omitempty"`
 	Stress            float64 `json:"stress"`
 	Distances         int     `json:"distances"`
 	Computed          int     `json:"computed"`
@@ -158,10 +168,11 @@ func loadPages(ctx context.Context, st store.Store, ids []int64, popt treediff.P
 }
 
 func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Page, opt Options) error {
-	ids := make([]int64, len(metas))
+	all := make([]int64, len(metas))
 	for i, p := range metas {
-		ids[i] = p.ID
+		all[i] = p.ID
 	}
+	ids, rest := samplePages(all, opt.MaxPages, opt.Seed)
 	pages, err := loadPages(ctx, st, ids, opt.Parse)
 	if err != nil {
 		return fmt.Errorf("learn %s: %w", sr.Site, err)
@@ -182,7 +193,21 @@ func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Pag
 		sr.Mode = ModeLearned
 	}
 	sr.Result = res
-	sr.Cost = sr.meter.Stop(len(pages), res.Cost.Fast, res.Cost.Exact)
+	members := make([]store.Membership, len(res.Members))
+	for i, m := range res.Members {
+		members[i] = store.Membership{PageID: ids[i], Cluster: m.Cluster, X: m.Point[0], Y: m.Point[1],
+			Distance: m.Distance, Outlier: m.Outlier, Reason: m.Reason}
+	}
+	placed, lc, err := placeRest(ctx, st, res, ids, rest, opt)
+	if err != nil {
+		run.Status, run.Message = store.RunFailed, err.Error()
+		if ferr := st.FinishRun(context.WithoutCancel(ctx), run, nil, nil); ferr != nil {
+			err = errors.Join(err, ferr)
+		}
+		return fmt.Errorf("learn %s: %w", sr.Site, err)
+	}
+	members = append(members, placed...)
+	sr.Cost = sr.meter.Stop(len(pages)+len(rest), res.Cost.Fast+lc.Fast, res.Cost.Exact+lc.Exact)
 	p := RunParams{Mode: sr.Mode, Owner: currentOwner(), PagesDigest: pagesDigest(metas),
 		Stress: res.Stress, Distances: res.Distances, Computed: res.Computed,
 		CentroidMedoids: map[int]int64{}, TrueMedoids: map[int]int64{}, Far: map[int]float64{}}
@@ -191,18 +216,21 @@ func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Pag
 	for _, l := range res.Landmarks {
 		p.Landmarks = append(p.Landmarks, ids[l])
 	}
+	sizes := map[int]int{}
+	for _, m := range members {
+		sizes[m.Cluster]++
+	}
 	var clusters []store.Cluster
 	for _, c := range res.Clusters {
-		clusters = append(clusters, store.Cluster{ID: c.ID, Medoid: ids[c.Medoid], Size: len(c.Members)})
+		clusters = append(clusters, store.Cluster{ID: c.ID, Medoid: ids[c.Medoid], Size: sizes[c.ID]})
 		p.CentroidMedoids[c.ID], p.TrueMedoids[c.ID], p.Far[c.ID] = ids[c.CentroidMedoid], ids[c.TrueMedoid], c.Far
 	}
-	members := make([]store.Membership, len(res.Members))
-	for i, m := range res.Members {
-		members[i] = store.Membership{PageID: ids[i], Cluster: m.Cluster, X: m.Point[0], Y: m.Point[1],
-			Distance: m.Distance, Outlier: m.Outlier, Reason: m.Reason}
-	}
-	run.K, run.Silhouette, run.Pages, run.Status = res.K, res.Silhouette, len(pages), store.RunDone
+	run.K, run.Silhouette, run.Pages, run.Status = res.K, res.Silhouette, len(members), store.RunDone
 	run.Message = res.Status + ": " + res.Message
+	if len(rest) > 0 {
+		p.Sampled = len(ids)
+		run.Message += fmt.Sprintf("; learned from a sample of %d of %d pages, the others placed on its templates", len(ids), len(all))
+	}
 	if sr.Note != "" {
 		run.Message = sr.Note + "; " + run.Message
 	}
@@ -352,6 +380,80 @@ func (sr *SiteRun) tryAssign(ctx context.Context, st store.Store, metas []*store
 	pp.PagesDigest = pagesDigest(metas)
 	sr.Mode = ModeAssigned
 	return true, sr.finish(ctx, st, run, pp, outClusters, out)
+}
+
+// defaultMaxPages is Options.MaxPages' default: learning from 200 pages
+// takes about 20,000 fast distances (under a CPU second) and holds 200
+// compact pages.
+const defaultMaxPages = 200
+
+// samplePages splits ids into the pages learned from, at most max (default
+// defaultMaxPages) drawn with seed and kept in their order, and the rest.
+func samplePages(ids []int64, max int, seed int64) (sample, rest []int64) {
+	if max <= 0 {
+		max = defaultMaxPages
+	}
+	if len(ids) <= max {
+		return ids, nil
+	}
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x73616d70)) // "samp"
+	in := make([]bool, len(ids))
+	for _, i := range rng.Perm(len(ids))[:max] {
+		in[i] = true
+	}
+	for i, id := range ids {
+		if in[i] {
+			sample = append(sample, id)
+		} else {
+			rest = append(rest, id)
+		}
+	}
+	return sample, rest
+}
+
+// placeRest places the pages left out of the learning sample on the
+// templates learned (res, whose pages are ids), loading them a chunk at a
+// time; it returns their memberships, placed beside their medoid in the
+// plane, and the assignment's cost.
+func placeRest(ctx context.Context, st store.Store, res *cluster.Result, ids, rest []int64, opt Options) ([]store.Membership, cluster.Cost, error) {
+	var cost cluster.Cost
+	if len(rest) == 0 {
+		return nil, cost, nil
+	}
+	model := res.Model()
+	pos := map[int]cluster.Point{}
+	for _, c := range res.Clusters {
+		pos[c.ID] = res.Members[c.Medoid].Point
+	}
+	var out []store.Membership
+	const chunk = 32
+	for start := 0; start < len(rest); start += chunk {
+		part := rest[start:min(start+chunk, len(rest))]
+		if len(model.Templates) == 0 {
+			for _, id := range part {
+				out = append(out, store.Membership{PageID: id, Cluster: -1, Outlier: true,
+					Reason: "not in the learning sample, and the sample found no template"})
+			}
+			continue
+		}
+		pages, err := loadPages(ctx, st, part, opt.Parse)
+		if err != nil {
+			return nil, cost, err
+		}
+		as, err := model.Assign(ctx, pages)
+		if err != nil {
+			return nil, cost, err
+		}
+		cost.Add(model.LastCost())
+		for i, a := range as {
+			m := store.Membership{PageID: part[i], Cluster: a.Cluster, Distance: a.Distance, Outlier: a.Far, Reason: a.Reason}
+			if a.Cluster >= 0 {
+				m.X, m.Y = pos[a.Cluster][0]+a.Distance, pos[a.Cluster][1]
+			}
+			out = append(out, m)
+		}
+	}
+	return out, cost, nil
 }
 
 // ErrNoTemplate is returned (wrapped) by LoadModel for a run with no
