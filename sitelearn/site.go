@@ -83,10 +83,10 @@ type RunParams struct {
 	Landmarks         []int64 `json:"landmarks,omitempty"` // page IDs
 	// Sampled is the number of pages learned from when the site had more
 	// than Options.MaxPages (the others were placed on the templates).
-	Sampled int `json:"sampled,omitempty"`
-	Stress            float64 `json:"stress"`
-	Distances         int     `json:"distances"`
-	Computed          int     `json:"computed"`
+	Sampled   int     `json:"sampled,omitempty"`
+	Stress    float64 `json:"stress"`
+	Distances int     `json:"distances"`
+	Computed  int     `json:"computed"`
 	// The run's cost (SiteRun.Cost): exact and fast distances computed, CPU
 	// seconds, the process's peak RSS in bytes.
 	Fast       int     `json:"fast,omitempty"`
