@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gleaner/gleaner/dataset"
+	"github.com/gleaner/gleaner/internal/shareddata"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -249,4 +251,60 @@ func BenchmarkAssignModern(b *testing.B) {
 	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(m.LastCost().Exact), "TEDs/op")
 	b.ReportMetric(float64(len(ts)), "templates")
+}
+
+// BenchmarkLearnWCXBSites learns every wcxb-dev site of two pages or more
+// (108 sites, 297 pages fetched in 2025), one site at a time, its pages
+// parsed before its learning starts and dropped after; it reports the
+// learning CPU per page over all of them, the worst site's, the distances
+// computed, the parsing CPU per page apart, and the process's peak RSS.
+func BenchmarkLearnWCXBSites(b *testing.B) {
+	dir := shareddata.Dir(b, "wcxb-dev")
+	m, err := dataset.ReadManifest(filepath.Join(dir, "manifest.tsv"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	bySite := map[string][]dataset.Entry{}
+	for _, e := range m.Entries {
+		bySite[e.Site] = append(bySite[e.Site], e)
+	}
+	var names []string
+	for s, es := range bySite {
+		if len(es) >= 2 {
+			names = append(names, s)
+		}
+	}
+	sort.Strings(names)
+	for b.Loop() {
+		var total Cost
+		var parse time.Duration
+		worst, worstSite := 0.0, ""
+		for _, s := range names {
+			cpu0 := cpuTime()
+			var pages []Page
+			for _, e := range bySite[s] {
+				src, err := dataset.ReadPage(m.HTMLFile(e), 1<<26)
+				if err != nil {
+					b.Fatal(err)
+				}
+				pages = append(pages, NewPage(e.ID, "", src, treediff.ParseOptions{}))
+			}
+			parse += cpuTime() - cpu0
+			res, err := Learn(context.Background(), pages, Options{Seed: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			total.Add(res.Cost)
+			if pp := res.Cost.PerPage().Seconds(); pp > worst {
+				worst, worstSite = pp, s
+			}
+		}
+		b.ReportMetric(total.PerPage().Seconds(), "cpu-s/page")
+		b.ReportMetric(worst, "worst-site-cpu-s/page")
+		b.ReportMetric(parse.Seconds()/float64(total.Pages), "parse-cpu-s/page")
+		b.ReportMetric(float64(total.Fast), "fast")
+		b.ReportMetric(float64(total.Exact), "TEDs")
+		b.ReportMetric(float64(total.PeakRSS>>20), "peak-MB")
+		b.Logf("%d sites, %d pages; worst site %s", len(names), total.Pages, worstSite)
+	}
 }
