@@ -253,13 +253,27 @@ func BenchmarkAssignModern(b *testing.B) {
 	b.ReportMetric(float64(len(ts)), "templates")
 }
 
-// BenchmarkLearnWCXBSites learns every wcxb-dev site of two pages or more
-// (108 sites, 297 pages fetched in 2025), one site at a time, its pages
-// parsed before its learning starts and dropped after; it reports the
-// learning CPU per page over all of them, the worst site's, the distances
-// computed, the parsing CPU per page apart, and the process's peak RSS.
-func BenchmarkLearnWCXBSites(b *testing.B) {
-	dir := shareddata.Dir(b, "wcxb-dev")
+// BenchmarkLearnDatasetSites learns every site of two pages or more of a
+// shared dataset, one site at a time, its pages parsed before its learning
+// starts and dropped after: wcxb-dev (108 sites, 297 pages fetched in 2025)
+// with the fast distance, and big9-dev (9 sites of 20 pages) with both
+// distances side by side (wcxb-dev with the exact one takes over ten CPU
+// minutes: issue 25 measured 624 s). It reports the learning CPU per page
+// over all sites, the worst site's, the distances computed, the parsing CPU
+// per page apart, and the process's peak RSS; -v logs each site's cost.
+func BenchmarkLearnDatasetSites(b *testing.B) {
+	for _, tc := range []struct {
+		set  string
+		dist DistanceKind
+	}{{"wcxb-dev", FastDistance}, {"big9-dev", ExactDistance}, {"big9-dev", FastDistance}} {
+		b.Run(tc.set+"/distance="+tc.dist.String(), func(b *testing.B) {
+			benchLearnSites(b, tc.set, tc.dist)
+		})
+	}
+}
+
+func benchLearnSites(b *testing.B, set string, dist DistanceKind) {
+	dir := shareddata.Dir(b, set)
 	m, err := dataset.ReadManifest(filepath.Join(dir, "manifest.tsv"))
 	if err != nil {
 		b.Fatal(err)
@@ -290,10 +304,11 @@ func BenchmarkLearnWCXBSites(b *testing.B) {
 				pages = append(pages, NewPage(e.ID, "", src, treediff.ParseOptions{}))
 			}
 			parse += cpuTime() - cpu0
-			res, err := Learn(context.Background(), pages, Options{Seed: 1})
+			res, err := Learn(context.Background(), pages, Options{Seed: 1, Distance: dist})
 			if err != nil {
 				b.Fatal(err)
 			}
+			b.Logf("%s %s: %s", set, s, res.Cost)
 			total.Add(res.Cost)
 			if pp := res.Cost.PerPage().Seconds(); pp > worst {
 				worst, worstSite = pp, s
