@@ -22,12 +22,11 @@ type Template struct {
 type Model struct {
 	Templates []Template
 	opt       Options
-	// profiled computes the medoids' pq-gram profiles once per model, so
-	// that a monitor round placing one page does not profile every medoid
-	// again.
-	profiled sync.Once
-	profErr  error
+	// mu guards profiled and last. The medoids' pq-gram profiles are
+	// computed once per model (profiled), so that a monitor round placing
+	// one page does not profile every medoid again.
 	mu       sync.Mutex
+	profiled bool
 	last     Cost
 }
 
@@ -161,30 +160,34 @@ func (m *Model) LastCost() Cost {
 	return m.last
 }
 
-// profile computes the medoids' pq-gram profiles once (FastDistance only).
+// profile computes the medoids' pq-gram profiles once (FastDistance only);
+// a failure (a cancelled context) is not kept: the next call tries again.
 func (m *Model) profile(ctx context.Context) error {
 	if m.opt.Distance != FastDistance {
 		return nil
 	}
-	m.profiled.Do(func() {
-		var trees []*treediff.Tree
-		var todo []int
-		for t := range m.Templates {
-			if m.Templates[t].Medoid.prof == nil { // not compact
-				trees = append(trees, m.Templates[t].Medoid.Tree)
-				todo = append(todo, t)
-			}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.profiled {
+		return nil
+	}
+	var trees []*treediff.Tree
+	var todo []int
+	for t := range m.Templates {
+		if m.Templates[t].Medoid.prof == nil { // not compact
+			trees = append(trees, m.Templates[t].Medoid.Tree)
+			todo = append(todo, t)
 		}
-		prof, err := profiles(ctx, trees, m.opt)
-		if err != nil {
-			m.profErr = err
-			return
-		}
-		for x, t := range todo {
-			m.Templates[t].Medoid.prof = prof[x]
-		}
-	})
-	return m.profErr
+	}
+	prof, err := profiles(ctx, trees, m.opt)
+	if err != nil {
+		return err
+	}
+	for x, t := range todo {
+		m.Templates[t].Medoid.prof = prof[x]
+	}
+	m.profiled = true
+	return nil
 }
 
 // Drift reports whether the assignments show that the site's templates have

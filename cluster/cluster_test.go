@@ -447,3 +447,26 @@ func TestCompactPagesLearnAlike(t *testing.T) {
 		t.Errorf("assignments differ: %+v vs %+v", as, bs)
 	}
 }
+
+func TestAssignAfterCancelledProfile(t *testing.T) {
+	// A model whose first Assign was cancelled while profiling its medoids
+	// still assigns with a live context.
+	pages := perturbedSite(t, 24)
+	res, err := Learn(context.Background(), pages, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Model()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := m.Assign(ctx, pages[:2]); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled Assign: err %v", err)
+	}
+	as, err := m.Assign(context.Background(), pages[:2])
+	if err != nil || len(as) != 2 || as[0].Cluster != res.Members[0].Cluster || as[1].Cluster != res.Members[1].Cluster {
+		t.Fatalf("Assign after a cancelled one: %+v, %v", as, err)
+	}
+	if c := m.LastCost(); c.Pages != 2 || c.Fast != 2*len(m.Templates) {
+		t.Errorf("cost %+v, want 2 pages and %d fast distances", c, 2*len(m.Templates))
+	}
+}
