@@ -198,7 +198,7 @@ func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Pag
 		members[i] = store.Membership{PageID: ids[i], Cluster: m.Cluster, X: m.Point[0], Y: m.Point[1],
 			Distance: m.Distance, Outlier: m.Outlier, Reason: m.Reason}
 	}
-	placed, lc, err := placeRest(ctx, st, res, ids, rest, opt)
+	placed, lc, err := placeRest(ctx, st, res, rest, opt)
 	if err != nil {
 		run.Status, run.Message = store.RunFailed, err.Error()
 		if ferr := st.FinishRun(context.WithoutCancel(ctx), run, nil, nil); ferr != nil {
@@ -383,22 +383,23 @@ func (sr *SiteRun) tryAssign(ctx context.Context, st store.Store, metas []*store
 }
 
 // defaultMaxPages is Options.MaxPages' default: learning from 200 pages
-// takes about 20,000 fast distances (under a CPU second) and holds 200
-// compact pages.
+// takes about 7,000 fast distances (landmarks: (Landmarks + k) per page)
+// and holds 200 compact pages.
 const defaultMaxPages = 200
 
-// samplePages splits ids into the pages learned from, at most max (default
-// defaultMaxPages) drawn with seed and kept in their order, and the rest.
-func samplePages(ids []int64, max int, seed int64) (sample, rest []int64) {
-	if max <= 0 {
-		max = defaultMaxPages
+// samplePages splits ids into the pages learned from, at most limit
+// (default defaultMaxPages) drawn with seed and kept in their order, and
+// the rest.
+func samplePages(ids []int64, limit int, seed int64) (sample, rest []int64) {
+	if limit <= 0 {
+		limit = defaultMaxPages
 	}
-	if len(ids) <= max {
+	if len(ids) <= limit {
 		return ids, nil
 	}
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x73616d70)) // "samp"
 	in := make([]bool, len(ids))
-	for _, i := range rng.Perm(len(ids))[:max] {
+	for _, i := range rng.Perm(len(ids))[:limit] {
 		in[i] = true
 	}
 	for i, id := range ids {
@@ -412,10 +413,9 @@ func samplePages(ids []int64, max int, seed int64) (sample, rest []int64) {
 }
 
 // placeRest places the pages left out of the learning sample on the
-// templates learned (res, whose pages are ids), loading them a chunk at a
-// time; it returns their memberships, placed beside their medoid in the
+// templates learned (res), loading them a chunk at a time; it returns their memberships, placed beside their medoid in the
 // plane, and the assignment's cost.
-func placeRest(ctx context.Context, st store.Store, res *cluster.Result, ids, rest []int64, opt Options) ([]store.Membership, cluster.Cost, error) {
+func placeRest(ctx context.Context, st store.Store, res *cluster.Result, rest []int64, opt Options) ([]store.Membership, cluster.Cost, error) {
 	var cost cluster.Cost
 	if len(rest) == 0 {
 		return nil, cost, nil
