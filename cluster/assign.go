@@ -138,10 +138,20 @@ func (m *Model) Assign(ctx context.Context, pages []Page) ([]Assignment, error) 
 		}
 		t := m.Templates[best]
 		a := Assignment{Cluster: t.Cluster, Distance: ds[x+best]}
-		if a.Distance > t.Far {
+		d, measure, err := decideFar(ctx, a.Distance, t.Far, m.opt, func(ctx context.Context) (float64, error) {
+			ex, err := o.exact(ctx, [][2]int{{u, best}})
+			if err != nil {
+				return 0, err
+			}
+			return ex[0], nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("assign: %w", err)
+		}
+		if d > t.Far {
 			a.Far = true
 			a.Reason = fmt.Sprintf("far from every template: normalised %s %.3f to the nearest medoid (cluster %d, %s) exceeds %.3f",
-				m.opt.Distance.measure(), a.Distance, t.Cluster, t.Medoid.Name, t.Far)
+				measure, d, t.Cluster, t.Medoid.Name, t.Far)
 		}
 		out[i] = a
 	}

@@ -470,3 +470,41 @@ func TestAssignAfterCancelledProfile(t *testing.T) {
 		t.Errorf("cost %+v, want 2 pages and %d fast distances", c, 2*len(m.Templates))
 	}
 }
+
+func TestDecideFar(t *testing.T) {
+	// The exact distance decides only with the fast distance, a radius at
+	// the floor, and a fast distance between half the floor and the floor.
+	opt := Options{}.WithDefaults() // floor 0.35
+	exact := func(context.Context) (float64, error) { return 0.5, nil }
+	tests := []struct {
+		name      string
+		d, far    float64
+		dist      DistanceKind
+		want      float64
+		wantExact bool
+	}{
+		{"near: fast decides", 0.1, 0.35, FastDistance, 0.1, false},
+		{"borderline: exact decides", 0.25, 0.35, FastDistance, 0.5, true},
+		{"at the floor: exact decides", 0.35, 0.35, FastDistance, 0.5, true},
+		{"beyond the floor: fast decides", 0.4, 0.35, FastDistance, 0.4, false},
+		{"wider radius: fast decides", 0.25, 0.5, FastDistance, 0.25, false},
+		{"exact distance: nothing more", 0.25, 0.35, ExactDistance, 0.25, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := opt
+			o.Distance = tc.dist
+			got, measure, err := decideFar(context.Background(), tc.d, tc.far, o, exact)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want || strings.Contains(measure, "reduced") != tc.wantExact {
+				t.Errorf("decideFar(%v, %v) = %v (%s), want %v (exact %v)", tc.d, tc.far, got, measure, tc.want, tc.wantExact)
+			}
+		})
+	}
+	boom := errors.New("boom")
+	if _, _, err := decideFar(context.Background(), 0.25, 0.35, opt, func(context.Context) (float64, error) { return 0, boom }); !errors.Is(err, boom) {
+		t.Errorf("exact failure: err %v", err)
+	}
+}
