@@ -3,6 +3,9 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"sync"
+
+	"github.com/gleaner/gleaner/treediff"
 )
 
 // Template is a learned template of a site as Assign uses it: its medoid
@@ -19,6 +22,12 @@ type Template struct {
 type Model struct {
 	Templates []Template
 	opt       Options
+	// mu guards profiled and last. The medoids' pq-gram profiles are
+	// computed once per model (profiled), so that a monitor round placing
+	// one page does not profile every medoid again.
+	mu       sync.Mutex
+	profiled bool
+	last     Cost
 }
 
 // NewModel returns a model over templates (for instance medoids loaded from a
@@ -49,7 +58,8 @@ type Assignment struct {
 	// Cluster is the nearest template's cluster, -1 when the page could not
 	// be used.
 	Cluster int
-	// Distance is the normalised tree edit distance to that template's medoid.
+	// Distance is the normalised distance (Options.Distance) to that
+	// template's medoid.
 	Distance float64
 	// Far reports that the page is beyond the template's radius: it fits no
 	// learned template.
@@ -58,9 +68,12 @@ type Assignment struct {
 	Reason string
 }
 
-// Assign places each page with its nearest template by tree edit distance to
-// the medoids (len(pages) × len(Templates) distances, computed in parallel
-// and cached like Learn's). Pages with Err set are returned unassigned.
+// Assign places each page with its nearest template by distance to the
+// medoids: len(pages) × len(Templates) distances of Options.Distance,
+// computed in parallel and cached like Learn's, the medoids profiled once
+// per model; with FastDistance the exact tree edit distance between reduced
+// trees decides between medoids within Options.TieMargin of the nearest.
+// Pages with Err set are returned unassigned.
 func (m *Model) Assign(ctx context.Context, pages []Page) ([]Assignment, error) {
 	if len(m.Templates) == 0 {
 		return nil, fmt.Errorf("assign: the model has no template")
@@ -78,7 +91,17 @@ func (m *Model) Assign(ctx context.Context, pages []Page) ([]Assignment, error) 
 			return nil, fmt.Errorf("assign: template %d medoid %s has no tree", m.Templates[i].Cluster, p.Name)
 		}
 	}
-	o := newTEDOracle(all, usable, m.opt)
+	if err := m.profile(ctx); err != nil {
+		return nil, fmt.Errorf("assign: %w", err)
+	}
+	for t := range m.Templates {
+		all[t] = m.Templates[t].Medoid
+	}
+	meter := StartMeter()
+	o, err := newDistanceOracle(ctx, all, usable, m.opt)
+	if err != nil {
+		return nil, fmt.Errorf("assign: %w", err)
+	}
 	var pairs [][2]int
 	for u := len(m.Templates); u < len(usable); u++ {
 		for t := range m.Templates {
@@ -102,22 +125,79 @@ func (m *Model) Assign(ctx context.Context, pages []Page) ([]Assignment, error) 
 	for x := 0; x < len(pairs); x += len(m.Templates) {
 		u := pairs[x][0]
 		i := usable[u] - len(m.Templates)
-		best := 0
-		for t := range m.Templates {
-			if ds[x+t] < ds[x+best] {
-				best = t
+		far := func(t int) float64 { return m.Templates[t].Far }
+		best, err := breakTie(ctx, ds[x:x+len(m.Templates)], m.opt.TieMargin, far, func(ctx context.Context, near []int) ([]float64, error) {
+			ps := make([][2]int, len(near))
+			for k, t := range near {
+				ps[k] = [2]int{u, t}
 			}
+			return o.exact(ctx, ps)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("assign: %w", err)
 		}
 		t := m.Templates[best]
 		a := Assignment{Cluster: t.Cluster, Distance: ds[x+best]}
-		if a.Distance > t.Far {
+		d, measure, err := decideFar(ctx, a.Distance, t.Far, m.opt, func(ctx context.Context) (float64, error) {
+			ex, err := o.exact(ctx, [][2]int{{u, best}})
+			if err != nil {
+				return 0, err
+			}
+			return ex[0], nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("assign: %w", err)
+		}
+		if d > t.Far {
 			a.Far = true
-			a.Reason = fmt.Sprintf("far from every template: normalised TED %.3f to the nearest medoid (cluster %d, %s) exceeds %.3f",
-				a.Distance, t.Cluster, t.Medoid.Name, t.Far)
+			a.Reason = fmt.Sprintf("far from every template: normalised %s %.3f to the nearest medoid (cluster %d, %s) exceeds %.3f",
+				measure, d, t.Cluster, t.Medoid.Name, t.Far)
 		}
 		out[i] = a
 	}
+	fast, exact := o.counts()
+	m.mu.Lock()
+	m.last = meter.Stop(len(usable)-len(m.Templates), fast, exact)
+	m.mu.Unlock()
 	return out, nil
+}
+
+// LastCost is the cost of the latest Assign call (its fast and exact
+// distances, CPU time and the process's peak memory).
+func (m *Model) LastCost() Cost {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.last
+}
+
+// profile computes the medoids' pq-gram profiles once (FastDistance only);
+// a failure (a cancelled context) is not kept: the next call tries again.
+func (m *Model) profile(ctx context.Context) error {
+	if m.opt.Distance != FastDistance {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.profiled {
+		return nil
+	}
+	var trees []*treediff.Tree
+	var todo []int
+	for t := range m.Templates {
+		if m.Templates[t].Medoid.prof == nil { // not compact
+			trees = append(trees, m.Templates[t].Medoid.Tree)
+			todo = append(todo, t)
+		}
+	}
+	prof, err := profiles(ctx, trees, m.opt)
+	if err != nil {
+		return err
+	}
+	for x, t := range todo {
+		m.Templates[t].Medoid.prof = prof[x]
+	}
+	m.profiled = true
+	return nil
 }
 
 // Drift reports whether the assignments show that the site's templates have

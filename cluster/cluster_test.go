@@ -352,7 +352,7 @@ func TestParseMedoidRule(t *testing.T) {
 
 func TestLearnOverBudgetWarns(t *testing.T) {
 	pages := perturbedSite(t, 6)
-	res, err := Learn(context.Background(), pages, Options{Seed: 1, TED: treediff.Options{MaxCells: 100}})
+	res, err := Learn(context.Background(), pages, Options{Seed: 1, Distance: ExactDistance, TED: treediff.Options{MaxCells: 100}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,5 +407,104 @@ func TestLearnDistanceCache(t *testing.T) {
 	}
 	if again.Computed != 0 || again.K != first.K || !reflect.DeepEqual(labelsOf(again), labelsOf(first)) {
 		t.Errorf("second run: %d computed, k %d (was %d)", again.Computed, again.K, first.K)
+	}
+}
+
+func TestCompactPagesLearnAlike(t *testing.T) {
+	// Compact pages (profile from the full tree, reduced tree kept) give the
+	// clusters and distances of full ones, and a model of compact medoids
+	// places pages as one of full medoids does.
+	pages := perturbedSite(t, 24)
+	compact := make([]Page, len(pages))
+	for i, p := range pages {
+		compact[i] = p.Compact(treediff.ReduceOptions{})
+		if compact[i].Tree.Len() > p.Tree.Len() {
+			t.Fatalf("page %d: compact tree larger (%d > %d nodes)", i, compact[i].Tree.Len(), p.Tree.Len())
+		}
+	}
+	ctx := context.Background()
+	a, err := Learn(ctx, pages, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Learn(ctx, compact, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a.Members, b.Members) || a.K != b.K {
+		t.Fatalf("compact pages learned otherwise: k %d vs %d", a.K, b.K)
+	}
+	fresh := perturbedSite(t, 30)[24:]
+	as, err := a.Model().Assign(ctx, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs, err := b.Model().Assign(ctx, fresh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(as, bs) {
+		t.Errorf("assignments differ: %+v vs %+v", as, bs)
+	}
+}
+
+func TestAssignAfterCancelledProfile(t *testing.T) {
+	// A model whose first Assign was cancelled while profiling its medoids
+	// still assigns with a live context.
+	pages := perturbedSite(t, 24)
+	res, err := Learn(context.Background(), pages, Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Model()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := m.Assign(ctx, pages[:2]); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled Assign: err %v", err)
+	}
+	as, err := m.Assign(context.Background(), pages[:2])
+	if err != nil || len(as) != 2 || as[0].Cluster != res.Members[0].Cluster || as[1].Cluster != res.Members[1].Cluster {
+		t.Fatalf("Assign after a cancelled one: %+v, %v", as, err)
+	}
+	if c := m.LastCost(); c.Pages != 2 || c.Fast != 2*len(m.Templates) {
+		t.Errorf("cost %+v, want 2 pages and %d fast distances", c, 2*len(m.Templates))
+	}
+}
+
+func TestDecideFar(t *testing.T) {
+	// The exact distance decides only with the fast distance, a radius at
+	// the floor, and a fast distance between half the floor and the floor.
+	opt := Options{}.WithDefaults() // floor 0.35
+	exact := func(context.Context) (float64, error) { return 0.5, nil }
+	tests := []struct {
+		name      string
+		d, far    float64
+		dist      DistanceKind
+		want      float64
+		wantExact bool
+	}{
+		{"near: fast decides", 0.1, 0.35, FastDistance, 0.1, false},
+		{"borderline: exact decides", 0.25, 0.35, FastDistance, 0.5, true},
+		{"at the floor: exact decides", 0.35, 0.35, FastDistance, 0.5, true},
+		{"beyond the floor: fast decides", 0.4, 0.35, FastDistance, 0.4, false},
+		{"wider radius: fast decides", 0.25, 0.5, FastDistance, 0.25, false},
+		{"exact distance: nothing more", 0.25, 0.35, ExactDistance, 0.25, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := opt
+			o.Distance = tc.dist
+			got, measure, err := decideFar(context.Background(), tc.d, tc.far, o, exact)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want || strings.Contains(measure, "reduced") != tc.wantExact {
+				t.Errorf("decideFar(%v, %v) = %v (%s), want %v (exact %v)", tc.d, tc.far, got, measure, tc.want, tc.wantExact)
+			}
+		})
+	}
+	boom := errors.New("boom")
+	if _, _, err := decideFar(context.Background(), 0.25, 0.35, opt, func(context.Context) (float64, error) { return 0, boom }); !errors.Is(err, boom) {
+		t.Errorf("exact failure: err %v", err)
 	}
 }

@@ -9,11 +9,14 @@ import (
 	"github.com/gleaner/gleaner/treediff"
 )
 
-// CacheView is the view name under which tree edit distances between tag
-// trees are cached. The cache holds raw unit-cost distances with node
-// counts; the number changes whenever parsing or the tag view changes what
-// trees a page yields, so that stale distances are never read.
-const CacheView = "tag-ted/1"
+// CacheView is the view name under which the distances Learn clusters on
+// are cached: pq-gram distances between tag trees (FastDistance),
+// kept raw (the size of the two profiles' bag difference) with the sizes of
+// both profiles, from which pqMetric.normalize recomputes the distance.
+// The name changes whenever parsing, the tag view, the reduction or the
+// profile changes what a page yields, so that stale distances are never
+// read. Exact tree edit distances are not cached.
+const CacheView = "tag-pqgram/1"
 
 // Pair is an unordered pair of page content hashes, A <= B (MakePair).
 type Pair struct{ A, B string }
@@ -26,17 +29,17 @@ func MakePair(a, b string) Pair {
 	return Pair{a, b}
 }
 
-// CachedDistance is the raw unit-cost tree edit distance between the tag
-// trees of two page contents (Pair, canonical), with the node counts of
-// both trees: NodesA for Pair.A's tree, NodesB for Pair.B's.
+// CachedDistance is the raw distance between two page contents (Pair,
+// canonical) in the cached view (CacheView), with the sizes that normalise
+// it: NodesA for Pair.A's, NodesB for Pair.B's.
 type CachedDistance struct {
 	Pair
 	Distance       float64
 	NodesA, NodesB int
 }
 
-// DistanceCache keeps tree edit distances by page content hash across runs
-// (view CacheView). Get returns those of pairs it holds, keyed by the
+// DistanceCache keeps Learn's clustering distances by page content hash
+// across runs (view CacheView). Get returns those of pairs it holds, keyed by the
 // canonical pair; Put keeps ds. Package sitelearn backs one with the store.
 type DistanceCache interface {
 	Get(ctx context.Context, pairs []Pair) (map[Pair]CachedDistance, error)
@@ -56,6 +59,8 @@ type Page struct {
 	// Err says why the page cannot be used (it failed to parse); Learn
 	// reports such pages as outliers.
 	Err error
+
+	prof treediff.PQGrams // the tag tree's pq-grams, once computed
 }
 
 // NewPage parses src and keeps its tag tree. A page that fails to parse is
@@ -68,6 +73,23 @@ func NewPage(name, hash string, src []byte, opt treediff.ParseOptions) Page {
 		return p
 	}
 	p.Tree = t.View(treediff.TagView)
+	return p
+}
+
+// Compact returns p as FastDistance needs it, in less memory: its pq-gram
+// profile computed from its tag tree, and the tree replaced by its
+// reduction (treediff.Reduce), all that exact tie-breaks read. A caller
+// holding many pages (sitelearn) keeps them compact; ExactDistance on
+// compact pages compares the reduced trees. A page without a tree is
+// returned as it is.
+func (p Page) Compact(opt treediff.ReduceOptions) Page {
+	if p.Err != nil || p.Tree == nil || p.Tree.Root == nil {
+		return p
+	}
+	if p.prof == nil {
+		p.prof = treediff.Profile(p.Tree)
+	}
+	p.Tree = treediff.Reduce(p.Tree, opt)
 	return p
 }
 
@@ -84,28 +106,33 @@ func PageDistance(a, b Page, opt treediff.Options) (float64, error) {
 	return Normalize(float64(d), a.Tree.Len(), b.Tree.Len()), nil
 }
 
-// tedOracle computes the distances between usable pages: memoised, looked
-// up in the cache by content hash, the rest computed on opt.Workers
-// goroutines and written back to the cache.
-type tedOracle struct {
+// pageOracle gives the distances between usable pages under one metric:
+// memoised, looked up in the cache by content hash when the metric is the
+// cached one, the rest computed on opt.Workers goroutines and written back
+// to the cache.
+type pageOracle struct {
 	pages  []Page
 	usable []int
 	opt    Options
+	metric metric
 	memo   map[[2]int]float64
-	// asked counts distinct pairs requested, computed those that needed a
-	// tree edit distance.
+	// asked counts distinct pairs requested, computed those that were not
+	// in the cache and had to be measured.
 	asked, computed int
 	// overBudget lists the pairs too large to compare.
 	overBudget []string
 }
 
-func newTEDOracle(pages []Page, usable []int, opt Options) *tedOracle {
-	return &tedOracle{pages: pages, usable: usable, opt: opt, memo: map[[2]int]float64{}}
+func newPageOracle(pages []Page, usable []int, opt Options, m metric) *pageOracle {
+	if !m.cached() {
+		opt.Cache = nil
+	}
+	return &pageOracle{pages: pages, usable: usable, opt: opt, metric: m, memo: map[[2]int]float64{}}
 }
 
-func (o *tedOracle) len() int          { return len(o.usable) }
-func (o *tedOracle) page(i int) Page   { return o.pages[o.usable[i]] }
-func (o *tedOracle) name(i int) string { return o.page(i).Name }
+func (o *pageOracle) len() int          { return len(o.usable) }
+func (o *pageOracle) page(i int) Page   { return o.pages[o.usable[i]] }
+func (o *pageOracle) name(i int) string { return o.page(i).Name }
 
 func key(i, j int) [2]int {
 	if j < i {
@@ -114,7 +141,7 @@ func key(i, j int) [2]int {
 	return [2]int{i, j}
 }
 
-func (o *tedOracle) distances(ctx context.Context, pairs [][2]int) ([]float64, error) {
+func (o *pageOracle) distances(ctx context.Context, pairs [][2]int) ([]float64, error) {
 	var todo [][2]int
 	seen := map[[2]int]bool{}
 	for _, p := range pairs {
@@ -150,7 +177,7 @@ func (o *tedOracle) distances(ctx context.Context, pairs [][2]int) ([]float64, e
 const cacheChunk = 400
 
 // fromCache fills the memo from the cache and returns the pairs still missing.
-func (o *tedOracle) fromCache(ctx context.Context, todo [][2]int) ([][2]int, error) {
+func (o *pageOracle) fromCache(ctx context.Context, todo [][2]int) ([][2]int, error) {
 	if o.opt.Cache == nil || len(todo) == 0 {
 		return todo, nil
 	}
@@ -179,19 +206,25 @@ func (o *tedOracle) fromCache(ctx context.Context, todo [][2]int) ([][2]int, err
 				missing = append(missing, k)
 				continue
 			}
-			o.memo[k] = Normalize(d.Distance, d.NodesA, d.NodesB)
+			o.memo[k] = o.metric.normalize(d.Distance, d.NodesA, d.NodesB)
 		}
 	}
 	return missing, nil
 }
 
-// compute runs the tree edit distances of todo in parallel and caches them.
-func (o *tedOracle) compute(ctx context.Context, todo [][2]int) error {
+// measured is one pair's raw distance with the sizes that normalise it.
+type measured struct {
+	raw    float64
+	na, nb int
+	err    error
+}
+
+// compute measures the pairs of todo in parallel and caches them.
+func (o *pageOracle) compute(ctx context.Context, todo [][2]int) error {
 	if len(todo) == 0 {
 		return nil
 	}
-	raw := make([]int, len(todo))
-	errs := make([]error, len(todo))
+	res := make([]measured, len(todo))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < min(o.opt.Workers, len(todo)); w++ {
@@ -200,13 +233,14 @@ func (o *tedOracle) compute(ctx context.Context, todo [][2]int) error {
 			defer wg.Done()
 			for x := range jobs {
 				if err := ctx.Err(); err != nil {
-					errs[x] = err
+					res[x].err = err
 					continue
 				}
-				a, b := o.page(todo[x][0]), o.page(todo[x][1])
-				raw[x], errs[x] = treediff.Distance(a.Tree, b.Tree, o.opt.TED)
-				if errs[x] != nil {
-					errs[x] = fmt.Errorf("distance between %s and %s: %w", a.Name, b.Name, errs[x])
+				i, j := todo[x][0], todo[x][1]
+				m := &res[x]
+				m.raw, m.na, m.nb, m.err = o.metric.measure(i, j)
+				if m.err != nil {
+					m.err = fmt.Errorf("distance between %s and %s: %w", o.name(i), o.name(j), m.err)
 				}
 			}
 		}()
@@ -222,13 +256,14 @@ feed:
 	close(jobs)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("tree edit distances: %w", err)
+		return fmt.Errorf("tree distances: %w", err)
 	}
 	var put []CachedDistance
 	for x, k := range todo {
 		a, b := o.page(k[0]), o.page(k[1])
-		if errs[x] != nil {
-			if errors.Is(errs[x], treediff.ErrBudget) {
+		m := res[x]
+		if m.err != nil {
+			if errors.Is(m.err, treediff.ErrBudget) {
 				// Trees too large to compare count as unrelated: they still
 				// get a place, far from everything, rather than failing
 				// the whole site.
@@ -236,13 +271,12 @@ feed:
 				o.overBudget = append(o.overBudget, a.Name+" / "+b.Name)
 				continue
 			}
-			return errs[x]
+			return m.err
 		}
 		o.computed++
-		o.memo[k] = Normalize(float64(raw[x]), a.Tree.Len(), b.Tree.Len())
+		o.memo[k] = o.metric.normalize(m.raw, m.na, m.nb)
 		if a.Hash != "" && b.Hash != "" {
-			d := CachedDistance{Pair: Pair{A: a.Hash, B: b.Hash},
-				Distance: float64(raw[x]), NodesA: a.Tree.Len(), NodesB: b.Tree.Len()}
+			d := CachedDistance{Pair: Pair{A: a.Hash, B: b.Hash}, Distance: m.raw, NodesA: m.na, NodesB: m.nb}
 			if d.B < d.A {
 				d.A, d.B, d.NodesA, d.NodesB = d.B, d.A, d.NodesB, d.NodesA
 			}

@@ -93,6 +93,16 @@ type Options struct {
 	Cache DistanceCache
 	// TED bounds each tree edit distance computation.
 	TED treediff.Options
+	// Distance is the distance pages are clustered on (default
+	// FastDistance).
+	Distance DistanceKind
+	// TieMargin is how close (in normalised distance) a page's two nearest
+	// medoids must be for the exact tree edit distance to choose between
+	// them, with FastDistance (default 0.03).
+	TieMargin float64
+	// Reduce tunes the reduction of tag trees before the exact tree edit
+	// distances that break near ties.
+	Reduce treediff.ReduceOptions
 }
 
 // WithDefaults returns o with each option left unset at its default.
@@ -130,6 +140,9 @@ func (o Options) WithDefaults() Options {
 	if o.Workers <= 0 {
 		o.Workers = runtime.NumCPU()
 	}
+	if o.TieMargin <= 0 {
+		o.TieMargin = 0.03
+	}
 	return o
 }
 
@@ -165,9 +178,11 @@ type Result struct {
 	// Landmarks lists the pages (input indices) whose distances to every
 	// page were computed, when the site was above the landmark threshold.
 	Landmarks []int
-	// Distances counts the tree edit distances the run needed; Computed is
-	// how many of them were not found in the cache.
+	// Distances counts the clustering distances the run needed; Computed
+	// is how many of them were not found in the cache.
 	Distances, Computed int
+	// Cost is what the run spent.
+	Cost Cost
 	// Warnings lists what the run could not do as asked, such as pairs of
 	// pages too large to compare within Options.TED's budget (counted as
 	// distance 1).
@@ -222,13 +237,21 @@ func Learn(ctx context.Context, pages []Page, opt Options) (*Result, error) {
 		return nil, ErrNoPages
 	}
 	opt = opt.WithDefaults()
+	meter := StartMeter()
 	var usable []int
 	for i, p := range pages {
 		if p.Err == nil && p.Tree != nil && p.Tree.Root != nil {
 			usable = append(usable, i)
 		}
 	}
-	o := newTEDOracle(pages, usable, opt)
+	if len(usable) < 2 {
+		// Nothing to compare: a site of one page is not learned.
+		opt.Distance = ExactDistance
+	}
+	o, err := newDistanceOracle(ctx, pages, usable, opt)
+	if err != nil {
+		return nil, err
+	}
 	res, err := learn(ctx, o, opt)
 	if err != nil {
 		return nil, err
@@ -241,9 +264,11 @@ func Learn(ctx context.Context, pages []Page, opt Options) (*Result, error) {
 		return "unusable: no tree"
 	})
 	res.Distances, res.Computed = o.asked, o.computed
-	if n := len(o.overBudget); n > 0 {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%d pairs over the tree edit distance budget, counted as distance 1 (first: %s)", n, o.overBudget[0]))
+	if over := o.overBudgetPairs(); len(over) > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d pairs over the tree edit distance budget, counted as distance 1 (first: %s)", len(over), over[0]))
 	}
+	fast, exact := o.counts()
+	res.Cost = meter.Stop(len(usable), fast, exact)
 	return res, nil
 }
 
@@ -271,6 +296,9 @@ type oracle interface {
 	len() int
 	name(i int) string
 	distances(ctx context.Context, pairs [][2]int) ([]float64, error)
+	// exact gives the distances that decide near ties (the same as
+	// distances when those are exact).
+	exact(ctx context.Context, pairs [][2]int) ([]float64, error)
 }
 
 type matrixOracle struct {
@@ -290,6 +318,10 @@ func (o *matrixOracle) distances(ctx context.Context, pairs [][2]int) ([]float64
 	}
 	o.asked += len(pairs)
 	return out, nil
+}
+
+func (o *matrixOracle) exact(ctx context.Context, pairs [][2]int) ([]float64, error) {
+	return o.distances(ctx, pairs)
 }
 
 // learner holds one run's state over the n usable pages.
@@ -559,16 +591,19 @@ func (l *learner) finish(ctx context.Context, res *Result, labels []int) error {
 		} else {
 			// Far from every medoid: the nearest template (singletons aside)
 			// is still beyond its radius.
-			near := -1
-			for c2, cl := range res.Clusters {
-				if len(cl.Members) > 1 && (near < 0 || medDist[c2][i] < medDist[near][i]) {
-					near = c2
-				}
+			near, err := l.nearestTemplate(ctx, i, res.Clusters, medDist)
+			if err != nil {
+				return err
 			}
-			if d, far := medDist[near][i], res.Clusters[near].Far; d > far {
+			cl := res.Clusters[near]
+			d, measure, err := l.farDistance(ctx, i, cl, medDist[near][i])
+			if err != nil {
+				return err
+			}
+			if d > cl.Far {
 				m.Outlier = true
-				m.Reason = fmt.Sprintf("far from every template: normalised TED %.3f to the nearest medoid (cluster %d, %s) exceeds %.3f",
-					d, near, l.o.name(res.Clusters[near].Medoid), far)
+				m.Reason = fmt.Sprintf("far from every template: normalised %s %.3f to the nearest medoid (cluster %d, %s) exceeds %.3f",
+					measure, d, near, l.o.name(cl.Medoid), cl.Far)
 			}
 		}
 		res.Members[i] = m
@@ -577,6 +612,96 @@ func (l *learner) finish(ctx context.Context, res *Result, labels []int) error {
 		}
 	}
 	return nil
+}
+
+// farDistance returns the distance that decides whether page i is beyond
+// the radius of its nearest template cl, given its fast distance d, and
+// the name of its measure. The fixed floor Options.FarDistance was set on
+// tree edit distances, and on today's pages the pq-gram distance runs
+// lower (0.6 to 0.9 of it on wcxb-dev's two-page sites): where the radius is
+// that floor and the fast distance lies between half the floor and the
+// floor, the exact tree edit distance between reduced trees decides.
+func (l *learner) farDistance(ctx context.Context, i int, cl Cluster, d float64) (float64, string, error) {
+	return decideFar(ctx, d, cl.Far, l.opt, func(ctx context.Context) (float64, error) {
+		ex, err := l.o.exact(ctx, [][2]int{{i, cl.Medoid}})
+		if err != nil {
+			return 0, err
+		}
+		return ex[0], nil
+	})
+}
+
+// decideFar is farDistance's rule, shared with Model.Assign.
+func decideFar(ctx context.Context, d, far float64, opt Options, exact func(context.Context) (float64, error)) (float64, string, error) {
+	if opt.Distance != FastDistance || far > opt.FarDistance || d <= opt.FarDistance/2 || d > opt.FarDistance {
+		return d, opt.Distance.measure(), nil
+	}
+	ex, err := exact(ctx)
+	if err != nil {
+		return 0, "", err
+	}
+	return ex, "TED between reduced trees", nil
+}
+
+// nearestTemplate returns the cluster (of two members or more) whose medoid
+// is nearest page i, the exact distance deciding between medoids within
+// Options.TieMargin of the nearest.
+func (l *learner) nearestTemplate(ctx context.Context, i int, clusters []Cluster, medDist [][]float64) (int, error) {
+	var cands []int
+	var ds []float64
+	for c, cl := range clusters {
+		if len(cl.Members) > 1 {
+			cands = append(cands, c)
+			ds = append(ds, medDist[c][i])
+		}
+	}
+	far := func(x int) float64 { return clusters[cands[x]].Far }
+	best, err := breakTie(ctx, ds, l.opt.TieMargin, far, func(ctx context.Context, near []int) ([]float64, error) {
+		pairs := make([][2]int, len(near))
+		for x, c := range near {
+			pairs[x] = [2]int{i, clusters[cands[c]].Medoid}
+		}
+		return l.o.exact(ctx, pairs)
+	})
+	if err != nil {
+		return -1, err
+	}
+	return cands[best], nil
+}
+
+// breakTie returns the index of the least of the fast distances ds or,
+// when others are within margin of it, of the least exact distance among
+// those (exact measures the candidates given by index into ds). Only
+// candidates within their radius far(x) compete: a page beyond every
+// radius fits no template whichever is nearest, and the exact distances
+// would decide nothing. It returns 0 for no candidate.
+func breakTie(ctx context.Context, ds []float64, margin float64, far func(x int) float64, exact func(context.Context, []int) ([]float64, error)) (int, error) {
+	best := 0
+	for x, d := range ds {
+		if d < ds[best] {
+			best = x
+		}
+	}
+	var near []int
+	for x, d := range ds {
+		if d <= ds[best]+margin && d <= far(x) {
+			near = append(near, x)
+		}
+	}
+	if len(near) < 2 {
+		return best, nil
+	}
+	ex, err := exact(ctx, near)
+	if err != nil {
+		return 0, err
+	}
+	pick := 0
+	for x := range ex {
+		if ex[x] < ex[pick] {
+			pick = x
+		}
+	}
+	return near[pick], nil
 }
 
 // trueMedoid returns the member with the least mean distance to the

@@ -243,5 +243,5 @@ func pairDistance(got map[store.Pair]store.Distance, a, b string) float64 {
 	if !ok {
 		return math.NaN()
 	}
-	return cluster.Normalize(d.Distance, d.NodesA, d.NodesB)
+	return cluster.NormalizeCached(d.Distance, d.NodesA, d.NodesB)
 }

@@ -27,15 +27,18 @@ type LearnOptions struct {
 type Timing struct {
 	mu             sync.Mutex
 	Learn, Extract time.Duration
+	// LearnCost sums what learning spent (pages, distances, CPU, peak RSS).
+	LearnCost cluster.Cost
 }
 
-func (t *Timing) add(learn, extract time.Duration) {
+func (t *Timing) add(learn, extract time.Duration, cost cluster.Cost) {
 	if t == nil {
 		return
 	}
 	t.mu.Lock()
 	t.Learn += learn
 	t.Extract += extract
+	t.LearnCost.Add(cost)
 	t.mu.Unlock()
 }
 
@@ -50,7 +53,7 @@ func Learned(opt LearnOptions) SiteExtractor {
 			sd[i] = siteextract.Doc{Name: d.ID, Src: d.Src}
 		}
 		res := siteextract.Docs(ctx, site, sd, siteextract.DocsOptions{Cluster: opt.Cluster, Extract: opt.Extract})
-		opt.Timing.add(res.Learn, res.Extract)
+		opt.Timing.add(res.Learn, res.Extract, res.LearnCost)
 		out := make([]Outcome, len(docs))
 		for i := range docs {
 			out[i] = Outcome{Result: res.Results[i], Err: res.Errs[i]}

@@ -51,6 +51,12 @@ func (r *Report) WriteTables(w io.Writer) error {
 	if r.LearnSeconds > 0 || r.LocateSeconds > 0 {
 		_, err := fmt.Fprintf(w, "of which template learning %.2fs, locating content %.2fs (%.1f pages/s)\n",
 			r.LearnSeconds, r.LocateSeconds, float64(r.Overall.Pages)/max(r.LocateSeconds, 1e-9))
+		if err != nil || r.LearnCost == nil {
+			return err
+		}
+		c := r.LearnCost
+		_, err = fmt.Fprintf(w, "template learning cost: %d pages, %d fast distances, %d exact TEDs, %.2f CPU s (%.3f s/page), peak RSS %d MB\n",
+			c.Pages, c.Fast, c.Exact, c.CPUSeconds, c.CPUSeconds/max(float64(c.Pages), 1), c.PeakRSSMB)
 		return err
 	}
 	return nil

@@ -103,11 +103,26 @@ type Report struct {
 	// Timing was kept (see SetTiming).
 	LearnSeconds  float64 `json:"learn_seconds,omitempty"`
 	LocateSeconds float64 `json:"locate_seconds,omitempty"`
+	// LearnCost is what template learning spent, summed over the sites
+	// (when Timing was kept); Pages counts every page learned from, the
+	// lone pages of one-page sites (never compared) included.
+	LearnCost *LearnCost `json:"learn_cost,omitempty"`
+}
+
+// LearnCost is template learning's cost in a report (cluster.Cost).
+type LearnCost struct {
+	Pages      int     `json:"pages"`
+	Fast       int     `json:"fast_distances"`
+	Exact      int     `json:"exact_teds"`
+	CPUSeconds float64 `json:"cpu_seconds"`
+	PeakRSSMB  int64   `json:"peak_rss_mb"`
 }
 
 // SetTiming records how Learned's time split between learning and locating.
 func (r *Report) SetTiming(t *Timing) {
 	r.LearnSeconds, r.LocateSeconds = t.Learn.Seconds(), t.Extract.Seconds()
+	c := t.LearnCost
+	r.LearnCost = &LearnCost{Pages: c.Pages, Fast: c.Fast, Exact: c.Exact, CPUSeconds: c.CPU.Seconds(), PeakRSSMB: c.PeakRSS >> 20}
 }
 
 // Options tune Run.

@@ -33,6 +33,8 @@ type DocsResult struct {
 	Results        []heuristics.Result
 	Errs           []error
 	Learn, Extract time.Duration
+	// LearnCost is what learning the templates spent (cluster.Result.Cost).
+	LearnCost cluster.Cost
 }
 
 // Docs extracts the pages of one site held in memory: it parses them,
@@ -62,6 +64,7 @@ func Docs(ctx context.Context, site string, docs []Doc, opt DocsOptions) DocsRes
 	}
 	start := time.Now()
 	if res, err := cluster.Learn(ctx, pages, opt.Cluster); err == nil {
+		out.LearnCost = res.Cost
 		members, medoids := resultMembers(res)
 		Place(sp, members, medoids)
 	}

@@ -53,8 +53,9 @@ func TestBig9(t *testing.T) {
 			good++
 		}
 		fmt.Fprintf(&table, "%-16s %5d %2d %6.3f  %s\n", site, sr.Run.Pages, sr.Run.K, ari, curve(sr.Run.Silhouette))
-		// Measured with seed 1: no site below 0.447 (nymag.com, whose eras
-		// each hold two templates, e.g. columns and features).
+		// Measured with seed 1 (pq-gram distance): no site below 0.602
+		// (nymag.com, whose eras each hold two templates, e.g. columns and
+		// features; 0.447 with the exact tree edit distance).
 		if ari < 0.4 {
 			t.Errorf("%s: ARI %.3f below 0.4", site, ari)
 		}
@@ -62,7 +63,8 @@ func TestBig9(t *testing.T) {
 	mean := ariSum / float64(len(imp.Sites))
 	fmt.Fprintf(&table, "sites with ARI >= 0.9: %d of %d; mean ARI %.3f", good, len(imp.Sites), mean)
 	t.Log(table.String())
-	// Measured: 6 of 9 sites at 1.0, mean 0.880.
+	// Measured: 6 of 9 sites at 1.0, mean 0.897 (0.880 with the exact tree
+	// edit distance).
 	if good < 6 || mean < 0.85 {
 		t.Errorf("ARI against site+era: %d sites >= 0.9 (want 6), mean %.3f (want 0.85)", good, mean)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -22,6 +23,12 @@ type Options struct {
 	Relearn bool
 	// Parse bounds the parsing of each page.
 	Parse treediff.ParseOptions
+	// MaxPages bounds the pages a run learns from (default 200): a larger
+	// site, or one relearned after drift, is learned from a sample of that
+	// many pages drawn with the seed, and its other pages are then placed
+	// on the templates found, a chunk at a time (cluster.Model.Assign, a
+	// distance per template), so that time and memory stay bounded.
+	MaxPages int
 }
 
 // Modes of a SiteRun.
@@ -47,6 +54,12 @@ type SiteRun struct {
 	Params RunParams
 	// Result is the in-memory result when the run clustered (nil otherwise).
 	Result *cluster.Result
+	// Cost is what this call spent: parsing the pages and learning, or
+	// assigning the new pages (Pages is the pages parsed; zero when
+	// unchanged).
+	Cost cluster.Cost
+
+	meter cluster.Meter
 }
 
 // RunParams is what a run records in store.Run.Params: its options and what
@@ -68,9 +81,18 @@ type RunParams struct {
 	FarDistance       float64 `json:"far_distance"`
 	FarMADs           float64 `json:"far_mads"`
 	Landmarks         []int64 `json:"landmarks,omitempty"` // page IDs
-	Stress            float64 `json:"stress"`
-	Distances         int     `json:"distances"`
-	Computed          int     `json:"computed"`
+	// Sampled is the number of pages learned from when the site had more
+	// than Options.MaxPages (the others were placed on the templates).
+	Sampled   int     `json:"sampled,omitempty"`
+	Stress    float64 `json:"stress"`
+	Distances int     `json:"distances"`
+	Computed  int     `json:"computed"`
+	// The run's cost (SiteRun.Cost): exact and fast distances computed, CPU
+	// seconds, the process's peak RSS in bytes.
+	Fast       int     `json:"fast,omitempty"`
+	Exact      int     `json:"exact,omitempty"`
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
+	PeakRSS    int64   `json:"peak_rss,omitempty"`
 	// PagesDigest identifies the pages of the run and their content, so
 	// that a later run notices pages changed in place.
 	PagesDigest string `json:"pages_digest"`
@@ -98,7 +120,7 @@ func Site(ctx context.Context, st store.Store, site string, opt Options) (*SiteR
 	if len(metas) == 0 {
 		return nil, fmt.Errorf("learn %s: no pages stored for this site", site)
 	}
-	sr := &SiteRun{Site: site, Names: map[int64]string{}}
+	sr := &SiteRun{Site: site, Names: map[int64]string{}, meter: cluster.StartMeter()}
 	for _, p := range metas {
 		sr.Names[p.ID] = p.Name()
 	}
@@ -122,7 +144,9 @@ func loadPages(ctx context.Context, st store.Store, ids []int64, popt treediff.P
 			return nil, err
 		}
 		for _, p := range ps {
-			pg := cluster.NewPage(p.Name(), p.Hash, p.HTML(), popt)
+			// Compact: a site's pages are held at once, and only their
+			// profiles and reduced trees are read.
+			pg := cluster.NewPage(p.Name(), p.Hash, p.HTML(), popt).Compact(treediff.ReduceOptions{})
 			if pg.Err == nil && len(p.HTML()) == 0 {
 				pg.Err = errors.New("no HTML stored")
 			}
@@ -144,10 +168,11 @@ func loadPages(ctx context.Context, st store.Store, ids []int64, popt treediff.P
 }
 
 func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Page, opt Options) error {
-	ids := make([]int64, len(metas))
+	all := make([]int64, len(metas))
 	for i, p := range metas {
-		ids[i] = p.ID
+		all[i] = p.ID
 	}
+	ids, rest := samplePages(all, opt.MaxPages, opt.Seed)
 	pages, err := loadPages(ctx, st, ids, opt.Parse)
 	if err != nil {
 		return fmt.Errorf("learn %s: %w", sr.Site, err)
@@ -168,25 +193,44 @@ func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Pag
 		sr.Mode = ModeLearned
 	}
 	sr.Result = res
-	p := RunParams{Mode: sr.Mode, Owner: currentOwner(), PagesDigest: pagesDigest(metas),
-		Stress: res.Stress, Distances: res.Distances, Computed: res.Computed,
-		CentroidMedoids: map[int]int64{}, TrueMedoids: map[int]int64{}, Far: map[int]float64{}}
-	p.setOptions(opt.Options)
-	for _, l := range res.Landmarks {
-		p.Landmarks = append(p.Landmarks, ids[l])
-	}
-	var clusters []store.Cluster
-	for _, c := range res.Clusters {
-		clusters = append(clusters, store.Cluster{ID: c.ID, Medoid: ids[c.Medoid], Size: len(c.Members)})
-		p.CentroidMedoids[c.ID], p.TrueMedoids[c.ID], p.Far[c.ID] = ids[c.CentroidMedoid], ids[c.TrueMedoid], c.Far
-	}
 	members := make([]store.Membership, len(res.Members))
 	for i, m := range res.Members {
 		members[i] = store.Membership{PageID: ids[i], Cluster: m.Cluster, X: m.Point[0], Y: m.Point[1],
 			Distance: m.Distance, Outlier: m.Outlier, Reason: m.Reason}
 	}
-	run.K, run.Silhouette, run.Pages, run.Status = res.K, res.Silhouette, len(pages), store.RunDone
+	placed, lc, err := placeRest(ctx, st, res, rest, opt)
+	if err != nil {
+		run.Status, run.Message = store.RunFailed, err.Error()
+		if ferr := st.FinishRun(context.WithoutCancel(ctx), run, nil, nil); ferr != nil {
+			err = errors.Join(err, ferr)
+		}
+		return fmt.Errorf("learn %s: %w", sr.Site, err)
+	}
+	members = append(members, placed...)
+	sr.Cost = sr.meter.Stop(len(pages)+len(rest), res.Cost.Fast+lc.Fast, res.Cost.Exact+lc.Exact)
+	p := RunParams{Mode: sr.Mode, Owner: currentOwner(), PagesDigest: pagesDigest(metas),
+		Stress: res.Stress, Distances: res.Distances, Computed: res.Computed,
+		CentroidMedoids: map[int]int64{}, TrueMedoids: map[int]int64{}, Far: map[int]float64{}}
+	p.setOptions(opt.Options)
+	p.setCost(sr.Cost)
+	for _, l := range res.Landmarks {
+		p.Landmarks = append(p.Landmarks, ids[l])
+	}
+	sizes := map[int]int{}
+	for _, m := range members {
+		sizes[m.Cluster]++
+	}
+	var clusters []store.Cluster
+	for _, c := range res.Clusters {
+		clusters = append(clusters, store.Cluster{ID: c.ID, Medoid: ids[c.Medoid], Size: sizes[c.ID]})
+		p.CentroidMedoids[c.ID], p.TrueMedoids[c.ID], p.Far[c.ID] = ids[c.CentroidMedoid], ids[c.TrueMedoid], c.Far
+	}
+	run.K, run.Silhouette, run.Pages, run.Status = res.K, res.Silhouette, len(members), store.RunDone
 	run.Message = res.Status + ": " + res.Message
+	if len(rest) > 0 {
+		p.Sampled = len(ids)
+		run.Message += fmt.Sprintf("; learned from a sample of %d of %d pages, the others placed on its templates", len(ids), len(all))
+	}
 	if sr.Note != "" {
 		run.Message = sr.Note + "; " + run.Message
 	}
@@ -328,11 +372,88 @@ func (sr *SiteRun) tryAssign(ctx context.Context, st store.Store, metas []*store
 	if pp.Mode != ModeAssigned {
 		pp.BaseRun = prev.ID
 	}
+	lc := model.LastCost()
+	sr.Cost = sr.meter.Stop(len(newPages)+len(ts), lc.Fast, lc.Exact)
+	pp.setCost(sr.Cost)
 	pp.Mode, pp.Computed, pp.Distances, pp.Owner = ModeAssigned, 0, len(as)*len(ts), currentOwner()
 	pp.Assigned = append(pp.Assigned, fresh...)
 	pp.PagesDigest = pagesDigest(metas)
 	sr.Mode = ModeAssigned
 	return true, sr.finish(ctx, st, run, pp, outClusters, out)
+}
+
+// defaultMaxPages is Options.MaxPages' default: learning from 200 pages
+// takes about 7,000 fast distances (landmarks: (Landmarks + k) per page)
+// and holds 200 compact pages.
+const defaultMaxPages = 200
+
+// samplePages splits ids into the pages learned from, at most limit
+// (default defaultMaxPages) drawn with seed and kept in their order, and
+// the rest.
+func samplePages(ids []int64, limit int, seed int64) (sample, rest []int64) {
+	if limit <= 0 {
+		limit = defaultMaxPages
+	}
+	if len(ids) <= limit {
+		return ids, nil
+	}
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x73616d70)) // "samp"
+	in := make([]bool, len(ids))
+	for _, i := range rng.Perm(len(ids))[:limit] {
+		in[i] = true
+	}
+	for i, id := range ids {
+		if in[i] {
+			sample = append(sample, id)
+		} else {
+			rest = append(rest, id)
+		}
+	}
+	return sample, rest
+}
+
+// placeRest places the pages left out of the learning sample on the
+// templates learned (res), loading them a chunk at a time; it returns their memberships, placed beside their medoid in the
+// plane, and the assignment's cost.
+func placeRest(ctx context.Context, st store.Store, res *cluster.Result, rest []int64, opt Options) ([]store.Membership, cluster.Cost, error) {
+	var cost cluster.Cost
+	if len(rest) == 0 {
+		return nil, cost, nil
+	}
+	model := res.Model()
+	pos := map[int]cluster.Point{}
+	for _, c := range res.Clusters {
+		pos[c.ID] = res.Members[c.Medoid].Point
+	}
+	var out []store.Membership
+	const chunk = 32
+	for start := 0; start < len(rest); start += chunk {
+		part := rest[start:min(start+chunk, len(rest))]
+		if len(model.Templates) == 0 {
+			for _, id := range part {
+				out = append(out, store.Membership{PageID: id, Cluster: -1, Outlier: true,
+					Reason: "not in the learning sample, and the sample found no template"})
+			}
+			continue
+		}
+		pages, err := loadPages(ctx, st, part, opt.Parse)
+		if err != nil {
+			return nil, cost, err
+		}
+		as, err := model.Assign(ctx, pages)
+		if err != nil {
+			return nil, cost, err
+		}
+		cost.Add(model.LastCost())
+		for i, a := range as {
+			m := store.Membership{PageID: part[i], Cluster: a.Cluster, Distance: a.Distance, Outlier: a.Far, Reason: a.Reason}
+			if a.Cluster >= 0 {
+				m.X, m.Y = pos[a.Cluster][0]+a.Distance, pos[a.Cluster][1]
+			}
+			out = append(out, m)
+		}
+	}
+	return out, cost, nil
 }
 
 // ErrNoTemplate is returned (wrapped) by LoadModel for a run with no
@@ -421,6 +542,11 @@ func pagesDigest(pages []*store.Page) string {
 func (p *RunParams) setOptions(o cluster.Options) {
 	p.MaxK, p.MinSilhouette, p.Medoid, p.Restarts = o.MaxK, o.MinSilhouette, o.Medoid.String(), o.Restarts
 	p.LandmarkThreshold, p.LandmarkCount, p.FarDistance, p.FarMADs = o.LandmarkThreshold, o.Landmarks, o.FarDistance, o.FarMADs
+}
+
+// setCost records a run's cost.
+func (p *RunParams) setCost(c cluster.Cost) {
+	p.Fast, p.Exact, p.CPUSeconds, p.PeakRSS = c.Fast, c.Exact, c.CPU.Seconds(), c.PeakRSS
 }
 
 // options returns the recorded options, comparable.

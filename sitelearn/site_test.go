@@ -131,3 +131,45 @@ func TestSiteModes(t *testing.T) {
 	}
 	learnAs(ModeUnchanged, opt)
 }
+
+func TestSiteLearnsFromASample(t *testing.T) {
+	// With MaxPages 8, ab.test (13 pages: six of each template and an empty
+	// one) is learned from 8 pages drawn with the seed; the other 5 are
+	// placed on the templates found, each with its template's pages.
+	st := openSites(t)
+	ctx := context.Background()
+	sr, err := Site(ctx, st, "ab.test", Options{Options: cluster.Options{Seed: 1}, MaxPages: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sr.Result.Members) != 8 || sr.Params.Sampled != 8 || sr.Run.Pages != 13 || len(sr.Members) != 13 ||
+		!strings.Contains(sr.Run.Message, "sample of 8 of 13 pages") {
+		t.Fatalf("learned from %d pages (sampled %d), run of %d pages, %d members: %s",
+			len(sr.Result.Members), sr.Params.Sampled, sr.Run.Pages, len(sr.Members), sr.Run.Message)
+	}
+	if sr.Cost.Pages != 13 {
+		t.Errorf("cost counts %d pages, want 13", sr.Cost.Pages)
+	}
+	template := map[string]int{} // "a" or "b" -> cluster
+	sizes := map[int]int{}
+	for _, m := range sr.Members {
+		sizes[m.Cluster]++
+		name := sr.Names[m.PageID]
+		tmpl := name[strings.LastIndex(name, "/")+1:][:1]
+		if tmpl != "a" && tmpl != "b" {
+			continue
+		}
+		if c, ok := template[tmpl]; ok && c != m.Cluster || m.Outlier {
+			t.Errorf("%s: cluster %d outlier %v, want its template's cluster %d", name, m.Cluster, m.Outlier, c)
+		}
+		template[tmpl] = m.Cluster
+	}
+	if template["a"] == template["b"] {
+		t.Errorf("both templates in cluster %d", template["a"])
+	}
+	for _, c := range sr.Clusters {
+		if c.Size != sizes[c.ID] {
+			t.Errorf("cluster %d: size %d, %d members", c.ID, c.Size, sizes[c.ID])
+		}
+	}
+}

@@ -16,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		name:  "learn",
-		short: "group each site's pages by template (TED, MDS, k-means, silhouette) and record the run",
+		short: "group each site's pages by template (pq-gram distance, MDS, k-means, silhouette) and record the run with its cost",
 		run:   runLearn,
 	})
 }
@@ -24,6 +24,21 @@ func init() {
 // learnJSON is the --json output of gleaner learn.
 type learnJSON struct {
 	Sites []learnSiteJSON `json:"sites"`
+	// Cost sums the sites' costs (the peak is the process's).
+	Cost learnCostJSON `json:"cost"`
+}
+
+// learnCostJSON is what learning spent (cluster.Cost).
+type learnCostJSON struct {
+	Pages      int     `json:"pages"`
+	Fast       int     `json:"fast_distances"`
+	Exact      int     `json:"exact_teds"`
+	CPUSeconds float64 `json:"cpu_seconds"`
+	PeakRSSMB  int64   `json:"peak_rss_mb"`
+}
+
+func costJSON(c cluster.Cost) learnCostJSON {
+	return learnCostJSON{Pages: c.Pages, Fast: c.Fast, Exact: c.Exact, CPUSeconds: c.CPU.Seconds(), PeakRSSMB: c.PeakRSS >> 20}
 }
 
 type learnSiteJSON struct {
@@ -32,6 +47,8 @@ type learnSiteJSON struct {
 	Silhouette map[string]float64 `json:"silhouette"`
 	Clusters   []learnClusterJSON `json:"clusters"`
 	Outliers   []learnOutlierJSON `json:"outliers"`
+	Mode       string             `json:"mode"`
+	Cost       learnCostJSON      `json:"cost"`
 }
 
 type learnClusterJSON struct {
@@ -85,18 +102,24 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	opt := sitelearn.Options{Options: cluster.Options{Seed: *seed, Medoid: rule, MaxK: *maxK}, Relearn: *relearn}
 	var out learnJSON
+	var total cluster.Cost
 	for _, s := range sites {
 		sr, err := sitelearn.Site(ctx, st, s, opt)
 		if err != nil {
 			return err
 		}
+		total.Add(sr.Cost)
 		if *asJSON {
 			out.Sites = append(out.Sites, siteJSON(sr))
 		} else {
 			printSiteRun(stdout, sr)
 		}
 	}
+	if !*asJSON && len(sites) > 1 {
+		fmt.Fprintf(stdout, "learning cost, %d sites: %s\n", len(sites), total)
+	}
 	if *asJSON {
+		out.Cost = costJSON(total)
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(out); err != nil {
@@ -108,7 +131,7 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 func siteJSON(sr *sitelearn.SiteRun) learnSiteJSON {
 	j := learnSiteJSON{Site: sr.Site, K: sr.Run.K, Silhouette: map[string]float64{},
-		Clusters: []learnClusterJSON{}, Outliers: []learnOutlierJSON{}}
+		Clusters: []learnClusterJSON{}, Outliers: []learnOutlierJSON{}, Mode: sr.Mode, Cost: costJSON(sr.Cost)}
 	for k, s := range sr.Run.Silhouette {
 		j.Silhouette[fmt.Sprint(k)] = s
 	}
@@ -132,6 +155,9 @@ func printSiteRun(w io.Writer, sr *sitelearn.SiteRun) {
 		fmt.Fprintf(w, ", %d distances, %d computed", sr.Result.Distances, sr.Result.Computed)
 	}
 	fmt.Fprintf(w, ")\n  %s\n", r.Message)
+	if sr.Mode != sitelearn.ModeUnchanged {
+		fmt.Fprintf(w, "  cost: %s\n", sr.Cost)
+	}
 	if sr.Note != "" && !strings.Contains(r.Message, sr.Note) {
 		fmt.Fprintf(w, "  %s\n", sr.Note)
 	}
