@@ -34,7 +34,7 @@ func TestExtractMeta(t *testing.T) {
 		{
 			name: "time element and itemprop author",
 			html: `<html><head><title>T</title></head><body><span itemprop="author">by Max Power</span><time datetime="2022-01-02T08:00">Jan 2</time></body></html>`,
-			want: Meta{Title: "T", Date: "2022-01-02T08:00", Author: "Max Power"},
+			want: Meta{Title: "T", Date: "2022-01-02T08:00Z", Author: "Max Power"},
 		},
 		{
 			name: "author URL dropped, meta headline",
@@ -44,7 +44,7 @@ func TestExtractMeta(t *testing.T) {
 		{
 			name: "class cues for old pages",
 			html: `<html><head><title>T</title></head><body><div class="storyByline">By: Hugo Lindgren, 05.27.02, 12:00 AM ET</div><span class="postDate">12/28/2005 5:35:18 PM, by Jeremy Reimer</span></body></html>`,
-			want: Meta{Title: "T", Date: "2005-12-28T17:35:18", Author: "Hugo Lindgren"},
+			want: Meta{Title: "T", Date: "2005-12-28T17:35:18Z", Author: "Hugo Lindgren"},
 		},
 		{
 			name: "nothing stated",

@@ -1,0 +1,275 @@
+package pagemeta
+
+import (
+	"strings"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// scan is what one walk of a page's tree collects.
+type scan struct {
+	metas     map[string][]string // meta content by lower-cased name, property, itemprop or http-equiv
+	docTitle  string
+	canonical string
+	htmlLang  string
+	// headings are the page's h1 elements outside excluded regions.
+	headings []*treediff.Node
+	// times are <time> elements and itemprop dates outside excluded regions.
+	times []dated
+	// lines are short visible texts outside excluded regions, in order:
+	// where bylines are read.
+	lines []line
+	// propAuthors and relAuthors are itemprop=author and rel=author texts.
+	propAuthors, relAuthors []string
+	// keep holds the elements that hold a headline: never an excluded
+	// region, whatever their class says ("has-sidebar").
+	keep map[*treediff.Node]bool
+}
+
+// dated is a date-bearing element: its value (datetime attribute or
+// text), what it says it is, and its position.
+type dated struct {
+	value string
+	kind  string // "published", "modified" or ""
+	index int
+}
+
+// line is a short text of the page: an element's own text or a text node.
+type line struct {
+	text  string
+	cue   string // "date", "author" or "" from the class or id of an ancestor
+	index int
+}
+
+func (s *scan) meta(names ...string) string {
+	for _, k := range names {
+		if vs := s.metas[k]; len(vs) > 0 {
+			return vs[0]
+		}
+	}
+	return ""
+}
+
+// maxLineWords bounds the texts read as bylines.
+const maxLineWords = 30
+
+// scanTree walks t once.
+func scanTree(t *treediff.Tree) *scan {
+	s := &scan{metas: map[string][]string{}, keep: map[*treediff.Node]bool{}}
+	for _, n := range t.Nodes {
+		if n.Kind == treediff.Element && n.Label == "h1" {
+			for a := n; a != nil && !s.keep[a]; a = a.Parent {
+				s.keep[a] = true
+			}
+		}
+	}
+	s.walk(t.Root, false, "")
+	return s
+}
+
+// walk visits n; excluded is set inside regions whose dates and names are
+// not the page's (comments, related stories, footers, sidebars); cue is
+// the byline cue of the nearest ancestor that has one.
+func (s *scan) walk(n *treediff.Node, excluded bool, cue string) {
+	switch n.Kind {
+	case treediff.Text:
+		if !excluded {
+			s.addLine(n.Label, cue, n.Index)
+		}
+		return
+	case treediff.Element:
+	default:
+		return
+	}
+	excluded = excluded || !s.keep[n] && excludedRegion(n)
+	if c := bylineCue(n); c != "" {
+		cue = c
+	}
+	s.element(n, excluded)
+	for _, c := range n.Children {
+		s.walk(c, excluded, cue)
+	}
+}
+
+func (s *scan) addLine(text, cue string, index int) {
+	text = strings.Join(strings.Fields(text), " ")
+	if text == "" || len(treediff.Words(text)) > maxLineWords {
+		return
+	}
+	s.lines = append(s.lines, line{text: text, cue: cue, index: index})
+}
+
+// element reads what element n states.
+func (s *scan) element(n *treediff.Node, excluded bool) {
+	switch n.Label {
+	case "html":
+		s.htmlLang = firstAttr(n, "lang", "xml:lang")
+	case "meta":
+		s.addMeta(n)
+	case "title":
+		if s.docTitle == "" {
+			s.docTitle = strings.Join(strings.Fields(n.Text()), " ")
+		}
+	case "link":
+		if rel, _ := n.Attr("rel"); hasToken(rel, "canonical") && s.canonical == "" {
+			s.canonical, _ = n.Attr("href")
+		}
+	case "h1":
+		if !excluded {
+			s.headings = append(s.headings, n)
+		}
+	}
+	if excluded {
+		return
+	}
+	if n.Label == "time" || itemprop(n, "datepublished", "datemodified", "datecreated", "dateupdated") {
+		kind := dateKind(n)
+		s.times = append(s.times, dated{value: firstOf(attr(n, "datetime"), attr(n, "content"), n.Text()), kind: kind, index: n.Index})
+	}
+	if n.Label != "meta" && n.Label != "link" {
+		if itemprop(n, "author", "creator") {
+			s.propAuthors = append(s.propAuthors, propName(n))
+		} else if rel := attr(n, "rel"); hasToken(rel, "author") {
+			s.relAuthors = append(s.relAuthors, n.Text())
+		}
+	}
+}
+
+func (s *scan) addMeta(n *treediff.Node) {
+	key := strings.ToLower(strings.TrimSpace(firstAttr(n, "property", "name", "itemprop", "http-equiv")))
+	val := strings.TrimSpace(attr(n, "content"))
+	if key != "" && val != "" {
+		s.metas[key] = append(s.metas[key], val)
+	}
+}
+
+// propName is an itemprop=author element's name: its itemprop=name
+// descendant's text, else its own.
+func propName(n *treediff.Node) string {
+	name := ""
+	n.Walk(func(x *treediff.Node) bool {
+		if name != "" || x.Kind != treediff.Element {
+			return false
+		}
+		if x != n && itemprop(x, "name") {
+			name = firstOf(attr(x, "content"), x.Text())
+			return false
+		}
+		return true
+	})
+	return firstOf(name, attr(n, "content"), n.Text())
+}
+
+// dateKind says whether a date element is a publication or modification
+// date, from its itemprop, class or id.
+func dateKind(n *treediff.Node) string {
+	s := strings.ToLower(attr(n, "itemprop") + " " + attr(n, "class") + " " + attr(n, "id"))
+	switch {
+	case strings.Contains(s, "modif") || strings.Contains(s, "update"):
+		return "modified"
+	case strings.Contains(s, "publi") || strings.Contains(s, "created") || attr(n, "pubdate") != "" || hasAttr(n, "pubdate"):
+		return "published"
+	}
+	return ""
+}
+
+// Words of a class or id that mark a region whose dates and names belong
+// to other texts than the page's own.
+var excludedWords = map[string]bool{"comment": true, "comments": true, "related": true, "recommended": true,
+	"recommendations": true, "footer": true, "sidebar": true, "teaser": true, "teasers": true, "promo": true,
+	"newsletter": true, "trending": true, "popular": true, "reply": true, "replies": true, "discussion": true,
+	"disqus": true, "outbrain": true, "taboola": true, "widget": true, "more": true}
+
+// excludedRegion reports whether n holds other texts than the page's own:
+// footers, asides, navigation, comments, related stories, read from the
+// words of its class and id ("comment-list", "related_posts"); utility
+// classes ("md:[grid-area:sidebar]") say where, not what, and are skipped.
+func excludedRegion(n *treediff.Node) bool {
+	switch n.Label {
+	case "footer", "aside", "nav":
+		return true
+	}
+	for _, tok := range strings.Fields(strings.ToLower(attr(n, "class") + " " + attr(n, "id"))) {
+		if strings.ContainsAny(tok, ":[") {
+			continue
+		}
+		for _, w := range strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '_' }) {
+			if excludedWords[w] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bylineCue is what an element's class or id says its text is: "author"
+// (byline, author), "date" (date, time, published, posted), else "".
+func bylineCue(n *treediff.Node) string {
+	c := strings.ToLower(attr(n, "class") + " " + attr(n, "id"))
+	if strings.TrimSpace(c) == "" {
+		return ""
+	}
+	for _, w := range []string{"byline", "author", "autor", "auteur", "writer"} {
+		if strings.Contains(c, w) {
+			return "author"
+		}
+	}
+	for _, w := range []string{"date", "time", "publish", "posted", "dateline", "datum", "fecha", "data-"} {
+		if strings.Contains(c, w) {
+			return "date"
+		}
+	}
+	return ""
+}
+
+func attr(n *treediff.Node, k string) string {
+	v, _ := n.Attr(k)
+	return strings.TrimSpace(v)
+}
+
+func hasAttr(n *treediff.Node, k string) bool {
+	_, ok := n.Attr(k)
+	return ok
+}
+
+func firstAttr(n *treediff.Node, keys ...string) string {
+	for _, k := range keys {
+		if v := attr(n, k); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func itemprop(n *treediff.Node, props ...string) bool {
+	ip := strings.ToLower(attr(n, "itemprop"))
+	if ip == "" {
+		return false
+	}
+	for _, f := range strings.Fields(ip) {
+		for _, p := range props {
+			if f == p {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasToken(list, tok string) bool {
+	for _, f := range strings.Fields(strings.ToLower(list)) {
+		if f == tok {
+			return true
+		}
+	}
+	return false
+}
+
+func firstOf(vs ...string) string {
+	for _, v := range vs {
+		if v = strings.TrimSpace(v); v != "" {
+			return v
+		}
+	}
+	return ""
+}
