@@ -34,7 +34,7 @@ func TestExtractMeta(t *testing.T) {
 		{
 			name: "time element and itemprop author",
 			html: `<html><head><title>T</title></head><body><span itemprop="author">by Max Power</span><time datetime="2022-01-02T08:00">Jan 2</time></body></html>`,
-			want: Meta{Title: "T", Date: "2022-01-02T08:00Z", Author: "Max Power"},
+			want: Meta{Title: "T", Date: "2022-01-02T08:00:00Z", Author: "Max Power"},
 		},
 		{
 			name: "author URL dropped, meta headline",

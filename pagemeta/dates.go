@@ -127,9 +127,9 @@ func lineDate(s *scan, now time.Time, updated bool) string {
 		if d := NormalizeDate(text); d != "" {
 			return d
 		}
-		if !now.IsZero() && l.cue == "date" {
+		if !now.IsZero() && l.cue != "" {
 			if t, ok := relativeDate(text, now); ok {
-				return t.Format("2006-01-02T15:04Z07:00")
+				return t.Format(time.RFC3339)
 			}
 		}
 	}

@@ -28,16 +28,16 @@ var identifier = sync.OnceValue(func() *langid.Identifier {
 // og:locale, dc.language or JSON-LD inLanguage.
 func declaredLang(s *scan, ld ldMeta, header string) string {
 	for _, v := range []string{s.htmlLang, header, s.meta("content-language", "language", "dc.language", "dcterms.language", "og:locale"), ld.lang} {
-		if l := primaryTag(v); l != "" {
+		if l := PrimaryTag(v); l != "" {
 			return l
 		}
 	}
 	return ""
 }
 
-// primaryTag is a language tag's primary subtag, lower-cased: "en-US",
+// PrimaryTag is a language tag's primary subtag, lower-cased: "en-US",
 // "en_GB", "de, en" -> "en", "en", "de"; "" for none or "x-default".
-func primaryTag(v string) string {
+func PrimaryTag(v string) string {
 	v = strings.TrimSpace(strings.SplitN(v, ",", 2)[0])
 	v, _, _ = strings.Cut(strings.ReplaceAll(strings.ToLower(v), "_", "-"), "-")
 	if len(v) < 2 || len(v) > 3 || v == "x" {
@@ -54,13 +54,17 @@ func primaryTag(v string) string {
 // language is the document's language and its source: the text's
 // ("text"), when it has minLangWords words and is identified with some
 // confidence, else the declared one ("declared").
-func language(t *treediff.Tree, text, declared string) (string, string) {
+func language(t *treediff.Tree, opt Options, declared string) (string, string) {
+	id, text := opt.Languages, opt.Text
+	if id == nil {
+		id = identifier()
+	}
 	if text == "" {
 		text = bodyText(t)
 	}
 	text = clip(text, maxLangText)
 	if len(strings.Fields(text)) >= minLangWords {
-		if l, conf := identifier().Detect(text); l != "" && (conf >= 0.5 || declared == "") {
+		if l, conf := id.Detect(text); l != "" && (conf >= 0.5 || declared == "") {
 			return l, "text"
 		}
 	}

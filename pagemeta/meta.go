@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gleaner/gleaner/chain/langid"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -67,6 +68,9 @@ type Options struct {
 	// Text is the page's extracted text, for language identification;
 	// "" reads the text of the page's body.
 	Text string
+	// Languages, when set, restricts language identification to its
+	// languages (a monitor's configured ones); nil allows every language.
+	Languages *langid.Identifier
 }
 
 // Extract reads the metadata page t states. src, optional, is the page's
@@ -94,7 +98,7 @@ func Extract(t *treediff.Tree, src []byte, opt Options) Meta {
 	m.Published, m.Sources.Zone = withZone(m.Published, opt.Zone)
 	m.Modified, _ = withZone(m.Modified, opt.Zone)
 	m.DeclaredLang = declaredLang(s, ld, opt.ContentLanguage)
-	m.Lang, m.Sources.Lang = language(t, opt.Text, m.DeclaredLang)
+	m.Lang, m.Sources.Lang = language(t, opt, m.DeclaredLang)
 	return m
 }
 
@@ -138,11 +142,17 @@ func hostOf(u string) string {
 	return strings.TrimPrefix(strings.ToLower(p.Hostname()), "www.")
 }
 
-// withZone gives a time stated without zone loc's zone (UTC when nil), and
-// says where the zone came from: "page", "site", "utc"; "" for a day.
+// withZone writes a time as RFC 3339 (seconds included, so that dates
+// compare as strings and parse as RFC 3339), in the zone the page states,
+// else loc's ("site"), else UTC ("utc"); a day stays a day ("").
 func withZone(d string, loc *time.Location) (string, string) {
 	if !strings.Contains(d, "T") {
 		return d, ""
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04Z07:00"} {
+		if t, err := time.Parse(layout, d); err == nil {
+			return t.Format(time.RFC3339), "page"
+		}
 	}
 	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02T15:04"} {
 		t, err := time.Parse(layout, d)
@@ -154,7 +164,7 @@ func withZone(d string, loc *time.Location) (string, string) {
 			loc, zone = time.UTC, "utc"
 		}
 		t = time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, loc)
-		return t.Format(layout + "Z07:00"), zone
+		return t.Format(time.RFC3339), zone
 	}
 	return d, "page"
 }

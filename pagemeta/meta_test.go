@@ -43,7 +43,7 @@ func TestExtract(t *testing.T) {
 			file: "byline-de.html",
 			opt:  Options{URL: "https://rundschau.example/politik/artikel-1"},
 			want: Meta{
-				Title: "Der Stadtrat vertagt die Abstimmung über die Brücke", Published: "2026-02-28T20:36Z",
+				Title: "Der Stadtrat vertagt die Abstimmung über die Brücke", Published: "2026-02-28T20:36:00Z",
 				Authors: []string{"Anna Schmidt", "Max Müller"}, Lang: "de", DeclaredLang: "de",
 				Sources: Sources{Title: "h1", Published: "byline", Zone: "utc", Authors: "byline", Lang: "text"},
 			},
@@ -52,7 +52,7 @@ func TestExtract(t *testing.T) {
 			file: "byline-fr.html",
 			opt:  Options{URL: "https://quotidien.example/a/1", Zone: time.FixedZone("CET", 3600)},
 			want: Meta{
-				Title: "Le conseil reporte le vote sur le pont", Published: "2025-03-03T14:05+01:00", Modified: "2025-03-04T09:10+01:00",
+				Title: "Le conseil reporte le vote sur le pont", Published: "2025-03-03T14:05:00+01:00", Modified: "2025-03-04T09:10:00+01:00",
 				Authors: []string{"Jean Dupont"}, Lang: "fr", DeclaredLang: "fr", SiteName: "Le Quotidien",
 				Sources: Sources{Title: "h1", Published: "byline", Modified: "byline", Zone: "site", Authors: "byline", Lang: "text", SiteName: "meta"},
 			},
@@ -72,7 +72,7 @@ func TestExtract(t *testing.T) {
 			file: "relative-es.html",
 			opt:  Options{Fetched: fetched},
 			want: Meta{
-				Title: "El ayuntamiento aplaza la votación", Published: "2026-03-01T09:00Z", Authors: []string{"Lucía Pérez"},
+				Title: "El ayuntamiento aplaza la votación", Published: "2026-03-01T09:00:00Z", Authors: []string{"Lucía Pérez"},
 				Lang: "es", DeclaredLang: "en",
 				Sources: Sources{Title: "h1", Published: "byline", Zone: "page", Authors: "byline", Lang: "text"},
 			},

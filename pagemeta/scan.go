@@ -203,7 +203,8 @@ func excludedRegion(n *treediff.Node) bool {
 }
 
 // bylineCue is what an element's class or id says its text is: "author"
-// (byline, author), "date" (date, time, published, posted), else "".
+// (byline, author), "date" (date, time, published, posted, dateline,
+// meta, info, ts), else "".
 func bylineCue(n *treediff.Node) string {
 	c := strings.ToLower(attr(n, "class") + " " + attr(n, "id"))
 	if strings.TrimSpace(c) == "" {
@@ -214,9 +215,16 @@ func bylineCue(n *treediff.Node) string {
 			return "author"
 		}
 	}
-	for _, w := range []string{"date", "time", "publish", "posted", "dateline", "datum", "fecha", "data-"} {
+	for _, w := range []string{"date", "time", "publish", "posted", "datum", "fecha"} {
 		if strings.Contains(c, w) {
 			return "date"
+		}
+	}
+	for _, tok := range strings.Fields(c) {
+		for _, w := range strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '_' }) {
+			if w == "meta" || w == "info" || w == "ts" {
+				return "date"
+			}
 		}
 	}
 	return ""
