@@ -45,15 +45,24 @@ func (m *Monitor) document(r int, p pending, pg *page) Document {
 		d.URL = pg.canonical
 		d.Site = site(pg.canonical)
 	}
-	// The page's headline; a feed's title only when the page has none (an
-	// app shell's).
-	d.Title = firstOf(pg.meta.Title, pg.title, p.hint.Title)
+	// The page's headline; a feed's title only when the page has none but
+	// its <title> (an app shell's is the site's name).
+	d.Title = firstOf(headline(pg), p.hint.Title, pg.meta.Title, pg.title)
 	d.Author = firstOf(pg.meta.Author, strings.Join(p.hint.Authors, ", "))
 	d.Published = m.withZone(published(p.hint, pg, now), d.Site)
 	d.Modified = m.modified(p, pg)
 	d.Lang = m.language(p, pg)
 	d.Section = section(d.URL)
 	return d
+}
+
+// headline is the page's headline when a heading or its structured data
+// gives it, "" when only its <title> does.
+func headline(pg *page) string {
+	if pg.pm.Sources.Title == "title" {
+		return ""
+	}
+	return pg.pm.Title
 }
 
 // published is an article's publication date: the one a feed or news

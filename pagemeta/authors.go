@@ -24,13 +24,14 @@ func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
 		{s.propAuthors, "itemprop"},
 		{s.relAuthors, "link"},
 		{bylineAuthors(s), "byline"},
+		{firstN(s.hrefAuthors, 3), "link"},
 	}
 	var siteOnly []string
 	siteSource := ""
 	for _, c := range candidates {
 		var names, sites []string
 		for _, r := range c.raw {
-			for _, n := range splitAuthors(r, c.source == "byline") {
+			for _, n := range splitAuthors(r, c.source == "byline" || c.source == "link") {
 				switch {
 				case containsFold(names, n) || containsFold(sites, n):
 				case namesSite(n, site, host):
@@ -43,7 +44,7 @@ func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
 		if len(names) > 0 {
 			return names, c.source
 		}
-		if len(sites) > 0 && siteOnly == nil && c.source != "byline" {
+		if len(sites) > 0 && siteOnly == nil && c.source != "byline" && c.source != "link" {
 			siteOnly, siteSource = sites, c.source
 		}
 	}
@@ -219,3 +220,6 @@ func containsFold(list []string, s string) bool {
 	}
 	return false
 }
+
+// firstN is list's first n elements at most.
+func firstN(list []string, n int) []string { return list[:min(n, len(list))] }

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"time"
+
+	"github.com/gleaner/gleaner/treediff"
 )
 
 // Meta names (name=, property=, itemprop=) of publication and
@@ -137,11 +139,11 @@ func lineDate(s *scan, now time.Time, updated bool) string {
 }
 
 // orderedLines are the lines to read for a byline date: those near the
-// first headline (after it, then before it), then the date-classed ones.
+// headline (the first h1, else h2; after it, then before it), then those
+// under a byline's class.
 func orderedLines(s *scan) []line {
 	var out []line
-	if len(s.headings) > 0 {
-		h := s.headings[0].Index
+	if h := anchor(s); h >= 0 {
 		at := 0
 		for at < len(s.lines) && s.lines[at].index < h {
 			at++
@@ -152,11 +154,22 @@ func orderedLines(s *scan) []line {
 		}
 	}
 	for _, l := range s.lines {
-		if l.cue == "date" {
+		if l.cue != "" {
 			out = append(out, l)
 		}
 	}
 	return out
+}
+
+// anchor is the index of the headline element bylines are looked for
+// around: the first h1, else the first h2; -1 for none.
+func anchor(s *scan) int {
+	for _, hs := range [][]*treediff.Node{s.headings, s.subheads} {
+		if len(hs) > 0 {
+			return hs[0].Index
+		}
+	}
+	return -1
 }
 
 // reURLDate is a date in a URL's path: /2024/03/01/, /2024-03-01, /20240301/.

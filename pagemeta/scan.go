@@ -12,15 +12,18 @@ type scan struct {
 	docTitle  string
 	canonical string
 	htmlLang  string
-	// headings are the page's h1 elements outside excluded regions.
-	headings []*treediff.Node
+	// headings are the page's h1 elements outside excluded regions;
+	// subheads its h2 elements, read when it has no h1 (old pages).
+	headings, subheads []*treediff.Node
 	// times are <time> elements and itemprop dates outside excluded regions.
 	times []dated
 	// lines are short visible texts outside excluded regions, in order:
 	// where bylines are read.
 	lines []line
-	// propAuthors and relAuthors are itemprop=author and rel=author texts.
-	propAuthors, relAuthors []string
+	// propAuthors, relAuthors and hrefAuthors are the texts of
+	// itemprop=author elements, rel=author links and links to an author's
+	// page (/author/…, /autor/…, /profile/…).
+	propAuthors, relAuthors, hrefAuthors []string
 	// keep holds the elements that hold a headline: never an excluded
 	// region, whatever their class says ("has-sidebar").
 	keep map[*treediff.Node]bool
@@ -118,6 +121,10 @@ func (s *scan) element(n *treediff.Node, excluded bool) {
 		if !excluded {
 			s.headings = append(s.headings, n)
 		}
+	case "h2":
+		if !excluded {
+			s.subheads = append(s.subheads, n)
+		}
 	}
 	if excluded {
 		return
@@ -131,6 +138,8 @@ func (s *scan) element(n *treediff.Node, excluded bool) {
 			s.propAuthors = append(s.propAuthors, propName(n))
 		} else if rel := attr(n, "rel"); hasToken(rel, "author") {
 			s.relAuthors = append(s.relAuthors, n.Text())
+		} else if n.Label == "a" && authorPage(attr(n, "href")) {
+			s.hrefAuthors = append(s.hrefAuthors, n.Text())
 		}
 	}
 }
@@ -228,6 +237,21 @@ func bylineCue(n *treediff.Node) string {
 		}
 	}
 	return ""
+}
+
+// authorPathWords name the folder of authors' pages in a link's path.
+var authorPathWords = []string{"/author/", "/authors/", "/autor/", "/autoren/", "/auteur/", "/auteurs/", "/autore/",
+	"/profile/", "/profiles/", "/journalist/", "/journalists/", "/redakteur/", "/people/", "/staff/", "/writers/"}
+
+// authorPage reports whether a link's target is an author's page.
+func authorPage(href string) bool {
+	h := strings.ToLower(href)
+	for _, w := range authorPathWords {
+		if strings.Contains(h, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func attr(n *treediff.Node, k string) string {

@@ -19,17 +19,14 @@ func headline(s *scan, ld ldMeta, site, host string) (string, string) {
 		{s.meta("headline", "dc.title", "dcterms.title", "title"), "meta"},
 		{s.docTitle, "title"},
 	}
-	var heads []string
-	for _, h := range s.headings {
-		if text := strings.Join(strings.Fields(h.Text()), " "); text != "" && !namesSite(text, site, host) {
-			heads = append(heads, text)
-		}
+	heads := texts(s.headings, site, host)
+	if h := matching(heads, stated); h != "" {
+		return h, "h1"
 	}
-	for _, h := range heads {
-		for _, st := range stated {
-			if st.value != "" && (sameHeadline(h, st.value) || sideOf(h, st.value)) {
-				return h, "h1"
-			}
+	if len(heads) == 0 {
+		// An old page's headline is often an h2.
+		if h := matching(texts(s.subheads, site, host), stated); h != "" {
+			return h, "h2"
 		}
 	}
 	if h := overlapping(heads, stated); h != "" {
@@ -45,6 +42,30 @@ func headline(s *scan, ld ldMeta, site, host string) (string, string) {
 		return heads[0], "h1"
 	}
 	return "", ""
+}
+
+// texts are the texts of headings that do not name the site.
+func texts(hs []*treediff.Node, site, host string) []string {
+	var out []string
+	for _, h := range hs {
+		if text := strings.Join(strings.Fields(h.Text()), " "); text != "" && !namesSite(text, site, host) {
+			out = append(out, text)
+		}
+	}
+	return out
+}
+
+// matching is the first heading that is a stated title, whole or one side
+// of a separator; "" when none is.
+func matching(heads []string, stated []sourced) string {
+	for _, h := range heads {
+		for _, st := range stated {
+			if st.value != "" && (sameHeadline(h, st.value) || sideOf(h, st.value)) {
+				return h
+			}
+		}
+	}
+	return ""
 }
 
 // sideOf reports whether h is the part of a stated title before its
