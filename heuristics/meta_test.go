@@ -39,7 +39,7 @@ func TestExtractMeta(t *testing.T) {
 		{
 			name: "author URL dropped, meta headline",
 			html: `<html><head><title>Site</title><meta name="headline" content="The headline"><meta property="article:author" content="https://example.com/jane"></head><body><div class="byline">By<br>Jane Doe | Posted 12.03.05</div></body></html>`,
-			want: Meta{Title: "The headline", Author: "Jane Doe"},
+			want: Meta{Title: "The headline", Date: "2005-03-12", Author: "Jane Doe"},
 		},
 		{
 			name: "class cues for old pages",

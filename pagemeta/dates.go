@@ -29,8 +29,9 @@ var (
 // the first source that gives a complete date: JSON-LD, meta tags,
 // itemprop and <time> elements, the bylines (a date near the headline, a
 // date-classed element), the URL. A modification date serves as the
-// publication date only when nothing else gives one.
-func dates(s *scan, ld ldMeta, opt Options) (sourced, sourced) {
+// publication date only when nothing else gives one, and go-htmldate's
+// when not even that.
+func dates(s *scan, ld ldMeta, src []byte, opt Options) (sourced, sourced) {
 	pub := firstDate(
 		func() sourced { return sourced{NormalizeDate(ld.published), "json-ld"} },
 		func() sourced { return sourced{metaDate(s, publishedMetas), "meta"} },
@@ -46,6 +47,11 @@ func dates(s *scan, ld ldMeta, opt Options) (sourced, sourced) {
 	)
 	if pub.value == "" {
 		pub = mod
+	}
+	if pub.value == "" {
+		if d := secondOpinionDate(src, opt.URL); d != "" {
+			pub = sourced{d, "htmldate"}
+		}
 	}
 	return pub, mod
 }
@@ -140,7 +146,7 @@ func lineDate(s *scan, now time.Time, updated bool) string {
 
 // orderedLines are the lines to read for a byline date: those near the
 // headline (the first h1, else h2; after it, then before it), then those
-// under a byline's class.
+// under a date's class, then under an author's.
 func orderedLines(s *scan) []line {
 	var out []line
 	if h := anchor(s); h >= 0 {
@@ -153,9 +159,11 @@ func orderedLines(s *scan) []line {
 			out = append(out, s.lines[i])
 		}
 	}
-	for _, l := range s.lines {
-		if l.cue != "" {
-			out = append(out, l)
+	for _, cue := range []string{"date", "author"} {
+		for _, l := range s.lines {
+			if l.cue == cue {
+				out = append(out, l)
+			}
 		}
 	}
 	return out

@@ -15,6 +15,9 @@ import (
 // metadata pagemeta reads right.
 type fixtureScore struct {
 	pages, dated, dateExact, dateDay, signed, authors, titled, titles int
+	// long counts the pages with at least 50 words of text, langs those
+	// whose language is right.
+	long, langs int
 }
 
 // TestFixtureCorpus reads every article page of the fixture web as the
@@ -50,11 +53,19 @@ func TestFixtureCorpus(t *testing.T) {
 		m := pagemeta.Extract(tr, src, pagemeta.Options{URL: u})
 		text := tr.Root.Text()
 		s.score(t, a, m, shows(src, a), strings.Contains(text, a.Author), strings.Contains(text, a.Title))
+		if len(strings.Fields(text)) >= 50 {
+			s.long++
+			if m.Lang == string(a.Lang) {
+				s.langs++
+			} else {
+				t.Logf("%s: language %q (%s, declared %q), want %s", a.ID, m.Lang, m.Sources.Lang, m.DeclaredLang, a.Lang)
+			}
+		}
 	}
 	for site, s := range scores {
-		t.Logf("%s: %d pages; %d show a date: %d with its exact time and zone, %d its day; %d show the author: %d right; %d show the title: %d right",
-			site, s.pages, s.dated, s.dateExact, s.dateDay, s.signed, s.authors, s.titled, s.titles)
-		if s.dateExact != s.dated || s.authors != s.signed || s.titles != s.titled {
+		t.Logf("%s: %d pages; %d show a date: %d with its exact time and zone, %d its day; %d show the author: %d right; %d show the title: %d right; %d of 50 words or more: %d in the right language",
+			site, s.pages, s.dated, s.dateExact, s.dateDay, s.signed, s.authors, s.titled, s.titles, s.long, s.langs)
+		if s.dateExact != s.dated || s.authors != s.signed || s.titles != s.titled || s.langs != s.long {
 			t.Errorf("%s: %+v", site, *s)
 		}
 	}

@@ -92,7 +92,7 @@ func Extract(t *treediff.Tree, src []byte, opt Options) Meta {
 		sourced{s.meta("article:section", "parsely-section", "sailthru.section", "section"), "meta"}, sourced{ld.section, "json-ld"})
 	m.Title, m.Sources.Title = headline(s, ld, m.SiteName, hostOf(opt.URL))
 	m.Authors, m.Sources.Authors = authors(s, ld, m.SiteName, hostOf(opt.URL))
-	pub, mod := dates(s, ld, opt)
+	pub, mod := dates(s, ld, src, opt)
 	m.Published, m.Sources.Published = pub.value, pub.source
 	m.Modified, m.Sources.Modified = mod.value, mod.source
 	m.Published, m.Sources.Zone = withZone(m.Published, opt.Zone)

@@ -78,6 +78,16 @@ func TestExtract(t *testing.T) {
 			},
 		},
 		{
+			// No source of Gleaner's states a date: go-htmldate's second
+			// opinion finds the one in the page's script data.
+			file: "script-data.html",
+			opt:  Options{URL: "https://edu.example/blog/event-planning"},
+			want: Meta{
+				Title: "What are the basics of event planning", Published: "2025-11-27T11:20:07Z", Lang: "en", DeclaredLang: "en",
+				Sources: Sources{Title: "h1", Published: "htmldate", Zone: "utc", Lang: "text"},
+			},
+		},
+		{
 			// The only author statement names the site: a blog named after
 			// its author keeps it.
 			file: "site-author.html",
