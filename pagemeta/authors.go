@@ -70,9 +70,12 @@ func metaAuthors(s *scan) []string {
 // reByline is a byline's lead word in en, fr, de, es, it, pt, nl, pl;
 // reStrongLead those that never start a name ("Di", "De", "Da" can).
 var (
-	reByline     = regexp.MustCompile(`(?i)^(?:written by|posted by|words by|text by|by|von|par|por|di|door|autor(?:in)?|auteur|texte|text|de|da|przez|tekst)\s*:?\s+(.+)$`)
-	reStrongLead = regexp.MustCompile(`(?i)^(?:written by|posted by|words by|text by|by|von|par|por|door|autor(?:in)?|auteur|przez)\s*:?\s+(.+)$`)
+	reByline     = regexp.MustCompile(`(?i)^(?:` + strongLeads + `|di|texte|text|de|da|tekst)\s*:?\s+(.+)$`)
+	reStrongLead = regexp.MustCompile(`(?i)^(?:` + strongLeads + `)\s*:?\s+(.+)$`)
 )
+
+// strongLeads are the lead words of a byline that never start a name.
+const strongLeads = `(?:written|posted|words|text|article|recipe|authored|story|reporting|photos?|review(?:ed)?|insights?) (?:by|from)|by|von|par|por|door|autor(?:in|en)?|authors?|auteurs?|autore|przez|écrit par|geschrieben von|escrito por|scritto da`
 
 // bylineAuthors are the names of the page's bylines: the first text with
 // a lead word ("By Jane Doe", or "Written by" alone before the name),
@@ -102,7 +105,7 @@ func bylineAuthors(s *scan) []string {
 }
 
 // reLeadAlone is a byline's lead word alone on its line.
-var reLeadAlone = regexp.MustCompile(`(?i)^(?:written by|posted by|words by|by|von|par|por|door|autor(?:in)?|auteur|przez)\s*:?$`)
+var reLeadAlone = regexp.MustCompile(`(?i)^(?:` + strongLeads + `)\s*:?$`)
 
 // leadWordStrong reports whether a text's lead word marks a byline even
 // outside a byline element: "By", "Von", "Par", "Door", "Autor:", not a
@@ -164,7 +167,11 @@ func splitAuthors(s string, strict bool) []string {
 	}
 	var out []string
 	for _, p := range reSplitAuthors.Split(s, -1) {
-		if p = strings.Trim(p, " .:-–—()"); plausibleName(p, strict) {
+		p = strings.Trim(p, " .:-–—()")
+		if strict {
+			p = beforeRole(p)
+		}
+		if plausibleName(p, strict) {
 			out = append(out, p)
 		}
 	}
@@ -173,7 +180,7 @@ func splitAuthors(s string, strict bool) []string {
 
 // plausibleName reports whether p reads as a person's or a desk's name.
 func plausibleName(p string, strict bool) bool {
-	if p == "" || len(p) > 60 || strings.ContainsAny(p, "0123456789@") {
+	if p == "" || len(p) > 60 || strings.ContainsAny(p, "0123456789@?!:") {
 		return false
 	}
 	words := strings.Fields(p)
@@ -190,7 +197,43 @@ func plausibleName(p string, strict bool) bool {
 	if len(words) == 1 && len([]rune(strings.Trim(p, "."))) <= 4 {
 		return false
 	}
-	return !unicode.IsLower([]rune(p)[0])
+	for _, w := range words {
+		lw := strings.ToLower(w)
+		if notNames[lw] || unicode.IsLower([]rune(w)[0]) && !nameParticles[lw] {
+			return false
+		}
+	}
+	return true
+}
+
+// nameParticles are the lower-case words inside names ("Ludwig van
+// Beethoven"); notNames the words of what an author box says besides the
+// name ("Full Bio", "View more posts", "About the Author").
+var (
+	nameParticles = map[string]bool{"van": true, "der": true, "den": true, "de": true, "la": true, "le": true, "von": true,
+		"zu": true, "da": true, "di": true, "du": true, "del": true, "della": true, "dos": true, "das": true, "bin": true, "al": true, "y": true, "ter": true}
+	notNames = map[string]bool{"about": true, "author": true, "authors": true, "view": true, "more": true, "posts": true,
+		"full": true, "bio": true, "member": true, "login": true, "share": true, "shares": true, "follow": true, "read": true,
+		"all": true, "articles": true, "by": true, "the": true, "of": true, "contact": true, "profile": true, "team": true,
+		"admin": true, "home": true, "menu": true, "search": true, "subscribe": true, "newsletter": true, "comments": true}
+)
+
+// beforeRole cuts a byline part before a role that follows the name:
+// "Keith Barry Senior Autos Reporter" -> "Keith Barry".
+func beforeRole(p string) string {
+	words := strings.Fields(p)
+	for i := 2; i < len(words); i++ {
+		if !isRole(words[i:i+1]) && !notNames[strings.ToLower(words[i])] {
+			continue
+		}
+		for _, w := range words[:i] {
+			if isRole([]string{w}) {
+				return p // "Times Staff Writer": a role from its start
+			}
+		}
+		return strings.Join(words[:i], " ")
+	}
+	return p
 }
 
 // onlyRole reports whether every word of a part is a role word or

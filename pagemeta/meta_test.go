@@ -160,6 +160,11 @@ func TestSplitAuthors(t *testing.T) {
 		{"jdoe", true, nil},
 		{"Updated 3 hours ago", true, nil},
 		{"Robert E. Lee", true, []string{"Robert E. Lee"}},
+		{"Keith Barry Senior Autos Reporter", true, []string{"Keith Barry"}},
+		{"Author: Ashley Biancuzzo", false, []string{"Ashley Biancuzzo"}},
+		{"Recipe by Ludwig van Beethoven", true, []string{"Ludwig van Beethoven"}},
+		{"Full Bio", true, nil},
+		{"What is Companion Planting?", true, nil},
 	}
 	for _, c := range cases {
 		if got := splitAuthors(c.in, c.strict); !reflect.DeepEqual(got, c.want) {
