@@ -20,6 +20,7 @@ import (
 
 	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/eval"
+	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/pagemeta"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -277,14 +278,17 @@ func normTitle(s string) string {
 	return strings.ToLower(strings.Join(strings.Fields(titleReplacer.Replace(s)), " "))
 }
 
-// gleanerMeta is what Gleaner's metadata extractor says of a page.
+// gleanerMeta is what Gleaner says of a page: its metadata (pagemeta),
+// the headline chosen with the single-page extraction's title as
+// pagemeta.Meta.Headline does.
 func gleanerMeta(e dataset.Entry, src []byte) pageMeta {
 	t, err := treediff.Parse(e.ID, src, treediff.ParseOptions{})
 	if err != nil {
 		return pageMeta{}
 	}
 	m := pagemeta.Extract(t, src, pagemeta.Options{URL: e.URL})
-	return pageMeta{Title: m.Title, Date: m.Published, Author: strings.Join(m.Authors, ", "), DateSource: m.Sources.Published}
+	r, _ := heuristics.ExtractSingle(t, heuristics.SingleOptions{Source: src})
+	return pageMeta{Title: m.Headline(r.Title), Date: m.Published, Author: strings.Join(m.Authors, ", "), DateSource: m.Sources.Published}
 }
 
 // trafilaturaMeta is go-trafilatura's metadata of a page, configured as

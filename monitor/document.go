@@ -47,7 +47,7 @@ func (m *Monitor) document(r int, p pending, pg *page) Document {
 	}
 	// The page's headline; a feed's title only when the page has none but
 	// its <title> (an app shell's is the site's name).
-	d.Title = firstOf(headline(pg), p.hint.Title, pg.meta.Title, pg.title)
+	d.Title = firstOf(headline(pg), p.hint.Title, pg.meta.Title)
 	d.Author = firstOf(pg.meta.Author, strings.Join(p.hint.Authors, ", "))
 	d.Published = m.withZone(published(p.hint, pg, now), d.Site)
 	d.Modified = m.modified(p, pg)
@@ -56,13 +56,15 @@ func (m *Monitor) document(r int, p pending, pg *page) Document {
 	return d
 }
 
-// headline is the page's headline when a heading or its structured data
-// gives it, "" when only its <title> does.
+// headline is the page's headline (pagemeta.Meta.Headline) when a
+// heading, its structured data or its extraction gives it, "" when only
+// its <title> does.
 func headline(pg *page) string {
-	if pg.pm.Sources.Title == "title" {
+	h := pg.pm.Headline(pg.title)
+	if pg.pm.Sources.Title == "title" && (strings.Contains(pg.pm.Title, h) || strings.Contains(h, pg.pm.Title)) {
 		return ""
 	}
-	return pg.pm.Title
+	return h
 }
 
 // published is an article's publication date: the one a feed or news

@@ -208,3 +208,20 @@ func TestResolveDate(t *testing.T) {
 		}
 	}
 }
+
+func TestHeadline(t *testing.T) {
+	cases := []struct {
+		m         Meta
+		extracted string
+		want      string
+	}{
+		{Meta{Title: "From the h1", Sources: Sources{Title: "h1"}}, "Extracted", "From the h1"},
+		{Meta{Title: "New York Magazine", Sources: Sources{Title: "title"}}, "Bill Clinton Just Wants to Paint", "Bill Clinton Just Wants to Paint"},
+		{Meta{Title: "From og:title", Sources: Sources{Title: "meta"}}, "", "From og:title"},
+	}
+	for _, c := range cases {
+		if got := c.m.Headline(c.extracted); got != c.want {
+			t.Errorf("Headline(%q) = %q, want %q", c.extracted, got, c.want)
+		}
+	}
+}

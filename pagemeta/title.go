@@ -6,6 +6,18 @@ import (
 	"github.com/gleaner/gleaner/treediff"
 )
 
+// Headline is the page's headline given the title an extraction method
+// found by the article's position (heuristics.Result.Title): m.Title when
+// a heading gave it, else the extracted title, else m.Title: old pages'
+// <title> is the site's name and their headline no h1 (evalcmp --meta:
+// wcxb-dev articles 86.4% exact, big9-dev 98.3%).
+func (m Meta) Headline(extracted string) string {
+	if m.Sources.Title == "h1" || m.Sources.Title == "h2" || extracted == "" {
+		return m.Title
+	}
+	return extracted
+}
+
 // headline returns the page's headline and its source: the h1 that
 // matches a stated title (og:title, twitter:title, JSON-LD headline,
 // dc.title, <title>), whole or one side of a separator ("h1"); else the
@@ -68,15 +80,16 @@ func matching(heads []string, stated []sourced) string {
 	return ""
 }
 
-// sideOf reports whether h is the part of a stated title before its
-// first separator or after its last ("Headline | Site", "Site: Headline").
+// sideOf reports whether h is the longer side of a stated title's first
+// or last separator ("Headline | Site", "Site: Headline"), not the site's
+// or section's name beside the headline.
 func sideOf(h, stated string) bool {
 	hs := squash(h)
 	for _, sep := range titleSeparators {
-		if i := strings.Index(stated, sep); i > 0 && squash(stated[:i]) == hs {
+		if i := strings.Index(stated, sep); i > 0 && squash(stated[:i]) == hs && 2*i >= len(stated)-len(sep) {
 			return true
 		}
-		if i := strings.LastIndex(stated, sep); i > 0 && squash(stated[i+len(sep):]) == hs {
+		if i := strings.LastIndex(stated, sep); i > 0 && squash(stated[i+len(sep):]) == hs && 2*(len(stated)-i-len(sep)) >= i {
 			return true
 		}
 	}
@@ -84,7 +97,8 @@ func sideOf(h, stated string) bool {
 }
 
 // overlapping is the first heading of which at least half the words are
-// in a stated title, "" when none: a headline reworded for the <title>.
+// in a stated title and that holds at least half of its words, "" when
+// none: a headline reworded for the <title>, not the section's name.
 func overlapping(heads []string, stated []sourced) string {
 	for _, h := range heads {
 		hw := treediff.Words(h)
@@ -102,7 +116,7 @@ func overlapping(heads []string, stated []sourced) string {
 					n++
 				}
 			}
-			if 2*n >= len(hw) {
+			if 2*n >= len(hw) && 2*n >= len(in) {
 				return h
 			}
 		}
