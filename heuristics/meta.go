@@ -23,7 +23,7 @@ type Meta struct {
 // states, with pagemeta.Extract; src, optional, is the page's source (its
 // JSON-LD, which the tree does not keep). Absent values are "".
 func ExtractMeta(t *treediff.Tree, src []byte) Meta {
-	m := pagemeta.Extract(t, src, pagemeta.Options{})
+	m := pagemeta.Extract(t, src, pagemeta.Options{NoLanguage: true})
 	return Meta{Title: m.Title, Date: m.Published, Author: strings.Join(m.Authors, ", ")}
 }
 

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gleaner/gleaner/treediff"
@@ -32,18 +33,30 @@ var (
 // publication date only when nothing else gives one, and go-htmldate's
 // when not even that.
 func dates(s *scan, ld ldMeta, src []byte, opt Options) (sourced, sourced) {
+	var bylinePub, bylineMod string
+	bylines := false
+	byline := func(mod bool) string {
+		if !bylines {
+			bylinePub, bylineMod = bylineDates(s, opt.Fetched)
+			bylines = true
+		}
+		if mod {
+			return bylineMod
+		}
+		return bylinePub
+	}
 	pub := firstDate(
 		func() sourced { return sourced{NormalizeDate(ld.published), "json-ld"} },
 		func() sourced { return sourced{metaDate(s, publishedMetas), "meta"} },
 		func() sourced { return sourced{timeDate(s, "published"), "time"} },
-		func() sourced { return sourced{bylineDate(s, opt.Fetched), "byline"} },
+		func() sourced { return sourced{byline(false), "byline"} },
 		func() sourced { return sourced{urlDate(opt.URL), "url"} },
 	)
 	mod := firstDate(
 		func() sourced { return sourced{NormalizeDate(ld.modified), "json-ld"} },
 		func() sourced { return sourced{metaDate(s, modifiedMetas), "meta"} },
 		func() sourced { return sourced{timeDate(s, "modified"), "time"} },
-		func() sourced { return sourced{updatedDate(s, opt.Fetched), "byline"} },
+		func() sourced { return sourced{byline(true), "byline"} },
 	)
 	if pub.value == "" {
 		pub = mod
@@ -106,39 +119,45 @@ const bylineWindow = 40
 // nl, pl.
 var reUpdated = regexp.MustCompile(`(?i)(updated|last modified|modified|mis à jour|mise à jour|aktualisiert|geändert|actualizado|actualización|aggiornato|atualizado|bijgewerkt|aktualizacja|zaktualizowano)`)
 
-// bylineDate is the date of the first short line near the headline (or
-// under a date-classed element, anywhere outside excluded regions) that
-// is not marked as a modification. Relative dates resolve against now
-// when it is set.
-func bylineDate(s *scan, now time.Time) string {
-	return lineDate(s, now, false)
-}
+// maxBylineLines bounds the lines read for byline dates.
+const maxBylineLines = 120
 
-// updatedDate is the first byline date marked as a modification.
-func updatedDate(s *scan, now time.Time) string {
-	return lineDate(s, now, true)
-}
-
-func lineDate(s *scan, now time.Time, updated bool) string {
-	for _, l := range orderedLines(s) {
-		text := l.text
-		if reUpdated.MatchString(text) != updated {
-			// "Published 2 May, updated 3 May": the part before the mark.
-			if loc := reUpdated.FindStringIndex(text); !updated && loc != nil && loc[0] > 0 {
-				text = text[:loc[0]]
-			} else {
-				continue
-			}
-		} else if updated {
-			text = text[reUpdated.FindStringIndex(text)[0]:]
+// bylineDates are the dates of the first short lines near the headline (or
+// under a date- or author-classed element, outside excluded regions): the
+// first not marked as a modification ("Published 2 May, updated 3 May":
+// the part before the mark), and the first so marked. Relative dates
+// resolve against now when it is set.
+func bylineDates(s *scan, now time.Time) (pub, mod string) {
+	for i, l := range orderedLines(s) {
+		if i >= maxBylineLines || pub != "" && mod != "" {
+			break
 		}
+		before, after := l.text, ""
+		if loc := reUpdated.FindStringIndex(l.text); loc != nil {
+			before, after = l.text[:loc[0]], l.text[loc[0]:]
+		}
+		if pub == "" {
+			pub = lineDate(before, l.cue, now)
+		}
+		if mod == "" && after != "" {
+			mod = lineDate(after, l.cue, now)
+		}
+	}
+	return pub, mod
+}
+
+// lineDate is the date a byline's text states, "" when none.
+func lineDate(text, cue string, now time.Time) string {
+	// Every written date has digits; the month names' patterns are
+	// slow on the lines that cannot hold one.
+	if strings.ContainsAny(text, "0123456789") {
 		if d := NormalizeDate(text); d != "" {
 			return d
 		}
-		if !now.IsZero() && l.cue != "" {
-			if t, ok := relativeDate(text, now); ok {
-				return t.Format(time.RFC3339)
-			}
+	}
+	if !now.IsZero() && cue != "" {
+		if t, ok := relativeDate(text, now); ok {
+			return t.Format(time.RFC3339)
 		}
 	}
 	return ""

@@ -32,8 +32,9 @@ var articleTypes = []string{"article", "newsarticle", "blogposting", "reportagen
 // and lists of objects. Malformed scripts are skipped.
 func readJSONLD(src []byte) ldMeta {
 	var out ldMeta
-	// Most pages have none: skip tokenizing the whole source again.
-	if len(src) == 0 || !bytes.Contains(bytes.ToLower(src), []byte("ld+json")) {
+	// Most pages have none: skip tokenizing the whole source again (the
+	// type is written in lower case, else in upper case).
+	if !bytes.Contains(src, []byte("ld+json")) && !bytes.Contains(src, []byte("LD+JSON")) {
 		return out
 	}
 	text, _, err := treediff.Decode(src, "")
