@@ -2,6 +2,7 @@ package pagemeta
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -13,7 +14,7 @@ import (
 // with "By", "Von", "Par"… or under a byline's class). A source that
 // names only the site is passed over for a later one that names someone
 // else; the site's name is kept only when no source does (a blog named
-// after its author).
+// after its author, a company's post signed by the company).
 func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
 	candidates := []struct {
 		raw    []string
@@ -44,15 +45,31 @@ func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
 		if len(names) > 0 {
 			return names, c.source
 		}
-		if len(sites) > 0 && siteOnly == nil && c.source != "byline" && c.source != "link" {
+		if len(sites) > 0 && siteOnly == nil {
 			siteOnly, siteSource = sites, c.source
 		}
 	}
 	return siteOnly, siteSource
 }
 
-// metaAuthors are the values of the first author meta name the page has.
+// metaAuthors are the values of the first author meta name the page has,
+// else the twitter:dataN whose twitter:labelN says "Written by".
 func metaAuthors(s *scan) []string {
+	if vs := namedMetaAuthors(s); len(vs) > 0 {
+		return vs
+	}
+	for i := 1; i <= 4; i++ {
+		n := strconv.Itoa(i)
+		if reLeadAlone.MatchString(s.meta("twitter:label" + n)) {
+			if v := s.meta("twitter:data" + n); v != "" && !strings.Contains(v, "@") {
+				return []string{v}
+			}
+		}
+	}
+	return nil
+}
+
+func namedMetaAuthors(s *scan) []string {
 	for _, k := range []string{"author", "article:author", "byl", "dc.creator", "dcterms.creator", "sailthru.author", "parsely-author", "citation_author", "twitter:creator"} {
 		var vs []string
 		for _, v := range s.metas[k] {
@@ -114,7 +131,7 @@ func leadWordStrong(t string) bool {
 	low := strings.ToLower(t)
 	for _, p := range []string{"by ", "written by ", "posted by ", "von ", "par ", "door ", "autor:", "autorin:", "auteur :", "auteur:", "przez "} {
 		if strings.HasPrefix(low, p) {
-			return len(treediff.Words(t)) <= 8
+			return len(treediff.Words(t)) <= 14
 		}
 	}
 	return false
@@ -165,17 +182,31 @@ func splitAuthors(s string, strict bool) []string {
 	if m := reStrongLead.FindStringSubmatch(s); m != nil {
 		s = m[1]
 	}
-	var out []string
+	var out, roles []string
 	for _, p := range reSplitAuthors.Split(s, -1) {
 		p = strings.Trim(p, " .:-–—()")
 		if strict {
 			p = beforeRole(p)
 		}
-		if plausibleName(p, strict) {
+		switch {
+		case plausibleName(p, strict):
 			out = append(out, p)
+		case !strict && p != "" && onlyRole(strings.Fields(p)) && !credential(p):
+			roles = append(roles, p)
 		}
 	}
+	if len(out) == 0 && len(roles) == 1 {
+		// A desk's signature the page states ("News Desk"), not a role
+		// beside a name ("Jane Doe, Staff Writer").
+		return roles
+	}
 	return out
+}
+
+// credential reports whether p is a credential after a name ("MD", "PhD").
+func credential(p string) bool {
+	w := strings.Fields(p)
+	return len(w) == 1 && len([]rune(strings.Trim(p, "."))) <= 5 && !unicode.IsLower([]rune(p)[0])
 }
 
 // plausibleName reports whether p reads as a person's or a desk's name.

@@ -164,6 +164,9 @@ func TestSplitAuthors(t *testing.T) {
 		{"Author: Ashley Biancuzzo", false, []string{"Ashley Biancuzzo"}},
 		{"Recipe by Ludwig van Beethoven", true, []string{"Ludwig van Beethoven"}},
 		{"Full Bio", true, nil},
+		{"News Desk", false, []string{"News Desk"}},
+		{"Jane Doe, Staff Writer", false, []string{"Jane Doe"}},
+		{"MD", false, nil},
 		{"What is Companion Planting?", true, nil},
 	}
 	for _, c := range cases {
