@@ -100,21 +100,29 @@ func metaCompare(ctx context.Context, manifest string, types []string) (*metaRep
 		if !ok || (len(types) > 0 && !contains(types, firstOf(g.PageType, e.Label))) {
 			continue
 		}
-		src, err := dataset.ReadPage(m.HTMLFile(e), 0)
-		if err != nil {
-			return nil, fmt.Errorf("page %s: %w", e.ID, err)
-		}
-		rep.Pages++
-		got := map[string]pageMeta{"gleaner": gleanerMeta(e, src), "trafilatura": trafilaturaMeta(e, src)}
-		for _, me := range metaMethods {
-			rep.score(me, g, got[me])
-		}
-		rep.Misses = append(rep.Misses, misses(e.ID, g, got["gleaner"])...)
-		if g.Date != "" {
-			rep.DateSources[firstOf(got["gleaner"].DateSource, "none")]++
+		if err := rep.page(m, e, g); err != nil {
+			return nil, err
 		}
 	}
 	return rep, nil
+}
+
+// page scores both methods on one page.
+func (r *metaReport) page(m *dataset.Manifest, e dataset.Entry, g goldMeta) error {
+	src, err := dataset.ReadPage(m.HTMLFile(e), 0)
+	if err != nil {
+		return fmt.Errorf("page %s: %w", e.ID, err)
+	}
+	r.Pages++
+	got := map[string]pageMeta{"gleaner": gleanerMeta(e, src), "trafilatura": trafilaturaMeta(e, src)}
+	for _, me := range metaMethods {
+		r.score(me, g, got[me])
+	}
+	r.Misses = append(r.Misses, misses(e.ID, g, got["gleaner"])...)
+	if g.Date != "" {
+		r.DateSources[firstOf(got["gleaner"].DateSource, "none")]++
+	}
+	return nil
 }
 
 func contains(list []string, s string) bool {

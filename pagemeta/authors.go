@@ -221,11 +221,14 @@ func plausibleName(p string, strict bool) bool {
 	if !strict {
 		return !onlyRole(words)
 	}
-	if isRole(words) {
-		return false
-	}
-	// A credential ("MS", "PhD", "Jr.") is one short word.
-	if len(words) == 1 && len([]rune(strings.Trim(p, "."))) <= 4 {
+	return writtenName(p, words)
+}
+
+// writtenName reports whether a part of a byline read from the page's
+// text is a name: not a role, not a lone short word (a credential, "MS",
+// "Jr."), capitalised words or particles, no author-box words.
+func writtenName(p string, words []string) bool {
+	if isRole(words) || len(words) == 1 && len([]rune(strings.Trim(p, "."))) <= 4 {
 		return false
 	}
 	for _, w := range words {

@@ -40,27 +40,11 @@ func TestFixtureCorpus(t *testing.T) {
 			s = &fixtureScore{}
 			scores[a.Site] = s
 		}
-		u := web.ArticleURL(a)
-		pu, _ := url.Parse(u)
-		src, _, status, err := web.Served(a.Site, pu.RequestURI())
-		if err != nil || status != 200 {
-			t.Fatalf("%s: %d %v", u, status, err)
-		}
-		tr, err := treediff.Parse(u, src, treediff.ParseOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := pagemeta.Extract(tr, src, pagemeta.Options{URL: u})
+		tr, src := servedPage(t, web, a)
+		m := pagemeta.Extract(tr, src, pagemeta.Options{URL: web.ArticleURL(a)})
 		text := tr.Root.Text()
 		s.score(t, a, m, shows(src, a), strings.Contains(text, a.Author), strings.Contains(text, a.Title))
-		if len(strings.Fields(text)) >= 50 {
-			s.long++
-			if m.Lang == string(a.Lang) {
-				s.langs++
-			} else {
-				t.Logf("%s: language %q (%s, declared %q), want %s", a.ID, m.Lang, m.Sources.Lang, m.DeclaredLang, a.Lang)
-			}
-		}
+		s.scoreLang(t, a, m, len(strings.Fields(text)) >= 50)
 	}
 	for site, s := range scores {
 		t.Logf("%s: %d pages; %d show a date: %d with its exact time and zone, %d its day; %d show the author: %d right; %d show the title: %d right; %d of 50 words or more: %d in the right language",
@@ -68,6 +52,37 @@ func TestFixtureCorpus(t *testing.T) {
 		if s.dateExact != s.dated || s.authors != s.signed || s.titles != s.titled || s.langs != s.long {
 			t.Errorf("%s: %+v", site, *s)
 		}
+	}
+}
+
+// servedPage is an article page as the server sends it, parsed.
+func servedPage(t *testing.T, web *fixtures.Web, a *fixtures.Article) (*treediff.Tree, []byte) {
+	t.Helper()
+	u := web.ArticleURL(a)
+	pu, err := url.Parse(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, _, status, err := web.Served(a.Site, pu.RequestURI())
+	if err != nil || status != 200 {
+		t.Fatalf("%s: %d %v", u, status, err)
+	}
+	tr, err := treediff.Parse(u, src, treediff.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr, src
+}
+
+func (s *fixtureScore) scoreLang(t *testing.T, a *fixtures.Article, m pagemeta.Meta, long bool) {
+	if !long {
+		return
+	}
+	s.long++
+	if m.Lang == string(a.Lang) {
+		s.langs++
+	} else {
+		t.Logf("%s: language %q (%s, declared %q), want %s", a.ID, m.Lang, m.Sources.Lang, m.DeclaredLang, a.Lang)
 	}
 }
 

@@ -108,6 +108,11 @@ func readLDObject(x map[string]any, out *ldMeta) {
 		keep := out.publisher
 		*out = ldMeta{article: true, publisher: keep}
 	}
+	readLDValues(x, out)
+}
+
+// readLDValues fills out's empty fields from an object's properties.
+func readLDValues(x map[string]any, out *ldMeta) {
 	set := func(dst *string, v any) {
 		if *dst == "" {
 			*dst = ldString(v)

@@ -102,8 +102,29 @@ func (s *scan) addLine(text, cue string, index int) {
 	s.lines = append(s.lines, line{text: text, cue: cue, index: index})
 }
 
-// element reads what element n states.
+// element reads what element n states: the head's statements wherever
+// they are, dates and names outside excluded regions.
 func (s *scan) element(n *treediff.Node, excluded bool) {
+	s.statement(n)
+	if excluded {
+		return
+	}
+	switch n.Label {
+	case "h1":
+		s.headings = append(s.headings, n)
+	case "h2":
+		s.subheads = append(s.subheads, n)
+	}
+	if n.Label == "time" || itemprop(n, "datepublished", "datemodified", "datecreated", "dateupdated") {
+		s.times = append(s.times, dated{value: firstOf(attr(n, "datetime"), attr(n, "content"), n.Text()), kind: dateKind(n), index: n.Index})
+	}
+	if n.Label != "meta" && n.Label != "link" {
+		s.author(n)
+	}
+}
+
+// statement reads the language, meta tags, <title> and canonical link.
+func (s *scan) statement(n *treediff.Node) {
 	switch n.Label {
 	case "html":
 		s.htmlLang = firstAttr(n, "lang", "xml:lang")
@@ -117,30 +138,19 @@ func (s *scan) element(n *treediff.Node, excluded bool) {
 		if rel, _ := n.Attr("rel"); hasToken(rel, "canonical") && s.canonical == "" {
 			s.canonical, _ = n.Attr("href")
 		}
-	case "h1":
-		if !excluded {
-			s.headings = append(s.headings, n)
-		}
-	case "h2":
-		if !excluded {
-			s.subheads = append(s.subheads, n)
-		}
 	}
-	if excluded {
-		return
-	}
-	if n.Label == "time" || itemprop(n, "datepublished", "datemodified", "datecreated", "dateupdated") {
-		kind := dateKind(n)
-		s.times = append(s.times, dated{value: firstOf(attr(n, "datetime"), attr(n, "content"), n.Text()), kind: kind, index: n.Index})
-	}
-	if n.Label != "meta" && n.Label != "link" {
-		if itemprop(n, "author", "creator") {
-			s.propAuthors = append(s.propAuthors, propName(n))
-		} else if rel := attr(n, "rel"); hasToken(rel, "author") {
-			s.relAuthors = append(s.relAuthors, n.Text())
-		} else if n.Label == "a" && authorPage(attr(n, "href")) {
-			s.hrefAuthors = append(s.hrefAuthors, n.Text())
-		}
+}
+
+// author reads an element that names an author: itemprop=author,
+// rel=author, a link to an author's page.
+func (s *scan) author(n *treediff.Node) {
+	switch {
+	case itemprop(n, "author", "creator"):
+		s.propAuthors = append(s.propAuthors, propName(n))
+	case hasToken(attr(n, "rel"), "author"):
+		s.relAuthors = append(s.relAuthors, n.Text())
+	case n.Label == "a" && authorPage(attr(n, "href")):
+		s.hrefAuthors = append(s.hrefAuthors, n.Text())
 	}
 }
 
