@@ -99,10 +99,14 @@ func (m *Monitor) withZone(d, site string) string {
 	return d
 }
 
-// language is the article's language as the page's metadata gives it
-// (its text's, else the declared one), else what the source states.
+// language is the article's language: its text's (pagemeta), else what
+// its feed item states, else what the page declares (an app shell
+// declares its own default whatever the article's language).
 func (m *Monitor) language(p pending, pg *page) string {
-	return firstOf(pg.pm.Lang, pagemeta.PrimaryTag(p.hint.Lang))
+	if pg.pm.Sources.Lang == "text" {
+		return pg.pm.Lang
+	}
+	return firstOf(pagemeta.PrimaryTag(p.hint.Lang), pg.pm.Lang)
 }
 
 // section is the first path segment of an article URL that is a plain
