@@ -64,7 +64,7 @@ func language(t *treediff.Tree, opt Options, declared string) (string, string) {
 	}
 	text = clip(text, maxLangText)
 	if len(strings.Fields(text)) >= minLangWords {
-		if l, conf := id.Detect(text); l != "" && (conf >= 0.5 || declared == "") {
+		if l, conf := vote(id, text); l != "" && (conf >= 0.5 || declared == "") {
 			return l, "text"
 		}
 	}
@@ -72,6 +72,40 @@ func language(t *treediff.Tree, opt Options, declared string) (string, string) {
 		return declared, "declared"
 	}
 	return "", ""
+}
+
+// langChunk is the size of the pieces of text identified apart: whatlanggo
+// errs on longer texts (English menus and prose of 2 kB taken for French
+// with a confidence of 0.76, of 8 kB for Yoruba), not on their pieces.
+const langChunk = 600
+
+// vote identifies the language of each piece of text and returns the one
+// most pieces have, with their mean confidence.
+func vote(id *langid.Identifier, text string) (string, float64) {
+	votes := map[string]int{}
+	confs := map[string]float64{}
+	best := ""
+	for rest := text; len(rest) > 0; {
+		n := cutAt(rest, langChunk)
+		piece := rest[:n]
+		rest = rest[n:]
+		if len(strings.Fields(piece)) < minLangWords/2 {
+			continue
+		}
+		l, conf := id.Detect(piece)
+		if l == "" {
+			continue
+		}
+		votes[l]++
+		confs[l] += conf
+		if best == "" || votes[l] > votes[best] || votes[l] == votes[best] && confs[l] > confs[best] {
+			best = l
+		}
+	}
+	if best == "" {
+		return "", 0 // no piece long enough to tell
+	}
+	return best, confs[best] / float64(votes[best])
 }
 
 // maxLangText bounds the text read for identification: enough for its
@@ -106,12 +140,18 @@ func bodyText(t *treediff.Tree) string {
 
 // clip cuts s to at most n bytes, at a space when there is one.
 func clip(s string, n int) string {
+	return strings.ToValidUTF8(s[:cutAt(s, n)], "")
+}
+
+// cutAt is where to cut s to at most n bytes (n > 0): after its last
+// space in the second half of those bytes, else at n; never 0 for a
+// non-empty s.
+func cutAt(s string, n int) int {
 	if len(s) <= n {
-		return s
+		return len(s)
 	}
-	s = s[:n]
-	if i := strings.LastIndexAny(s, " \n\t"); i > n/2 {
-		s = s[:i]
+	if i := strings.LastIndexAny(s[:n], " \n\t"); i > n/2 {
+		return i + 1
 	}
-	return strings.ToValidUTF8(s, "")
+	return n
 }

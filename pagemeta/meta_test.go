@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -226,5 +227,37 @@ func TestHeadline(t *testing.T) {
 		if got := c.m.Headline(c.extracted); got != c.want {
 			t.Errorf("Headline(%q) = %q, want %q", c.extracted, got, c.want)
 		}
+	}
+}
+
+func TestCutAt(t *testing.T) {
+	cases := []struct {
+		s    string
+		n    int
+		want int
+	}{
+		{"short", 10, 5},
+		{"one two three four", 12, 8},
+		{"abcdefghijklmnop", 5, 5},
+		{"\xff\xfe\xfd\xfc", 2, 2},
+	}
+	for _, c := range cases {
+		if got := cutAt(c.s, c.n); got != c.want {
+			t.Errorf("cutAt(%q, %d) = %d, want %d", c.s, c.n, got, c.want)
+		}
+	}
+}
+
+// TestVote: a page's text is identified piece by piece, the language most
+// pieces have winning over a short passage in another language.
+func TestVote(t *testing.T) {
+	en := "The city council postponed on Monday its vote on the new bridge over the river, after residents asked for another study of the traffic it would bring to the old town. "
+	fr := "Le conseil municipal a reporté lundi son vote sur le nouveau pont, après que des habitants ont demandé une nouvelle étude de la circulation. "
+	text := strings.Repeat(en, 8) + fr + strings.Repeat(en, 4)
+	if l, conf := vote(identifier(), text); l != "en" || conf < 0.5 {
+		t.Errorf("vote = %q %.2f, want en", l, conf)
+	}
+	if l, _ := vote(identifier(), "Bonjour"); l != "" {
+		t.Errorf("vote(short) = %q", l)
 	}
 }
