@@ -37,6 +37,10 @@ type goldMeta struct {
 type pageMeta struct {
 	Title, Date, Author string
 	DateSource          string // which kind of source gave the date (Gleaner only)
+	// Lang, Declared and LangSource are Gleaner's language, the declared
+	// one and where Lang came from; Words counts the page's text.
+	Lang, Declared, LangSource string
+	Words                      int
 }
 
 // tally counts one field's outcomes for one method.
@@ -61,6 +65,11 @@ type metaReport struct {
 	DateSources map[string]int `json:"date_sources"`
 	// Misses are Gleaner's missing and wrong answers, for reading.
 	Misses []metaMiss `json:"misses,omitempty"`
+	// Declared counts the pages of at least 50 words whose declared
+	// language is known; Identified those of them whose language Gleaner
+	// identified on the text, Agree those where it is the declared one (no
+	// gold language: agreement is a floor on errors, not a score).
+	Declared, Identified, Agree int
 }
 
 // metaMiss is one field Gleaner got wrong or missed on one page.
@@ -119,10 +128,25 @@ func (r *metaReport) page(m *dataset.Manifest, e dataset.Entry, g goldMeta) erro
 		r.score(me, g, got[me])
 	}
 	r.Misses = append(r.Misses, misses(e.ID, g, got["gleaner"])...)
+	r.language(got["gleaner"])
 	if g.Date != "" {
 		r.DateSources[firstOf(got["gleaner"].DateSource, "none")]++
 	}
 	return nil
+}
+
+// language counts a page's identified language against its declared one.
+func (r *metaReport) language(p pageMeta) {
+	if p.Words < 50 || p.Declared == "" {
+		return
+	}
+	r.Declared++
+	if p.LangSource == "text" {
+		r.Identified++
+		if p.Lang == p.Declared {
+			r.Agree++
+		}
+	}
 }
 
 func contains(list []string, s string) bool {
@@ -294,9 +318,10 @@ func gleanerMeta(e dataset.Entry, src []byte) pageMeta {
 	if err != nil {
 		return pageMeta{}
 	}
-	m := pagemeta.Extract(t, src, pagemeta.Options{URL: e.URL})
 	r, _ := heuristics.ExtractSingle(t, heuristics.SingleOptions{Source: src})
-	return pageMeta{Title: m.Headline(r.Title), Date: m.Published, Author: strings.Join(m.Authors, ", "), DateSource: m.Sources.Published}
+	m := pagemeta.Extract(t, src, pagemeta.Options{URL: e.URL, Text: r.Body})
+	return pageMeta{Title: m.Headline(r.Title), Date: m.Published, Author: strings.Join(m.Authors, ", "), DateSource: m.Sources.Published,
+		Lang: m.Lang, Declared: m.DeclaredLang, LangSource: m.Sources.Lang, Words: len(strings.Fields(r.Body))}
 }
 
 // trafilaturaMeta is go-trafilatura's metadata of a page, configured as
@@ -340,6 +365,17 @@ func (r *metaReport) write(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if r.Declared > 0 {
+		fmt.Fprintf(w, "\nGleaner's language, %d pages of 50 words or more declaring one: identified on the text %d, the declared one %d (%.1f%%)\n",
+			r.Declared, r.Identified, r.Agree, 100*float64(r.Agree)/float64(max(r.Identified, 1)))
+	}
+	r.writeDateSources(w)
+	_, err := fmt.Fprintf(w, "\n%d pages\n", r.Pages)
+	return err
+}
+
+// writeDateSources prints the shares of Gleaner's date sources, if any.
+func (r *metaReport) writeDateSources(w io.Writer) {
 	total := 0
 	var srcs []string
 	for s, n := range r.DateSources {
@@ -347,8 +383,7 @@ func (r *metaReport) write(w io.Writer) error {
 		total += n
 	}
 	if total == 0 {
-		_, err := fmt.Fprintf(w, "\n%d pages\n", r.Pages)
-		return err
+		return
 	}
 	sort.Slice(srcs, func(i, j int) bool {
 		if r.DateSources[srcs[i]] != r.DateSources[srcs[j]] {
@@ -360,8 +395,7 @@ func (r *metaReport) write(w io.Writer) error {
 	for _, s := range srcs {
 		fmt.Fprintf(w, " %s %.1f%%", s, 100*float64(r.DateSources[s])/float64(total))
 	}
-	_, err := fmt.Fprintf(w, "\n%d pages\n", r.Pages)
-	return err
+	fmt.Fprintln(w)
 }
 
 // runMeta runs the metadata comparison for run's --meta flag.
