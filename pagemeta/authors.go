@@ -42,6 +42,9 @@ func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
 				}
 			}
 		}
+		if len(names) > maxAuthors {
+			names = names[:1] // a list of posters, not a byline: the first is the page's
+		}
 		if len(names) > 0 {
 			return names, c.source
 		}
@@ -51,6 +54,10 @@ func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
 	}
 	return siteOnly, siteSource
 }
+
+// maxAuthors bounds the authors one source gives: more are the posters
+// of a thread or the commenters of a story.
+const maxAuthors = 6
 
 // metaAuthors are the values of the first author meta name the page has,
 // else the twitter:dataN whose twitter:labelN says "Written by".

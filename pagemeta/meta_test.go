@@ -89,6 +89,16 @@ func TestExtract(t *testing.T) {
 			},
 		},
 		{
+			// A thread's question is the page's; its answers' authors are
+			// not.
+			file: "forum-thread.html",
+			want: Meta{
+				Title: "How do I prune a pear tree?", Published: "2024-02-10T08:15:00Z", Authors: []string{"pearlover"},
+				Lang: "en", DeclaredLang: "en",
+				Sources: Sources{Title: "h1", Published: "time", Zone: "page", Authors: "itemprop", Lang: "text"},
+			},
+		},
+		{
 			// The only author statement names the site: a blog named after
 			// its author keeps it.
 			file: "site-author.html",

@@ -24,6 +24,10 @@ type scan struct {
 	// itemprop=author elements, rel=author links and links to an author's
 	// page (/author/…, /autor/…, /profile/…).
 	propAuthors, relAuthors, hrefAuthors []string
+	// propScope is the itemscope element of the first itemprop=author: the
+	// authors of other items (a forum's replies, comments) are not the
+	// page's.
+	propScope *treediff.Node
 	// keep holds the elements that hold a headline: never an excluded
 	// region, whatever their class says ("has-sidebar").
 	keep map[*treediff.Node]bool
@@ -146,7 +150,13 @@ func (s *scan) statement(n *treediff.Node) {
 func (s *scan) author(n *treediff.Node) {
 	switch {
 	case itemprop(n, "author", "creator"):
-		s.propAuthors = append(s.propAuthors, propName(n))
+		scope := itemScope(n)
+		if len(s.propAuthors) == 0 {
+			s.propScope = scope
+		}
+		if scope == s.propScope {
+			s.propAuthors = append(s.propAuthors, propName(n))
+		}
 	case hasToken(attr(n, "rel"), "author"):
 		s.relAuthors = append(s.relAuthors, n.Text())
 	case n.Label == "a" && authorPage(attr(n, "href")):
@@ -160,6 +170,17 @@ func (s *scan) addMeta(n *treediff.Node) {
 	if key != "" && val != "" {
 		s.metas[key] = append(s.metas[key], val)
 	}
+}
+
+// itemScope is the nearest ancestor of n that opens an item (itemscope),
+// nil when none does.
+func itemScope(n *treediff.Node) *treediff.Node {
+	for a := n.Parent; a != nil; a = a.Parent {
+		if a.Kind == treediff.Element && hasAttr(a, "itemscope") {
+			return a
+		}
+	}
+	return nil
 }
 
 // propName is an itemprop=author element's name: its itemprop=name
