@@ -222,7 +222,7 @@ func plausibleName(p string, strict bool) bool {
 		return false
 	}
 	words := strings.Fields(p)
-	if len(words) > 5 {
+	if len(words) == 0 || len(words) > 5 {
 		return false
 	}
 	if !strict {
@@ -280,6 +280,9 @@ func beforeRole(p string) string {
 // onlyRole reports whether every word of a part is a role word or
 // qualifier ("Staff Writer", "MD").
 func onlyRole(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
 	if len(words) == 1 && len(words[0]) <= 4 && strings.ToUpper(words[0]) == words[0] {
 		return true // a credential: "MD", "RD"
 	}
