@@ -55,11 +55,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	methods := fs.String("methods", "single,trafilatura", "comma-separated `methods` to compare: single (Gleaner's single-page extractor), gleaner (template learning + pair diff + vote + single-page fallback), trafilatura")
 	asJSON := fs.Bool("json", false, "print the reports as JSON")
 	bodyOnly := fs.String("body-only", "", "comma-separated `sources` (era column) whose gold has no headline: score their body alone (wide-dev: readability)")
+	meta := fs.String("meta", "", "compare metadata (date, author, title) instead, on the pages of these comma-separated page `types` (era column or gold page_type; \"all\" for every page), against the gold meta/<id>.json (see meta.go)")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if *manifest == "" || fs.NArg() > 0 {
 		return fmt.Errorf("%w: --manifest is required and no argument is taken", errUsage)
+	}
+	if *meta != "" {
+		return runMeta(ctx, *manifest, *meta, *asJSON, stdout)
 	}
 	var ms []string
 	for _, m := range strings.Split(*methods, ",") {

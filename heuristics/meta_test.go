@@ -34,17 +34,17 @@ func TestExtractMeta(t *testing.T) {
 		{
 			name: "time element and itemprop author",
 			html: `<html><head><title>T</title></head><body><span itemprop="author">by Max Power</span><time datetime="2022-01-02T08:00">Jan 2</time></body></html>`,
-			want: Meta{Title: "T", Date: "2022-01-02T08:00", Author: "Max Power"},
+			want: Meta{Title: "T", Date: "2022-01-02T08:00:00Z", Author: "Max Power"},
 		},
 		{
 			name: "author URL dropped, meta headline",
 			html: `<html><head><title>Site</title><meta name="headline" content="The headline"><meta property="article:author" content="https://example.com/jane"></head><body><div class="byline">By<br>Jane Doe | Posted 12.03.05</div></body></html>`,
-			want: Meta{Title: "The headline", Author: "Jane Doe"},
+			want: Meta{Title: "The headline", Date: "2005-03-12", Author: "Jane Doe"},
 		},
 		{
 			name: "class cues for old pages",
 			html: `<html><head><title>T</title></head><body><div class="storyByline">By: Hugo Lindgren, 05.27.02, 12:00 AM ET</div><span class="postDate">12/28/2005 5:35:18 PM, by Jeremy Reimer</span></body></html>`,
-			want: Meta{Title: "T", Date: "2005-12-28T17:35:18", Author: "Hugo Lindgren"},
+			want: Meta{Title: "T", Date: "2005-12-28T17:35:18Z", Author: "Hugo Lindgren"},
 		},
 		{
 			name: "nothing stated",

@@ -112,7 +112,7 @@ func TestExtractSingle(t *testing.T) {
 				"The library will be closed for renovation during the whole month of February, the city announced on its website this morning.",
 			},
 			selector: "html > body > div > p",
-			date:     "2022-01-02T08:00",
+			date:     "2022-01-02T08:00:00Z",
 			author:   "Max Power",
 		},
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/pagemeta"
 )
 
 // Document is one stored article, as output.
@@ -60,14 +60,26 @@ func (m *Monitor) document(r int, p pending, pg *page) Document {
 	now := m.cfg.Now()
 	d := Document{Monitor: m.cfg.Name, URL: p.url, Canonical: pg.canonical, Site: p.site, Round: r,
 		FirstSeen: now.UTC().Format(time.RFC3339), Text: pg.text, Method: pg.method, Confidence: pg.confidence, Template: -1, Kind: KindArticle}
-	// A feed's headline first: an app shell's <title> is the site's name.
-	d.Title = firstOf(p.hint.Title, pg.meta.Title, pg.title)
+	// The page's headline; a feed's title only when the page has none but
+	// its <title> (an app shell's is the site's name).
+	d.Title = firstOf(headline(pg), p.hint.Title, pg.meta.Title)
 	d.Author = firstOf(pg.meta.Author, strings.Join(p.hint.Authors, ", "))
 	d.Published = m.withZone(published(p.hint, pg, now), d.Site)
 	d.Modified = m.modified(p, pg)
 	d.Lang = m.language(p, pg)
 	d.Section = section(d.URL)
 	return d
+}
+
+// headline is the page's headline (pagemeta.Meta.Headline) when a
+// heading, its structured data or its extraction gives it, "" when only
+// its <title> does.
+func headline(pg *page) string {
+	h := pg.pm.Headline(pg.title)
+	if pg.pm.Sources.Title == "title" && (strings.Contains(pg.pm.Title, h) || strings.Contains(h, pg.pm.Title)) {
+		return ""
+	}
+	return h
 }
 
 // published is an article's publication date: the one a feed or news
@@ -78,7 +90,7 @@ func published(h hint, pg *page, now time.Time) string {
 	if !h.Published.IsZero() {
 		return h.Published.Format(time.RFC3339)
 	}
-	if d := firstOf(ResolveDate(pg.meta.Date, now), ResolveDate(pg.byline, now)); d != "" {
+	if d := ResolveDate(pg.meta.Date, now); d != "" {
 		return d
 	}
 	if h.Via == "sitemap" && !h.Modified.IsZero() {
@@ -102,20 +114,14 @@ func (m *Monitor) withZone(d, site string) string {
 	return d
 }
 
-// language identifies the article's language from its text, else takes
-// what the source or the page states.
+// language is the article's language: its text's (pagemeta), else what
+// its feed item states, else what the page declares (an app shell
+// declares its own default whatever the article's language).
 func (m *Monitor) language(p pending, pg *page) string {
-	if pg.words >= 20 {
-		if l, conf := m.langs.Detect(pg.text); l != "" && conf > 0.2 {
-			return l
-		}
+	if pg.pm.Sources.Lang == "text" {
+		return pg.pm.Lang
 	}
-	for _, l := range []string{p.hint.Lang, pg.htmlLang} {
-		if l != "" {
-			return strings.ToLower(strings.SplitN(strings.SplitN(l, "-", 2)[0], "_", 2)[0])
-		}
-	}
-	return ""
+	return firstOf(pagemeta.PrimaryTag(p.hint.Lang), pg.pm.Lang)
 }
 
 // section is the first path segment of an article URL that is a plain
@@ -240,16 +246,6 @@ func (m *Monitor) attachDuplicates(ctx context.Context, docs []Document, byID ma
 	return rows.Err()
 }
 
-// ResolveDate normalises a date a page states to ISO 8601
-// (heuristics.NormalizeDate), resolving relative ones ("7 hours ago",
-// "il y a 3 jours", "vor 2 Stunden", "yesterday at 06:23 pm") against now,
-// whose zone the result then carries. "" when s holds no date.
-func ResolveDate(s string, now time.Time) string {
-	if d := heuristics.NormalizeDate(s); d != "" {
-		return d
-	}
-	if t, ok := relativeDate(s, now); ok {
-		return t.Format(time.RFC3339)
-	}
-	return ""
-}
+// ResolveDate normalises a date a page states to ISO 8601, resolving
+// relative ones against now (pagemeta.ResolveDate).
+func ResolveDate(s string, now time.Time) string { return pagemeta.ResolveDate(s, now) }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/pagemeta"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -341,13 +342,11 @@ type page struct {
 	url, final  string
 	src         []byte
 	meta        heuristics.Meta
+	pm          pagemeta.Meta // every field the page states, with its sources
 	title, text string
 	words       int
 	canonical   string
 	structured  bool // the page says it is an article (og:type, JSON-LD)
-	modified    string
-	htmlLang    string
-	byline      string // a date-bearing byline's text, when the metadata has no date
 	hash        crawler.SimHash
 	contentHash string
 	method      string  // the single-page extraction's method
@@ -364,27 +363,22 @@ func (m *Monitor) readPage(u, final string, src []byte) *page {
 	if err != nil {
 		return pg
 	}
-	pg.meta = heuristics.ExtractMeta(t, src)
 	if res, err := heuristics.ExtractSingle(t, heuristics.SingleOptions{Source: src, SecondOpinionBelow: -1}); err == nil {
 		pg.title, pg.text = res.Title, res.Body
 		pg.method, pg.confidence = res.Method, res.Confidence
-		if pg.meta.Date == "" {
-			pg.meta.Date = res.Date
-		}
-		if pg.meta.Author == "" {
-			pg.meta.Author = res.Author
-		}
 	}
-	if pg.meta.Date == "" {
-		pg.byline = bylineDate(t)
-	}
+	// The page's own metadata, relative bylines read against the fetch,
+	// a time without zone in the zone of the site's feeds.
+	pg.pm = pagemeta.Extract(t, src, pagemeta.Options{URL: pg.final, Fetched: m.cfg.Now(), Zone: m.zones[site(pg.final)],
+		Text: pg.text, Languages: m.langs})
+	pg.meta = heuristics.Meta{Title: pg.pm.Title, Date: pg.pm.Published, Author: strings.Join(pg.pm.Authors, ", ")}
 	pg.words = len(strings.Fields(pg.text))
 	pg.hash = crawler.NewSimHash(pg.text)
 	return pg
 }
 
-// headTags reads the canonical link, og:type, modification time and
-// language a page states in its markup.
+// headTags reads the canonical link and og:type a page states in its
+// markup.
 func (pg *page) headTags() {
 	src := pg.src
 	if len(src) > 1<<20 {
@@ -412,8 +406,6 @@ func (pg *page) headTags() {
 			attrs[string(k)] = string(v)
 		}
 		switch string(name) {
-		case "html":
-			pg.htmlLang = strings.ToLower(strings.TrimSpace(attrs["lang"]))
 		case "link":
 			if hasRel(attrs["rel"], "canonical") && pg.canonical == "" {
 				base, _ := url.Parse(pg.final)
@@ -422,12 +414,8 @@ func (pg *page) headTags() {
 				}
 			}
 		case "meta":
-			key := strings.ToLower(attrs["property"] + attrs["name"])
-			switch key {
-			case "og:type":
+			if strings.EqualFold(attrs["property"]+attrs["name"], "og:type") {
 				pg.structured = pg.structured || strings.EqualFold(attrs["content"], "article")
-			case "article:modified_time", "og:updated_time":
-				pg.modified = attrs["content"]
 			}
 		case "body":
 			return
@@ -560,37 +548,5 @@ func (m *Monitor) modified(p pending, pg *page) string {
 	if !p.hint.Modified.IsZero() {
 		return p.hint.Modified.Format(time.RFC3339)
 	}
-	return heuristics.NormalizeDate(pg.modified)
-}
-
-// bylineClasses mark the elements of a byline or dateline, where a page
-// prints its date for people ("By Ann Smith · 2 March 2026, 00:34", "7
-// hours ago").
-var bylineClasses = []string{"byline", "dateline", "ts", "time", "meta", "info"}
-
-// bylineDate returns the text of the first short byline-like element
-// holding a date, absolute or relative.
-func bylineDate(t *treediff.Tree) string {
-	found := ""
-	if t == nil || t.Root == nil {
-		return ""
-	}
-	t.Root.Walk(func(n *treediff.Node) bool {
-		if found != "" || n.Kind != treediff.Element {
-			return false
-		}
-		cls, _ := n.Attr("class")
-		for _, f := range strings.Fields(strings.ToLower(cls)) {
-			for _, c := range bylineClasses {
-				if f == c || strings.HasPrefix(f, c+"-") || strings.HasSuffix(f, "-"+c) {
-					if txt := n.Text(); len(txt) < 200 && ResolveDate(txt, time.Now()) != "" {
-						found = txt
-						return false
-					}
-				}
-			}
-		}
-		return true
-	})
-	return found
+	return pg.pm.Modified
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/pagemeta"
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
@@ -38,6 +39,10 @@ type extractPageJSON struct {
 	// the method was chosen.
 	Templates string `json:"templates,omitempty"`
 	Error     string `json:"error,omitempty"`
+	// Meta is, for one page, everything it states about itself
+	// (modification date, authors, language, site name, canonical URL,
+	// section) and where each came from.
+	Meta *pagemeta.Meta `json:"meta,omitempty"`
 }
 
 type extractRuleJSON struct {

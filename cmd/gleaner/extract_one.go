@@ -16,6 +16,7 @@ import (
 	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/netguard"
+	"github.com/gleaner/gleaner/pagemeta"
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
@@ -82,6 +83,8 @@ func (o *oneFlags) run(ctx context.Context, opt heuristics.ExtractOptions, stdou
 	if err != nil {
 		return err
 	}
+	meta := pagemeta.Extract(tree, p.src, pagemeta.Options{URL: p.url, Text: pj.Body})
+	pj.Meta = &meta
 	if o.asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

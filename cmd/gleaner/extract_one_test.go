@@ -41,6 +41,11 @@ func TestExtractOneStdin(t *testing.T) {
 		got.Date != "2024-03-02T10:00:00Z" || got.Author != "Ann Writer" || len(strings.Fields(got.Body)) < 100 {
 		t.Errorf("extraction %+v", got)
 	}
+	// The page's metadata, with its sources, beside the extraction.
+	if m := got.Meta; m == nil || m.Published != got.Date || m.Sources.Published != "meta" || len(m.Authors) != 1 ||
+		m.Authors[0] != "Ann Writer" || m.Lang != "en" || m.Sources.Lang != "text" {
+		t.Errorf("meta %+v", got.Meta)
+	}
 }
 
 // TestExtractOneCharset checks that an undeclared Shift_JIS page is read as
@@ -121,6 +126,12 @@ func TestExtractOneURLRendered(t *testing.T) {
 	got := extractOne(t, ts.URL+"/council", "--allow-host", ts.Listener.Addr().String())
 	if got.Title != "Council delays the river vote" || !strings.Contains(got.Body, "written by script") {
 		t.Errorf("rendered: %+v", got)
+	}
+	// The same page gives the same metadata plain or rendered.
+	plain := extractOne(t, ts.URL+"/council", "--plain")
+	if got.Meta == nil || plain.Meta == nil || got.Meta.Title != plain.Meta.Title || got.Meta.Published != plain.Meta.Published ||
+		strings.Join(got.Meta.Authors, ",") != strings.Join(plain.Meta.Authors, ",") || got.Meta.Published == "" {
+		t.Errorf("rendered meta %+v, plain %+v", got.Meta, plain.Meta)
 	}
 }
 

@@ -1,4 +1,4 @@
-package heuristics
+package pagemeta
 
 import "testing"
 
@@ -28,6 +28,32 @@ func TestNormalizeDate(t *testing.T) {
 		{"May the best team win", ""},
 		{"February 31, 2020", ""},
 		{"1 in 5 adults 18/24 say", ""},
+	}
+	for _, c := range cases {
+		if got := NormalizeDate(c.in); got != c.want {
+			t.Errorf("NormalizeDate(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestNormalizeDateLanguages(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"28. Februar 2026, 20:36 Uhr", "2026-02-28T20:36"},
+		{"28 February 2026, 20:22", "2026-02-28T20:22"},
+		{"Publié le 3 mars 2025 à 14h05", "2025-03-03T14:05"},
+		{"1er août 2024", "2024-08-01"},
+		{"Publicado el 5 de febrero de 2024 a las 10:30", "2024-02-05T10:30"},
+		{"12 febbraio 2023 ore 8:15", "2023-02-12T08:15"},
+		{"4 de março de 2022", "2022-03-04"},
+		{"7 mei 2021 om 09:00", "2021-05-07T09:00"},
+		{"15 października 2020, 18:40", "2020-10-15T18:40"},
+		{"2017-03-10 09:58:03", "2017-03-10T09:58:03"},
+		{"发布时间：2017-03-10 09:58:03", "2017-03-10T09:58:03"},
+		{"Aktualisiert am 02.01.2024, 07:45 Uhr MEZ", "2024-01-02T07:45+01:00"},
+		// The first date written wins, whatever its form.
+		{"Published 02/03/2024, updated March 9, 2024", "2024-02-03"},
+		// A word holding a month name is not one.
+		{"Marseille 12 2020", ""},
 	}
 	for _, c := range cases {
 		if got := NormalizeDate(c.in); got != c.want {

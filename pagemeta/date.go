@@ -1,7 +1,8 @@
-package heuristics
+package pagemeta
 
 import (
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -100,29 +101,68 @@ func formatDate(t time.Time, p precision) string {
 }
 
 var (
-	monthNames = map[string]time.Month{}
-	reMonthDay = regexp.MustCompile(`(?i)\b(` + monthPattern() + `)\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})\b`)
-	reDayMonth = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\.? (?:of )?(` + monthPattern() + `)\.?,? (\d{4})\b`)
+	// Month names are matched in lower case (textualDate lowers its
+	// input): a case-insensitive alternation of a hundred names is slow.
+	reMonthDay = regexp.MustCompile(`(?:^|[^\p{L}])(` + monthPattern + `)\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})(?:[^\d]|$)`)
+	reDayMonth = regexp.MustCompile(`(?:^|[^\p{L}\d])(\d{1,2})(?:st|nd|rd|th|er|º|°)?\.? (?:of |de |del )?(` + monthPattern + `)\.?,? (?:de |del )?(\d{4})(?:[^\d]|$)`)
 	reNumeric  = regexp.MustCompile(`\b(\d{1,4})([/.-])(\d{1,2})([/.-])(\d{2,4})\b`)
-	reClock    = regexp.MustCompile(`(?i)\b(\d{1,2}):(\d{2})(?::(\d{2}))?(?: ?([ap])\.?m\.?)?(?: ?([A-Z]{2,4}|[+-]\d{2}:?\d{2}|Z)\b)?`)
+	// A time of day after a date: "5:35:18 PM", "20:36 Uhr", "20h36", "à
+	// 9 h 05", with a zone abbreviation or offset.
+	reClock = regexp.MustCompile(`(?i)(?:^|[^\d])(\d{1,2}) ?(?::|h|\.) ?(\d{2})(?::(\d{2}))?(?: ?([ap])\.?m\.?)?(?: ?(?:uhr|hrs?|h)\b)?(?: ?([A-Z]{2,4}|[+-]\d{2}:?\d{2}|Z)\b)?`)
 )
 
-func init() {
-	for m := time.January; m <= time.December; m++ {
-		name := strings.ToLower(m.String())
-		monthNames[name] = m
-		monthNames[name[:3]] = m
+// monthNames maps the month names and abbreviations of en, fr, de, es, it,
+// pt, nl and pl (Polish in the genitive a date uses), lower-cased, to
+// their month.
+var monthNames = func() map[string]time.Month {
+	lists := [][12]string{
+		{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"},
+		{"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"},
+		{"januar", "februar", "märz", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "dezember"},
+		{"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"},
+		{"gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre", "ottobre", "novembre", "dicembre"},
+		{"janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"},
+		{"januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september", "oktober", "november", "december"},
+		{"stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia", "września", "października", "listopada", "grudnia"},
+		// Abbreviations, each language's usual ones.
+		{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"},
+		{"janv", "févr", "mars", "avr", "mai", "juin", "juil", "août", "sept", "oct", "nov", "déc"},
+		{"jan", "feb", "mär", "apr", "mai", "jun", "jul", "aug", "sept", "okt", "nov", "dez"},
+		{"ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "set", "oct", "nov", "dic"},
+		{"gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "sett", "ott", "nov", "dic"},
+		{"jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez"},
+		{"jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec"},
+		{"sty", "lut", "mar", "kwi", "maj", "cze", "lip", "sie", "wrz", "paź", "lis", "gru"},
+		{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sept", "oct", "nov", "dec"},
+		{"january", "february", "march", "april", "may", "june", "july", "august", "septembre", "october", "november", "december"},
 	}
-	monthNames["sept"] = time.September
-}
+	m := map[string]time.Month{"févier": time.February, "fevrier": time.February, "aout": time.August, "decembre": time.December, "marz": time.March, "fév": time.February}
+	for _, l := range lists {
+		for i, name := range l {
+			m[name] = time.Month(i + 1)
+		}
+	}
+	return m
+}()
 
-func monthPattern() string {
-	return "january|february|march|april|may|june|july|august|september|october|november|december|" +
-		"jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"
-}
+// monthPattern matches any key of monthNames, longest first.
+var monthPattern = func() string {
+	names := make([]string, 0, len(monthNames))
+	for k := range monthNames {
+		names = append(names, regexp.QuoteMeta(k))
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if len(names[i]) != len(names[j]) {
+			return len(names[i]) > len(names[j])
+		}
+		return names[i] < names[j]
+	})
+	return strings.Join(names, "|")
+}()
 
 // textualDate finds a date written out in s, and a time after it.
 func textualDate(s string) string {
+	s = strings.ToLower(s)
 	y, m, d, end, ok := findDay(s)
 	if !ok {
 		return ""
@@ -155,28 +195,57 @@ func textualDate(s string) string {
 	return formatDate(time.Date(y, m, d, hh, mm, ss, 0, loc), precision{time: true, seconds: c[3] != "", zone: known})
 }
 
-// findDay finds a day written out in s: its year, month, day and where its
-// text ends.
+// dayMatch is a day found in a text: its fields, where its text starts
+// and ends.
+type dayMatch struct {
+	y, d       int
+	m          time.Month
+	start, end int
+	ok         bool
+}
+
+// findDay finds the first day written out in s (month name first, day
+// first, or numeric, whichever comes first).
 func findDay(s string) (int, time.Month, int, int, bool) {
-	if g := reMonthDay.FindStringSubmatchIndex(s); g != nil {
-		d, _ := strconv.Atoi(s[g[4]:g[5]])
-		y, _ := strconv.Atoi(s[g[6]:g[7]])
-		return y, monthNames[strings.ToLower(s[g[2]:g[3]])], d, g[1], plausibleYear(y) && d >= 1
+	best := dayMatch{start: len(s) + 1}
+	for _, f := range []func(string) (dayMatch, bool){monthFirst, dayFirst, numericDate} {
+		if dm, found := f(s); found && dm.start < best.start {
+			best = dm
+		}
 	}
-	if g := reDayMonth.FindStringSubmatchIndex(s); g != nil {
-		d, _ := strconv.Atoi(s[g[2]:g[3]])
-		y, _ := strconv.Atoi(s[g[6]:g[7]])
-		return y, monthNames[strings.ToLower(s[g[4]:g[5]])], d, g[1], plausibleYear(y) && d >= 1
+	return best.y, best.m, best.d, best.end, best.ok
+}
+
+func monthFirst(s string) (dayMatch, bool) {
+	g := reMonthDay.FindStringSubmatchIndex(s)
+	if g == nil {
+		return dayMatch{}, false
 	}
+	d, _ := strconv.Atoi(s[g[4]:g[5]])
+	y, _ := strconv.Atoi(s[g[6]:g[7]])
+	return dayMatch{y: y, m: monthNames[strings.ToLower(s[g[2]:g[3]])], d: d, start: g[2], end: g[7], ok: plausibleYear(y) && d >= 1}, true
+}
+
+func dayFirst(s string) (dayMatch, bool) {
+	g := reDayMonth.FindStringSubmatchIndex(s)
+	if g == nil {
+		return dayMatch{}, false
+	}
+	d, _ := strconv.Atoi(s[g[2]:g[3]])
+	y, _ := strconv.Atoi(s[g[6]:g[7]])
+	return dayMatch{y: y, m: monthNames[strings.ToLower(s[g[4]:g[5]])], d: d, start: g[2], end: g[7], ok: plausibleYear(y) && d >= 1}, true
+}
+
+func numericDate(s string) (dayMatch, bool) {
 	g := reNumeric.FindStringSubmatchIndex(s)
 	if g == nil || s[g[4]:g[5]] != s[g[8]:g[9]] {
-		return 0, 0, 0, 0, false
+		return dayMatch{}, false
 	}
 	a, _ := strconv.Atoi(s[g[2]:g[3]])
 	b, _ := strconv.Atoi(s[g[6]:g[7]])
 	c, _ := strconv.Atoi(s[g[10]:g[11]])
 	y, m, d := numericDay(a, b, c, s[g[4]:g[5]], g[3]-g[2])
-	return y, time.Month(m), d, g[1], plausibleYear(y) && m >= 1 && m <= 12 && d >= 1
+	return dayMatch{y: y, m: time.Month(m), d: d, start: g[0], end: g[1], ok: plausibleYear(y) && m >= 1 && m <= 12 && d >= 1}, true
 }
 
 // numericDay orders the three numbers of a numeric date: year first when
@@ -207,7 +276,7 @@ func numericDay(a, b, c int, sep string, firstLen int) (y, m, d int) {
 // it is known.
 func zoneOf(z string) (*time.Location, bool) {
 	hours := map[string]int{"UTC": 0, "GMT": 0, "Z": 0, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5,
-		"MST": -7, "MDT": -6, "PST": -8, "PDT": -7, "BST": 1, "CET": 1, "CEST": 2}
+		"MST": -7, "MDT": -6, "PST": -8, "PDT": -7, "BST": 1, "CET": 1, "CEST": 2, "MEZ": 1, "MESZ": 2}
 	if h, ok := hours[strings.ToUpper(z)]; ok {
 		return time.FixedZone(strings.ToUpper(z), h*3600), true
 	}

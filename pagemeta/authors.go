@@ -1,0 +1,312 @@
+package pagemeta
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// authors returns the page's authors and their source: JSON-LD, meta
+// tags, itemprop=author, rel=author, then the bylines (a text starting
+// with "By", "Von", "Par"… or under a byline's class). A source that
+// names only the site is passed over for a later one that names someone
+// else; the site's name is kept only when no source does (a blog named
+// after its author, a company's post signed by the company).
+func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
+	candidates := []struct {
+		raw    []string
+		source string
+	}{
+		{ld.authors, "json-ld"},
+		{metaAuthors(s), "meta"},
+		{s.propAuthors, "itemprop"},
+		{s.relAuthors, "link"},
+		{bylineAuthors(s), "byline"},
+		{firstN(s.hrefAuthors, 3), "link"},
+	}
+	var siteOnly []string
+	siteSource := ""
+	for _, c := range candidates {
+		var names, sites []string
+		for _, r := range c.raw {
+			for _, n := range splitAuthors(r, c.source == "byline" || c.source == "link") {
+				switch {
+				case containsFold(names, n) || containsFold(sites, n):
+				case namesSite(n, site, host):
+					sites = append(sites, n)
+				default:
+					names = append(names, n)
+				}
+			}
+		}
+		if len(names) > maxAuthors {
+			names = names[:1] // a list of posters, not a byline: the first is the page's
+		}
+		if len(names) > 0 {
+			return names, c.source
+		}
+		if len(sites) > 0 && siteOnly == nil {
+			siteOnly, siteSource = sites, c.source
+		}
+	}
+	return siteOnly, siteSource
+}
+
+// maxAuthors bounds the authors one source gives: more are the posters
+// of a thread or the commenters of a story.
+const maxAuthors = 6
+
+// metaAuthors are the values of the first author meta name the page has,
+// else the twitter:dataN whose twitter:labelN says "Written by".
+func metaAuthors(s *scan) []string {
+	if vs := namedMetaAuthors(s); len(vs) > 0 {
+		return vs
+	}
+	for i := 1; i <= 4; i++ {
+		n := strconv.Itoa(i)
+		if reLeadAlone.MatchString(s.meta("twitter:label" + n)) {
+			if v := s.meta("twitter:data" + n); v != "" && !strings.Contains(v, "@") {
+				return []string{v}
+			}
+		}
+	}
+	return nil
+}
+
+func namedMetaAuthors(s *scan) []string {
+	for _, k := range []string{"author", "article:author", "byl", "dc.creator", "dcterms.creator", "sailthru.author", "parsely-author", "citation_author", "twitter:creator"} {
+		var vs []string
+		for _, v := range s.metas[k] {
+			if !strings.HasPrefix(v, "http") && !strings.HasPrefix(v, "@") {
+				vs = append(vs, v) // a profile URL or handle is not a name
+			}
+		}
+		if len(vs) > 0 {
+			return vs
+		}
+	}
+	return nil
+}
+
+// reByline is a byline's lead word in en, fr, de, es, it, pt, nl, pl;
+// reStrongLead those that never start a name ("Di", "De", "Da" can).
+var (
+	reByline     = regexp.MustCompile(`(?i)^(?:` + strongLeads + `|di|texte|text|de|da|tekst)\s*:?\s+(.+)$`)
+	reStrongLead = regexp.MustCompile(`(?i)^(?:` + strongLeads + `)\s*:?\s+(.+)$`)
+)
+
+// strongLeads are the lead words of a byline that never start a name.
+const strongLeads = `(?:written|posted|words|text|article|recipe|authored|story|reporting|photos?|review(?:ed)?|insights?) (?:by|from)|by|von|par|por|door|autor(?:in|en)?|authors?|auteurs?|autore|przez|écrit par|geschrieben von|escrito por|scritto da`
+
+// bylineAuthors are the names of the page's bylines: the first text with
+// a lead word ("By Jane Doe", or "Written by" alone before the name),
+// else the first text under an author class that reads as names.
+func bylineAuthors(s *scan) []string {
+	for i, l := range s.lines {
+		if m := reByline.FindStringSubmatch(l.text); m != nil && (l.cue == "author" || leadWordStrong(l.text)) {
+			if names := splitAuthors(m[1], true); len(names) > 0 {
+				return names
+			}
+		}
+		if reLeadAlone.MatchString(l.text) && i+1 < len(s.lines) {
+			if names := splitAuthors(s.lines[i+1].text, true); len(names) > 0 {
+				return names
+			}
+		}
+	}
+	for _, l := range s.lines {
+		if l.cue != "author" {
+			continue
+		}
+		if names := splitAuthors(l.text, true); len(names) > 0 {
+			return names
+		}
+	}
+	return nil
+}
+
+// reLeadAlone is a byline's lead word alone on its line.
+var reLeadAlone = regexp.MustCompile(`(?i)^(?:` + strongLeads + `)\s*:?$`)
+
+// leadWordStrong reports whether a text's lead word marks a byline even
+// outside a byline element: "By", "Von", "Par", "Door", "Autor:", not a
+// word that also starts sentences ("de", "di", "da").
+func leadWordStrong(t string) bool {
+	low := strings.ToLower(t)
+	for _, p := range []string{"by ", "written by ", "posted by ", "von ", "par ", "door ", "autor:", "autorin:", "auteur :", "auteur:", "przez "} {
+		if strings.HasPrefix(low, p) {
+			return len(treediff.Words(t)) <= 14
+		}
+	}
+	return false
+}
+
+// roleWords mark a part of a byline that is a role, not a name.
+var roleWords = []string{"staff", "writer", "editor", "reporter", "correspondent", "contributor", "journalist", "columnist",
+	"redakteur", "redaktion", "rédaction", "rédacteur", "redacción", "redazione", "redação", "redactie", "redakcja",
+	"photographer", "expert", "director", "manager", "team", "desk", "news", "updated", "published", "ago"}
+
+// roleQualifiers start a role ("Senior Editor", "Our Correspondent").
+var roleQualifiers = map[string]bool{"senior": true, "chief": true, "contributing": true, "special": true, "staff": true,
+	"political": true, "our": true, "the": true, "a": true, "an": true, "freelance": true, "guest": true, "associate": true,
+	"managing": true, "executive": true, "deputy": true, "head": true, "lead": true}
+
+// isRole reports whether a byline part is a role: a lower-case start, two
+// role words ("Times Staff Writer"), or a role word or qualifier first
+// ("Editor", "Senior Editor"); "Ann Writer" is a name.
+func isRole(words []string) bool {
+	n := 0
+	for i, w := range words {
+		lw := strings.ToLower(strings.Trim(w, ".,"))
+		if i == 0 && roleQualifiers[lw] {
+			return true
+		}
+		for _, r := range roleWords {
+			if strings.HasPrefix(lw, r) {
+				n++
+				if i == 0 {
+					return true
+				}
+			}
+		}
+	}
+	return n >= 2
+}
+
+// reSplitAuthors splits a list of names.
+var reSplitAuthors = regexp.MustCompile(`\s*(?:,|;|&|\||/|\b(?:and|AND|und|et|y|e|en|i|oraz)\b)\s*`)
+
+// splitAuthors splits a byline into names: the lead word, roles, dates
+// and "and" go. A byline read from the page's text (strict) keeps only
+// names that start with a capital and are not a lone short word (a
+// credential, "MS"); one the page states as its author (JSON-LD, meta)
+// keeps handles ("jdoe") and desks ("Everfit Team").
+func splitAuthors(s string, strict bool) []string {
+	s = strings.Join(strings.Fields(s), " ")
+	if m := reStrongLead.FindStringSubmatch(s); m != nil {
+		s = m[1]
+	}
+	var out, roles []string
+	for _, p := range reSplitAuthors.Split(s, -1) {
+		p = strings.Trim(p, " .:-–—()")
+		if strict {
+			p = beforeRole(p)
+		}
+		switch {
+		case plausibleName(p, strict):
+			out = append(out, p)
+		case !strict && p != "" && onlyRole(strings.Fields(p)) && !credential(p):
+			roles = append(roles, p)
+		}
+	}
+	if len(out) == 0 && len(roles) == 1 {
+		// A desk's signature the page states ("News Desk"), not a role
+		// beside a name ("Jane Doe, Staff Writer").
+		return roles
+	}
+	return out
+}
+
+// credential reports whether p is a credential after a name ("MD", "PhD").
+func credential(p string) bool {
+	w := strings.Fields(p)
+	return len(w) == 1 && len([]rune(strings.Trim(p, "."))) <= 5 && !unicode.IsLower([]rune(p)[0])
+}
+
+// plausibleName reports whether p reads as a person's or a desk's name.
+func plausibleName(p string, strict bool) bool {
+	if p == "" || len(p) > 60 || strings.ContainsAny(p, "0123456789@?!:") {
+		return false
+	}
+	words := strings.Fields(p)
+	if len(words) == 0 || len(words) > 5 {
+		return false
+	}
+	if !strict {
+		return !onlyRole(words)
+	}
+	return writtenName(p, words)
+}
+
+// writtenName reports whether a part of a byline read from the page's
+// text is a name: not a role, not a lone short word (a credential, "MS",
+// "Jr."), capitalised words or particles, no author-box words.
+func writtenName(p string, words []string) bool {
+	if isRole(words) || len(words) == 1 && len([]rune(strings.Trim(p, "."))) <= 4 {
+		return false
+	}
+	for _, w := range words {
+		lw := strings.ToLower(w)
+		if notNames[lw] || unicode.IsLower([]rune(w)[0]) && !nameParticles[lw] {
+			return false
+		}
+	}
+	return true
+}
+
+// nameParticles are the lower-case words inside names ("Ludwig van
+// Beethoven"); notNames the words of what an author box says besides the
+// name ("Full Bio", "View more posts", "About the Author").
+var (
+	nameParticles = map[string]bool{"van": true, "der": true, "den": true, "de": true, "la": true, "le": true, "von": true,
+		"zu": true, "da": true, "di": true, "du": true, "del": true, "della": true, "dos": true, "das": true, "bin": true, "al": true, "y": true, "ter": true}
+	notNames = map[string]bool{"about": true, "author": true, "authors": true, "view": true, "more": true, "posts": true,
+		"full": true, "bio": true, "member": true, "login": true, "share": true, "shares": true, "follow": true, "read": true,
+		"all": true, "articles": true, "by": true, "the": true, "of": true, "contact": true, "profile": true, "team": true,
+		"admin": true, "home": true, "menu": true, "search": true, "subscribe": true, "newsletter": true, "comments": true}
+)
+
+// beforeRole cuts a byline part before a role that follows the name:
+// "Keith Barry Senior Autos Reporter" -> "Keith Barry".
+func beforeRole(p string) string {
+	words := strings.Fields(p)
+	for i := 2; i < len(words); i++ {
+		if !isRole(words[i:i+1]) && !notNames[strings.ToLower(words[i])] {
+			continue
+		}
+		for _, w := range words[:i] {
+			if isRole([]string{w}) {
+				return p // "Times Staff Writer": a role from its start
+			}
+		}
+		return strings.Join(words[:i], " ")
+	}
+	return p
+}
+
+// onlyRole reports whether every word of a part is a role word or
+// qualifier ("Staff Writer", "MD").
+func onlyRole(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	if len(words) == 1 && len(words[0]) <= 4 && strings.ToUpper(words[0]) == words[0] {
+		return true // a credential: "MD", "RD"
+	}
+	for _, w := range words {
+		lw := strings.ToLower(strings.Trim(w, ".,"))
+		role := roleQualifiers[lw]
+		for _, r := range roleWords {
+			role = role || strings.HasPrefix(lw, r)
+		}
+		if !role {
+			return false
+		}
+	}
+	return true
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstN is list's first n elements at most.
+func firstN(list []string, n int) []string { return list[:min(n, len(list))] }

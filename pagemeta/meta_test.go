@@ -1,0 +1,273 @@
+package pagemeta
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+func parse(t *testing.T, name string, src []byte) *treediff.Tree {
+	t.Helper()
+	tr, err := treediff.Parse(name, src, treediff.ParseOptions{})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return tr
+}
+
+// TestExtract reads the pages of testdata/ and checks every field and
+// its source.
+func TestExtract(t *testing.T) {
+	fetched := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		file string
+		opt  Options
+		want Meta
+	}{
+		{
+			file: "jsonld-graph.html",
+			opt:  Options{URL: "https://news.example.com/world/story"},
+			want: Meta{
+				Title: "Council delays the river vote", Published: "2024-03-02T10:00:00+01:00", Modified: "2024-03-03T08:30:00+01:00",
+				Authors: []string{"Ann Lee", "Bo Chen"}, Lang: "en", DeclaredLang: "en", SiteName: "Daily Example",
+				Canonical: "https://news.example.com/world/river-vote", Section: "World",
+				Sources: Sources{Title: "h1", Published: "json-ld", Modified: "json-ld", Zone: "page", Authors: "json-ld",
+					Lang: "text", SiteName: "json-ld", Canonical: "link", Section: "json-ld"},
+			},
+		},
+		{
+			file: "byline-de.html",
+			opt:  Options{URL: "https://rundschau.example/politik/artikel-1"},
+			want: Meta{
+				Title: "Der Stadtrat vertagt die Abstimmung über die Brücke", Published: "2026-02-28T20:36:00Z",
+				Authors: []string{"Anna Schmidt", "Max Müller"}, Lang: "de", DeclaredLang: "de",
+				Sources: Sources{Title: "h1", Published: "byline", Zone: "utc", Authors: "byline", Lang: "text"},
+			},
+		},
+		{
+			file: "byline-fr.html",
+			opt:  Options{URL: "https://quotidien.example/a/1", Zone: time.FixedZone("CET", 3600)},
+			want: Meta{
+				Title: "Le conseil reporte le vote sur le pont", Published: "2025-03-03T14:05:00+01:00", Modified: "2025-03-04T09:10:00+01:00",
+				Authors: []string{"Jean Dupont"}, Lang: "fr", DeclaredLang: "fr", SiteName: "Le Quotidien",
+				Sources: Sources{Title: "h1", Published: "byline", Modified: "byline", Zone: "site", Authors: "byline", Lang: "text", SiteName: "meta"},
+			},
+		},
+		{
+			// Dates in comments, related stories and the footer are not
+			// the page's; the URL's is.
+			file: "others-dates.html",
+			opt:  Options{URL: "https://blog.example.org/2023/07/04/a-quiet-summer/"},
+			want: Meta{
+				Title: "A quiet summer", Published: "2023-07-04", Lang: "en", DeclaredLang: "en",
+				Sources: Sources{Title: "h1", Published: "url", Lang: "text"},
+			},
+		},
+		{
+			// xml:lang declares English; the text is Spanish: both kept.
+			file: "relative-es.html",
+			opt:  Options{Fetched: fetched},
+			want: Meta{
+				Title: "El ayuntamiento aplaza la votación", Published: "2026-03-01T09:00:00Z", Authors: []string{"Lucía Pérez"},
+				Lang: "es", DeclaredLang: "en",
+				Sources: Sources{Title: "h1", Published: "byline", Zone: "page", Authors: "byline", Lang: "text"},
+			},
+		},
+		{
+			// No source of Gleaner's states a date: go-htmldate's second
+			// opinion finds the one in the page's script data.
+			file: "script-data.html",
+			opt:  Options{URL: "https://edu.example/blog/event-planning"},
+			want: Meta{
+				Title: "What are the basics of event planning", Published: "2025-11-27T11:20:07Z", Lang: "en", DeclaredLang: "en",
+				Sources: Sources{Title: "h1", Published: "htmldate", Zone: "utc", Lang: "text"},
+			},
+		},
+		{
+			// A thread's question is the page's; its answers' authors are
+			// not.
+			file: "forum-thread.html",
+			want: Meta{
+				Title: "How do I prune a pear tree?", Published: "2024-02-10T08:15:00Z", Authors: []string{"pearlover"},
+				Lang: "en", DeclaredLang: "en",
+				Sources: Sources{Title: "h1", Published: "time", Zone: "page", Authors: "itemprop", Lang: "text"},
+			},
+		},
+		{
+			// The only author statement names the site: a blog named after
+			// its author keeps it.
+			file: "site-author.html",
+			opt:  Options{URL: "https://www.janedoe.example/notes/1"},
+			want: Meta{
+				Title: "Notes on gardening", Published: "2022-05-01T00:00:00Z", Authors: []string{"Jane Doe"},
+				Lang: "en", SiteName: "Jane Doe",
+				Sources: Sources{Title: "h1", Published: "meta", Zone: "page", Authors: "json-ld", Lang: "text", SiteName: "meta"},
+			},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join("testdata", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := Extract(parse(t, c.file, src), src, c.opt)
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("Extract =\n%+v\nwant\n%+v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestExtractPlainOrRendered: the rendered DOM (JSON-LD kept in place,
+// byline filled by a script) gives the plain page's metadata when its
+// source is read with the server's.
+func TestExtractPlainOrRendered(t *testing.T) {
+	plain, err := os.ReadFile("testdata/jsonld-graph.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rendered, err := os.ReadFile("testdata/jsonld-graph-rendered.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{URL: "https://news.example.com/world/story"}
+	a := Extract(parse(t, "plain", plain), plain, opt)
+	b := Extract(parse(t, "rendered", rendered), rendered, opt)
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("plain %+v\nrendered %+v", a, b)
+	}
+}
+
+func TestExtractEmpty(t *testing.T) {
+	if got := Extract(nil, nil, Options{}); !reflect.DeepEqual(got, Meta{}) {
+		t.Errorf("Extract(nil) = %+v", got)
+	}
+	src := []byte(`<html><body><p>Just text.</p><script type="application/ld+json">{bad json</script></body></html>`)
+	if got := Extract(parse(t, "bare", src), src, Options{}); !reflect.DeepEqual(got, Meta{}) {
+		t.Errorf("Extract(bare) = %+v", got)
+	}
+}
+
+func TestSplitAuthors(t *testing.T) {
+	cases := []struct {
+		in     string
+		strict bool
+		want   []string
+	}{
+		{"By Jane Doe, Times Staff Writer", true, []string{"Jane Doe"}},
+		{"Von Anna Schmidt und Max Müller", true, []string{"Anna Schmidt", "Max Müller"}},
+		{"Par Jean Dupont et Marie Curie", true, []string{"Jean Dupont", "Marie Curie"}},
+		{"Danielle DeSiato, Donna Enzmann, and Natalie Nguyen", false, []string{"Danielle DeSiato", "Donna Enzmann", "Natalie Nguyen"}},
+		{"Dylan Bailey, MS, RD, FAND", false, []string{"Dylan Bailey"}},
+		{"Ann Writer", true, []string{"Ann Writer"}},
+		{"Di Maria Rossi", false, []string{"Di Maria Rossi"}},
+		{"jdoe", false, []string{"jdoe"}},
+		{"jdoe", true, nil},
+		{"Updated 3 hours ago", true, nil},
+		{"Robert E. Lee", true, []string{"Robert E. Lee"}},
+		{"Keith Barry Senior Autos Reporter", true, []string{"Keith Barry"}},
+		{"Author: Ashley Biancuzzo", false, []string{"Ashley Biancuzzo"}},
+		{"Recipe by Ludwig van Beethoven", true, []string{"Ludwig van Beethoven"}},
+		{"Full Bio", true, nil},
+		{"News Desk", false, []string{"News Desk"}},
+		{"Jane Doe, Staff Writer", false, []string{"Jane Doe"}},
+		{"MD", false, nil},
+		{"What is Companion Planting?", true, nil},
+	}
+	for _, c := range cases {
+		if got := splitAuthors(c.in, c.strict); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("splitAuthors(%q, %v) = %q, want %q", c.in, c.strict, got, c.want)
+		}
+	}
+}
+
+func TestCutSiteName(t *testing.T) {
+	cases := []struct{ in, site, host, want string }{
+		{"Council delays the vote | Daily Example", "Daily Example", "", "Council delays the vote"},
+		{"Daily Example: Council delays the vote", "", "dailyexample.com", "Council delays the vote"},
+		{"Council delays the vote - CNN.com", "", "cnn.com", "Council delays the vote"},
+		{"Spider-Man - a review", "", "example.com", "Spider-Man - a review"},
+	}
+	for _, c := range cases {
+		if got := cutSiteName(c.in, c.site, c.host); got != c.want {
+			t.Errorf("cutSiteName(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestResolveDate(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	cases := []struct{ in, want string }{
+		{"3 hours ago", "2026-03-01T09:00:00Z"},
+		{"il y a 2 jours", "2026-02-27T12:00:00Z"},
+		{"vor einer Stunde", "2026-03-01T11:00:00Z"},
+		{"hace 2 días", "2026-02-27T12:00:00Z"},
+		{"5 ore fa", "2026-03-01T07:00:00Z"},
+		{"há 1 hora", "2026-03-01T11:00:00Z"},
+		{"2 uur geleden", "2026-03-01T10:00:00Z"},
+		{"3 godziny temu", "2026-03-01T09:00:00Z"},
+		{"gestern, 18:05", "2026-02-28T18:05:00Z"},
+		{"March 2, 2024", "2024-03-02"},
+		{"no date here", ""},
+	}
+	for _, c := range cases {
+		if got := ResolveDate(c.in, now); got != c.want {
+			t.Errorf("ResolveDate(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestHeadline(t *testing.T) {
+	cases := []struct {
+		m         Meta
+		extracted string
+		want      string
+	}{
+		{Meta{Title: "From the h1", Sources: Sources{Title: "h1"}}, "Extracted", "From the h1"},
+		{Meta{Title: "New York Magazine", Sources: Sources{Title: "title"}}, "Bill Clinton Just Wants to Paint", "Bill Clinton Just Wants to Paint"},
+		{Meta{Title: "From og:title", Sources: Sources{Title: "meta"}}, "", "From og:title"},
+	}
+	for _, c := range cases {
+		if got := c.m.Headline(c.extracted); got != c.want {
+			t.Errorf("Headline(%q) = %q, want %q", c.extracted, got, c.want)
+		}
+	}
+}
+
+func TestCutAt(t *testing.T) {
+	cases := []struct {
+		s    string
+		n    int
+		want int
+	}{
+		{"short", 10, 5},
+		{"one two three four", 12, 8},
+		{"abcdefghijklmnop", 5, 5},
+		{"\xff\xfe\xfd\xfc", 2, 2},
+	}
+	for _, c := range cases {
+		if got := cutAt(c.s, c.n); got != c.want {
+			t.Errorf("cutAt(%q, %d) = %d, want %d", c.s, c.n, got, c.want)
+		}
+	}
+}
+
+// TestVote: a page's text is identified piece by piece, the language most
+// pieces have winning over a short passage in another language.
+func TestVote(t *testing.T) {
+	en := "The city council postponed on Monday its vote on the new bridge over the river, after residents asked for another study of the traffic it would bring to the old town. "
+	fr := "Le conseil municipal a reporté lundi son vote sur le nouveau pont, après que des habitants ont demandé une nouvelle étude de la circulation. "
+	text := strings.Repeat(en, 8) + fr + strings.Repeat(en, 4)
+	if l, conf := vote(identifier(), text); l != "en" || conf < 0.5 {
+		t.Errorf("vote = %q %.2f, want en", l, conf)
+	}
+	if l, _ := vote(identifier(), "Bonjour"); l != "" {
+		t.Errorf("vote(short) = %q", l)
+	}
+}

@@ -1,0 +1,338 @@
+package pagemeta
+
+import (
+	"strings"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// scan is what one walk of a page's tree collects.
+type scan struct {
+	metas     map[string][]string // meta content by lower-cased name, property, itemprop or http-equiv
+	docTitle  string
+	canonical string
+	htmlLang  string
+	// headings are the page's h1 elements outside excluded regions;
+	// subheads its h2 elements, read when it has no h1 (old pages).
+	headings, subheads []*treediff.Node
+	// times are <time> elements and itemprop dates outside excluded regions.
+	times []dated
+	// lines are short visible texts outside excluded regions, in order:
+	// where bylines are read.
+	lines []line
+	// propAuthors, relAuthors and hrefAuthors are the texts of
+	// itemprop=author elements, rel=author links and links to an author's
+	// page (/author/…, /autor/…, /profile/…).
+	propAuthors, relAuthors, hrefAuthors []string
+	// propScope is the itemscope element of the first itemprop=author: the
+	// authors of other items (a forum's replies, comments) are not the
+	// page's.
+	propScope *treediff.Node
+	// keep holds the elements that hold a headline: never an excluded
+	// region, whatever their class says ("has-sidebar").
+	keep map[*treediff.Node]bool
+}
+
+// dated is a date-bearing element: its value (datetime attribute or
+// text), what it says it is, and its position.
+type dated struct {
+	value string
+	kind  string // "published", "modified" or ""
+	index int
+}
+
+// line is a short text of the page: an element's own text or a text node.
+type line struct {
+	text  string
+	cue   string // "date", "author" or "" from the class or id of an ancestor
+	index int
+}
+
+func (s *scan) meta(names ...string) string {
+	for _, k := range names {
+		if vs := s.metas[k]; len(vs) > 0 {
+			return vs[0]
+		}
+	}
+	return ""
+}
+
+// maxLineWords bounds the texts read as bylines.
+const maxLineWords = 30
+
+// scanTree walks t once.
+func scanTree(t *treediff.Tree) *scan {
+	s := &scan{metas: map[string][]string{}, keep: map[*treediff.Node]bool{}}
+	for _, n := range t.Nodes {
+		if n.Kind == treediff.Element && n.Label == "h1" {
+			for a := n; a != nil && !s.keep[a]; a = a.Parent {
+				s.keep[a] = true
+			}
+		}
+	}
+	s.walk(t.Root, false, "")
+	return s
+}
+
+// walk visits n; excluded is set inside regions whose dates and names are
+// not the page's (comments, related stories, footers, sidebars); cue is
+// the byline cue of the nearest ancestor that has one.
+func (s *scan) walk(n *treediff.Node, excluded bool, cue string) {
+	switch n.Kind {
+	case treediff.Text:
+		if !excluded {
+			s.addLine(n.Label, cue, n.Index)
+		}
+		return
+	case treediff.Element:
+	default:
+		return
+	}
+	excluded = excluded || !s.keep[n] && excludedRegion(n)
+	if c := bylineCue(n); c != "" {
+		cue = c
+	}
+	s.element(n, excluded)
+	for _, c := range n.Children {
+		s.walk(c, excluded, cue)
+	}
+}
+
+func (s *scan) addLine(text, cue string, index int) {
+	text = strings.Join(strings.Fields(text), " ")
+	if text == "" || len(treediff.Words(text)) > maxLineWords {
+		return
+	}
+	s.lines = append(s.lines, line{text: text, cue: cue, index: index})
+}
+
+// element reads what element n states: the head's statements wherever
+// they are, dates and names outside excluded regions.
+func (s *scan) element(n *treediff.Node, excluded bool) {
+	s.statement(n)
+	if excluded {
+		return
+	}
+	switch n.Label {
+	case "h1":
+		s.headings = append(s.headings, n)
+	case "h2":
+		s.subheads = append(s.subheads, n)
+	}
+	if n.Label == "time" || itemprop(n, "datepublished", "datemodified", "datecreated", "dateupdated") {
+		s.times = append(s.times, dated{value: firstOf(attr(n, "datetime"), attr(n, "content"), n.Text()), kind: dateKind(n), index: n.Index})
+	}
+	if n.Label != "meta" && n.Label != "link" {
+		s.author(n)
+	}
+}
+
+// statement reads the language, meta tags, <title> and canonical link.
+func (s *scan) statement(n *treediff.Node) {
+	switch n.Label {
+	case "html":
+		s.htmlLang = firstAttr(n, "lang", "xml:lang")
+	case "meta":
+		s.addMeta(n)
+	case "title":
+		if s.docTitle == "" {
+			s.docTitle = strings.Join(strings.Fields(n.Text()), " ")
+		}
+	case "link":
+		if rel, _ := n.Attr("rel"); hasToken(rel, "canonical") && s.canonical == "" {
+			s.canonical, _ = n.Attr("href")
+		}
+	}
+}
+
+// author reads an element that names an author: itemprop=author,
+// rel=author, a link to an author's page.
+func (s *scan) author(n *treediff.Node) {
+	switch {
+	case itemprop(n, "author", "creator"):
+		scope := itemScope(n)
+		if len(s.propAuthors) == 0 {
+			s.propScope = scope
+		}
+		if scope == s.propScope {
+			s.propAuthors = append(s.propAuthors, propName(n))
+		}
+	case hasToken(attr(n, "rel"), "author"):
+		s.relAuthors = append(s.relAuthors, n.Text())
+	case n.Label == "a" && authorPage(attr(n, "href")):
+		s.hrefAuthors = append(s.hrefAuthors, n.Text())
+	}
+}
+
+func (s *scan) addMeta(n *treediff.Node) {
+	key := strings.ToLower(strings.TrimSpace(firstAttr(n, "property", "name", "itemprop", "http-equiv")))
+	val := strings.TrimSpace(attr(n, "content"))
+	if key != "" && val != "" {
+		s.metas[key] = append(s.metas[key], val)
+	}
+}
+
+// itemScope is the nearest ancestor of n that opens an item (itemscope),
+// nil when none does.
+func itemScope(n *treediff.Node) *treediff.Node {
+	for a := n.Parent; a != nil; a = a.Parent {
+		if a.Kind == treediff.Element && hasAttr(a, "itemscope") {
+			return a
+		}
+	}
+	return nil
+}
+
+// propName is an itemprop=author element's name: its itemprop=name
+// descendant's text, else its own.
+func propName(n *treediff.Node) string {
+	name := ""
+	n.Walk(func(x *treediff.Node) bool {
+		if name != "" || x.Kind != treediff.Element {
+			return false
+		}
+		if x != n && itemprop(x, "name") {
+			name = firstOf(attr(x, "content"), x.Text())
+			return false
+		}
+		return true
+	})
+	return firstOf(name, attr(n, "content"), n.Text())
+}
+
+// dateKind says whether a date element is a publication or modification
+// date, from its itemprop, class or id.
+func dateKind(n *treediff.Node) string {
+	s := strings.ToLower(attr(n, "itemprop") + " " + attr(n, "class") + " " + attr(n, "id"))
+	switch {
+	case strings.Contains(s, "modif") || strings.Contains(s, "update"):
+		return "modified"
+	case strings.Contains(s, "publi") || strings.Contains(s, "created") || attr(n, "pubdate") != "" || hasAttr(n, "pubdate"):
+		return "published"
+	}
+	return ""
+}
+
+// Words of a class or id that mark a region whose dates and names belong
+// to other texts than the page's own.
+var excludedWords = map[string]bool{"comment": true, "comments": true, "related": true, "recommended": true,
+	"recommendations": true, "footer": true, "sidebar": true, "teaser": true, "teasers": true, "promo": true,
+	"newsletter": true, "trending": true, "popular": true, "reply": true, "replies": true, "discussion": true,
+	"disqus": true, "outbrain": true, "taboola": true, "widget": true, "more": true}
+
+// excludedRegion reports whether n holds other texts than the page's own:
+// footers, asides, navigation, comments, related stories, read from the
+// words of its class and id ("comment-list", "related_posts"); utility
+// classes ("md:[grid-area:sidebar]") say where, not what, and are skipped.
+func excludedRegion(n *treediff.Node) bool {
+	switch n.Label {
+	case "footer", "aside", "nav":
+		return true
+	}
+	for _, tok := range strings.Fields(strings.ToLower(attr(n, "class") + " " + attr(n, "id"))) {
+		if strings.ContainsAny(tok, ":[") {
+			continue
+		}
+		for _, w := range strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '_' }) {
+			if excludedWords[w] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bylineCue is what an element's class or id says its text is: "author"
+// (byline, author), "date" (date, time, published, posted, dateline,
+// meta, info, ts), else "".
+func bylineCue(n *treediff.Node) string {
+	c := strings.ToLower(attr(n, "class") + " " + attr(n, "id"))
+	if strings.TrimSpace(c) == "" {
+		return ""
+	}
+	for _, w := range []string{"byline", "author", "autor", "auteur", "writer"} {
+		if strings.Contains(c, w) {
+			return "author"
+		}
+	}
+	for _, w := range []string{"date", "time", "publish", "posted", "datum", "fecha"} {
+		if strings.Contains(c, w) {
+			return "date"
+		}
+	}
+	for _, tok := range strings.Fields(c) {
+		for _, w := range strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '_' }) {
+			if w == "meta" || w == "info" || w == "ts" {
+				return "date"
+			}
+		}
+	}
+	return ""
+}
+
+// authorPathWords name the folder of authors' pages in a link's path.
+var authorPathWords = []string{"/author/", "/authors/", "/autor/", "/autoren/", "/auteur/", "/auteurs/", "/autore/",
+	"/profile/", "/profiles/", "/journalist/", "/journalists/", "/redakteur/", "/people/", "/staff/", "/writers/"}
+
+// authorPage reports whether a link's target is an author's page.
+func authorPage(href string) bool {
+	h := strings.ToLower(href)
+	for _, w := range authorPathWords {
+		if strings.Contains(h, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func attr(n *treediff.Node, k string) string {
+	v, _ := n.Attr(k)
+	return strings.TrimSpace(v)
+}
+
+func hasAttr(n *treediff.Node, k string) bool {
+	_, ok := n.Attr(k)
+	return ok
+}
+
+func firstAttr(n *treediff.Node, keys ...string) string {
+	for _, k := range keys {
+		if v := attr(n, k); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func itemprop(n *treediff.Node, props ...string) bool {
+	ip := strings.ToLower(attr(n, "itemprop"))
+	if ip == "" {
+		return false
+	}
+	for _, f := range strings.Fields(ip) {
+		for _, p := range props {
+			if f == p {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasToken(list, tok string) bool {
+	for _, f := range strings.Fields(strings.ToLower(list)) {
+		if f == tok {
+			return true
+		}
+	}
+	return false
+}
+
+func firstOf(vs ...string) string {
+	for _, v := range vs {
+		if v = strings.TrimSpace(v); v != "" {
+			return v
+		}
+	}
+	return ""
+}
