@@ -1,6 +1,7 @@
 package heuristics
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -24,6 +25,20 @@ type SingleOptions struct {
 	// from a second extractor, go-trafilatura, reading Source (default
 	// DefaultSecondOpinionBelow; negative: never).
 	SecondOpinionBelow float64
+
+	// ctx, set by ExtractSingleContext, stops the work when done.
+	ctx context.Context
+}
+
+// checkEvery is how many steps of a loop over a page's nodes or blocks run
+// between two looks at the context.
+const checkEvery = 4096
+
+// stopped reports, at every checkEvery-th step i, whether the context of
+// the extraction is done: loops over a page's nodes or blocks then end
+// early and ExtractSingleContext returns the context's error.
+func (o SingleOptions) stopped(i int) bool {
+	return o.ctx != nil && i%checkEvery == 0 && o.ctx.Err() != nil
 }
 
 // Default values of SingleOptions.
@@ -79,8 +94,21 @@ var ErrNoContent = errors.New("no content found")
 // ErrNoContent. The work is linear in the size of the tree, bounded by
 // its depth for the title search.
 func ExtractSingle(t *treediff.Tree, opt SingleOptions) (Result, error) {
+	return ExtractSingleContext(context.Background(), t, opt)
+}
+
+// ExtractSingleContext is ExtractSingle stopped when ctx is done: it then
+// returns ctx's error (wrapped) within a few thousand steps of its loops.
+// Every step is linear in the number of the page's nodes and blocks.
+func ExtractSingleContext(ctx context.Context, t *treediff.Tree, opt SingleOptions) (Result, error) {
 	opt = opt.withDefaults()
+	opt.ctx = ctx
 	r, err := singlePage(t, opt, nil)
+	if err == nil || errors.Is(err, ErrNoContent) {
+		if cerr := ctx.Err(); cerr != nil {
+			return Result{}, fmt.Errorf("extract single %s: %w", t.Name, cerr)
+		}
+	}
 	return alone(t, r, err, opt)
 }
 
@@ -234,7 +262,10 @@ func buildPage(t *treediff.Tree, opt SingleOptions, cues *proseMap) *page {
 	heading := []int{}
 	containers := []*treediff.Node{}
 	stack := []frame{{t.Root, false}}
-	for len(stack) > 0 {
+	for step := 1; len(stack) > 0; step++ {
+		if opt.stopped(step) {
+			break
+		}
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		n := f.n
@@ -337,6 +368,9 @@ func buildPage(t *treediff.Tree, opt SingleOptions, cues *proseMap) *page {
 	imgs, inputs := p.images(), p.inputs()
 	words, _ := p.elementWords(nil)
 	for i, b := range p.blocks {
+		if opt.stopped(i + 1) {
+			break
+		}
 		b.class = p.classify(b)
 		if b.class != classBad && (p.isCaption(b, imgs) || inFormBox(b, inputs, words, p.totalWords)) {
 			b.class = classBad
@@ -518,28 +552,30 @@ func (p *page) classify(b *block) blockClass {
 
 // smooth reclassifies short blocks by their neighbours, as jusText does: a
 // short block between article blocks is article text (a one-line paragraph,
-// a subheading), one next to navigation is navigation.
+// a subheading), one next to navigation is navigation. The nearest non-short
+// class on each side is carried along in one pass each way (rescanning from
+// every short block was quadratic on pages of many short blocks).
 func (p *page) smooth() {
-	for i, b := range p.blocks {
-		if b.class != classShort {
-			continue
+	next := make([]blockClass, len(p.blocks))
+	c := classBad // the page's edges count as navigation
+	for i := len(p.blocks) - 1; i >= 0; i-- {
+		next[i] = c
+		if k := p.blocks[i].class; k != classShort {
+			c = k
 		}
-		prev, next := p.neighbour(i, -1), p.neighbour(i, 1)
-		if prev == classGood && next == classGood {
+	}
+	prev := classBad
+	for i, b := range p.blocks {
+		k := b.class
+		if k == classShort && prev == classGood && next[i] == classGood {
 			b.class = classGood
 		}
-	}
-}
-
-// neighbour is the class of the nearest non-short block before (dir -1) or
-// after (dir 1) block i; classBad at the page's edges.
-func (p *page) neighbour(i, dir int) blockClass {
-	for j := i + dir; j >= 0 && j < len(p.blocks); j += dir {
-		if c := p.blocks[j].class; c != classShort {
-			return c
+		if k != classShort {
+			// A short block turned article text lies after article text:
+			// skipping it leaves prev as it was.
+			prev = k
 		}
 	}
-	return classBad
 }
 
 // weight is what a block adds to the score of an element holding it.
@@ -576,6 +612,9 @@ func (p *page) mainElement() *treediff.Node {
 	var best *treediff.Node
 	bestScore := 0.0
 	for _, n := range p.t.Nodes {
+		if p.opt.stopped(n.Index + 1) {
+			return nil
+		}
 		if n.Kind != treediff.Element || p.end[n.Index] <= p.first[n.Index] {
 			continue
 		}
@@ -732,6 +771,9 @@ func (p *page) title(docTitle string, bodyStart int) string {
 	var best *treediff.Node
 	bestScore := 0.0
 	for _, n := range p.t.Nodes {
+		if p.opt.stopped(n.Index + 1) {
+			return ""
+		}
 		w := words[n.Index]
 		if n.Kind != treediff.Element || w == 0 || w > 40 || n.Label == "title" || p.end[n.Index] <= p.first[n.Index] {
 			continue
