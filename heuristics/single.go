@@ -510,20 +510,6 @@ func headingLevel(tag string) int {
 	return 0
 }
 
-// hidden reports elements a browser does not show.
-func hidden(n *treediff.Node) bool {
-	if _, ok := n.Attr("hidden"); ok {
-		return true
-	}
-	if s, ok := n.Attr("style"); ok {
-		s = strings.ReplaceAll(strings.ToLower(s), " ", "")
-		if strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden") {
-			return true
-		}
-	}
-	return false
-}
-
 func (p *page) classify(b *block) blockClass {
 	ld := b.linkDensity()
 	switch {
