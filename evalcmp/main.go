@@ -53,7 +53,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("evalcmp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	manifest := fs.String("manifest", "", "dataset manifest (TSV: id, site, url, html_path, gold_path)")
-	methods := fs.String("methods", "single,trafilatura", "comma-separated `methods` to compare: single (Gleaner's single-page extractor), gleaner (template learning + pair diff + vote + single-page fallback), trafilatura")
+	methods := fs.String("methods", "single,trafilatura", "comma-separated `methods` to compare: single (Gleaner's single-page extractor), block (its block model alone, no go-trafilatura candidate), gleaner (template learning + pair diff + vote + single-page fallback), trafilatura")
 	asJSON := fs.Bool("json", false, "print the reports as JSON")
 	bodyOnly := fs.String("body-only", "", "comma-separated `sources` (era column) whose gold has no headline: score their body alone (wide-dev: readability)")
 	pagesOut := fs.String("pages", "", "write every page's extraction and scores, one JSON line per page and method, to `file`")
@@ -67,7 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	for _, m := range strings.Split(*methods, ",") {
 		m = strings.TrimSpace(m)
 		if _, ok := extractors[m]; !ok {
-			return fmt.Errorf("%w: unknown method %q (want single, gleaner or trafilatura)", errUsage, m)
+			return fmt.Errorf("%w: unknown method %q (want single, block, gleaner or trafilatura)", errUsage, m)
 		}
 		ms = append(ms, m)
 	}
@@ -94,6 +94,26 @@ var extractors = map[string]func(t *eval.Timing) eval.SiteExtractor{
 	"single":      func(*eval.Timing) eval.SiteExtractor { return eval.Single },
 	"gleaner":     func(t *eval.Timing) eval.SiteExtractor { return eval.Learned(eval.LearnOptions{Timing: t}) },
 	"trafilatura": func(*eval.Timing) eval.SiteExtractor { return trafilaturaSite },
+	"block":       func(*eval.Timing) eval.SiteExtractor { return blockSite },
+}
+
+// blockSite runs Gleaner's single-page block model alone, without the
+// go-trafilatura candidate (SecondOpinionBelow -1), on each page.
+func blockSite(ctx context.Context, site string, docs []eval.Doc) []eval.Outcome {
+	out := make([]eval.Outcome, len(docs))
+	for i, d := range docs {
+		if err := ctx.Err(); err != nil {
+			out[i].Err = err
+			continue
+		}
+		t, err := treediff.Parse(d.ID, d.Src, treediff.ParseOptions{})
+		if err != nil {
+			out[i].Err = fmt.Errorf("page %s: %w", d.ID, err)
+			continue
+		}
+		out[i].Result, out[i].Err = heuristics.ExtractSingleContext(ctx, t, heuristics.SingleOptions{Source: d.Src, SecondOpinionBelow: -1})
+	}
+	return out
 }
 
 // comparison holds the reports of one run, one per method, in the order

@@ -27,14 +27,14 @@ func TestCompareMini(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if err := run(context.Background(), []string{"--manifest", mini, "--json", "--methods", "trafilatura,single"}, &out, &errb); err != nil {
+	if err := run(context.Background(), []string{"--manifest", mini, "--json", "--methods", "trafilatura,single,block"}, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	var c comparison
 	if err := json.Unmarshal(out.Bytes(), &c); err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Reports) != 2 || c.Reports[0].Method != "trafilatura" || c.Reports[1].Method != "single" {
+	if len(c.Reports) != 3 || c.Reports[0].Method != "trafilatura" || c.Reports[1].Method != "single" || c.Reports[2].Method != "block" {
 		t.Fatalf("reports = %+v", c.Reports)
 	}
 	// Both really extracted the readable pages: the unreadable one is the
