@@ -21,9 +21,11 @@ type SingleOptions struct {
 	// keep (JSON-LD scripts) is read from it, and the second opinion reads
 	// the page from it.
 	Source []byte
-	// SecondOpinionBelow is the confidence under which the body is taken
-	// from a second extractor, go-trafilatura, reading Source (default
-	// DefaultSecondOpinionBelow; negative: never).
+	// SecondOpinionBelow is, when a second extractor (go-trafilatura,
+	// reading Source) and the block model find bodies that share little,
+	// the confidence under which the second's is taken (default
+	// DefaultSecondOpinionBelow; negative: the second extractor is never
+	// run). Where one body holds the other, the evidence decides (fuse).
 	SecondOpinionBelow float64
 
 	// ctx, set by ExtractSingleContext, stops the work when done.
@@ -88,8 +90,10 @@ var ErrNoContent = errors.New("no content found")
 //
 // Node and Selector designate the element chosen in the third step;
 // Confidence is the share of the page's article-like words the body holds.
-// Under opt.SecondOpinionBelow the body is go-trafilatura's, when it finds
-// one (Method MethodSecondOpinion; see withSecondOpinion).
+// A page made of many similar units (a listing's items, a thread's posts)
+// gives all of them when they outweigh that body (withUnits). The body of
+// go-trafilatura, run on the same page, is taken instead when the evidence
+// favours it (Method MethodSecondOpinion; see withSecondOpinion and fuse).
 // Date and Author come from ExtractMeta. Pages without text give
 // ErrNoContent. The work is linear in the size of the tree, bounded by
 // its depth for the title search.
@@ -113,13 +117,21 @@ func ExtractSingleContext(ctx context.Context, t *treediff.Tree, opt SingleOptio
 }
 
 // alone returns the single-page result r on page t (err its error), with
-// the second opinion's body when r is unsure.
+// the body of the page's units when they outweigh it (withUnits), then
+// with the second candidate's body when the evidence favours it
+// (withSecondOpinion).
 func alone(t *treediff.Tree, r Result, err error, opt SingleOptions) (Result, error) {
 	if err != nil && !errors.Is(err, ErrNoContent) {
 		return r, err
 	}
-	if s := withSecondOpinion(r, t, opt.Source, opt.SecondOpinionBelow); s.Method == MethodSecondOpinion {
-		return s, nil
+	if t != nil && t.Root != nil {
+		p := newPage(t, opt)
+		if u := withUnits(r, p); u.Body != r.Body {
+			r, err = u, nil
+		}
+		if s := withSecondOpinion(r, t, p, opt.Source, opt.SecondOpinionBelow); s.Method == MethodSecondOpinion {
+			return s, nil
+		}
 	}
 	return r, err
 }
@@ -179,11 +191,13 @@ type block struct {
 	lines     []string // text cut at <br>
 	words     int
 	linkWords int
+	links     int            // links with words in the block
 	container *treediff.Node // nearest block-level element
 	heading   int            // 1..6 inside <hN>, else 0
 	cue       bool           // under a boilerplate class/id/role
 	weak      bool           // under a weak boilerplate cue (see cueOf)
 	code      bool           // script or markup shown as text
+	pre       bool           // inside <pre>: text the page shows as set (code samples)
 	inLink    bool           // all words inside links
 	leadLink  int            // words of the link the block starts with
 	started   bool           // a word has been seen (for leadLink)
@@ -241,6 +255,7 @@ func (p *page) cueOf(n *treediff.Node) cueStrength {
 func buildPage(t *treediff.Tree, opt SingleOptions, cues *proseMap) *page {
 	p := &page{t: t, opt: opt, first: make([]int, len(t.Nodes)), end: make([]int, len(t.Nodes)), cues: cues}
 	var cur *block
+	links := 0 // links opened and not yet counted in a block
 	var sb strings.Builder
 	lastBR := false
 	flush := func() {
@@ -260,6 +275,7 @@ func buildPage(t *treediff.Tree, opt SingleOptions, cues *proseMap) *page {
 	}
 	linkDepth, cueDepth, weakDepth := 0, 0, 0
 	heading := []int{}
+	preDepth := 0
 	containers := []*treediff.Node{}
 	stack := []frame{{t.Root, false}}
 	for step := 1; len(stack) > 0; step++ {
@@ -275,6 +291,8 @@ func buildPage(t *treediff.Tree, opt SingleOptions, cues *proseMap) *page {
 				linkDepth--
 			case headingLevel(n.Label) > 0:
 				heading = heading[:len(heading)-1]
+			case n.Label == "pre":
+				preDepth--
 			}
 			switch p.cueOf(n) {
 			case strongCue:
@@ -300,7 +318,7 @@ func buildPage(t *treediff.Tree, opt SingleOptions, cues *proseMap) *page {
 				continue
 			}
 			if cur == nil {
-				cur = &block{cue: cueDepth > 0, weak: weakDepth > 0}
+				cur = &block{cue: cueDepth > 0, weak: weakDepth > 0, pre: preDepth > 0}
 				if len(containers) > 0 {
 					cur.container = containers[len(containers)-1]
 				} else {
@@ -311,6 +329,8 @@ func buildPage(t *treediff.Tree, opt SingleOptions, cues *proseMap) *page {
 				}
 			}
 			cur.words += len(ws)
+			cur.links += links
+			links = 0
 			if linkDepth > 0 {
 				cur.linkWords += len(ws)
 				if !cur.started || cur.leadLink == cur.words-len(ws) && cur.leadLink > 0 {
@@ -349,6 +369,12 @@ func buildPage(t *treediff.Tree, opt SingleOptions, cues *proseMap) *page {
 		}
 		if n.Label == "a" {
 			linkDepth++
+			if linkDepth == 1 {
+				links++ // counted for the block its first word opens or extends
+			}
+		}
+		if n.Label == "pre" {
+			preDepth++
 		}
 		if h := headingLevel(n.Label); h > 0 {
 			heading = append(heading, h)
@@ -519,6 +545,10 @@ func (p *page) classify(b *block) blockClass {
 		return classBad
 	case ld > p.opt.MaxLinkDensity:
 		return classBad
+	case b.pre && b.words >= 3:
+		// A code sample the page sets in <pre> is shown on purpose: a
+		// documentation page's content, not script leaking as text.
+		return classGood
 	case looksLikeCode(b.text):
 		b.code = true
 		return classBad
