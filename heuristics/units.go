@@ -141,8 +141,9 @@ func (g unitGroup) holdsMostly(p *page, n *treediff.Node) bool {
 
 // withUnits returns r, the block model's result on page p, with the body
 // of the page's largest group of units when that group holds unitsOver
-// times r's words and is not itself inside r's element (r then holds it
-// already, or more); an article r is sure of stays.
+// times r's words and r's element is the group's parent or inside one of
+// its units (r is a fragment of the group) without that unit holding most
+// of the group; an article r is sure of stays.
 func withUnits(r Result, p *page) Result {
 	n := len(treediff.Words(r.Body))
 	if n >= articleWords && r.Confidence >= sureConfidence {
@@ -152,10 +153,10 @@ func withUnits(r Result, p *page) Result {
 	if !ok || float64(g.words) < unitsOver*float64(n) {
 		return r
 	}
-	if r.Node != nil && r.Node.Contains(g.parent) && r.Node != g.parent {
-		return r
-	}
-	if g.holdsMostly(p, r.Node) {
+	if r.Node != nil && (!g.parent.Contains(r.Node) || r.Node != g.parent && g.holdsMostly(p, r.Node)) {
+		// The group is beside r's element (a related-stories list next
+		// to a short article) or the layout around it: r stays. Units
+		// replace a body that is one of them, or part of one.
 		return r
 	}
 	r.Body = strings.Join(g.paras(p), "\n\n")
