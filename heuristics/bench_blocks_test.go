@@ -32,8 +32,8 @@ func shortBlocksPage(n int) []byte {
 }
 
 // BenchmarkSingleShortBlocks measures the single-page method (second opinion
-// off) on pages of 10k and 100k short sibling blocks, parsing excluded, and
-// go-trafilatura on the same pages (its own parsing included, as it parses
+// off, and with the default options) on pages of 10k and 100k short sibling
+// blocks, parsing excluded, and go-trafilatura on the same pages (its own parsing included, as it parses
 // the page itself): the time per op grows tenfold from 10k to 100k blocks
 // when each step is linear.
 func BenchmarkSingleShortBlocks(b *testing.B) {
@@ -46,6 +46,15 @@ func BenchmarkSingleShortBlocks(b *testing.B) {
 		b.Run(fmt.Sprintf("gleaner/blocks=%d", n), func(b *testing.B) {
 			for b.Loop() {
 				if _, err := heuristics.ExtractSingle(t, heuristics.SingleOptions{SecondOpinionBelow: -1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		// The default options: the page is above the bound of the second
+		// extractor, which is not run.
+		b.Run(fmt.Sprintf("gleaner-default/blocks=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := heuristics.ExtractSingle(t, heuristics.SingleOptions{Source: src}); err != nil {
 					b.Fatal(err)
 				}
 			}

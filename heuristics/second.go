@@ -39,6 +39,13 @@ const DefaultSecondOpinionBelow = 0.8
 // which builds its own DOM of the whole page.
 const maxSecondOpinionBytes = 8 << 20
 
+// maxSecondOpinionBlocks bounds, in the block model's blocks, the pages
+// handed to the second extractor, whose time grows faster than the page
+// (BenchmarkSingleShortBlocks: 1.6 s at 10k short blocks, 77 s at 100k);
+// above it the block model decides alone, in linear time. The largest
+// page of wcxb-dev has 2,640 blocks, of wide-dev 1,747.
+const maxSecondOpinionBlocks = 5000
+
 // errSecondOpinion is wrapped by the failures of the second extractor.
 var errSecondOpinion = errors.New("second opinion")
 
@@ -60,7 +67,7 @@ const (
 // a row: t may lack elements the browser hid (VisibleTree), and the body is
 // drawn from the page's own text.
 func withSecondOpinion(r Result, t *treediff.Tree, p *page, src []byte, below float64) Result {
-	if below < 0 || len(src) == 0 || len(src) > maxSecondOpinionBytes || t == nil || t.Root == nil {
+	if below < 0 || len(src) == 0 || len(src) > maxSecondOpinionBytes || t == nil || t.Root == nil || len(p.blocks) > maxSecondOpinionBlocks {
 		return r
 	}
 	body, err := secondOpinion(src)
