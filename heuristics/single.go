@@ -81,7 +81,10 @@ var ErrNoContent = errors.New("no content found")
 func ExtractSingle(t *treediff.Tree, opt SingleOptions) (Result, error) {
 	opt = opt.withDefaults()
 	r, err := singlePage(t, opt, nil)
-	return alone(t, r, err, opt)
+	if r, err = alone(t, r, err, opt); err == nil {
+		r = calibrate(r, t, opt.Source, opt.SecondOpinionBelow >= 0)
+	}
+	return r, err
 }
 
 // alone returns the single-page result r on page t (err its error), with

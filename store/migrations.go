@@ -113,4 +113,7 @@ var migrations = []Migration{
 		)`,
 		`CREATE INDEX rules_site ON rules (site, run_id)`,
 	}},
+	{Version: 2, Name: "extractions: page_type", Statements: []string{
+		`ALTER TABLE extractions ADD COLUMN page_type TEXT NOT NULL DEFAULT ''`,
+	}},
 }
