@@ -72,7 +72,8 @@ var ErrNoContent = errors.New("no content found")
 //     first <h1>, else the line above the article.
 //
 // Node and Selector designate the element chosen in the third step;
-// Confidence is the share of the page's article-like words the body holds.
+// RawConfidence is the share of the page's article-like words the body
+// holds, Confidence the word F1 expected of the body (see Evidence).
 // Under opt.SecondOpinionBelow the body is go-trafilatura's, when it finds
 // one (Method MethodSecondOpinion; see withSecondOpinion).
 // Date and Author come from ExtractMeta. Pages without text give
