@@ -127,3 +127,42 @@ func TestCalibrateEmptyPage(t *testing.T) {
 		t.Errorf("empty page: %+v", r)
 	}
 }
+
+// BenchmarkCalibrate measures, on parsed big9-dev pages, what calibrating
+// a single-page result costs beside the extraction itself: the evidence
+// without the agreement (page structure, page type) and with it (one
+// go-trafilatura run on the page).
+//
+//	go test ./heuristics -run '^$' -bench Calibrate
+func BenchmarkCalibrate(b *testing.B) {
+	pages := loadBig9(b)
+	results := make([]Result, len(pages))
+	for i, p := range pages {
+		r, err := singlePage(p.tree, SingleOptions{Source: p.src}.withDefaults(), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		results[i] = r
+	}
+	for _, bc := range []struct {
+		name string
+		run  func(i int)
+	}{
+		{"extract-single", func(i int) {
+			if _, err := singlePage(pages[i].tree, SingleOptions{Source: pages[i].src}.withDefaults(), nil); err != nil {
+				b.Fatal(err)
+			}
+		}},
+		{"calibrate", func(i int) { calibrate(results[i], pages[i].tree, pages[i].src, false) }},
+		{"calibrate+agreement", func(i int) { calibrate(results[i], pages[i].tree, pages[i].src, true) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			n := 0
+			for b.Loop() {
+				bc.run(n % len(pages))
+				n++
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "pages/s")
+		})
+	}
+}

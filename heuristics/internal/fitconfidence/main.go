@@ -32,7 +32,8 @@
 //	  --records /tmp/fitconfidence.jsonl
 //
 // --records caches the extraction (rerun with --reuse to fit again without
-// extracting).
+// extracting; the extraction of each manifest can run apart, in parallel,
+// into its own file, and --reuse --records a.jsonl,b.jsonl fit on all).
 package main
 
 import (
@@ -87,7 +88,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var manifests listFlag
 	fs.Var(&manifests, "manifest", "dataset `manifest` (repeatable)")
 	bodyOnly := fs.String("body-only", "", "comma-separated `sources` (era column) scored on the body alone")
-	recordsPath := fs.String("records", "", "cache of the extraction records (JSONL) `file`")
+	recordsPath := fs.String("records", "", "cache of the extraction records (JSONL) `file` (with --reuse: comma-separated files)")
 	reuse := fs.Bool("reuse", false, "read --records instead of extracting")
 	out := fs.String("out", "heuristics", "`directory` of the generated model files")
 	folds := fs.Int("folds", 5, "cross-validation `folds` (by site)")
@@ -98,7 +99,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var recs []record
 	var err error
 	if *reuse {
-		recs, err = readRecords(*recordsPath)
+		for _, path := range eval.SplitList(*recordsPath) {
+			rs, rerr := readRecords(path)
+			recs, err = append(recs, rs...), errors.Join(err, rerr)
+		}
 	} else {
 		recs, err = extractAll(ctx, manifests, eval.SplitList(*bodyOnly), stderr)
 		if err == nil && *recordsPath != "" {
