@@ -310,48 +310,64 @@ const minGroup = 3
 // same tag and class attribute are alike; cards each hold a link and a few
 // words, posts each a paragraph's worth of words with few links.
 func (s *structure) groups() []float64 {
-	maxCard, cardWords, cardLinks, maxPost, postWords, nCards := 0, 0, 0, 0, 0, 0
-	type tally struct{ cards, cw, cl, posts, pw int }
-	alike := map[string]*tally{}
+	var all groupTally
+	alike := map[string]*groupTally{}
 	for _, nd := range s.t.Nodes {
 		if nd.Kind != treediff.Element || len(nd.Children) < minGroup {
 			continue
 		}
 		clear(alike)
 		for _, c := range nd.Children {
-			if c.Kind != treediff.Element {
-				continue
-			}
-			cls, _ := c.Attr("class")
-			key := c.Label + "." + cls
-			g := alike[key]
-			if g == nil {
-				g = &tally{}
-				alike[key] = g
-			}
-			w, l := s.words[c.Index], s.links[c.Index]
-			if s.hasLink[c.Index] && w >= 3 {
-				g.cards, g.cw, g.cl = g.cards+1, g.cw+w, g.cl+l
-			}
-			if w >= 20 && 3*l < w {
-				g.posts, g.pw = g.posts+1, g.pw+w
+			if c.Kind == treediff.Element {
+				s.tallyChild(alike, c)
 			}
 		}
 		for _, g := range alike {
-			if g.cards >= minGroup {
-				nCards++
-				maxCard = max(maxCard, g.cards)
-				cardWords, cardLinks = cardWords+g.cw, cardLinks+g.cl
-			}
-			if g.posts >= minGroup {
-				maxPost = max(maxPost, g.posts)
-				postWords += g.pw
-			}
+			all.add(g)
 		}
 	}
 	return []float64{
-		math.Log1p(float64(maxCard)), min(s.share(cardWords), 1), float64(cardLinks) / float64(max(cardWords, 1)),
-		math.Log1p(float64(maxPost)), min(s.share(postWords), 1), math.Log1p(float64(nCards)),
+		math.Log1p(float64(all.maxCard)), min(s.share(all.cw), 1), float64(all.cl) / float64(max(all.cw, 1)),
+		math.Log1p(float64(all.maxPost)), min(s.share(all.pw), 1), math.Log1p(float64(all.groups)),
+	}
+}
+
+// groupTally counts the cards and posts of a group of alike siblings
+// (or, summed by add, of the page's groups).
+type groupTally struct {
+	cards, cw, cl, posts, pw int
+	// Over the page: the largest groups and the number of card groups.
+	maxCard, maxPost, groups int
+}
+
+// tallyChild counts c in the group of its alike siblings.
+func (s *structure) tallyChild(alike map[string]*groupTally, c *treediff.Node) {
+	cls, _ := c.Attr("class")
+	key := c.Label + "." + cls
+	g := alike[key]
+	if g == nil {
+		g = &groupTally{}
+		alike[key] = g
+	}
+	w, l := s.words[c.Index], s.links[c.Index]
+	if s.hasLink[c.Index] && w >= 3 {
+		g.cards, g.cw, g.cl = g.cards+1, g.cw+w, g.cl+l
+	}
+	if w >= 20 && 3*l < w {
+		g.posts, g.pw = g.posts+1, g.pw+w
+	}
+}
+
+// add counts group g in the page's tally when it is large enough.
+func (t *groupTally) add(g *groupTally) {
+	if g.cards >= minGroup {
+		t.groups++
+		t.maxCard = max(t.maxCard, g.cards)
+		t.cw, t.cl = t.cw+g.cw, t.cl+g.cl
+	}
+	if g.posts >= minGroup {
+		t.maxPost = max(t.maxPost, g.posts)
+		t.pw += g.pw
 	}
 }
 
@@ -422,6 +438,23 @@ var urlFamilies = [][]string{
 
 var yearRe = regexp.MustCompile(`^(19|20)\d\d$`)
 
+// segmentCues sets out's year, numeric and file extension cues from the
+// path segments and returns the segments with their hyphen-, underscore-
+// and dot-separated parts.
+func segmentCues(segs []string, out []float64) map[string]bool {
+	parts := map[string]bool{}
+	for _, sg := range segs {
+		out[2] = max(out[2], b2f(yearRe.MatchString(sg)))
+		out[3] = max(out[3], b2f(strings.Trim(sg, "0123456789") == "" || len(strings.Trim(sg, "abcdefghijklmnopqrstuvwxyz-_.")) >= 5))
+		out[4] = max(out[4], b2f(strings.HasSuffix(sg, ".html") || strings.HasSuffix(sg, ".htm") || strings.HasSuffix(sg, ".php")))
+		parts[sg] = true
+		for _, p := range strings.FieldsFunc(sg, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+			parts[p] = true
+		}
+	}
+	return parts
+}
+
 // urlShape returns the cues of a page's URL: known, depth, a year segment,
 // a numeric segment, a file extension, hyphens of the last segment (a
 // slug), a query, the site's root, and per urlFamilies a matching segment.
@@ -434,16 +467,7 @@ func urlShape(raw string) []float64 {
 	segs := strings.FieldsFunc(strings.ToLower(u.Path), func(r rune) bool { return r == '/' })
 	out[0], out[1] = 1, float64(min(len(segs), 6))/6
 	out[6], out[7] = b2f(u.RawQuery != ""), b2f(len(segs) == 0)
-	parts := map[string]bool{}
-	for _, sg := range segs {
-		out[2] = max(out[2], b2f(yearRe.MatchString(sg)))
-		out[3] = max(out[3], b2f(strings.Trim(sg, "0123456789") == "" || len(strings.Trim(sg, "abcdefghijklmnopqrstuvwxyz-_.")) >= 5))
-		out[4] = max(out[4], b2f(strings.HasSuffix(sg, ".html") || strings.HasSuffix(sg, ".htm") || strings.HasSuffix(sg, ".php")))
-		parts[sg] = true
-		for _, p := range strings.FieldsFunc(sg, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
-			parts[p] = true
-		}
-	}
+	parts := segmentCues(segs, out)
 	if len(segs) > 0 {
 		out[5] = float64(min(strings.Count(segs[len(segs)-1], "-"), 10)) / 10
 	}

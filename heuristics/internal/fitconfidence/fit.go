@@ -43,26 +43,13 @@ func (f *fitter) pageTypes(w io.Writer) (linearModel, error) {
 		return linearModel{}, fmt.Errorf("no page of a known page type (era one of %v)", heuristics.PageTypes)
 	}
 	k := len(heuristics.PageTypes)
+	pred := f.heldOutTypes(xs, ys, idx)
 	conf := make([][]int, k)
 	for i := range conf {
 		conf[i] = make([]int, k)
 	}
-	pred := make([][]float64, len(xs))
-	for fold := 0; fold < f.folds; fold++ {
-		var tx [][]float64
-		var ty []int
-		for j := range xs {
-			if foldOf(f.recs[idx[j]].Site, f.folds) != fold {
-				tx, ty = append(tx, xs[j]), append(ty, ys[j])
-			}
-		}
-		m := fitSoftmax(tx, ty, k)
-		for j := range xs {
-			if foldOf(f.recs[idx[j]].Site, f.folds) == fold {
-				pred[j] = m.probs(xs[j])
-				conf[ys[j]][argmax(pred[j])]++
-			}
-		}
+	for j, p := range pred {
+		conf[ys[j]][argmax(p)]++
 	}
 	all := fitSoftmax(xs, ys, k)
 	f.typeProbs = make([][]float64, len(f.recs))
@@ -77,6 +64,29 @@ func (f *fitter) pageTypes(w io.Writer) (linearModel, error) {
 	writeConfusion(w, conf)
 	f.writeOtherSets(w, idx)
 	return all, nil
+}
+
+// heldOutTypes returns the page type probabilities of each typed record
+// (xs, ys; idx their records) from the classifier fitted on the other
+// folds.
+func (f *fitter) heldOutTypes(xs [][]float64, ys, idx []int) [][]float64 {
+	pred := make([][]float64, len(xs))
+	for fold := 0; fold < f.folds; fold++ {
+		var tx [][]float64
+		var ty []int
+		for j := range xs {
+			if foldOf(f.recs[idx[j]].Site, f.folds) != fold {
+				tx, ty = append(tx, xs[j]), append(ty, ys[j])
+			}
+		}
+		m := fitSoftmax(tx, ty, len(heuristics.PageTypes))
+		for j := range xs {
+			if foldOf(f.recs[idx[j]].Site, f.folds) == fold {
+				pred[j] = m.probs(xs[j])
+			}
+		}
+	}
+	return pred
 }
 
 func writeConfusion(w io.Writer, conf [][]int) {
