@@ -47,7 +47,15 @@ type Evidence struct {
 var EvidenceNames = append([]string{"raw", "single", "second opinion", "pair", "cluster",
 	"agreement known", "agreement", "agreement×single", "raw×single", "raw×pair",
 	"log body words", "body share", "log page words", "page link share", "body link share", "empty body"},
-	prefixed("type ", PageTypes)...)
+	append(prefixed("type ", PageTypes), interactions()...)...)
+
+func interactions() []string {
+	var out []string
+	for _, t := range PageTypes {
+		out = append(out, "template×"+t, "agreement×"+t)
+	}
+	return out
+}
 
 func prefixed(p string, ss []string) []string {
 	out := make([]string, len(ss))
@@ -73,7 +81,14 @@ func (e Evidence) Vector() []float64 {
 	if len(probs) != len(PageTypes) {
 		probs = make([]float64, len(PageTypes))
 	}
-	return append(v, probs...)
+	v = append(v, probs...)
+	// The same evidence weighs differently by method and page type: a
+	// template's diff or an agreement means more on an article than on a
+	// listing.
+	for _, p := range probs {
+		v = append(v, p*(pair+clus), p*agree)
+	}
+	return v
 }
 
 // calibrator maps Evidence to an estimated word F1: a logistic

@@ -29,7 +29,7 @@
 //	  --manifest ../shared/data/wide-dev/manifest.tsv \
 //	  --manifest ../shared/data/big9-dev/manifest.tsv \
 //	  --body-only article,service,forum,product,collection,listing,documentation,readability \
-//	  --records /tmp/fitconfidence.jsonl
+//	  --article-sources dragnet,l3s-gn1 --records /tmp/fitconfidence.jsonl
 //
 // --records caches the extraction (rerun with --reuse to fit again without
 // extracting; the extraction of each manifest can run apart, in parallel,
@@ -93,6 +93,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "heuristics", "`directory` of the generated model files")
 	folds := fs.Int("folds", 5, "cross-validation `folds` (by site)")
 	write := fs.Bool("write", true, "write the model files")
+	articles := fs.String("article-sources", "", "comma-separated `sources` (era column) whose pages are all articles: page type training examples")
+	articleWeight := fs.Float64("article-weight", 0.25, "`weight` of an article source's page in the page type fit (a typed page weighs 1)")
+	heldOut := fs.String("held-out", "", "write each page's held-out calibrated confidence and page type (JSONL) to this `file`")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -112,12 +115,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	f := fitter{recs: recs, folds: *folds}
+	f := fitter{recs: recs, folds: *folds, articleSources: eval.SplitList(*articles), articleWeight: *articleWeight}
 	pt, err := f.pageTypes(stdout)
 	if err != nil {
 		return err
 	}
 	cal := f.calibration(stdout)
+	if *heldOut != "" {
+		if err := f.writeHeldOut(*heldOut); err != nil {
+			return err
+		}
+	}
 	if !*write {
 		return nil
 	}
@@ -206,4 +214,37 @@ func foldOf(site string, folds int) int {
 	h := fnv.New32a()
 	h.Write([]byte(site))
 	return int(h.Sum32() % uint32(folds))
+}
+
+// heldOut is one page's held-out outcome (--held-out).
+type heldOut struct {
+	Set        string  `json:"set"`
+	ID         string  `json:"id"`
+	Era        string  `json:"era"`
+	Method     string  `json:"method"`
+	PageType   string  `json:"page_type"`
+	Raw        float64 `json:"raw"`
+	Agreement  float64 `json:"agreement"`
+	Confidence float64 `json:"confidence"`
+	F1         float64 `json:"f1"`
+}
+
+func (f *fitter) writeHeldOut(path string) error {
+	out, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("held-out: %w", err)
+	}
+	enc := json.NewEncoder(out)
+	for i, r := range f.recs {
+		h := heldOut{Set: r.Set, ID: r.ID, Era: r.Era, Method: r.Method, Raw: r.Ev.Raw, Agreement: r.Ev.Agreement,
+			Confidence: f.held[i], F1: r.F1}
+		if f.typeProbs[i] != nil {
+			h.PageType = heuristics.PageTypes[argmax(f.typeProbs[i])]
+		}
+		if err := enc.Encode(h); err != nil {
+			out.Close()
+			return fmt.Errorf("held-out %s: %w", path, err)
+		}
+	}
+	return out.Close()
 }
