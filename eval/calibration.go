@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/gleaner/gleaner/heuristics"
@@ -90,7 +91,7 @@ func WriteCalibrationSideBySide(w io.Writer, names []string, cs ...Calibration) 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "confidence\t")
 	for _, n := range names {
-		fmt.Fprintf(tw, "pages %s\tmean word F1 %[1]s\tF1≥%.1f %[1]s\t", n, GoodF1)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t", strings.TrimSpace("pages "+n), strings.TrimSpace("mean word F1 "+n), strings.TrimSpace(fmt.Sprintf("F1≥%.1f %s", GoodF1, n)))
 	}
 	fmt.Fprintln(tw)
 	for d := range 10 {
@@ -105,8 +106,8 @@ func WriteCalibrationSideBySide(w io.Writer, names []string, cs ...Calibration) 
 		return err
 	}
 	for i, c := range cs {
-		_, err := fmt.Fprintf(w, "%s confidence ≥ %.1f: %d pages, %.1f%% of them at word F1 ≥ %.1f\n",
-			names[i], HighConfidence, c.Confident, 100*c.ConfidentGood, GoodF1)
+		_, err := fmt.Fprintf(w, "%s ≥ %.1f: %d pages, %.1f%% of them at word F1 ≥ %.1f\n",
+			strings.TrimSpace(names[i]+" confidence"), HighConfidence, c.Confident, 100*c.ConfidentGood, GoodF1)
 		if err != nil {
 			return err
 		}
