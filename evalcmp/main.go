@@ -313,8 +313,23 @@ func (c *comparison) write(w io.Writer) error {
 		}
 		fmt.Fprintln(&buf)
 	}
+	fmt.Fprintln(&buf)
+	if err := c.writeCalibration(&buf); err != nil {
+		return err
+	}
 	_, err := w.Write(buf.Bytes())
 	return err
+}
+
+// writeCalibration prints each method's calibration table (confidence
+// decile: pages, mean word F1) side by side.
+func (c *comparison) writeCalibration(w io.Writer) error {
+	names := make([]string, len(c.Reports))
+	cals := make([]eval.Calibration, len(c.Reports))
+	for i, r := range c.Reports {
+		names[i], cals[i] = r.Method, r.Calibration
+	}
+	return eval.WriteCalibrationSideBySide(w, names, cals...)
 }
 
 // column is one measure of a summary, printed for each method.

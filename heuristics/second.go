@@ -71,9 +71,11 @@ func withSecondOpinion(r Result, t *treediff.Tree, p *page, src []byte, below fl
 		return r
 	}
 	body, err := secondOpinion(src)
+	r.secondAsked, r.agreement = true, -1
 	if err != nil {
 		return r
 	}
+	r.agreement = WordOverlap(r.Body, body)
 	if t.Root.Origin != nil {
 		// t is a view of the page without what the browser hid
 		// (VisibleTree): trafilatura, reading the source, must not

@@ -89,7 +89,8 @@ var ErrNoContent = errors.New("no content found")
 //     first <h1>, else the line above the article.
 //
 // Node and Selector designate the element chosen in the third step;
-// Confidence is the share of the page's article-like words the body holds.
+// RawConfidence is the share of the page's article-like words the body
+// holds, Confidence the word F1 expected of the body (see Evidence).
 // A page made of many similar units (a listing's items, a thread's posts)
 // gives all of them when they outweigh that body (withUnits). The body of
 // go-trafilatura, run on the same page, is taken instead when the evidence
@@ -113,7 +114,10 @@ func ExtractSingleContext(ctx context.Context, t *treediff.Tree, opt SingleOptio
 			return Result{}, fmt.Errorf("extract single %s: %w", t.Name, cerr)
 		}
 	}
-	return alone(t, r, err, opt)
+	if r, err = alone(t, r, err, opt); err == nil {
+		r = calibrate(r, t, opt.Source, opt.SecondOpinionBelow >= 0)
+	}
+	return r, err
 }
 
 // alone returns the single-page result r on page t (err its error), with
