@@ -201,6 +201,11 @@ type PageScore struct {
 	Precision float64 `json:"precision"`
 	Recall    float64 `json:"recall"`
 	F1        float64 `json:"f1"`
+	// WordPrecision, WordRecall and WordF1 are WCXB's word-level scores
+	// (WordPRF): bags of lower-cased words.
+	WordPrecision float64 `json:"word_precision"`
+	WordRecall    float64 `json:"word_recall"`
+	WordF1        float64 `json:"word_f1"`
 	// Accurate: same token sequence as the gold.
 	Accurate bool `json:"accurate"`
 	// Err is why the page could not be extracted ("" when it was); such a
@@ -224,6 +229,7 @@ func ScorePage(id, site, gold, pred string) PageScore {
 		Accurate:  SameTokens(gold, pred),
 	}
 	p.F1 = harmonic(p.Precision, p.Recall)
+	p.WordPrecision, p.WordRecall, p.WordF1 = WordPRF(gold, pred)
 	return p
 }
 
@@ -250,6 +256,11 @@ type Summary struct {
 	F1         float64 `json:"f1"`
 	Accuracy   float64 `json:"accuracy"`
 	Errors     int     `json:"errors"`
+	// WordPrecision, WordRecall and WordF1 are the means over pages of the
+	// pages' own word scores, as WCXB averages them.
+	WordPrecision float64 `json:"word_precision"`
+	WordRecall    float64 `json:"word_recall"`
+	WordF1        float64 `json:"word_f1"`
 }
 
 // Summarize aggregates page scores as the thesis's table and evaluate.py's
@@ -280,6 +291,9 @@ func Summarize(pages []PageScore) Summary {
 		if p.Accurate {
 			acc++
 		}
+		s.WordPrecision += p.WordPrecision
+		s.WordRecall += p.WordRecall
+		s.WordF1 += p.WordF1
 		c := p.Shingles
 		if c.TP+c.FP > 0 {
 			sumP += c.precision()
@@ -294,6 +308,7 @@ func Summarize(pages []PageScore) Summary {
 	s.Exactitude = float64(s.Exact) / n
 	s.MeanCos = sumCos / n
 	s.Accuracy = float64(acc) / n
+	s.WordPrecision, s.WordRecall, s.WordF1 = s.WordPrecision/n, s.WordRecall/n, s.WordF1/n
 	if nP > 0 {
 		s.Precision = sumP / float64(nP)
 	}
@@ -302,4 +317,90 @@ func Summarize(pages []PageScore) Summary {
 	}
 	s.F1 = harmonic(s.Precision, s.Recall)
 	return s
+}
+
+// WordTokens returns the lower-cased words of s as WCXB's evaluate.py
+// tokenizes them (re.findall(r'\w+', text.lower())): maximal runs of
+// letters, digits and underscores, a run of Han or kana characters being
+// one word as Python's \w makes it (treediff.Words counts those one per
+// character).
+func WordTokens(s string) []string {
+	s = strings.ToLower(s)
+	var out []string
+	start := -1
+	for i, r := range s {
+		switch {
+		case treediff.IsWordRune(r):
+			if start < 0 {
+				start = i
+			}
+		case start >= 0:
+			out = append(out, s[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// WordPRF is WCXB's word-level precision, recall and F1 of pred against
+// gold: the words (WordTokens) both hold, counted with their repeats, over
+// pred's and gold's word counts. An empty gold scores 1 with an empty pred
+// and 0 otherwise; an empty pred scores 0.
+func WordPRF(gold, pred string) (p, r, f1 float64) {
+	g, q := WordTokens(gold), WordTokens(pred)
+	switch {
+	case len(g) == 0 && len(q) == 0:
+		return 1, 1, 1
+	case len(g) == 0 || len(q) == 0:
+		return 0, 0, 0
+	}
+	counts := make(map[string]int, len(g))
+	for _, w := range g {
+		counts[w]++
+	}
+	overlap := 0
+	for _, w := range q {
+		if counts[w] > 0 {
+			counts[w]--
+			overlap++
+		}
+	}
+	p, r = float64(overlap)/float64(len(q)), float64(overlap)/float64(len(g))
+	return p, r, harmonic(p, r)
+}
+
+// Snippets are the phrases a correct extraction of a page must contain
+// (With) and must not contain (Without), WCXB's "with" and "without".
+type Snippets struct {
+	With    []string `json:"with,omitempty"`
+	Without []string `json:"without,omitempty"`
+}
+
+// SnippetRates returns the share of s.With found in text and the share of
+// s.Without absent from it, both compared lower-cased as WCXB does; ok
+// reports, for each, whether there was any phrase to look for (a rate
+// without phrases is 1 and says nothing).
+func SnippetRates(text string, s Snippets) (found, absent float64, okWith, okWithout bool) {
+	low := strings.ToLower(text)
+	share := func(phrases []string) (float64, bool) {
+		if len(phrases) == 0 {
+			return 1, false
+		}
+		n := 0
+		for _, ph := range phrases {
+			if strings.Contains(low, strings.ToLower(ph)) {
+				n++
+			}
+		}
+		return float64(n) / float64(len(phrases)), true
+	}
+	found, okWith = share(s.With)
+	in, okWithout := share(s.Without)
+	if !okWithout {
+		return found, 1, okWith, false
+	}
+	return found, 1 - in, okWith, true
 }

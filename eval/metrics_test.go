@@ -147,3 +147,69 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("Summarize(nil) = %+v, want zero", s)
 	}
 }
+
+func TestWordPRF(t *testing.T) {
+	tests := []struct {
+		name       string
+		gold, pred string
+		p, r, f1   float64
+	}{
+		{"identical up to case and punctuation", "The cat, the hat.", "the CAT the hat", 1, 1, 1},
+		// pred: the x2, cat, sat (4); gold: the, cat (2); overlap the+cat 2.
+		{"repeats counted once each", "the cat", "the the cat sat", 0.5, 1, 2 * 0.5 / 1.5},
+		{"empty both", "", " ... ", 1, 1, 1},
+		{"empty gold", "", "word", 0, 0, 0},
+		{"empty pred", "word", "", 0, 0, 0},
+		{"disjoint", "a b", "c d", 0, 0, 0},
+	}
+	for _, tt := range tests {
+		p, r, f1 := WordPRF(tt.gold, tt.pred)
+		if !near(p, tt.p) || !near(r, tt.r) || !near(f1, tt.f1) {
+			t.Errorf("%s: WordPRF = %v %v %v, want %v %v %v", tt.name, p, r, f1, tt.p, tt.r, tt.f1)
+		}
+	}
+}
+
+func TestWordTokens(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"Hello, World_2!", []string{"hello", "world_2"}},
+		// Python's \w+ keeps a run of Han characters as one word.
+		{"東京都 Tokyo", []string{"東京都", "tokyo"}},
+		{"l'Été", []string{"l", "été"}},
+	}
+	for _, tt := range tests {
+		if got := WordTokens(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("WordTokens(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestSnippetRates(t *testing.T) {
+	tests := []struct {
+		name              string
+		text              string
+		s                 Snippets
+		found, absent     float64
+		okWith, okWithout bool
+	}{
+		{"all right", "The Story goes on. Nothing else.", Snippets{With: []string{"the story", "goes on"}, Without: []string{"Login"}}, 1, 1, true, true},
+		{"half found, menu kept", "Home Login The story", Snippets{With: []string{"the story", "the end"}, Without: []string{"Login", "Order now"}}, 0.5, 0.5, true, true},
+		{"no phrases", "text", Snippets{}, 1, 1, false, false},
+	}
+	for _, tt := range tests {
+		f, a, ow, oo := SnippetRates(tt.text, tt.s)
+		if !near(f, tt.found) || !near(a, tt.absent) || ow != tt.okWith || oo != tt.okWithout {
+			t.Errorf("%s: SnippetRates = %v %v %v %v", tt.name, f, a, ow, oo)
+		}
+	}
+}
+
+func TestSummarizeWordF1(t *testing.T) {
+	s := Summarize([]PageScore{ScorePage("a", "s", "one two", "one two"), ScorePage("b", "s", "one two", "three")})
+	if !near(s.WordF1, 0.5) || !near(s.WordRecall, 0.5) || !near(s.WordPrecision, 0.5) {
+		t.Errorf("summary word scores %v %v %v, want 0.5 each", s.WordPrecision, s.WordRecall, s.WordF1)
+	}
+}

@@ -88,6 +88,11 @@ type Prediction struct {
 	// Text is what was scored: the title line, a blank line, the body.
 	Text  string `json:"text"`
 	Error string `json:"error,omitempty"`
+	// Method decided; Confidence is its calibrated confidence (the word
+	// F1 expected), PageType the page's kind (heuristics.PageTypes).
+	Method     string  `json:"method,omitempty"`
+	Confidence float64 `json:"confidence"`
+	PageType   string  `json:"page_type,omitempty"`
 }
 
 // WritePredictions writes one JSON line per page, in id order, failed pages
@@ -99,7 +104,8 @@ func (r *Report) WritePredictions(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for _, p := range ps {
-		if err := enc.Encode(Prediction{ID: p.ID, Source: p.Source, Title: p.Title, Body: p.Body, Date: p.Date, Author: p.Author, Text: p.Text, Error: p.Err}); err != nil {
+		if err := enc.Encode(Prediction{ID: p.ID, Source: p.Source, Title: p.Title, Body: p.Body, Date: p.Date, Author: p.Author, Text: p.Text, Error: p.Err,
+			Method: p.Method, Confidence: p.Confidence, PageType: p.PageType}); err != nil {
 			return err
 		}
 	}

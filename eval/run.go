@@ -67,6 +67,12 @@ type PageResult struct {
 	// Selector of the element chosen.
 	Selector   string  `json:"selector,omitempty"`
 	Confidence float64 `json:"confidence"`
+	// RawConfidence is the method's own confidence, PageType the page's
+	// kind, Evidence what Confidence was calibrated from (see
+	// heuristics.Evidence).
+	RawConfidence float64              `json:"raw_confidence,omitempty"`
+	PageType      string               `json:"page_type,omitempty"`
+	Evidence      *heuristics.Evidence `json:"-"`
 }
 
 // SiteSummary is one site's row.
@@ -89,6 +95,8 @@ type Report struct {
 	Sites    []SiteSummary `json:"sites"`
 	// Sources has one row per source when the manifest has an era column.
 	Sources []SourceSummary `json:"sources,omitempty"`
+	// Calibration is the word F1 met per confidence decile.
+	Calibration Calibration `json:"calibration"`
 	// Methods counts the pages decided by each method (Result.Method).
 	Methods map[string]int `json:"methods"`
 	// Pages lists every page, failing pages first (lowest cosine, then
@@ -218,6 +226,7 @@ func Run(ctx context.Context, manifest string, opt Options) (*Report, error) {
 	}
 	perSite := map[string][]PageScore{}
 	var all []PageScore
+	var cal []ConfidencePoint
 	for i, p := range ds.Pages {
 		o := outs[i]
 		text := ""
@@ -239,11 +248,14 @@ func Run(ctx context.Context, manifest string, opt Options) (*Report, error) {
 			pr.Title, pr.Body = o.Result.Title, o.Result.Body
 			pr.Date, pr.Author = heuristics.NormalizeDate(o.Result.Date), o.Result.Author
 			pr.Method, pr.Selector, pr.Confidence = o.Result.Method, o.Result.Selector, o.Result.Confidence
+			pr.RawConfidence, pr.PageType, pr.Evidence = o.Result.RawConfidence, o.Result.PageType, o.Result.Evidence
 			rep.Methods[o.Result.Method]++
 		}
+		cal = append(cal, ConfidencePoint{Confidence: pr.Confidence, F1: wordF1(text, p.Gold)})
 		rep.Pages = append(rep.Pages, pr)
 	}
 	rep.Overall = Summarize(all)
+	rep.Calibration = CalibrationTable(cal)
 	for _, s := range sites {
 		rep.Sites = append(rep.Sites, SiteSummary{Site: s, Summary: Summarize(perSite[s])})
 	}

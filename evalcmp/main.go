@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -52,10 +53,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("evalcmp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	manifest := fs.String("manifest", "", "dataset manifest (TSV: id, site, url, html_path, gold_path)")
-	methods := fs.String("methods", "single,trafilatura", "comma-separated `methods` to compare: single (Gleaner's single-page extractor), gleaner (template learning + pair diff + vote + single-page fallback), trafilatura")
+	methods := fs.String("methods", "single,trafilatura", "comma-separated `methods` to compare: single (Gleaner's single-page extractor), block (its block model alone, no go-trafilatura candidate), gleaner (template learning + pair diff + vote + single-page fallback), trafilatura")
 	asJSON := fs.Bool("json", false, "print the reports as JSON")
 	bodyOnly := fs.String("body-only", "", "comma-separated `sources` (era column) whose gold has no headline: score their body alone (wide-dev: readability)")
 	meta := fs.String("meta", "", "compare metadata (date, author, title) instead, on the pages of these comma-separated page `types` (era column or gold page_type; \"all\" for every page), against the gold meta/<id>.json (see meta.go)")
+	pagesOut := fs.String("pages", "", "write every page's extraction and scores, one JSON line per page and method, to `file`")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
@@ -69,13 +71,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	for _, m := range strings.Split(*methods, ",") {
 		m = strings.TrimSpace(m)
 		if _, ok := extractors[m]; !ok {
-			return fmt.Errorf("%w: unknown method %q (want single, gleaner or trafilatura)", errUsage, m)
+			return fmt.Errorf("%w: unknown method %q (want single, block, gleaner or trafilatura)", errUsage, m)
 		}
 		ms = append(ms, m)
 	}
 	c, err := compare(ctx, *manifest, ms, eval.SplitList(*bodyOnly))
 	if err != nil {
 		return err
+	}
+	if *pagesOut != "" {
+		if err := c.writePages(*pagesOut); err != nil {
+			return err
+		}
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -91,16 +98,139 @@ var extractors = map[string]func(t *eval.Timing) eval.SiteExtractor{
 	"single":      func(*eval.Timing) eval.SiteExtractor { return eval.Single },
 	"gleaner":     func(t *eval.Timing) eval.SiteExtractor { return eval.Learned(eval.LearnOptions{Timing: t}) },
 	"trafilatura": func(*eval.Timing) eval.SiteExtractor { return trafilaturaSite },
+	"block":       func(*eval.Timing) eval.SiteExtractor { return blockSite },
+}
+
+// blockSite runs Gleaner's single-page block model alone, without the
+// go-trafilatura candidate (SecondOpinionBelow -1), on each page.
+func blockSite(ctx context.Context, site string, docs []eval.Doc) []eval.Outcome {
+	out := make([]eval.Outcome, len(docs))
+	for i, d := range docs {
+		if err := ctx.Err(); err != nil {
+			out[i].Err = err
+			continue
+		}
+		t, err := treediff.Parse(d.ID, d.Src, treediff.ParseOptions{})
+		if err != nil {
+			out[i].Err = fmt.Errorf("page %s: %w", d.ID, err)
+			continue
+		}
+		out[i].Result, out[i].Err = heuristics.ExtractSingleContext(ctx, t, heuristics.SingleOptions{Source: d.Src, SecondOpinionBelow: -1})
+	}
+	return out
 }
 
 // comparison holds the reports of one run, one per method, in the order
-// asked.
+// asked, and, when the dataset gives snippets (WCXB's meta/<id>.json), each
+// method's snippet rates per source ("" for all pages), in the same order.
 type comparison struct {
-	Reports []*eval.Report `json:"reports"`
+	Reports  []*eval.Report              `json:"reports"`
+	Snippets []map[string]snippetSummary `json:"snippets,omitempty"`
+	// pages are each report's pages, kept apart for --pages.
+	pages [][]eval.PageResult
+}
+
+// pageLine is one line of --pages: a page's result under one method.
+type pageLine struct {
+	Method string `json:"method_run"`
+	eval.PageResult
+}
+
+// writePages writes every page of every method as JSON lines to path.
+func (c *comparison) writePages(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("pages: %w", err)
+	}
+	enc := json.NewEncoder(f)
+	enc.SetEscapeHTML(false)
+	for i, ps := range c.pages {
+		for _, p := range ps {
+			if err := enc.Encode(pageLine{Method: c.Reports[i].Method, PageResult: p}); err != nil {
+				f.Close()
+				return fmt.Errorf("pages %s: %w", path, err)
+			}
+		}
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("pages %s: %w", path, err)
+	}
+	return nil
+}
+
+// snippetSummary is the mean, over the pages that have such phrases, of
+// the share of "with" phrases found in the scored text and of "without"
+// phrases absent from it (WCXB's snippet checks; higher is better for both).
+type snippetSummary struct {
+	With        float64 `json:"with"`
+	WithPages   int     `json:"with_pages"`
+	Without     float64 `json:"without_absent"`
+	WithoutPage int     `json:"without_pages"`
+}
+
+// loadSnippets reads the snippets of each page from meta/<id>.json beside
+// the manifest; none (nil, no error) when that folder is absent.
+func loadSnippets(manifest string) (map[string]eval.Snippets, error) {
+	dir := filepath.Join(filepath.Dir(manifest), "meta")
+	if _, err := os.Stat(dir); err != nil {
+		return nil, nil
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, fmt.Errorf("snippets in %s: %w", dir, err)
+	}
+	out := make(map[string]eval.Snippets, len(files))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("snippets: %w", err)
+		}
+		var s eval.Snippets
+		if err := json.Unmarshal(b, &s); err != nil {
+			return nil, fmt.Errorf("snippets %s: %w", f, err)
+		}
+		out[strings.TrimSuffix(filepath.Base(f), ".json")] = s
+	}
+	return out, nil
+}
+
+// snippetRates averages each page's snippet rates per source and over all
+// pages ("").
+func snippetRates(pages []eval.PageResult, snip map[string]eval.Snippets) map[string]snippetSummary {
+	out := map[string]snippetSummary{}
+	for _, p := range pages {
+		s, ok := snip[p.ID]
+		if !ok {
+			continue
+		}
+		found, absent, okWith, okWithout := eval.SnippetRates(p.Text, s)
+		for _, key := range []string{"", p.Source} {
+			row := out[key]
+			if okWith {
+				row.With += found
+				row.WithPages++
+			}
+			if okWithout {
+				row.Without += absent
+				row.WithoutPage++
+			}
+			out[key] = row
+		}
+	}
+	for k, row := range out {
+		row.With /= max(1, float64(row.WithPages))
+		row.Without /= max(1, float64(row.WithoutPage))
+		out[k] = row
+	}
+	return out
 }
 
 func compare(ctx context.Context, manifest string, methods []string, bodyOnly []string) (*comparison, error) {
 	c := &comparison{}
+	snip, err := loadSnippets(manifest)
+	if err != nil {
+		return nil, err
+	}
 	for _, m := range methods {
 		var t eval.Timing
 		r, err := eval.Run(ctx, manifest, eval.Options{Extract: extractors[m](&t), Method: m, BodyOnly: bodyOnly})
@@ -110,6 +240,10 @@ func compare(ctx context.Context, manifest string, methods []string, bodyOnly []
 		if m == "gleaner" {
 			r.SetTiming(&t)
 		}
+		if snip != nil {
+			c.Snippets = append(c.Snippets, snippetRates(r.Pages, snip))
+		}
+		c.pages = append(c.pages, r.Pages)
 		r.Pages = nil
 		c.Reports = append(c.Reports, r)
 	}
@@ -183,8 +317,23 @@ func (c *comparison) write(w io.Writer) error {
 		}
 		fmt.Fprintln(&buf)
 	}
+	fmt.Fprintln(&buf)
+	if err := c.writeCalibration(&buf); err != nil {
+		return err
+	}
 	_, err := w.Write(buf.Bytes())
 	return err
+}
+
+// writeCalibration prints each method's calibration table (confidence
+// decile: pages, mean word F1) side by side.
+func (c *comparison) writeCalibration(w io.Writer) error {
+	names := make([]string, len(c.Reports))
+	cals := make([]eval.Calibration, len(c.Reports))
+	for i, r := range c.Reports {
+		names[i], cals[i] = r.Method, r.Calibration
+	}
+	return eval.WriteCalibrationSideBySide(w, names, cals...)
 }
 
 // column is one measure of a summary, printed for each method.
@@ -194,6 +343,7 @@ type column struct {
 }
 
 var (
+	wordColumn  = column{"wordF1", func(s eval.Summary) string { return fmt.Sprintf("%.3f", s.WordF1) }}
 	f1Column    = column{"F1", func(s eval.Summary) string { return fmt.Sprintf("%.3f", s.F1) }}
 	precColumn  = column{"P", func(s eval.Summary) string { return fmt.Sprintf("%.3f", s.Precision) }}
 	recColumn   = column{"R", func(s eval.Summary) string { return fmt.Sprintf("%.3f", s.Recall) }}
@@ -241,21 +391,60 @@ func (c *comparison) writeSites(w io.Writer) error {
 			}
 		}
 		return ss
-	}, []column{f1Column, exactColumn})
+	}, []column{wordColumn, f1Column, exactColumn})
 }
 
-// writeSources prints F1, precision, recall and exactitude per source.
+// writeSources prints, per source and for all pages, WCXB's word F1, the
+// shingle F1, precision, recall and exactitude, and, when the dataset gives
+// snippets, the share of "with" phrases found and of "without" phrases
+// absent, each for every method.
 func (c *comparison) writeSources(w io.Writer) error {
 	sources := c.Reports[0].Sources
-	names := make([]string, len(sources))
-	for i, s := range sources {
-		names[i] = s.Source
+	cols := []column{wordColumn, f1Column, precColumn, recColumn, exactColumn}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "source\tpages\t")
+	for _, col := range cols {
+		for _, r := range c.Reports {
+			fmt.Fprintf(tw, "%s %s\t", col.name, r.Method)
+		}
 	}
-	return c.table(w, "source", names, func(i int) []eval.Summary {
+	if len(c.Snippets) > 0 {
+		for _, name := range []string{"with", "without"} {
+			for _, r := range c.Reports {
+				fmt.Fprintf(tw, "%s %s\t", name, r.Method)
+			}
+		}
+	}
+	fmt.Fprintln(tw)
+	for i := 0; i <= len(sources); i++ {
+		name, key := "overall", ""
+		if i < len(sources) {
+			name, key = sources[i].Source, sources[i].Source
+		}
 		var ss []eval.Summary
 		for _, r := range c.Reports {
-			ss = append(ss, r.Sources[i].Summary)
+			if i < len(sources) {
+				ss = append(ss, r.Sources[i].Summary)
+			} else {
+				ss = append(ss, r.Overall)
+			}
 		}
-		return ss
-	}, []column{f1Column, precColumn, recColumn, exactColumn})
+		fmt.Fprintf(tw, "%s\t%d\t", name, ss[0].Pages)
+		for _, col := range cols {
+			for _, s := range ss {
+				fmt.Fprintf(tw, "%s\t", col.val(s))
+			}
+		}
+		for _, without := range []bool{false, true} {
+			for _, m := range c.Snippets {
+				v := m[key].With
+				if without {
+					v = m[key].Without
+				}
+				fmt.Fprintf(tw, "%.1f%%\t", 100*v)
+			}
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
 }

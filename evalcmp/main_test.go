@@ -27,14 +27,14 @@ func TestCompareMini(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if err := run(context.Background(), []string{"--manifest", mini, "--json", "--methods", "trafilatura,single"}, &out, &errb); err != nil {
+	if err := run(context.Background(), []string{"--manifest", mini, "--json", "--methods", "trafilatura,single,block"}, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	var c comparison
 	if err := json.Unmarshal(out.Bytes(), &c); err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Reports) != 2 || c.Reports[0].Method != "trafilatura" || c.Reports[1].Method != "single" {
+	if len(c.Reports) != 3 || c.Reports[0].Method != "trafilatura" || c.Reports[1].Method != "single" || c.Reports[2].Method != "block" {
 		t.Fatalf("reports = %+v", c.Reports)
 	}
 	// Both really extracted the readable pages: the unreadable one is the
@@ -107,4 +107,52 @@ func BenchmarkTrafilatura(b *testing.B) {
 		n++
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "pages/s")
+}
+
+func TestSnippetRates(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "meta"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	metas := map[string]string{
+		"a": `{"with": ["the story", "the end"], "without": ["Login"]}`,
+		"b": `{"with": ["second page"], "without": []}`,
+	}
+	for id, js := range metas {
+		if err := os.WriteFile(filepath.Join(dir, "meta", id+".json"), []byte(js), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snip, err := loadSnippets(filepath.Join(dir, "manifest.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := []eval.PageResult{
+		{PageScore: eval.PageScore{ID: "a"}, Source: "article", Text: "Login. The story goes on."},
+		{PageScore: eval.PageScore{ID: "b"}, Source: "forum", Text: "The second page."},
+		{PageScore: eval.PageScore{ID: "c"}, Source: "forum", Text: "no snippets"},
+	}
+	got := snippetRates(pages, snip)
+	tests := []struct {
+		key  string
+		want snippetSummary
+	}{
+		{"", snippetSummary{With: 0.75, WithPages: 2, Without: 0, WithoutPage: 1}},
+		{"article", snippetSummary{With: 0.5, WithPages: 1, Without: 0, WithoutPage: 1}},
+		{"forum", snippetSummary{With: 1, WithPages: 1}},
+	}
+	for _, tt := range tests {
+		if got[tt.key] != tt.want {
+			t.Errorf("%q: %+v, want %+v", tt.key, got[tt.key], tt.want)
+		}
+	}
+	if s, err := loadSnippets(filepath.Join(t.TempDir(), "manifest.tsv")); s != nil || err != nil {
+		t.Errorf("no meta folder: %v %v", s, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "meta", "bad.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadSnippets(filepath.Join(dir, "manifest.tsv")); err == nil || !strings.Contains(err.Error(), "bad.json") {
+		t.Errorf("bad meta file: error %v", err)
+	}
 }

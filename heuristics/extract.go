@@ -93,7 +93,7 @@ func Extract(in Input, opt ExtractOptions) (Result, error) {
 	if err != nil {
 		return r, err
 	}
-	return withMeta(r, in.Page, in.Src), nil
+	return calibrate(withMeta(r, in.Page, in.Src), in.Page, in.Src, opt.Single.SecondOpinionBelow >= 0), nil
 }
 
 // VisibleTree returns t without the elements the rendered page did not
@@ -495,7 +495,7 @@ func ExtractSite(ctx context.Context, pages []SitePage, opt ExtractOptions) (*Si
 		}
 		r, err := extract(in, opt, pairs[i])
 		if err == nil {
-			r = withMeta(r, p.Page, p.Src)
+			r = calibrate(withMeta(r, p.Page, p.Src), p.Page, p.Src, opt.Single.SecondOpinionBelow >= 0)
 		}
 		out.Results[i], out.Errs[i] = r, err
 	})

@@ -25,8 +25,24 @@ type Result struct {
 	Node *treediff.Node
 	// Selector is a CSS selector of Node (see CSSSelector).
 	Selector string
-	// Confidence in [0, 1]: how sure the method is of its choice.
+	// Confidence in [0, 1]: the word F1 the body is expected to reach,
+	// calibrated on annotated pages (see Evidence); the method's own
+	// confidence where no calibration ran (e.g. PairDiff alone).
 	Confidence float64
+	// RawConfidence is the method's own confidence in its choice.
+	RawConfidence float64
+	// PageType is the page's kind, one of PageTypes ("" when not
+	// classified).
+	PageType string
+	// Evidence is what Confidence was calibrated from, nil when it was not.
+	Evidence *Evidence
+
+	// agreement is the word F1 of the block model's body against
+	// go-trafilatura's (-1 when go-trafilatura failed), measured when the
+	// single-page method asked for its body (secondAsked): calibration
+	// uses it without running go-trafilatura a second time.
+	agreement   float64
+	secondAsked bool
 	// Method says which method decided: MethodSingle, MethodPair or
 	// MethodCluster.
 	Method string

@@ -11,54 +11,223 @@ import (
 	"github.com/gleaner/gleaner/treediff"
 )
 
-// The single-page method takes a second opinion when it is unsure of its
-// own choice: go-trafilatura, a well-kept single-page extractor, reads the
-// same page and its body is taken instead. Gleaner's block model is sure of
-// pages whose article-like text sits in one element (Result.Confidence, the
-// share of those words the chosen element holds, is high); where that text
-// is scattered its pick is a guess, and on pages of sites it was never
-// tuned on trafilatura guesses better there. The title, date and author stay
-// Gleaner's. A page compared with its template medoid needs no second
-// opinion: the pair diff decides, and the single-page blocks judge its
-// short lines (see refine).
+// The single-page method weighs a second candidate beside its own body:
+// go-trafilatura, a well-kept single-page extractor, reads the same page,
+// and the body is chosen by evidence (see fuse): the two bodies are
+// compared word for word, and the one that holds the other and more is
+// taken, unless what it adds is what Gleaner's blocks judged boilerplate
+// (under a class, id or role naming comments, a footer, a sidebar…). The
+// block model alone often takes a fragment (one section, one post, one
+// item of a list) where go-trafilatura keeps the whole; go-trafilatura
+// often adds comments or related links to a whole article. Where the two
+// bodies share little, the block model keeps its body when it is sure
+// (Result.Confidence, the share of the page's article-like words its
+// element holds); the title, date and author stay Gleaner's. A page
+// compared with its template medoid needs no second candidate: the pair
+// diff decides, and the single-page blocks judge its short lines (see
+// refine).
 
 // MethodSecondOpinion marks a single-page result whose body is
 // go-trafilatura's.
 const MethodSecondOpinion = "single-page+trafilatura"
 
-// DefaultSecondOpinionBelow is the single-page confidence under which the
-// second opinion is asked for. On wide-dev the F1 of the combination is flat
-// from 0.7 to 0.9 (0.905-0.907); the middle is taken.
+// DefaultSecondOpinionBelow is the single-page confidence under which,
+// when the two candidates' bodies share little, go-trafilatura's is taken.
 const DefaultSecondOpinionBelow = 0.8
 
 // maxSecondOpinionBytes bounds the pages handed to the second extractor,
 // which builds its own DOM of the whole page.
 const maxSecondOpinionBytes = 8 << 20
 
+// maxSecondOpinionBlocks bounds, in the block model's blocks, the pages
+// handed to the second extractor, whose time grows faster than the page
+// (BenchmarkSingleShortBlocks: 1.6 s at 10k short blocks, 77 s at 100k);
+// above it the block model decides alone, in linear time. The largest
+// page of wcxb-dev has 2,640 blocks, of wide-dev 1,747.
+const maxSecondOpinionBlocks = 5000
+
 // errSecondOpinion is wrapped by the failures of the second extractor.
 var errSecondOpinion = errors.New("second opinion")
 
-// withSecondOpinion returns r with go-trafilatura's body when r, a
-// single-page result on page t of source src, is less confident than
-// below and trafilatura finds a body. r is returned unchanged otherwise.
-// Trafilatura reads the source, so its paragraphs are kept only where the
-// page's tree shows their words in a row: t may lack elements the browser
-// hid (VisibleTree), and the body is drawn from the page's own text.
-func withSecondOpinion(r Result, t *treediff.Tree, src []byte, below float64) Result {
-	if r.Confidence >= below || len(src) == 0 || len(src) > maxSecondOpinionBytes || t == nil || t.Root == nil {
+// Thresholds of the evidence fuse weighs.
+const (
+	// holdShare is the share of a body's words the other body must hold
+	// for it to count as held (a fragment of the other, or the same).
+	holdShare = 0.8
+	// maxAddedBoiler is the share of the words a larger body adds that
+	// may lie in blocks judged boilerplate by their cues.
+	maxAddedBoiler = 0.3
+)
+
+// withSecondOpinion returns r, a single-page result on page t of source
+// src (p its blocks), or a result with go-trafilatura's body when the evidence favours it
+// (fuse); below is the confidence under which go-trafilatura's body is
+// taken when the two bodies share little. Trafilatura reads the source, so
+// its paragraphs are kept only where the page's tree shows their words in
+// a row: t may lack elements the browser hid (VisibleTree), and the body is
+// drawn from the page's own text.
+func withSecondOpinion(r Result, t *treediff.Tree, p *page, src []byte, below float64) Result {
+	if below < 0 || len(src) == 0 || len(src) > maxSecondOpinionBytes || t == nil || t.Root == nil || len(p.blocks) > maxSecondOpinionBlocks {
 		return r
 	}
 	body, err := secondOpinion(src)
+	r.secondAsked, r.agreement = true, -1
 	if err != nil {
 		return r
 	}
-	if body = shownIn(t, body); body == "" || !articleLike(newPage(t, SingleOptions{}.withDefaults()), body) {
+	r.agreement = WordOverlap(r.Body, body)
+	if t.Root.Origin != nil {
+		// t is a view of the page without what the browser hid
+		// (VisibleTree): trafilatura, reading the source, must not
+		// bring that back.
+		body = shownIn(t, body)
+	}
+	if body = tidy(body, r.Title); body == "" {
+		return r
+	}
+	if !fuse(r, p, body, below) {
 		return r
 	}
 	r.Body, r.Method = body, MethodSecondOpinion
 	// The body no longer comes from one element of the page.
 	r.Node, r.Selector = nil, ""
 	return r
+}
+
+// tidy drops from body, the second candidate's, the lines the block model
+// leaves out of its own bodies: the headline repeated near the top, and
+// bylines, datelines, labels and legal notices, so that the two
+// candidates are compared, and the second taken, on the same footing.
+func tidy(body, title string) string {
+	var kept []string
+	for i, para := range strings.Split(body, "\n\n") {
+		b := &block{text: para, words: len(treediff.Words(para))}
+		if b.words == 0 || i < 5 && isTitleEcho(b, title) || isBoilerLine(b) || isLegal(b) {
+			continue
+		}
+		kept = append(kept, para)
+	}
+	return strings.Join(kept, "\n\n")
+}
+
+// fuse reports whether other, the second candidate's body on page p,
+// should replace r's body:
+//
+//   - r has no body: other is taken;
+//   - one body holds most words of the other (holdShare) and not the
+//     reverse: the larger one is taken, unless what other adds lies
+//     mostly in blocks the page's cues mark as boilerplate;
+//   - each holds the other: they agree, r stays;
+//   - they share little: other is taken when r is unsure (its confidence
+//     under below) and other is not a list of links (articleLike).
+func fuse(r Result, p *page, other string, below float64) bool {
+	if strings.TrimSpace(r.Body) == "" {
+		return true
+	}
+	mine, theirs := wordBag(r.Body), wordBag(other)
+	common := bagOverlap(mine, theirs)
+	mineHeld := float64(common) / float64(max(1, bagSize(mine)))
+	theirsHeld := float64(common) / float64(max(1, bagSize(theirs)))
+	switch {
+	case mineHeld >= holdShare && theirsHeld >= holdShare:
+		return false
+	case theirsHeld >= holdShare:
+		return false // r holds other and more
+	case mineHeld >= holdShare, mineHeld > theirsHeld+0.2:
+		// r is (mostly) inside other, other not in r: other is taken when
+		// it adds the page's text, not its furniture or r's echoes.
+		// What other adds: its words of which r has none (a repeat of
+		// r's own text adds nothing), some of them in blocks the page
+		// marks as furniture, some perhaps in no block at all (a page
+		// built by script, its text in <noscript>).
+		added := 0
+		for w, c := range theirs {
+			if mine[w] == 0 {
+				added += c
+			}
+		}
+		boiler := addedBoiler(p, r.Body, other)
+		return float64(boiler) <= maxAddedBoiler*float64(added) &&
+			float64(added-boiler) >= (1-holdShare)*float64(bagSize(mine))
+	case theirsHeld > mineHeld+0.2:
+		return false
+	}
+	return r.Confidence < below && articleLike(p, other)
+}
+
+// addedBoiler returns the words of the page's blocks that body holds and
+// base does not (what a larger candidate adds to the smaller) which are
+// boilerplate by their own marks (see boilerplate).
+func addedBoiler(p *page, base, body string) (boiler int) {
+	inBase, inBody := gramsOf(base), gramsOf(body)
+	baseText, bodyText := spaced(base), spaced(body)
+	for _, b := range p.blocks {
+		ws := strings.Fields(normWords(b.text))
+		if len(ws) == 0 || !shown(ws, bodyText, inBody) || shown(ws, baseText, inBase) {
+			continue
+		}
+		if boilerplate(b) {
+			boiler += b.words
+		}
+	}
+	return boiler
+}
+
+// spaced returns s's normalized words joined by spaces, with a space at
+// each end (the text shown looks a short block up in).
+func spaced(s string) string {
+	return " " + strings.Join(strings.Fields(normWords(s)), " ") + " "
+}
+
+// navWordsPerLink is the most words per link a block of links has to be
+// a menu ("Home | World | Business") rather than a list of headlines.
+const navWordsPerLink = 3
+
+// boilerplate reports a block that is page furniture by its own marks: under
+// a strong boilerplate cue, a byline, dateline or legal line, or a menu of
+// short links. A weak cue (promo, gallery, related…) is not enough: sites
+// name the grids of their listings and collections so.
+func boilerplate(b *block) bool {
+	if b.cue || isBoilerLine(b) || isLegal(b) {
+		return true
+	}
+	return b.class == classBad && b.links > 0 && b.linkWords <= navWordsPerLink*b.links && b.linkDensity() > DefaultMaxLinkDensity
+}
+
+// gramsOf returns the word 4-grams of s, normalized as normWords does.
+func gramsOf(s string) map[string]bool {
+	words := strings.Fields(normWords(s))
+	grams := make(map[string]bool, len(words))
+	for i := 0; i+4 <= len(words); i++ {
+		grams[strings.Join(words[i:i+4], " ")] = true
+	}
+	return grams
+}
+
+// wordBag counts the lower-cased words of s.
+func wordBag(s string) map[string]int {
+	m := map[string]int{}
+	for _, w := range treediff.Words(s) {
+		m[strings.ToLower(w.Text)]++
+	}
+	return m
+}
+
+func bagSize(m map[string]int) int {
+	n := 0
+	for _, c := range m {
+		n += c
+	}
+	return n
+}
+
+// bagOverlap is the number of words two bags share, repeats counted.
+func bagOverlap(a, b map[string]int) int {
+	n := 0
+	for w, c := range a {
+		n += min(c, b[w])
+	}
+	return n
 }
 
 // articleLike reports whether the blocks of p that body holds have few of

@@ -39,3 +39,45 @@ func TestArticleLike(t *testing.T) {
 		}
 	}
 }
+
+// TestFuse checks the evidence that chooses between the block model's body
+// and the second candidate's on one page.
+func TestFuse(t *testing.T) {
+	paras := []string{
+		"The council voted on Tuesday to rebuild the old stone bridge over the river before the winter floods arrive.",
+		"Engineers said the work would take eighteen months and cost less than the repairs made over the last ten years.",
+		"Residents who cross the river every day welcomed the decision at a crowded meeting in the town hall.",
+		"The mayor said the new bridge would carry buses and bicycles as well as cars when it opens.",
+	}
+	page := `<html><body><ul class="top"><li><a href="/">Home</a></li><li><a href="/w">World</a></li><li><a href="/b">Business</a></li><li><a href="/s">Sport</a></li></ul><main>` +
+		"<p>" + strings.Join(paras, "</p><p>") + "</p></main>" +
+		`<div class="comments"><p>What a waste of money, the old bridge was fine and everyone in town knows it.</p></div></body></html>`
+	tr, err := treediff.Parse("fuse", []byte(page), treediff.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPage(tr, SingleOptions{}.withDefaults())
+	body := func(ps ...string) string { return strings.Join(ps, "\n\n") }
+	tests := []struct {
+		name  string
+		mine  string
+		conf  float64
+		other string
+		want  bool
+	}{
+		{"no body of its own", "", 0, body(paras...), true},
+		{"the same body", body(paras...), 1, body(paras...), false},
+		{"a fragment of the other", body(paras[0]), 1, body(paras...), true},
+		{"the other is a fragment", body(paras...), 0.5, body(paras[1]), false},
+		{"the other adds a menu", body(paras...), 1, body(append([]string{"Home World Business Sport"}, paras...)...), false},
+		{"the other adds comments", body(paras[:3]...), 1, body(append(paras[:3:3], "What a waste of money, the old bridge was fine and everyone in town knows it.")...), false},
+		{"disjoint, sure", body(paras[0], paras[1]), 0.9, body(paras[2], paras[3]), false},
+		{"disjoint, unsure", body(paras[0], paras[1]), 0.3, body(paras[2], paras[3]), true},
+	}
+	for _, tt := range tests {
+		r := Result{Body: tt.mine, Confidence: tt.conf}
+		if got := fuse(r, p, tt.other, DefaultSecondOpinionBelow); got != tt.want {
+			t.Errorf("%s: fuse = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package heuristics
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -20,10 +21,26 @@ type SingleOptions struct {
 	// keep (JSON-LD scripts) is read from it, and the second opinion reads
 	// the page from it.
 	Source []byte
-	// SecondOpinionBelow is the confidence under which the body is taken
-	// from a second extractor, go-trafilatura, reading Source (default
-	// DefaultSecondOpinionBelow; negative: never).
+	// SecondOpinionBelow is, when a second extractor (go-trafilatura,
+	// reading Source) and the block model find bodies that share little,
+	// the confidence under which the second's is taken (default
+	// DefaultSecondOpinionBelow; negative: the second extractor is never
+	// run). Where one body holds the other, the evidence decides (fuse).
 	SecondOpinionBelow float64
+
+	// ctx, set by ExtractSingleContext, stops the work when done.
+	ctx context.Context
+}
+
+// checkEvery is how many steps of a loop over a page's nodes or blocks run
+// between two looks at the context.
+const checkEvery = 4096
+
+// stopped reports, at every checkEvery-th step i, whether the context of
+// the extraction is done: loops over a page's nodes or blocks then end
+// early and ExtractSingleContext returns the context's error.
+func (o SingleOptions) stopped(i int) bool {
+	return o.ctx != nil && i%checkEvery == 0 && o.ctx.Err() != nil
 }
 
 // Default values of SingleOptions.
@@ -72,26 +89,53 @@ var ErrNoContent = errors.New("no content found")
 //     first <h1>, else the line above the article.
 //
 // Node and Selector designate the element chosen in the third step;
-// Confidence is the share of the page's article-like words the body holds.
-// Under opt.SecondOpinionBelow the body is go-trafilatura's, when it finds
-// one (Method MethodSecondOpinion; see withSecondOpinion).
+// RawConfidence is the share of the page's article-like words the body
+// holds, Confidence the word F1 expected of the body (see Evidence).
+// A page made of many similar units (a listing's items, a thread's posts)
+// gives all of them when they outweigh that body (withUnits). The body of
+// go-trafilatura, run on the same page, is taken instead when the evidence
+// favours it (Method MethodSecondOpinion; see withSecondOpinion and fuse).
 // Date and Author come from ExtractMeta. Pages without text give
 // ErrNoContent. The work is linear in the size of the tree, bounded by
 // its depth for the title search.
 func ExtractSingle(t *treediff.Tree, opt SingleOptions) (Result, error) {
+	return ExtractSingleContext(context.Background(), t, opt)
+}
+
+// ExtractSingleContext is ExtractSingle stopped when ctx is done: it then
+// returns ctx's error (wrapped) within a few thousand steps of its loops.
+// Every step is linear in the number of the page's nodes and blocks.
+func ExtractSingleContext(ctx context.Context, t *treediff.Tree, opt SingleOptions) (Result, error) {
 	opt = opt.withDefaults()
+	opt.ctx = ctx
 	r, err := singlePage(t, opt, nil)
-	return alone(t, r, err, opt)
+	if err == nil || errors.Is(err, ErrNoContent) {
+		if cerr := ctx.Err(); cerr != nil {
+			return Result{}, fmt.Errorf("extract single %s: %w", t.Name, cerr)
+		}
+	}
+	if r, err = alone(t, r, err, opt); err == nil {
+		r = calibrate(r, t, opt.Source, opt.SecondOpinionBelow >= 0)
+	}
+	return r, err
 }
 
 // alone returns the single-page result r on page t (err its error), with
-// the second opinion's body when r is unsure.
+// the body of the page's units when they outweigh it (withUnits), then
+// with the second candidate's body when the evidence favours it
+// (withSecondOpinion).
 func alone(t *treediff.Tree, r Result, err error, opt SingleOptions) (Result, error) {
 	if err != nil && !errors.Is(err, ErrNoContent) {
 		return r, err
 	}
-	if s := withSecondOpinion(r, t, opt.Source, opt.SecondOpinionBelow); s.Method == MethodSecondOpinion {
-		return s, nil
+	if t != nil && t.Root != nil {
+		p := newPage(t, opt)
+		if u := withUnits(r, p); u.Body != r.Body {
+			r, err = u, nil
+		}
+		if s := withSecondOpinion(r, t, p, opt.Source, opt.SecondOpinionBelow); s.Method == MethodSecondOpinion {
+			return s, nil
+		}
 	}
 	return r, err
 }
@@ -151,11 +195,13 @@ type block struct {
 	lines     []string // text cut at <br>
 	words     int
 	linkWords int
+	links     int            // links with words in the block
 	container *treediff.Node // nearest block-level element
 	heading   int            // 1..6 inside <hN>, else 0
 	cue       bool           // under a boilerplate class/id/role
 	weak      bool           // under a weak boilerplate cue (see cueOf)
 	code      bool           // script or markup shown as text
+	pre       bool           // inside <pre>: text the page shows as set (code samples)
 	inLink    bool           // all words inside links
 	leadLink  int            // words of the link the block starts with
 	started   bool           // a word has been seen (for leadLink)
@@ -213,6 +259,7 @@ func (p *page) cueOf(n *treediff.Node) cueStrength {
 func buildPage(t *treediff.Tree, opt SingleOptions, cues *proseMap) *page {
 	p := &page{t: t, opt: opt, first: make([]int, len(t.Nodes)), end: make([]int, len(t.Nodes)), cues: cues}
 	var cur *block
+	links := 0 // links opened and not yet counted in a block
 	var sb strings.Builder
 	lastBR := false
 	flush := func() {
@@ -232,9 +279,13 @@ func buildPage(t *treediff.Tree, opt SingleOptions, cues *proseMap) *page {
 	}
 	linkDepth, cueDepth, weakDepth := 0, 0, 0
 	heading := []int{}
+	preDepth := 0
 	containers := []*treediff.Node{}
 	stack := []frame{{t.Root, false}}
-	for len(stack) > 0 {
+	for step := 1; len(stack) > 0; step++ {
+		if opt.stopped(step) {
+			break
+		}
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		n := f.n
@@ -244,6 +295,8 @@ func buildPage(t *treediff.Tree, opt SingleOptions, cues *proseMap) *page {
 				linkDepth--
 			case headingLevel(n.Label) > 0:
 				heading = heading[:len(heading)-1]
+			case n.Label == "pre":
+				preDepth--
 			}
 			switch p.cueOf(n) {
 			case strongCue:
@@ -269,7 +322,7 @@ func buildPage(t *treediff.Tree, opt SingleOptions, cues *proseMap) *page {
 				continue
 			}
 			if cur == nil {
-				cur = &block{cue: cueDepth > 0, weak: weakDepth > 0}
+				cur = &block{cue: cueDepth > 0, weak: weakDepth > 0, pre: preDepth > 0}
 				if len(containers) > 0 {
 					cur.container = containers[len(containers)-1]
 				} else {
@@ -280,6 +333,8 @@ func buildPage(t *treediff.Tree, opt SingleOptions, cues *proseMap) *page {
 				}
 			}
 			cur.words += len(ws)
+			cur.links += links
+			links = 0
 			if linkDepth > 0 {
 				cur.linkWords += len(ws)
 				if !cur.started || cur.leadLink == cur.words-len(ws) && cur.leadLink > 0 {
@@ -318,6 +373,12 @@ func buildPage(t *treediff.Tree, opt SingleOptions, cues *proseMap) *page {
 		}
 		if n.Label == "a" {
 			linkDepth++
+			if linkDepth == 1 {
+				links++ // counted for the block its first word opens or extends
+			}
+		}
+		if n.Label == "pre" {
+			preDepth++
 		}
 		if h := headingLevel(n.Label); h > 0 {
 			heading = append(heading, h)
@@ -337,6 +398,9 @@ func buildPage(t *treediff.Tree, opt SingleOptions, cues *proseMap) *page {
 	imgs, inputs := p.images(), p.inputs()
 	words, _ := p.elementWords(nil)
 	for i, b := range p.blocks {
+		if opt.stopped(i + 1) {
+			break
+		}
 		b.class = p.classify(b)
 		if b.class != classBad && (p.isCaption(b, imgs) || inFormBox(b, inputs, words, p.totalWords)) {
 			b.class = classBad
@@ -476,20 +540,6 @@ func headingLevel(tag string) int {
 	return 0
 }
 
-// hidden reports elements a browser does not show.
-func hidden(n *treediff.Node) bool {
-	if _, ok := n.Attr("hidden"); ok {
-		return true
-	}
-	if s, ok := n.Attr("style"); ok {
-		s = strings.ReplaceAll(strings.ToLower(s), " ", "")
-		if strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden") {
-			return true
-		}
-	}
-	return false
-}
-
 func (p *page) classify(b *block) blockClass {
 	ld := b.linkDensity()
 	switch {
@@ -499,6 +549,10 @@ func (p *page) classify(b *block) blockClass {
 		return classBad
 	case ld > p.opt.MaxLinkDensity:
 		return classBad
+	case b.pre && b.words >= 3:
+		// A code sample the page sets in <pre> is shown on purpose: a
+		// documentation page's content, not script leaking as text.
+		return classGood
 	case looksLikeCode(b.text):
 		b.code = true
 		return classBad
@@ -518,28 +572,30 @@ func (p *page) classify(b *block) blockClass {
 
 // smooth reclassifies short blocks by their neighbours, as jusText does: a
 // short block between article blocks is article text (a one-line paragraph,
-// a subheading), one next to navigation is navigation.
+// a subheading), one next to navigation is navigation. The nearest non-short
+// class on each side is carried along in one pass each way (rescanning from
+// every short block was quadratic on pages of many short blocks).
 func (p *page) smooth() {
-	for i, b := range p.blocks {
-		if b.class != classShort {
-			continue
+	next := make([]blockClass, len(p.blocks))
+	c := classBad // the page's edges count as navigation
+	for i := len(p.blocks) - 1; i >= 0; i-- {
+		next[i] = c
+		if k := p.blocks[i].class; k != classShort {
+			c = k
 		}
-		prev, next := p.neighbour(i, -1), p.neighbour(i, 1)
-		if prev == classGood && next == classGood {
+	}
+	prev := classBad
+	for i, b := range p.blocks {
+		k := b.class
+		if k == classShort && prev == classGood && next[i] == classGood {
 			b.class = classGood
 		}
-	}
-}
-
-// neighbour is the class of the nearest non-short block before (dir -1) or
-// after (dir 1) block i; classBad at the page's edges.
-func (p *page) neighbour(i, dir int) blockClass {
-	for j := i + dir; j >= 0 && j < len(p.blocks); j += dir {
-		if c := p.blocks[j].class; c != classShort {
-			return c
+		if k != classShort {
+			// A short block turned article text lies after article text:
+			// skipping it leaves prev as it was.
+			prev = k
 		}
 	}
-	return classBad
 }
 
 // weight is what a block adds to the score of an element holding it.
@@ -576,6 +632,9 @@ func (p *page) mainElement() *treediff.Node {
 	var best *treediff.Node
 	bestScore := 0.0
 	for _, n := range p.t.Nodes {
+		if p.opt.stopped(n.Index + 1) {
+			return nil
+		}
 		if n.Kind != treediff.Element || p.end[n.Index] <= p.first[n.Index] {
 			continue
 		}
@@ -732,6 +791,9 @@ func (p *page) title(docTitle string, bodyStart int) string {
 	var best *treediff.Node
 	bestScore := 0.0
 	for _, n := range p.t.Nodes {
+		if p.opt.stopped(n.Index + 1) {
+			return ""
+		}
 		w := words[n.Index]
 		if n.Kind != treediff.Element || w == 0 || w > 40 || n.Label == "title" || p.end[n.Index] <= p.first[n.Index] {
 			continue

@@ -14,7 +14,7 @@ import (
 // the templates of learning run runID (0 for none).
 func StoreExtraction(r heuristics.Result, pageID, runID int64) store.Extraction {
 	return store.Extraction{PageID: pageID, RunID: runID, Title: r.Title, Body: r.Body,
-		Selector: r.Selector, Confidence: r.Confidence, Method: r.Method, Date: r.Date, Author: r.Author}
+		Selector: r.Selector, Confidence: r.Confidence, Method: r.Method, Date: r.Date, Author: r.Author, PageType: r.PageType}
 }
 
 // VotedRules returns the rules of a site's clusters (SiteExtraction.Rules)

@@ -130,4 +130,7 @@ var migrations = []Migration{
 			PRIMARY KEY (page_id, seq)
 		)`,
 	}},
+	{Version: 3, Name: "extractions: page_type", Statements: []string{
+		`ALTER TABLE extractions ADD COLUMN page_type TEXT NOT NULL DEFAULT ''`,
+	}},
 }

@@ -986,11 +986,11 @@ func (s *DB) PutDistances(ctx context.Context, ds []Distance) error {
 func (s *DB) PutExtractions(ctx context.Context, xs []Extraction) error {
 	now := time.Now().UTC().Truncate(time.Millisecond)
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		st, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO extractions (page_id, run_id, title, body, selector, confidence, method, date, author, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (page_id, run_id) DO UPDATE SET
+		st, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO extractions (page_id, run_id, title, body, selector, confidence, method, date, author, page_type, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (page_id, run_id) DO UPDATE SET
 			title = excluded.title, body = excluded.body, selector = excluded.selector,
 			confidence = excluded.confidence, method = excluded.method, date = excluded.date,
-			author = excluded.author, created_at = excluded.created_at`))
+			author = excluded.author, page_type = excluded.page_type, created_at = excluded.created_at`))
 		if err != nil {
 			return err
 		}
@@ -1004,7 +1004,7 @@ func (s *DB) PutExtractions(ctx context.Context, xs []Extraction) error {
 				return fmt.Errorf("extraction of page %d: NaN confidence", x.PageID)
 			}
 			if _, err := st.ExecContext(ctx, x.PageID, x.RunID, x.Title, x.Body, x.Selector, x.Confidence,
-				x.Method, x.Date, x.Author, millis(x.CreatedAt)); err != nil {
+				x.Method, x.Date, x.Author, x.PageType, millis(x.CreatedAt)); err != nil {
 				return fmt.Errorf("extraction of page %d (run %d): %w", x.PageID, x.RunID, err)
 			}
 		}
@@ -1018,7 +1018,7 @@ func (s *DB) PutExtractions(ctx context.Context, xs []Extraction) error {
 
 // Extractions lists extractions matching q.
 func (s *DB) Extractions(ctx context.Context, q ExtractionQuery) ([]Extraction, error) {
-	sqlq := `SELECT x.page_id, x.run_id, x.title, x.body, x.selector, x.confidence, x.method, x.date, x.author, x.created_at
+	sqlq := `SELECT x.page_id, x.run_id, x.title, x.body, x.selector, x.confidence, x.method, x.date, x.author, x.page_type, x.created_at
 		FROM extractions x`
 	var where []string
 	var args []any
@@ -1044,7 +1044,7 @@ func (s *DB) Extractions(ctx context.Context, q ExtractionQuery) ([]Extraction, 
 	for rows.Next() {
 		var x Extraction
 		var created int64
-		if err := rows.Scan(&x.PageID, &x.RunID, &x.Title, &x.Body, &x.Selector, &x.Confidence, &x.Method, &x.Date, &x.Author, &created); err != nil {
+		if err := rows.Scan(&x.PageID, &x.RunID, &x.Title, &x.Body, &x.Selector, &x.Confidence, &x.Method, &x.Date, &x.Author, &x.PageType, &created); err != nil {
 			return nil, fmt.Errorf("store: extractions: %w", err)
 		}
 		x.CreatedAt = fromMillis(created)

@@ -311,6 +311,7 @@ type Extraction struct {
 	Method     string // which method decided (pair diff, cluster rule, single page…)
 	Date       string // publication date as stated by the page
 	Author     string
+	PageType   string    // the page's kind (article, forum, product…), "" when unknown
 	CreatedAt  time.Time // set by PutExtractions when zero
 }
 

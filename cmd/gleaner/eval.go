@@ -28,7 +28,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	bodyOnly := fs.String("body-only", "", "comma-separated `sources` (era column) whose gold has no headline: score their body alone (wide-dev: readability)")
 	pages := fs.Bool("pages", false, "also list every page, failing pages first")
-	predictions := fs.String("predictions", "", "write one JSON line per page {id, source, title, body, date (ISO 8601), author, text[, error]} to this `file`")
+	predictions := fs.String("predictions", "", "write one JSON line per page {id, source, title, body, date (ISO 8601), author, text[, error], method, confidence, page_type} to this `file`")
 	db := fs.String("db", "", "also import the dataset into this store `path` (SQLite) and cache tree edit distances there")
 	method := fs.String("method", "gleaner", "method: gleaner (learn each site's templates, pair diff against the medoid, cluster vote, single-page fallback) or single (single-page extractor alone)")
 	seed := fs.Int64("seed", 1, "`seed` of template learning")
@@ -103,6 +103,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return enc.Encode(rep)
 	}
 	if err := rep.WriteTables(stdout); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	if err := eval.WriteCalibration(stdout, rep.Calibration); err != nil {
 		return err
 	}
 

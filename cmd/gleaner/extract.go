@@ -31,10 +31,12 @@ type extractPageJSON struct {
 	Method     string  `json:"method"`
 	Selector   string  `json:"selector,omitempty"`
 	Confidence float64 `json:"confidence"`
-	Title      string  `json:"title"`
-	Body       string  `json:"body"`
-	Date       string  `json:"date,omitempty"`
-	Author     string  `json:"author,omitempty"`
+	// PageType is the page's kind (heuristics.PageTypes).
+	PageType string `json:"page_type,omitempty"`
+	Title    string `json:"title"`
+	Body     string `json:"body"`
+	Date     string `json:"date,omitempty"`
+	Author   string `json:"author,omitempty"`
 	// Templates says, for one page, which templates were consulted and why
 	// the method was chosen.
 	Templates string `json:"templates,omitempty"`
@@ -163,7 +165,7 @@ func pageJSON(name string, r heuristics.Result, err error) extractPageJSON {
 		return extractPageJSON{Page: name, Error: err.Error()}
 	}
 	return extractPageJSON{Page: name, Method: r.Method, Selector: r.Selector, Confidence: r.Confidence,
-		Title: r.Title, Body: r.Body, Date: r.Date, Author: r.Author}
+		PageType: r.PageType, Title: r.Title, Body: r.Body, Date: r.Date, Author: r.Author}
 }
 
 // extractSite extracts the pages of one stored site with the site

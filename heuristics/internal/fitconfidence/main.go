@@ -1,0 +1,250 @@
+// Command fitconfidence fits Gleaner's page type classifier and its
+// calibrated confidence on annotated datasets, cross-validated by site, and
+// writes them as heuristics/pagetype_model.go and
+// heuristics/calibrate_model.go.
+//
+// It extracts every page with Gleaner's full method (eval.Learned: the
+// site's templates learned, pair diff, rules, single page with
+// go-trafilatura's second opinion), keeps each page's evidence
+// (heuristics.Evidence) and the word F1 of its scored text against the
+// gold, then
+//
+//   - fits a multinomial logistic regression of the page type (the
+//     manifest's era, where it is one of heuristics.PageTypes) on
+//     heuristics.PageTypeFeatures, and reports its accuracy and confusion
+//     matrix over folds that never split a site;
+//   - fits a logistic regression of the word F1 on the evidence (with the
+//     page type probabilities of the fold's own classifier), then an
+//     isotonic map of its score to the F1, and reports per dataset the
+//     calibration table (confidence decile: pages, mean word F1) and the
+//     share of pages at confidence ≥ 0.9 with word F1 ≥ 0.8, before (the
+//     methods' own confidence) and after (the held-out fold's calibrated
+//     confidence);
+//   - fits both on all pages and writes the two files.
+//
+// Rerun it, from the repository root, whenever the extraction changes:
+//
+//	go run ./heuristics/internal/fitconfidence \
+//	  --manifest ../shared/data/wcxb-dev/manifest.tsv \
+//	  --manifest ../shared/data/wide-dev/manifest.tsv \
+//	  --manifest ../shared/data/big9-dev/manifest.tsv \
+//	  --body-only article,service,forum,product,collection,listing,documentation,readability \
+//	  --article-sources dragnet,l3s-gn1 --records /tmp/fitconfidence.jsonl
+//
+// --records caches the extraction (rerun with --reuse to fit again without
+// extracting; the extraction of each manifest can run apart, in parallel,
+// into its own file, and --reuse --records a.jsonl,b.jsonl fit on all).
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gleaner/gleaner/eval"
+	"github.com/gleaner/gleaner/heuristics"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fitconfidence:", err)
+		os.Exit(1)
+	}
+}
+
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// record is one page's extraction as the fit needs it.
+type record struct {
+	Set    string              `json:"set"`
+	ID     string              `json:"id"`
+	Site   string              `json:"site"`
+	Era    string              `json:"era"`
+	F1     float64             `json:"f1"`
+	Err    string              `json:"err,omitempty"`
+	Ev     heuristics.Evidence `json:"evidence"`
+	Method string              `json:"method"`
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("fitconfidence", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var manifests listFlag
+	fs.Var(&manifests, "manifest", "dataset `manifest` (repeatable)")
+	bodyOnly := fs.String("body-only", "", "comma-separated `sources` (era column) scored on the body alone")
+	recordsPath := fs.String("records", "", "cache of the extraction records (JSONL) `file` (with --reuse: comma-separated files)")
+	reuse := fs.Bool("reuse", false, "read --records instead of extracting")
+	out := fs.String("out", "heuristics", "`directory` of the generated model files")
+	folds := fs.Int("folds", 5, "cross-validation `folds` (by site)")
+	write := fs.Bool("write", true, "write the model files")
+	articles := fs.String("article-sources", "", "comma-separated `sources` (era column) whose pages are all articles: page type training examples")
+	articleWeight := fs.Float64("article-weight", 0.25, "`weight` of an article source's page in the page type fit (a typed page weighs 1)")
+	heldOut := fs.String("held-out", "", "write each page's held-out calibrated confidence and page type (JSONL) to this `file`")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var recs []record
+	var err error
+	if *reuse {
+		for _, path := range eval.SplitList(*recordsPath) {
+			rs, rerr := readRecords(path)
+			recs, err = append(recs, rs...), errors.Join(err, rerr)
+		}
+	} else {
+		recs, err = extractAll(ctx, manifests, eval.SplitList(*bodyOnly), stderr)
+		if err == nil && *recordsPath != "" {
+			err = writeRecords(*recordsPath, recs)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	f := fitter{recs: recs, folds: *folds, articleSources: eval.SplitList(*articles), articleWeight: *articleWeight}
+	pt, err := f.pageTypes(stdout)
+	if err != nil {
+		return err
+	}
+	cal := f.calibration(stdout)
+	if *heldOut != "" {
+		if err := f.writeHeldOut(*heldOut); err != nil {
+			return err
+		}
+	}
+	if !*write {
+		return nil
+	}
+	if err := writeGo(filepath.Join(*out, "pagetype_model.go"), pt.goSource()); err != nil {
+		return err
+	}
+	return writeGo(filepath.Join(*out, "calibrate_model.go"), cal.goSource())
+}
+
+// extractAll extracts every page of the manifests with eval.Learned.
+func extractAll(ctx context.Context, manifests, bodyOnly []string, stderr io.Writer) ([]record, error) {
+	if len(manifests) == 0 {
+		return nil, errors.New("no --manifest given")
+	}
+	var recs []record
+	for _, m := range manifests {
+		set := filepath.Base(filepath.Dir(m))
+		ds, err := eval.LoadDataset(m)
+		if err != nil {
+			return nil, err
+		}
+		gold := map[string]string{}
+		for _, p := range ds.Pages {
+			gold[p.ID] = p.Gold
+		}
+		rep, err := eval.Run(ctx, m, eval.Options{BodyOnly: bodyOnly})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", m, err)
+		}
+		for _, p := range rep.Pages {
+			r := record{Set: set, ID: p.ID, Site: set + "/" + p.Site, Era: p.Source, Err: p.Err, Method: p.Method,
+				F1: heuristics.WordOverlap(p.Text, gold[p.ID])}
+			if p.Evidence != nil {
+				r.Ev = *p.Evidence
+			}
+			recs = append(recs, r)
+		}
+		fmt.Fprintf(stderr, "%s: %d pages extracted in %.0fs\n", set, len(rep.Pages), rep.Seconds)
+	}
+	slices.SortFunc(recs, func(a, b record) int { return strings.Compare(a.Set+a.ID, b.Set+b.ID) })
+	return recs, nil
+}
+
+func writeRecords(path string, recs []record) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("records: %w", err)
+	}
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	for _, r := range recs {
+		if err := enc.Encode(r); err != nil {
+			f.Close()
+			return fmt.Errorf("records %s: %w", path, err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return fmt.Errorf("records %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+func readRecords(path string) ([]record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("records: %w", err)
+	}
+	defer f.Close()
+	var recs []record
+	dec := json.NewDecoder(bufio.NewReader(f))
+	for {
+		var r record
+		if err := dec.Decode(&r); errors.Is(err, io.EOF) {
+			return recs, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("records %s: %w", path, err)
+		}
+		recs = append(recs, r)
+	}
+}
+
+// foldOf assigns a site to a fold by a hash of its name: a site's pages
+// stay together, and the split does not depend on the order of pages.
+func foldOf(site string, folds int) int {
+	h := fnv.New32a()
+	h.Write([]byte(site))
+	return int(h.Sum32() % uint32(folds))
+}
+
+// heldOut is one page's held-out outcome (--held-out).
+type heldOut struct {
+	Set        string  `json:"set"`
+	ID         string  `json:"id"`
+	Era        string  `json:"era"`
+	Method     string  `json:"method"`
+	PageType   string  `json:"page_type"`
+	Raw        float64 `json:"raw"`
+	Agreement  float64 `json:"agreement"`
+	Confidence float64 `json:"confidence"`
+	F1         float64 `json:"f1"`
+}
+
+func (f *fitter) writeHeldOut(path string) error {
+	out, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("held-out: %w", err)
+	}
+	enc := json.NewEncoder(out)
+	for i, r := range f.recs {
+		h := heldOut{Set: r.Set, ID: r.ID, Era: r.Era, Method: r.Method, Raw: r.Ev.Raw, Agreement: r.Ev.Agreement,
+			Confidence: f.held[i], F1: r.F1}
+		if f.typeProbs[i] != nil {
+			h.PageType = heuristics.PageTypes[argmax(f.typeProbs[i])]
+		}
+		if err := enc.Encode(h); err != nil {
+			out.Close()
+			return fmt.Errorf("held-out %s: %w", path, err)
+		}
+	}
+	return out.Close()
+}
