@@ -118,8 +118,9 @@ func tidy(body, title string) string {
 //     reverse: the larger one is taken, unless what other adds lies
 //     mostly in blocks the page's cues mark as boilerplate;
 //   - each holds the other: they agree, r stays;
-//   - they share little: other is taken when r is unsure (its confidence
-//     under below) and other is not a list of links (articleLike).
+//   - they share little: other is taken when r is short (articleWords)
+//     and unsure (its confidence under below) and other is not a list of
+//     links (articleLike).
 func fuse(r Result, p *page, other string, below float64) bool {
 	if strings.TrimSpace(r.Body) == "" {
 		return true
@@ -135,7 +136,13 @@ func fuse(r Result, p *page, other string, below float64) bool {
 		return false // r holds other and more
 	case mineHeld >= holdShare, mineHeld > theirsHeld+0.2:
 		// r is (mostly) inside other, other not in r: other is taken when
-		// it adds the page's text, not its furniture or r's echoes.
+		// it adds the page's text, not its furniture or r's echoes, and
+		// r is not an article the block model is sure of (long, its
+		// confidence at least below): what other adds to one is, on news
+		// pages, comments and related links no class names.
+		if bagSize(mine) >= articleWords && r.Confidence >= below {
+			return false
+		}
 		// What other adds: its words of which r has none (a repeat of
 		// r's own text adds nothing), some of them in blocks the page
 		// marks as furniture, some perhaps in no block at all (a page
@@ -152,7 +159,9 @@ func fuse(r Result, p *page, other string, below float64) bool {
 	case theirsHeld > mineHeld+0.2:
 		return false
 	}
-	return r.Confidence < below && articleLike(p, other)
+	// They share little: a long body the block model found stays (what
+	// other holds instead is, on news pages, the comments under it).
+	return r.Confidence < below && bagSize(mine) < articleWords && articleLike(p, other)
 }
 
 // addedBoiler returns the words of the page's blocks that body holds and

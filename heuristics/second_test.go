@@ -58,6 +58,11 @@ func TestFuse(t *testing.T) {
 	}
 	p := newPage(tr, SingleOptions{}.withDefaults())
 	body := func(ps ...string) string { return strings.Join(ps, "\n\n") }
+	// An article of more than articleWords words, sharing few words with paras.
+	var longArticle []string
+	for i := range 12 {
+		longArticle = append(longArticle, fmt.Sprintf("Paragraph %d of the report counts ships, cranes, quays and sheds along the eastern harbour wall.", i))
+	}
 	tests := []struct {
 		name  string
 		mine  string
@@ -71,6 +76,8 @@ func TestFuse(t *testing.T) {
 		{"the other is a fragment", body(paras...), 0.5, body(paras[1]), false},
 		{"the other adds a menu", body(paras...), 1, body(append([]string{"Home World Business Sport"}, paras...)...), false},
 		{"the other adds comments", body(paras[:3]...), 1, body(append(paras[:3:3], "What a waste of money, the old bridge was fine and everyone in town knows it.")...), false},
+		{"a sure long article inside the other", body(longArticle...), 1, body(append(longArticle[:len(longArticle):len(longArticle)], paras...)...), false},
+		{"an unsure long body inside the other", body(longArticle...), 0.5, body(append(longArticle[:len(longArticle):len(longArticle)], paras...)...), true},
 		{"disjoint, sure", body(paras[0], paras[1]), 0.9, body(paras[2], paras[3]), false},
 		{"disjoint, unsure", body(paras[0], paras[1]), 0.3, body(paras[2], paras[3]), true},
 	}
