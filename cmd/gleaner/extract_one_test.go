@@ -128,7 +128,7 @@ func TestExtractOneURLRendered(t *testing.T) {
 		t.Errorf("rendered: %+v", got)
 	}
 	// The same page gives the same metadata plain or rendered.
-	plain := extractOne(t, ts.URL+"/council", "--plain")
+	plain := extractOne(t, ts.URL+"/council", "--plain", "--allow-host", ts.Listener.Addr().String())
 	if got.Meta == nil || plain.Meta == nil || got.Meta.Title != plain.Meta.Title || got.Meta.Published != plain.Meta.Published ||
 		strings.Join(got.Meta.Authors, ",") != strings.Join(plain.Meta.Authors, ",") || got.Meta.Published == "" {
 		t.Errorf("rendered meta %+v, plain %+v", got.Meta, plain.Meta)
