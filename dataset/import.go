@@ -98,7 +98,7 @@ func (m *Manifest) Page(e Entry, opt Options) (*store.Page, error) {
 		p.Dataset = opt.Dataset
 	}
 	if gf := m.GoldFile(e); gf != "" {
-		b, err := readFile(gf, opt.MaxFileBytes)
+		b, err := ReadPage(gf, opt.MaxFileBytes)
 		if err != nil {
 			return nil, fmt.Errorf("%s: page %s: gold: %w", m.where(e), e.name(), err)
 		}
@@ -106,30 +106,6 @@ func (m *Manifest) Page(e Entry, opt Options) (*store.Page, error) {
 		p.Gold = &g
 	}
 	return p, nil
-}
-
-// readFile reads a regular file of at most max bytes.
-func readFile(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	if st.Size() > max {
-		return nil, fmt.Errorf("%s: %d bytes, over the limit of %d", path, st.Size(), max)
-	}
-	b, err := readAtMost(f, max)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return b, nil
 }
 
 // Check verifies, without reading them whole, that every entry's site can be

@@ -14,12 +14,12 @@ import (
 const DefaultMaxPageBytes = 64 << 20
 
 // ErrPageTooLarge is returned when a page, decompressed, exceeds its bound.
-var ErrPageTooLarge = errors.New("page over its size limit")
+var ErrPageTooLarge = errors.New("page too large")
 
 // gzipMagic opens every gzip stream (RFC 1952).
 var gzipMagic = []byte{0x1f, 0x8b}
 
-// ReadPage reads the HTML page file at path, of at most max bytes once
+// ReadPage reads the page file (HTML, or a gold text) at path, of at most max bytes once
 // decompressed (max <= 0: DefaultMaxPageBytes). A gzip file, recognised by
 // its magic bytes whatever its name, is decompressed: datasets such as WCXB
 // ship their pages as html/<id>.html.gz. The bound applies to the
@@ -72,7 +72,7 @@ func readAtMost(r io.Reader, max int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(b)) > max {
-		return nil, fmt.Errorf("%w: more than %d bytes", ErrPageTooLarge, max)
+		return nil, fmt.Errorf("%w: over the limit of %d bytes", ErrPageTooLarge, max)
 	}
 	return b, nil
 }

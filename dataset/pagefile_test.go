@@ -37,8 +37,8 @@ func TestReadPage(t *testing.T) {
 	}{
 		{"plain", page, 0, page, ""},
 		{"gzip under any name", gz(t, page), 0, page, ""},
-		{"plain over the limit", page, 10, nil, "over its size limit"},
-		{"gzip bomb stops at the limit", gz(t, bomb), 4096, nil, "gzip: page over its size limit"},
+		{"plain over the limit", page, 10, nil, "over the limit of 10 bytes"},
+		{"gzip bomb stops at the limit", gz(t, bomb), 4096, nil, "gzip: page too large: over the limit of 4096"},
 		{"truncated gzip", gz(t, page)[:12], 0, nil, "gzip:"},
 		{"empty file", nil, 0, []byte{}, ""},
 	}
