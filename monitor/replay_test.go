@@ -30,6 +30,7 @@ type replayRound struct {
 	Errors     int
 	Requests   int
 	Templated  int // new articles extracted against their template
+	Titled     int // documents whose title is the gold's headline
 	Methods    map[string]int
 	Gleaner    eval.Summary // the documents' bodies against the gold
 	Trafilura  eval.Summary // go-trafilatura on the same pages
@@ -47,8 +48,8 @@ func (r replayRound) String() string {
 	if r.Found > 0 {
 		perNew = float64(r.Requests) / float64(r.Found)
 	}
-	return fmt.Sprintf("round %d: published %d, found %d, other new %d, duplicates %d, hubs %d, errors %d, requests/new %.2f, templated %d, body F1 %.3f (go-trafilatura %.3f), methods: %s",
-		r.Round, r.Published, r.Found, r.Other, r.Duplicates, r.Hubs, r.Errors, perNew, r.Templated, r.Gleaner.F1, r.Trafilura.F1, strings.Join(methods, ", "))
+	return fmt.Sprintf("round %d: published %d, found %d, other new %d, duplicates %d, hubs %d, errors %d, requests/new %.2f, templated %d, title = headline %d, body F1 %.3f (go-trafilatura %.3f), methods: %s",
+		r.Round, r.Published, r.Found, r.Other, r.Duplicates, r.Hubs, r.Errors, perNew, r.Templated, r.Titled, r.Gleaner.F1, r.Trafilura.F1, strings.Join(methods, ", "))
 }
 
 // replayMonitor replays a dataset (fixtures.Replay) round by round, runs
@@ -130,6 +131,11 @@ func scoreReplayRound(t *testing.T, m *Monitor, rp *fixtures.Replay, rep *Report
 		}
 		rr.Found++
 		rr.Methods[d.Method]++
+		if sameLine(d.Title, headlineOf(gold[p.Entry.ID])) {
+			rr.Titled++
+		} else {
+			t.Logf("round %d: %s title %q, headline %q", rep.Round, d.URL, d.Title, headlineOf(gold[p.Entry.ID]))
+		}
 		ours = append(ours, eval.ScorePage(p.Entry.ID, "", gold[p.Entry.ID], d.Text))
 		src, err := rp.Source(p)
 		if err != nil {
@@ -147,6 +153,18 @@ func scoreReplayRound(t *testing.T, m *Monitor, rp *fixtures.Replay, rep *Report
 	}
 	rr.Gleaner, rr.Trafilura = eval.Summarize(ours), eval.Summarize(theirs)
 	return rr
+}
+
+// headlineOf is the first line of a gold that opens with the headline
+// (big9-dev, wide-dev but readability).
+func headlineOf(gold string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(gold), "\n")
+	return line
+}
+
+// sameLine says whether two lines hold the same words, case aside.
+func sameLine(a, b string) bool {
+	return strings.EqualFold(strings.Join(strings.Fields(a), " "), strings.Join(strings.Fields(b), " "))
 }
 
 // trafilaturaBody is go-trafilatura's content text of a page, configured
@@ -212,6 +230,21 @@ func TestReplayBig9(t *testing.T) {
 	logSources(t, rounds)
 	checkReplay(t, rounds, 0.99, 0.975)
 	checkTemplated(t, rounds, 0.8)
+	checkTitles(t, rounds, 0.95)
+}
+
+// checkTitles fails when fewer than min of the documents found have the
+// gold's headline as their title.
+func checkTitles(t *testing.T, rounds []replayRound, min float64) {
+	t.Helper()
+	titled, found := 0, 0
+	for _, r := range rounds {
+		titled, found = titled+r.Titled, found+r.Found
+	}
+	t.Logf("titles equal to the headline: %d of %d", titled, found)
+	if found == 0 || float64(titled) < min*float64(found) {
+		t.Errorf("titles equal to the headline: %d of %d, want at least %.0f%%", titled, found, 100*min)
+	}
 }
 
 // checkTemplated holds the share of new articles extracted against their
