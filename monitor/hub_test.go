@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -55,14 +53,8 @@ func TestHubOnlySite(t *testing.T) {
 	site := &hubSite{}
 	ts := httptest.NewServer(site)
 	t.Cleanup(ts.Close)
-	u, _ := url.Parse(ts.URL)
-	cfg := Config{Name: "hub", Sites: []string{ts.URL + "/"}}
-	cfg.Guard.Allowed = []string{u.Host}
 	ctx := context.Background()
-	m, err := Open(ctx, openDB(t, filepath.Join(t.TempDir(), "m.db")), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := openLoopback(t, Config{Name: "hub", Sites: []string{ts.URL + "/"}}, ts.URL)
 	tests := []struct {
 		round, new, requests int
 	}{
@@ -110,13 +102,7 @@ func TestSourceBound(t *testing.T) {
 		}
 	}))
 	t.Cleanup(ts.Close)
-	u, _ := url.Parse(ts.URL)
-	cfg := Config{Name: "bound", Sites: []string{ts.URL + "/"}}
-	cfg.Guard.Allowed = []string{u.Host}
-	m, err := Open(context.Background(), openDB(t, filepath.Join(t.TempDir(), "m.db")), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := openLoopback(t, Config{Name: "bound", Sites: []string{ts.URL + "/"}}, ts.URL)
 	rep, err := m.Round(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -65,13 +63,7 @@ func identitySite(t *testing.T) *httptest.Server {
 func TestIdentity(t *testing.T) {
 	srv := identitySite(t)
 	ctx := context.Background()
-	u, _ := url.Parse(srv.URL)
-	cfg := Config{Name: "identity", Sites: []string{srv.URL + "/"}}
-	cfg.Guard.Allowed = []string{u.Host}
-	m, err := Open(ctx, openDB(t, filepath.Join(t.TempDir(), "m.db")), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := openLoopback(t, Config{Name: "identity", Sites: []string{srv.URL + "/"}}, srv.URL)
 	rep, err := m.Round(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -85,10 +77,11 @@ func TestIdentity(t *testing.T) {
 		srv.URL + "/news/story-three-here.html": srv.URL + "/",
 		srv.URL + "/news/story-four-here.html":  "",
 	}
+	host := strings.TrimPrefix(srv.URL, "http://")
 	for _, d := range rep.Documents {
 		c, ok := want[d.URL]
-		if !ok || d.Canonical != c || d.Site != u.Host {
-			t.Errorf("document %s: canonical %q, site %q; want one of %v, site %s", d.URL, d.Canonical, d.Site, want, u.Host)
+		if !ok || d.Canonical != c || d.Site != host {
+			t.Errorf("document %s: canonical %q, site %q; want one of %v, site %s", d.URL, d.Canonical, d.Site, want, host)
 			continue
 		}
 		delete(want, d.URL)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,13 +84,7 @@ func kindSite(t *testing.T) *httptest.Server {
 func TestKindFromTemplates(t *testing.T) {
 	srv := kindSite(t)
 	ctx := context.Background()
-	u, _ := url.Parse(srv.URL)
-	cfg := Config{Name: "kind", Sites: []string{srv.URL + "/"}, Seed: 1}
-	cfg.Guard.Allowed = []string{u.Host}
-	m, err := Open(ctx, openDB(t, filepath.Join(t.TempDir(), "m.db")), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := openLoopback(t, Config{Name: "kind", Sites: []string{srv.URL + "/"}, Seed: 1}, srv.URL)
 	rep, err := m.Round(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -37,6 +37,22 @@ func config(srv *fixtures.Server) Config {
 	return cfg
 }
 
+// openLoopback opens monitor cfg on a fresh SQLite store, its guard
+// allowing the test server at base and nothing else on loopback.
+func openLoopback(t *testing.T, cfg Config, base string) *Monitor {
+	t.Helper()
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Guard.Allowed = append(cfg.Guard.Allowed, u.Host)
+	m, err := Open(context.Background(), openDB(t, filepath.Join(t.TempDir(), "m.db")), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 func openDB(t *testing.T, path string) *store.DB {
 	t.Helper()
 	db, err := store.Open(context.Background(), path)

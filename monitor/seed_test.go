@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -80,7 +78,6 @@ func seedSite(t *testing.T) *httptest.Server {
 // never a document.
 func TestSeeds(t *testing.T) {
 	srv := seedSite(t)
-	u, _ := url.Parse(srv.URL)
 	for _, tc := range []struct {
 		seed     string
 		kind     string // the seed's source kind after its check
@@ -98,12 +95,7 @@ func TestSeeds(t *testing.T) {
 	} {
 		t.Run(strings.TrimPrefix(tc.seed, "/"), func(t *testing.T) {
 			ctx := context.Background()
-			cfg := Config{Name: "seed", Sites: []string{srv.URL + tc.seed}}
-			cfg.Guard.Allowed = []string{u.Host}
-			m, err := Open(ctx, openDB(t, filepath.Join(t.TempDir(), "m.db")), cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m := openLoopback(t, Config{Name: "seed", Sites: []string{srv.URL + tc.seed}}, srv.URL)
 			rep, err := m.Round(ctx)
 			if err != nil {
 				t.Fatal(err)
