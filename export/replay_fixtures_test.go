@@ -92,7 +92,7 @@ func TestReplayFixtureArticles(t *testing.T) {
 		if err := waitFor(ctx, `document.body && document.body.innerText.replace(/\s+/g, " ").includes(`+jsString(a[1])+`)`, 30*time.Second); err != nil {
 			t.Fatalf("%s: the live render never showed its body: %v", u, err)
 		}
-		live[u] = eval1(t, ctx, `document.body.innerText`)
+		live[u] = settledText(t, ctx, `document`)
 	}
 	w.Close() // the network is cut: only the archive answers
 	replay := replayServer(t, filepath.Join(out, "corpus.wacz"))

@@ -84,7 +84,26 @@ func replayInFrame(t *testing.T, ctx context.Context, url, ready string) string 
 	if err := waitFor(ctx, cond, 60*time.Second); err != nil {
 		t.Fatalf("%s: the replayed page never got ready: %v (frame: %s)", url, err, eval1(t, ctx, `String(`+doc+` && `+doc+`.documentElement.outerHTML.slice(0, 2000))`))
 	}
-	return eval1(t, ctx, doc+`.body.innerText`)
+	return settledText(t, ctx, doc)
+}
+
+// settledText returns the innerText of the document doc (a JavaScript
+// expression) once it has not changed for half a second (10 s at most):
+// a page's scripts go on after its body shows (herald fetches its inline
+// ad once the paragraphs are in), and a snapshot taken at once races them.
+func settledText(t *testing.T, ctx context.Context, doc string) string {
+	t.Helper()
+	text, still := eval1(t, ctx, doc+`.body.innerText`), 0
+	for deadline := time.Now().Add(10 * time.Second); still < 5 && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+		next := eval1(t, ctx, doc+`.body.innerText`)
+		if next == text {
+			still++
+		} else {
+			text, still = next, 0
+		}
+	}
+	return text
 }
 
 // replayServer serves wabac.js's service worker (scope /replay/), the
