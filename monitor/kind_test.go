@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/store/monitoring"
 )
 
 // kindSite is a site without feed whose home page links section pages
@@ -106,7 +107,7 @@ func TestKindFromTemplates(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, d := range docs {
-			if want := map[bool]string{true: KindArticle, false: KindHub}[strings.Contains(d.URL, "-story-")]; d.Kind != want {
+			if want := map[bool]monitoring.DocKind{true: KindArticle, false: KindHub}[strings.Contains(d.URL, "-story-")]; d.Kind != want {
 				t.Errorf("%s: kind %q, want %q", d.URL, d.Kind, want)
 			}
 			if (d.Run > 0) != (d.Template >= 0) || (d.Run > 0 && d.Method != heuristics.MethodPair && d.Method != heuristics.MethodCluster) {

@@ -15,6 +15,7 @@ import (
 	"github.com/gleaner/gleaner/chain/langid"
 	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/store/monitoring"
 )
 
 // Config says what to watch and how.
@@ -116,6 +117,7 @@ var ErrConfig = errors.New("bad monitor configuration")
 type Monitor struct {
 	mu       sync.Mutex // held while a fetched page is read and stored
 	db       *store.DB
+	repo     *monitoring.Repo // the monitor's own state
 	cfg      Config
 	client   *http.Client
 	polite   *crawler.Politeness
@@ -174,14 +176,15 @@ func Open(ctx context.Context, db *store.DB, cfg Config) (*Monitor, error) {
 			return nil, fmt.Errorf("monitor: site %q: want an absolute http(s) URL: %w", s, ErrConfig)
 		}
 	}
-	if err := db.Migrate(ctx, "monitor", migrations); err != nil {
-		return nil, fmt.Errorf("monitor: %w", err)
+	repo, err := monitoring.Open(ctx, db, cfg.Name)
+	if err != nil {
+		return nil, err
 	}
 	langs, err := langid.New(cfg.Languages)
 	if err != nil {
 		return nil, fmt.Errorf("monitor: %w: %w", err, ErrConfig)
 	}
-	m := &Monitor{db: db, cfg: cfg, polite: &crawler.Politeness{Delay: cfg.Delay}, langs: langs, learnFailed: map[string]int{}}
+	m := &Monitor{db: db, repo: repo, cfg: cfg, polite: &crawler.Politeness{Delay: cfg.Delay}, langs: langs, learnFailed: map[string]int{}}
 	m.client = &http.Client{Transport: &counter{next: cfg.Guard.Transport(), n: &m.requests}, Timeout: cfg.Timeout,
 		CheckRedirect: m.checkRedirect}
 	m.robots = &crawler.Robots{Client: m.client, UserAgent: cfg.UserAgent}

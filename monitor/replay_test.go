@@ -147,8 +147,10 @@ func scoreReplayRound(t *testing.T, m *Monitor, rp *fixtures.Replay, rep *Report
 		rr.Scores[p.Entry.Fields["era"]] = bySource
 	}
 	for u := range byURL {
-		var state, detail string
-		_ = m.db.SQL().QueryRow(m.q(`SELECT state, detail FROM monitor_urls WHERE monitor = ? AND url = ?`), m.cfg.Name, u).Scan(&state, &detail)
+		state, detail, err := m.repo.URLState(context.Background(), u)
+		if err != nil {
+			t.Fatal(err)
+		}
 		t.Logf("round %d: published page %s not found: %q %s", rep.Round, u, state, detail)
 	}
 	rr.Gleaner, rr.Trafilura = eval.Summarize(ours), eval.Summarize(theirs)
@@ -279,18 +281,12 @@ func checkReplay(t *testing.T, rounds []replayRound, minRecall, minF1 float64) {
 
 // logLinks logs the URLs a round linked to a stored document.
 func logLinks(t *testing.T, m *Monitor, r int) {
-	rows, err := m.db.SQL().Query(m.q(`SELECT l.url, l.reason, d.url FROM monitor_links l JOIN monitor_docs d ON d.id = l.doc_id
-		WHERE l.monitor = ? AND l.round = ?`), m.cfg.Name, r)
+	links, err := m.repo.Links(context.Background(), r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var u, reason, doc string
-		if err := rows.Scan(&u, &reason, &doc); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("round %d: %s linked to %s (%s)", r, u, doc, reason)
+	for _, l := range links {
+		t.Logf("round %d: %s linked to %s (%s)", r, l.URL, l.DocURL, l.Reason)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/store/monitoring"
 )
 
 // unplaced is a document whose text no template has given yet.
@@ -73,43 +74,20 @@ func (m *Monitor) applyTemplates(ctx context.Context, rep *Report) error {
 // templates of their site, and the sites in the order of their oldest
 // such document (the longest waiting first, should the budget run out).
 func (m *Monitor) unplaced(ctx context.Context) (map[string][]unplaced, []string, error) {
-	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT d.id, d.page_id, d.round, d.title, d.author, d.published, d.body,
-		COALESCE((SELECT MAX(u.hint) FROM monitor_urls u WHERE u.monitor = d.monitor AND u.doc_id = d.id AND u.state = 'article'), '')
-		FROM monitor_docs d WHERE d.monitor = ? AND d.tried_run = 0 AND d.page_id > 0 ORDER BY d.id`), m.cfg.Name)
+	rows, err := m.repo.Untried(ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("monitor: documents to extract: %w", err)
+		return nil, nil, err
 	}
-	var docs []unplaced
-	for rows.Next() {
-		var u unplaced
-		var body, hj string
-		if err := rows.Scan(&u.docID, &u.pageID, &u.round, &u.title, &u.author, &u.published, &body, &hj); err != nil {
-			rows.Close()
-			return nil, nil, fmt.Errorf("monitor: documents to extract: %w", err)
-		}
-		var h hint
-		_ = json.Unmarshal([]byte(hj), &h) // written by addURL; none: no news source
-		u.sure = h.Via == "news" || len(strings.Fields(body)) >= articleWords
-		docs = append(docs, u)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("monitor: documents to extract: %w", err)
+	docs := make([]unplaced, len(rows))
+	for i, row := range rows {
+		docs[i] = unplacedOf(row)
 	}
 	out, order := map[string][]unplaced{}, []string(nil)
 	for start := 0; start < len(docs); start += 200 {
 		chunk := docs[start:min(start+200, len(docs))]
-		ids := make([]int64, len(chunk))
-		for i, d := range chunk {
-			ids[i] = d.pageID
-		}
-		metas, err := m.db.Pages(ctx, store.PageQuery{IDs: ids})
+		siteOf, err := m.pageSites(ctx, chunk)
 		if err != nil {
-			return nil, nil, fmt.Errorf("monitor: pages of documents: %w", err)
-		}
-		siteOf := map[int64]string{}
-		for _, p := range metas {
-			siteOf[p.ID] = p.Site
+			return nil, nil, err
 		}
 		for _, d := range chunk {
 			if s := siteOf[d.pageID]; s != "" {
@@ -121,6 +99,32 @@ func (m *Monitor) unplaced(ctx context.Context) (map[string][]unplaced, []string
 		}
 	}
 	return out, order, nil
+}
+
+// unplacedOf is a document waiting for its template, with how sure the
+// monitor is that it is an article.
+func unplacedOf(row monitoring.Untried) unplaced {
+	var h hint
+	_ = json.Unmarshal([]byte(row.Hint), &h) // written by addURL; none: no news source
+	return unplaced{docID: row.DocID, pageID: row.PageID, round: row.Round, title: row.Title, author: row.Author, published: row.Published,
+		sure: h.Via == viaNews || len(strings.Fields(row.Text)) >= articleWords}
+}
+
+// pageSites returns the store site of each document's page.
+func (m *Monitor) pageSites(ctx context.Context, docs []unplaced) (map[int64]string, error) {
+	ids := make([]int64, len(docs))
+	for i, d := range docs {
+		ids[i] = d.pageID
+	}
+	metas, err := m.db.Pages(ctx, store.PageQuery{IDs: ids})
+	if err != nil {
+		return nil, fmt.Errorf("monitor: pages of documents: %w", err)
+	}
+	siteOf := map[int64]string{}
+	for _, p := range metas {
+		siteOf[p.ID] = p.Site
+	}
+	return siteOf, nil
 }
 
 // templateSite learns one site's templates when due and extracts its
@@ -175,30 +179,20 @@ func (m *Monitor) templateSite(ctx context.Context, site string, docs []unplaced
 // pageKinds reads which stored pages the monitor took for hubs (+1) and
 // which are documents (-1), once per round.
 func (m *Monitor) pageKinds(ctx context.Context) (map[int64]int, error) {
+	hubs, err := m.repo.HubPages(ctx)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := m.repo.DocPages(ctx)
+	if err != nil {
+		return nil, err
+	}
 	kinds := map[int64]int{}
-	for _, q := range []struct {
-		sql  string
-		sign int
-	}{
-		{`SELECT page_id FROM monitor_urls WHERE monitor = ? AND state = 'hub' AND page_id > 0`, 1},
-		{`SELECT page_id FROM monitor_docs WHERE monitor = ? AND page_id > 0`, -1},
-	} {
-		rows, err := m.db.SQL().QueryContext(ctx, m.q(q.sql), m.cfg.Name)
-		if err != nil {
-			return nil, fmt.Errorf("monitor: page kinds: %w", err)
-		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("monitor: page kinds: %w", err)
-			}
-			kinds[id] = q.sign
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("monitor: page kinds: %w", err)
-		}
+	for _, id := range hubs {
+		kinds[id] = 1
+	}
+	for _, id := range docs {
+		kinds[id] = -1
 	}
 	return kinds, nil
 }
@@ -250,8 +244,8 @@ func (m *Monitor) placeDocs(ctx context.Context, docs []unplaced, res *siteextra
 		}
 		if template >= 0 && hubs[template] && !d.sure {
 			// On a template of hubs: a listing taken for an article.
-			if _, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET kind = 'hub' WHERE id = ?`), d.docID); err != nil {
-				return fmt.Errorf("monitor: kind of document %d: %w", d.docID, err)
+			if err := m.repo.SetKind(ctx, d.docID, monitoring.KindHub); err != nil {
+				return err
 			}
 		}
 		// The round's own counts are read from the store (finishRound),
@@ -268,20 +262,16 @@ func (m *Monitor) placeDocs(ctx context.Context, docs []unplaced, res *siteextra
 // second opinion of an article's length (see better).
 func (m *Monitor) placeDoc(ctx context.Context, d unplaced, p siteextract.PageResult, runID int64, template int) error {
 	if !better(p) {
-		_, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET tried_run = ? WHERE id = ?`), runID, d.docID)
-		if err != nil {
-			return fmt.Errorf("monitor: template text of document %d: %w", d.docID, err)
-		}
-		return nil
+		return m.repo.SetTried(ctx, d.docID, runID)
 	}
 	run := runID
 	if !templated(p) {
 		run, template = 0, -1
 	}
-	_, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET body = ?, simhash = ?, method = ?, confidence = ?, run_id = ?, template = ?, tried_run = ?
-		WHERE id = ?`), p.Result.Body, int64(crawler.NewSimHash(p.Result.Body)), p.Result.Method, p.Result.Confidence, run, template, runID, d.docID)
+	err := m.repo.SetTemplateText(ctx, d.docID, monitoring.TemplateText{Text: p.Result.Body, SimHash: int64(crawler.NewSimHash(p.Result.Body)),
+		Method: p.Result.Method, Confidence: p.Result.Confidence, Run: run, Template: template, Tried: runID})
 	if err != nil {
-		return fmt.Errorf("monitor: template text of document %d: %w", d.docID, err)
+		return err
 	}
 	// The store's extraction says what the document says (its title, date
 	// and author come from the page and its sources), so that export,

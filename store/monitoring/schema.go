@@ -1,4 +1,4 @@
-package monitor
+package monitoring
 
 import "github.com/gleaner/gleaner/store"
 
