@@ -197,3 +197,34 @@ func TestLearningBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestLearningBackoffStored: a site whose learning ran out of time is not
+// learned again before its pages have doubled by the monitor's next
+// process either (a restart on the same store): the back-off is stored
+// with the site, not held by the process.
+func TestLearningBackoffStored(t *testing.T) {
+	srv := newsroom(t)
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "m.db")
+	cfg := config(srv)
+	cfg.LearnTimeout = time.Nanosecond
+	for round := 1; round <= 3; round++ {
+		// A fresh store handle and monitor each round: a process each.
+		m, err := Open(ctx, openDB(t, path), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv.SetRound(round - 1)
+		rep, err := m.Round(ctx)
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		if rep.New == 0 || rep.Templated != 0 {
+			t.Errorf("round %d: %d new, %d templated; want some and 0", round, rep.New, rep.Templated)
+		}
+		notes := strings.Join(rep.Notes, "\n")
+		if tried := strings.Contains(notes, "learning (tried again at"); tried != (round == 1) {
+			t.Errorf("process %d: learning tried %v, want in the first process only: notes %q", round, tried, notes)
+		}
+	}
+}

@@ -130,9 +130,6 @@ type Monitor struct {
 	zones    map[string]*time.Location  // site → zone of the dates its sources give
 	deferred []fetched                  // copies waiting for their original, within a round
 	seeds    map[string]bool            // the configured sites' URLs, as sources
-	// learnFailed holds the store sites whose learning failed, with their
-	// page count then.
-	learnFailed map[string]int
 }
 
 // Report sums up one round.
@@ -184,7 +181,7 @@ func Open(ctx context.Context, db *store.DB, cfg Config) (*Monitor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("monitor: %w: %w", err, ErrConfig)
 	}
-	m := &Monitor{db: db, repo: repo, cfg: cfg, polite: &crawler.Politeness{Delay: cfg.Delay}, langs: langs, learnFailed: map[string]int{}}
+	m := &Monitor{db: db, repo: repo, cfg: cfg, polite: &crawler.Politeness{Delay: cfg.Delay}, langs: langs}
 	m.client = &http.Client{Transport: &counter{next: cfg.Guard.Transport(), n: &m.requests}, Timeout: cfg.Timeout,
 		CheckRedirect: m.checkRedirect}
 	m.robots = &crawler.Robots{Client: m.client, UserAgent: cfg.UserAgent}

@@ -112,11 +112,7 @@ func unplacedOf(row monitoring.Untried) unplaced {
 
 // pageSites returns the store site of each document's page.
 func (m *Monitor) pageSites(ctx context.Context, docs []unplaced) (map[int64]string, error) {
-	ids := make([]int64, len(docs))
-	for i, d := range docs {
-		ids[i] = d.pageID
-	}
-	metas, err := m.db.Pages(ctx, store.PageQuery{IDs: ids})
+	metas, err := m.db.Pages(ctx, store.PageQuery{IDs: pageIDs(docs)})
 	if err != nil {
 		return nil, fmt.Errorf("monitor: pages of documents: %w", err)
 	}
@@ -130,39 +126,64 @@ func (m *Monitor) pageSites(ctx context.Context, docs []unplaced) (map[int64]str
 // templateSite learns one site's templates when due and extracts its
 // unplaced documents with them.
 func (m *Monitor) templateSite(ctx context.Context, site string, docs []unplaced, kinds map[int64]int, rep *Report) error {
+	n, due, err := m.learningDue(ctx, site)
+	if err != nil || !due {
+		return err
+	}
+	learned, err := m.learnSite(ctx, site, n)
+	if err != nil || !learned {
+		return err
+	}
+	return m.extractSite(ctx, site, docs, kinds, rep)
+}
+
+// learningDue reports whether a site's templates are to be learned now,
+// with its page count: not with too few pages to learn from, nor, when
+// its learning failed (out of time) with half as many pages or more, in
+// any process: its documents keep their single-page text until then.
+func (m *Monitor) learningDue(ctx context.Context, site string) (int, bool, error) {
 	n, err := m.sitePages(ctx, site)
 	if err != nil {
-		return err
+		return 0, false, err
 	}
-	if n < m.cfg.LearnAt || n < 2*m.learnFailed[site] {
-		// Too few pages to learn from, or learning failed (out of time)
-		// with half as many: single-page text until then.
-		return nil
+	failedAt, err := m.repo.LearningBackoff(ctx, site)
+	if err != nil {
+		return 0, false, err
 	}
+	return n, n >= m.cfg.LearnAt && n >= 2*failedAt, nil
+}
+
+// learnSite learns a site of n pages within Config.LearnTimeout; it
+// reports whether the site has a finished learning run. A failure is
+// stored with the site: it is tried again once the site's pages have
+// doubled (a relearning costs about as much), whichever process runs
+// then.
+func (m *Monitor) learnSite(ctx context.Context, site string, n int) (bool, error) {
 	if _, err := sitelearn.ReapRuns(ctx, m.db, site); err != nil {
-		return err
+		return false, err
 	}
 	lctx, cancel := context.WithTimeout(ctx, m.cfg.LearnTimeout)
 	sr, err := sitelearn.Site(lctx, m.db, site, sitelearn.Options{Options: cluster.Options{Seed: m.cfg.Seed}})
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return false, ctx.Err()
 		}
-		// The documents keep their text and are tried again once the
-		// site's pages have doubled (a relearning costs about as much).
-		m.learnFailed[site] = n
-		return fmt.Errorf("learning (tried again at %d pages): %w", 2*n, err)
+		if serr := m.repo.LearningFailed(ctx, site, n, time.Now(), err); serr != nil {
+			return false, serr
+		}
+		return false, fmt.Errorf("learning (tried again at %d pages): %w", 2*n, err)
 	}
-	delete(m.learnFailed, site)
-	if sr.Run == nil || sr.Run.Status != store.RunDone {
-		return nil
+	if err := m.repo.LearningDone(ctx, site); err != nil {
+		return false, err
 	}
-	ids := make([]int64, len(docs))
-	for i, d := range docs {
-		ids[i] = d.pageID
-	}
-	res, err := siteextract.Site(ctx, ownExtractions{m.db}, site, siteextract.Options{Pages: ids})
+	return sr.Run != nil && sr.Run.Status == store.RunDone, nil
+}
+
+// extractSite extracts a learned site's unplaced documents with its
+// templates (siteextract) and writes what they gave.
+func (m *Monitor) extractSite(ctx context.Context, site string, docs []unplaced, kinds map[int64]int, rep *Report) error {
+	res, err := siteextract.Site(ctx, ownExtractions{m.db}, site, siteextract.Options{Pages: pageIDs(docs)})
 	if err != nil {
 		return fmt.Errorf("extraction: %w", err)
 	}
@@ -174,6 +195,15 @@ func (m *Monitor) templateSite(ctx context.Context, site string, docs []unplaced
 		return fmt.Errorf("extraction: %w", err)
 	}
 	return m.placeDocs(ctx, docs, res, tpl, hubTemplates(tpl, kinds), rep)
+}
+
+// pageIDs are the documents' store pages.
+func pageIDs(docs []unplaced) []int64 {
+	ids := make([]int64, len(docs))
+	for i, d := range docs {
+		ids[i] = d.pageID
+	}
+	return ids
 }
 
 // pageKinds reads which stored pages the monitor took for hubs (+1) and
@@ -235,24 +265,31 @@ func (m *Monitor) placeDocs(ctx context.Context, docs []unplaced, res *siteextra
 		if !ok {
 			continue
 		}
-		template := -1
-		if ms, ok := tpl.Member(d.pageID); ok && p.Placed {
-			template = ms.Cluster
-		}
-		if err := m.placeDoc(ctx, d, p, res.Run.ID, template); err != nil {
+		if err := m.placeOne(ctx, d, p, res.Run.ID, tpl, hubs); err != nil {
 			return err
-		}
-		if template >= 0 && hubs[template] && !d.sure {
-			// On a template of hubs: a listing taken for an article.
-			if err := m.repo.SetKind(ctx, d.docID, monitoring.KindHub); err != nil {
-				return err
-			}
 		}
 		// The round's own counts are read from the store (finishRound),
 		// so that a resumed round counts what its first run did.
 		if templated(p) && d.round != rep.Round {
 			rep.Reextracted++
 		}
+	}
+	return nil
+}
+
+// placeOne writes one document's template extraction, and its kind when
+// its template is one of the site's hubs.
+func (m *Monitor) placeOne(ctx context.Context, d unplaced, p siteextract.PageResult, runID int64, tpl *siteextract.Templates, hubs map[int]bool) error {
+	template := -1
+	if ms, ok := tpl.Member(d.pageID); ok && p.Placed {
+		template = ms.Cluster
+	}
+	if err := m.placeDoc(ctx, d, p, runID, template); err != nil {
+		return err
+	}
+	if template >= 0 && hubs[template] && !d.sure {
+		// On a template of hubs: a listing taken for an article.
+		return m.repo.SetKind(ctx, d.docID, monitoring.KindHub)
 	}
 	return nil
 }

@@ -53,6 +53,7 @@ func TestRepo(t *testing.T) {
 		{"sources", checkSources},
 		{"urls", checkURLs},
 		{"documents", checkDocuments},
+		{"learning", checkLearning},
 	}
 	for backend, open := range backends(t) {
 		t.Run(backend, func(t *testing.T) {
@@ -263,6 +264,31 @@ func TestParseKind(t *testing.T) {
 		got, err := ParseKind(tc.in)
 		if got != tc.want || (err != nil) != tc.err || (err != nil && !errors.Is(err, ErrKind)) {
 			t.Errorf("ParseKind(%q) = %q, %v", tc.in, got, err)
+		}
+	}
+}
+
+// checkLearning: a site's back-off is the store's, whichever monitor
+// recorded it, until learning succeeds.
+func checkLearning(t *testing.T, r, other *Repo) {
+	ctx := context.Background()
+	steps := []struct {
+		do   func() error
+		want int
+	}{
+		{func() error { return nil }, 0},
+		{func() error { return r.LearningFailed(ctx, "a", 10, time.Unix(1, 0), errors.New("deadline")) }, 10},
+		{func() error { return other.LearningFailed(ctx, "a", 20, time.Unix(2, 0), errors.New("deadline")) }, 20},
+		{func() error { return r.LearningDone(ctx, "a") }, 0},
+	}
+	for i, st := range steps {
+		if err := st.do(); err != nil {
+			t.Fatal(err)
+		}
+		for _, repo := range []*Repo{r, other} {
+			if n, err := repo.LearningBackoff(ctx, "a"); err != nil || n != st.want {
+				t.Errorf("step %d, monitor %s: back-off at %d pages (%v), want %d", i, repo.Name(), n, err, st.want)
+			}
 		}
 	}
 }
