@@ -129,6 +129,20 @@ func (pg *page) article(m *Monitor, p pending) bool {
 	return pg.meta.Date != "" && pg.words >= datedWords
 }
 
+// addHrefs adds to seen the canonical URL of each href of the tag the
+// tokenizer is on.
+func addHrefs(z *html.Tokenizer, base *url.URL, seen map[string]bool) {
+	for more := true; more; {
+		var k, v []byte
+		k, v, more = z.TagAttr()
+		if string(k) == "href" {
+			if u, err := canonical(base, string(v)); err == nil {
+				seen[u] = true
+			}
+		}
+	}
+}
+
 // hubLinks returns the canonical URLs of a hub page's links, sorted,
 // newline-separated, at most maxHubLinks.
 func hubLinks(pageURL string, src []byte) string {
@@ -146,17 +160,8 @@ func hubLinks(pageURL string, src []byte) string {
 		if tt != html.StartTagToken {
 			continue
 		}
-		if name, has := z.TagName(); string(name) != "a" || !has {
-			continue
-		}
-		for more := true; more; {
-			var k, v []byte
-			k, v, more = z.TagAttr()
-			if string(k) == "href" {
-				if u, err := canonical(base, string(v)); err == nil {
-					seen[u] = true
-				}
-			}
+		if name, has := z.TagName(); string(name) == "a" && has {
+			addHrefs(z, base, seen)
 		}
 	}
 	out := make([]string, 0, len(seen))

@@ -93,6 +93,14 @@ func (c Config) withDefaults() Config {
 	if c.Focus != nil && c.Threshold == 0 {
 		c.Threshold = crawler.DefaultThreshold
 	}
+	if len(c.Languages) == 0 {
+		c.Languages = []string{"en", "fr", "de", "es", "it", "nl", "pt"}
+	}
+	return c.withLearningDefaults()
+}
+
+// withLearningDefaults sets the template learning's defaults.
+func (c Config) withLearningDefaults() Config {
 	if c.LearnAt == 0 {
 		c.LearnAt = 4
 	}
@@ -101,9 +109,6 @@ func (c Config) withDefaults() Config {
 	}
 	if c.LearnBudget <= 0 {
 		c.LearnBudget = 5 * time.Minute
-	}
-	if len(c.Languages) == 0 {
-		c.Languages = []string{"en", "fr", "de", "es", "it", "nl", "pt"}
 	}
 	return c
 }
