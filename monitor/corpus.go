@@ -2,12 +2,11 @@ package monitor
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/store/monitoring"
 )
 
 // Dataset is the store dataset that holds the pages of a monitor's
@@ -66,27 +65,18 @@ func (m *Monitor) storeHub(ctx context.Context, p pending, pg *page, resp *respo
 	if err := m.db.PutPages(ctx, []*store.Page{sp}); err != nil {
 		return fmt.Errorf("monitor: page of %s: %w", p.url, err)
 	}
-	if err := m.outcome(ctx, p, "hub", 0, "", resp); err != nil {
+	if err := m.outcome(ctx, p, monitoring.URLHub, 0, "", resp); err != nil {
 		return err
 	}
-	if _, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_urls SET page_id = ? WHERE monitor = ? AND url = ?`), sp.ID, m.cfg.Name, p.url); err != nil {
-		return fmt.Errorf("monitor: record %s: %w", p.url, err)
-	}
-	return nil
+	return m.repo.SetHubPage(ctx, p.url, sp.ID)
 }
 
 // refreshPage rewrites the store page and extraction of a document whose
 // page changed (an update).
 func (m *Monitor) refreshPage(ctx context.Context, docID int64, pg *page, resp *response) error {
-	d := Document{ID: docID}
-	var pageID int64
-	err := m.db.SQL().QueryRowContext(ctx, m.q(`SELECT url, title, author, published, modified, body, page_id FROM monitor_docs WHERE id = ?`), docID).
-		Scan(&d.URL, &d.Title, &d.Author, &d.Published, &d.Modified, &d.Text, &pageID)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && pageID == 0) {
-		return nil // no page to refresh: stored before pages were
-	}
-	if err != nil {
-		return fmt.Errorf("monitor: document %d: %w", docID, err)
+	d, found, err := m.repo.Doc(ctx, docID)
+	if err != nil || !found || d.PageID == 0 {
+		return err // none, or no page to refresh: stored before pages were
 	}
 	d.FirstSeen = m.cfg.Now().UTC().Format(time.RFC3339) // the page's fetch time
 	_, err = m.putPage(ctx, d, pg, resp)

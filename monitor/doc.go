@@ -48,14 +48,19 @@
 // (once: documents stored before their site was learned are updated, not
 // stored again); a document on a template most of whose members are hubs,
 // with no feed listing it and short text, is of kind "hub", left out of
-// the default selection.
+// the default selection. A site whose learning failed or ran out of time
+// is learned again once its pages have doubled: the back-off is stored
+// with the site, so no process retries it sooner, a restarted one
+// included.
 //
 // # State
 //
 // Everything lives in the store under the component "monitor" (tables
-// monitor_*; SQLite or PostgreSQL): sources with their validators and
-// schedule, every URL met with its state, documents, duplicate links and
-// rounds. A round first records the candidate URLs its sources list
+// monitor_*; SQLite or PostgreSQL), written and read by the repository of
+// package store/monitoring, where the states are typed (URLState,
+// SourceKind, DocKind, LinkReason): sources with their validators and
+// schedule, every URL met with its state, documents, duplicate links,
+// rounds and sites' learning back-off. A round first records the candidate URLs its sources list
 // (pending), then fetches them (a copy naming a pending original waits for
 // it); a round killed midway is redone under the same number by the next
 // run, which fetches what is still pending, so nothing is lost or stored

@@ -2,57 +2,34 @@ package monitor
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/gleaner/gleaner/pagemeta"
+	"github.com/gleaner/gleaner/store/monitoring"
 )
 
-// Document is one stored article, as output.
-type Document struct {
-	ID      int64  `json:"id"`
-	Monitor string `json:"monitor"`
-	// URL is the URL fetched (tracking parameters dropped), Canonical the
-	// page's canonical link ("" when it names none), Site the site
-	// monitored that listed it.
-	URL       string `json:"url"`
-	Canonical string `json:"canonical,omitempty"`
-	Site      string `json:"site"`
-	// Kind is "article", or "hub" for a page taken for an article whose
-	// learned template is one of the site's hubs.
-	Kind      string `json:"kind"`
-	Section   string `json:"section,omitempty"`
-	Title     string `json:"title"`
-	Author    string `json:"author,omitempty"`
-	Lang      string `json:"lang,omitempty"`
-	Published string `json:"published,omitempty"` // ISO 8601 with zone when known
-	Modified  string `json:"modified,omitempty"`
-	FirstSeen string `json:"first_seen"` // RFC 3339
-	Round     int    `json:"round"`
-	// Score is the focus lexicon's score of the title and text (with
-	// Config.Focus).
-	Score float64 `json:"score,omitempty"`
-	// Relevance is Score under the name the corpus tools use for it (0
-	// without a focus).
-	Relevance float64 `json:"relevance"`
-	// Duplicates are the other URLs of the story (tracking variants,
-	// syndicated copies), linked to it.
-	Duplicates []string `json:"duplicates,omitempty"`
-	Text       string   `json:"text"`
-	// Method is the extraction method that gave Text (heuristics: pair
-	// diff, cluster rule, single page), Confidence its confidence, Run the
-	// learning run whose template (cluster) Template the page was compared
-	// with (0 and -1 when none: the single-page method).
-	Method     string  `json:"method,omitempty"`
-	Confidence float64 `json:"confidence"`
-	Run        int64   `json:"run,omitempty"`
-	Template   int     `json:"template"`
-	// PageID is the document's page in the store (dataset Dataset(name)),
-	// which export reads; 0 for documents stored before pages were.
-	PageID int64 `json:"page_id,omitempty"`
-}
+// Document is one stored article, as output (see monitoring.Document).
+type Document = monitoring.Document
+
+// Selection chooses stored documents (see monitoring.Selection).
+type Selection = monitoring.Selection
+
+// DocKind is a document's page kind.
+type DocKind = monitoring.DocKind
+
+// ParseKind reads a document kind as a selection names it: article, hub
+// or all.
+func ParseKind(s string) (DocKind, error) { return monitoring.ParseKind(s) }
+
+// Document kinds.
+const (
+	KindArticle = monitoring.KindArticle
+	KindHub     = monitoring.KindHub
+	// KindAll selects documents of every kind.
+	KindAll = monitoring.KindAll
+)
 
 // document builds a new article's metadata from its page and what its
 // source said.
@@ -95,7 +72,7 @@ func published(h hint, pg *page, now time.Time) string {
 	if d := ResolveDate(pg.meta.Date, now); d != "" {
 		return d
 	}
-	if h.Via == "sitemap" && !h.Modified.IsZero() {
+	if h.Via == viaSitemap && !h.Modified.IsZero() {
 		return h.Modified.Format(time.RFC3339)
 	}
 	return ""
@@ -151,101 +128,10 @@ func firstOf(vals ...string) string {
 	return ""
 }
 
-// Document kinds.
-const (
-	KindArticle = "article"
-	KindHub     = "hub"
-	// KindAll selects documents of every kind.
-	KindAll = "all"
-)
-
-// Selection chooses stored documents; zero fields select everything but
-// Kind, whose zero value selects articles.
-type Selection struct {
-	Round        int       // first stored in this round
-	Site, Lang   string    // exact site (host) and language
-	Since, Until time.Time // first seen in [Since, Until)
-	// Kind selects documents of this kind ("" for KindArticle, KindAll
-	// for every kind).
-	Kind string
-	// MinRelevance keeps the documents whose focus score is at least this.
-	MinRelevance float64
-}
-
 // Documents returns the monitor's documents selected by sel, in the order
 // they were stored, with their duplicate URLs.
 func (m *Monitor) Documents(ctx context.Context, sel Selection) ([]Document, error) {
-	q := `SELECT id, url, canonical, kind, site, section, title, author, lang, published, modified, first_seen, round, score, body, page_id, method, confidence, run_id, template FROM monitor_docs WHERE monitor = ?`
-	args := []any{m.cfg.Name}
-	add := func(cond string, v any) { q += " AND " + cond; args = append(args, v) }
-	if sel.Round > 0 {
-		add("round = ?", sel.Round)
-	}
-	switch sel.Kind {
-	case KindAll:
-	case "":
-		add("kind = ?", KindArticle)
-	default:
-		add("kind = ?", sel.Kind)
-	}
-	if sel.MinRelevance > 0 {
-		add("score >= ?", sel.MinRelevance)
-	}
-	if sel.Site != "" {
-		add("site = ?", sel.Site)
-	}
-	if sel.Lang != "" {
-		add("lang = ?", sel.Lang)
-	}
-	if !sel.Since.IsZero() {
-		add("first_seen >= ?", sel.Since.UTC().Format(time.RFC3339))
-	}
-	if !sel.Until.IsZero() {
-		add("first_seen < ?", sel.Until.UTC().Format(time.RFC3339))
-	}
-	rows, err := m.db.SQL().QueryContext(ctx, m.q(q+" ORDER BY id"), args...)
-	if err != nil {
-		return nil, fmt.Errorf("monitor: documents: %w", err)
-	}
-	var out []Document
-	byID := map[int64]int{}
-	for rows.Next() {
-		d := Document{Monitor: m.cfg.Name}
-		if err := rows.Scan(&d.ID, &d.URL, &d.Canonical, &d.Kind, &d.Site, &d.Section, &d.Title, &d.Author, &d.Lang, &d.Published, &d.Modified, &d.FirstSeen, &d.Round, &d.Score, &d.Text, &d.PageID, &d.Method, &d.Confidence, &d.Run, &d.Template); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("monitor: documents: %w", err)
-		}
-		d.Relevance = d.Score
-		byID[d.ID] = len(out)
-		out = append(out, d)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("monitor: documents: %w", err)
-	}
-	return out, m.attachDuplicates(ctx, out, byID)
-}
-
-func (m *Monitor) attachDuplicates(ctx context.Context, docs []Document, byID map[int64]int) error {
-	if len(docs) == 0 {
-		return nil
-	}
-	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT url, doc_id FROM monitor_links WHERE monitor = ? ORDER BY url`), m.cfg.Name)
-	if err != nil {
-		return fmt.Errorf("monitor: duplicate links: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var u string
-		var id int64
-		if err := rows.Scan(&u, &id); err != nil {
-			return fmt.Errorf("monitor: duplicate links: %w", err)
-		}
-		if i, ok := byID[id]; ok {
-			docs[i].Duplicates = append(docs[i].Duplicates, u)
-		}
-	}
-	return rows.Err()
+	return m.repo.Documents(ctx, sel)
 }
 
 // ResolveDate normalises a date a page states to ISO 8601, resolving

@@ -91,21 +91,13 @@ func (m *Monitor) learnShape(site, u string) {
 }
 
 // loadShapes learns the shapes of the stored articles' URLs.
-func (m *Monitor) loadShapes(ctx context.Context) error {
+func (m *Monitor) loadShapes(ctx context.Context, _ *Report) error {
 	m.shapes = map[string]map[string]bool{}
-	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT site, url FROM monitor_urls WHERE monitor = ? AND state IN ('article', 'duplicate')`), m.cfg.Name)
-	if err != nil {
-		return fmt.Errorf("monitor: article shapes: %w", err)
+	urls, err := m.repo.ArticleURLs(ctx)
+	for _, u := range urls {
+		m.learnShape(u.Site, u.URL)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var s, u string
-		if err := rows.Scan(&s, &u); err != nil {
-			return fmt.Errorf("monitor: article shapes: %w", err)
-		}
-		m.learnShape(s, u)
-	}
-	return rows.Err()
+	return err
 }
 
 // Thresholds of the page-structure evidence, in words of extracted text.
@@ -123,7 +115,7 @@ func (pg *page) article(m *Monitor, p pending) bool {
 		return false
 	}
 	switch {
-	case p.hint.Via == "news" && strings.Trim(u.Path, "/") != "":
+	case p.hint.Via == viaNews && strings.Trim(u.Path, "/") != "":
 		// A feed or news sitemap lists articles only, whatever their
 		// URL looks like (a blog's /fitness-habit/).
 		return true
@@ -135,6 +127,20 @@ func (pg *page) article(m *Monitor, p pending) bool {
 		return true
 	}
 	return pg.meta.Date != "" && pg.words >= datedWords
+}
+
+// addHrefs adds to seen the canonical URL of each href of the tag the
+// tokenizer is on.
+func addHrefs(z *html.Tokenizer, base *url.URL, seen map[string]bool) {
+	for more := true; more; {
+		var k, v []byte
+		k, v, more = z.TagAttr()
+		if string(k) == "href" {
+			if u, err := canonical(base, string(v)); err == nil {
+				seen[u] = true
+			}
+		}
+	}
 }
 
 // hubLinks returns the canonical URLs of a hub page's links, sorted,
@@ -154,17 +160,8 @@ func hubLinks(pageURL string, src []byte) string {
 		if tt != html.StartTagToken {
 			continue
 		}
-		if name, has := z.TagName(); string(name) != "a" || !has {
-			continue
-		}
-		for more := true; more; {
-			var k, v []byte
-			k, v, more = z.TagAttr()
-			if string(k) == "href" {
-				if u, err := canonical(base, string(v)); err == nil {
-					seen[u] = true
-				}
-			}
+		if name, has := z.TagName(); string(name) == "a" && has {
+			addHrefs(z, base, seen)
 		}
 	}
 	out := make([]string, 0, len(seen))

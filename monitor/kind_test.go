@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/store/monitoring"
 )
 
 // kindSite is a site without feed whose home page links section pages
@@ -106,7 +107,7 @@ func TestKindFromTemplates(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, d := range docs {
-			if want := map[bool]string{true: KindArticle, false: KindHub}[strings.Contains(d.URL, "-story-")]; d.Kind != want {
+			if want := map[bool]monitoring.DocKind{true: KindArticle, false: KindHub}[strings.Contains(d.URL, "-story-")]; d.Kind != want {
 				t.Errorf("%s: kind %q, want %q", d.URL, d.Kind, want)
 			}
 			if (d.Run > 0) != (d.Template >= 0) || (d.Run > 0 && d.Method != heuristics.MethodPair && d.Method != heuristics.MethodCluster) {
@@ -193,6 +194,37 @@ func TestLearningBounded(t *testing.T) {
 		// few more pages, does not try again.
 		if want := round == 1; strings.Contains(notes, "learning (tried again at") != want {
 			t.Errorf("round %d: notes %q", round, notes)
+		}
+	}
+}
+
+// TestLearningBackoffStored: a site whose learning ran out of time is not
+// learned again before its pages have doubled by the monitor's next
+// process either (a restart on the same store): the back-off is stored
+// with the site, not held by the process.
+func TestLearningBackoffStored(t *testing.T) {
+	srv := newsroom(t)
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "m.db")
+	cfg := config(srv)
+	cfg.LearnTimeout = time.Nanosecond
+	for round := 1; round <= 3; round++ {
+		// A fresh store handle and monitor each round: a process each.
+		m, err := Open(ctx, openDB(t, path), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv.SetRound(round - 1)
+		rep, err := m.Round(ctx)
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		if rep.New == 0 || rep.Templated != 0 {
+			t.Errorf("round %d: %d new, %d templated; want some and 0", round, rep.New, rep.Templated)
+		}
+		notes := strings.Join(rep.Notes, "\n")
+		if tried := strings.Contains(notes, "learning (tried again at"); tried != (round == 1) {
+			t.Errorf("process %d: learning tried %v, want in the first process only: notes %q", round, tried, notes)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/gleaner/gleaner/chain/langid"
 	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/store/monitoring"
 )
 
 // Config says what to watch and how.
@@ -92,6 +93,14 @@ func (c Config) withDefaults() Config {
 	if c.Focus != nil && c.Threshold == 0 {
 		c.Threshold = crawler.DefaultThreshold
 	}
+	if len(c.Languages) == 0 {
+		c.Languages = []string{"en", "fr", "de", "es", "it", "nl", "pt"}
+	}
+	return c.withLearningDefaults()
+}
+
+// withLearningDefaults sets the template learning's defaults.
+func (c Config) withLearningDefaults() Config {
 	if c.LearnAt == 0 {
 		c.LearnAt = 4
 	}
@@ -100,9 +109,6 @@ func (c Config) withDefaults() Config {
 	}
 	if c.LearnBudget <= 0 {
 		c.LearnBudget = 5 * time.Minute
-	}
-	if len(c.Languages) == 0 {
-		c.Languages = []string{"en", "fr", "de", "es", "it", "nl", "pt"}
 	}
 	return c
 }
@@ -116,6 +122,7 @@ var ErrConfig = errors.New("bad monitor configuration")
 type Monitor struct {
 	mu       sync.Mutex // held while a fetched page is read and stored
 	db       *store.DB
+	repo     *monitoring.Repo // the monitor's own state
 	cfg      Config
 	client   *http.Client
 	polite   *crawler.Politeness
@@ -128,9 +135,6 @@ type Monitor struct {
 	zones    map[string]*time.Location  // site → zone of the dates its sources give
 	deferred []fetched                  // copies waiting for their original, within a round
 	seeds    map[string]bool            // the configured sites' URLs, as sources
-	// learnFailed holds the store sites whose learning failed, with their
-	// page count then.
-	learnFailed map[string]int
 }
 
 // Report sums up one round.
@@ -174,14 +178,15 @@ func Open(ctx context.Context, db *store.DB, cfg Config) (*Monitor, error) {
 			return nil, fmt.Errorf("monitor: site %q: want an absolute http(s) URL: %w", s, ErrConfig)
 		}
 	}
-	if err := db.Migrate(ctx, "monitor", migrations); err != nil {
-		return nil, fmt.Errorf("monitor: %w", err)
+	repo, err := monitoring.Open(ctx, db, cfg.Name)
+	if err != nil {
+		return nil, err
 	}
 	langs, err := langid.New(cfg.Languages)
 	if err != nil {
 		return nil, fmt.Errorf("monitor: %w: %w", err, ErrConfig)
 	}
-	m := &Monitor{db: db, cfg: cfg, polite: &crawler.Politeness{Delay: cfg.Delay}, langs: langs, learnFailed: map[string]int{}}
+	m := &Monitor{db: db, repo: repo, cfg: cfg, polite: &crawler.Politeness{Delay: cfg.Delay}, langs: langs}
 	m.client = &http.Client{Transport: &counter{next: cfg.Guard.Transport(), n: &m.requests}, Timeout: cfg.Timeout,
 		CheckRedirect: m.checkRedirect}
 	m.robots = &crawler.Robots{Client: m.client, UserAgent: cfg.UserAgent}

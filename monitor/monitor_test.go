@@ -143,8 +143,8 @@ func checkCorpus(t *testing.T, db *store.DB, m *Monitor) {
 		}
 		delete(byID, d.PageID)
 		// The page holds the HTML the document was last read from.
-		var hash string
-		if err := db.SQL().QueryRowContext(ctx, m.q(`SELECT content_hash FROM monitor_docs WHERE id = ?`), d.ID).Scan(&hash); err != nil {
+		hash, err := m.repo.ContentHash(ctx, d.ID)
+		if err != nil {
 			t.Fatal(err)
 		}
 		if p.Hash != hash {

@@ -3,7 +3,6 @@ package monitor
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/pagemeta"
 	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/store/monitoring"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -27,65 +27,81 @@ const maxAttempts = 3
 
 // pending is a URL waiting for its fetch in a round.
 type pending struct {
-	url, site, state string
-	detail           string // for a copy waiting for its original: the original's URL
-	hint             hint
-	attempts         int
-	docID            int64
-	etag, lastMod    string
+	url, site     string
+	state         monitoring.URLState
+	detail        string // for a copy waiting for its original: the original's URL
+	hint          hint
+	attempts      int
+	docID         int64
+	etag, lastMod string
+}
+
+// roundQueue is a round's queue of URLs by what a round does with them.
+type roundQueue struct {
+	recheck, waiting []pending
+	bySite           map[string][]pending // the URLs to fetch, by site
+	sites            []string             // in the order of their first URL
+}
+
+// queue reads the URLs waiting for a fetch, in the order their sources
+// listed them.
+func (m *Monitor) queue(ctx context.Context) (roundQueue, error) {
+	rows, err := m.repo.Queue(ctx)
+	q := roundQueue{bySite: map[string][]pending{}}
+	for _, row := range rows {
+		p := pending{url: row.URL, site: row.Site, state: row.State, detail: row.Detail, attempts: row.Attempts,
+			docID: row.DocID, etag: row.ETag, lastMod: row.LastModified}
+		_ = json.Unmarshal([]byte(row.Hint), &p.hint) // written by addURL; a bad one leaves no hints
+		q.add(p)
+	}
+	return q, err
+}
+
+func (q *roundQueue) add(p pending) {
+	switch p.state {
+	case monitoring.URLRecheck:
+		q.recheck = append(q.recheck, p)
+	case monitoring.URLWaiting:
+		q.waiting = append(q.waiting, p)
+	default:
+		if q.bySite[p.site] == nil {
+			q.sites = append(q.sites, p.site)
+		}
+		q.bySite[p.site] = append(q.bySite[p.site], p)
+	}
 }
 
 // fetchPending fetches the round's pending URLs and re-checks the
 // modified ones, in the order their sources listed them.
-func (m *Monitor) fetchPending(ctx context.Context, r int, rep *Report) error {
-	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT url, site, state, detail, hint, attempts, doc_id, etag, last_modified FROM monitor_urls
-		WHERE monitor = ? AND state IN ('pending', 'recheck', 'waiting') ORDER BY seq`), m.cfg.Name)
+func (m *Monitor) fetchPending(ctx context.Context, rep *Report) error {
+	q, err := m.queue(ctx)
 	if err != nil {
-		return fmt.Errorf("monitor: pending urls: %w", err)
-	}
-	var list []pending
-	for rows.Next() {
-		var p pending
-		var hj string
-		if err := rows.Scan(&p.url, &p.site, &p.state, &p.detail, &hj, &p.attempts, &p.docID, &p.etag, &p.lastMod); err != nil {
-			rows.Close()
-			return fmt.Errorf("monitor: pending urls: %w", err)
-		}
-		_ = json.Unmarshal([]byte(hj), &p.hint) // written by addURL; a bad one leaves no hints
-		list = append(list, p)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("monitor: pending urls: %w", err)
+		return err
 	}
 	if err := m.loadHashes(ctx); err != nil {
 		return err
 	}
 	m.deferred = nil
-	var waiting []pending
-	bySite := map[string][]pending{}
-	var sites []string
-	for _, p := range list {
+	for _, p := range q.recheck {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		switch p.state {
-		case "recheck":
-			if err := m.recheck(ctx, r, p, rep); err != nil {
-				return err
-			}
-		case "waiting":
-			waiting = append(waiting, p)
-		default:
-			if bySite[p.site] == nil {
-				sites = append(sites, p.site)
-			}
-			bySite[p.site] = append(bySite[p.site], p)
+		if err := m.recheck(ctx, rep.Round, p, rep); err != nil {
+			return err
 		}
 	}
-	if err := m.fetchSites(ctx, r, sites, bySite, rep); err != nil {
+	if err := m.fetchSites(ctx, rep.Round, q.sites, q.bySite, rep); err != nil {
 		return err
 	}
+	if err := m.storeDeferred(ctx, rep.Round); err != nil {
+		return err
+	}
+	return m.resolveWaiting(ctx, rep.Round, q.waiting, rep)
+}
+
+// storeDeferred stores the copies that waited for their original, now
+// stored, in this round.
+func (m *Monitor) storeDeferred(ctx context.Context, r int) error {
 	deferred := m.deferred
 	m.deferred = nil
 	for _, f := range deferred {
@@ -93,7 +109,7 @@ func (m *Monitor) fetchPending(ctx context.Context, r int, rep *Report) error {
 			return err
 		}
 	}
-	return m.resolveWaiting(ctx, r, waiting, rep)
+	return nil
 }
 
 // fetchSites fetches the pending URLs of several sites at once
@@ -134,7 +150,7 @@ func (m *Monitor) fetchSites(ctx context.Context, r int, sites []string, bySite 
 // original: linked to it when it is stored, else fetched again.
 func (m *Monitor) resolveWaiting(ctx context.Context, r int, waiting []pending, rep *Report) error {
 	for _, p := range waiting {
-		id, err := m.docByURL(ctx, p.detail)
+		id, err := m.repo.DocByURL(ctx, p.detail)
 		if err != nil {
 			return err
 		}
@@ -144,10 +160,10 @@ func (m *Monitor) resolveWaiting(ctx context.Context, r int, waiting []pending, 
 			}
 			continue
 		}
-		if err := m.link(ctx, r, p.url, id, "canonical"); err != nil {
+		if err := m.repo.Link(ctx, r, p.url, id, monitoring.LinkCanonical); err != nil {
 			return err
 		}
-		if err := m.outcome(ctx, p, "duplicate", id, "canonical", nil); err != nil {
+		if err := m.outcome(ctx, p, monitoring.URLDuplicate, id, monitoring.LinkCanonical.String(), nil); err != nil {
 			return err
 		}
 	}
@@ -155,17 +171,12 @@ func (m *Monitor) resolveWaiting(ctx context.Context, r int, waiting []pending, 
 }
 
 // outcome records what became of a URL.
-func (m *Monitor) outcome(ctx context.Context, p pending, state string, docID int64, detail string, resp *response) error {
-	etag, lm := "", ""
+func (m *Monitor) outcome(ctx context.Context, p pending, state monitoring.URLState, docID int64, detail string, resp *response) error {
+	o := monitoring.Outcome{State: state, DocID: docID, Detail: detail}
 	if resp != nil {
-		etag, lm = resp.etag, resp.lastModified
+		o.ETag, o.LastModified = resp.etag, resp.lastModified
 	}
-	_, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_urls SET state = ?, doc_id = ?, detail = ?, etag = ?, last_modified = ?,
-		attempts = attempts + 1 WHERE monitor = ? AND url = ?`), state, docID, truncate(detail, 500), etag, lm, m.cfg.Name, p.url)
-	if err != nil {
-		return fmt.Errorf("monitor: record %s: %w", p.url, err)
-	}
-	return nil
+	return m.repo.SetOutcome(ctx, p.url, o)
 }
 
 // fetchNew fetches a URL never seen before and stores it as an article, a
@@ -173,50 +184,63 @@ func (m *Monitor) outcome(ctx context.Context, p pending, state string, docID in
 // It holds m.mu but while fetching, so that fetches of several hosts run
 // at once while the store and the monitor's memory see one page at a time.
 func (m *Monitor) fetchNew(ctx context.Context, r int, p pending, rep *Report, mayWait bool) error {
-	m.mu.Lock()
-	id, err := m.docByURL(ctx, p.url)
-	if err != nil || id > 0 {
-		defer m.mu.Unlock()
-		if err != nil {
-			return err
-		}
-		// Already stored under this URL as a copy's canonical: no fetch.
-		return m.outcome(ctx, p, "article", id, "stored from a copy naming it canonical", nil)
+	if done, err := m.storedAlready(ctx, p); done || err != nil {
+		return err
 	}
-	m.mu.Unlock()
 	pg, resp, err := m.fetchPage(ctx, p.url)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		rep.Errors++
-		state := "pending"
-		if p.attempts+1 >= maxAttempts || errors.Is(err, errDisallowed) || errors.Is(err, crawler.ErrForbiddenTarget) {
-			state = "error"
-		}
-		return m.outcome(ctx, p, state, 0, err.Error(), nil)
+		return m.fetchFailed(ctx, p, err, rep)
 	}
 	if !pg.article(m, p) {
 		return m.storeHub(ctx, p, pg, resp)
 	}
-	later, err := m.canonicalPending(ctx, p.url, pg)
-	if err != nil {
-		return err
-	}
-	if mayWait && later {
-		// The original comes later in the round: store it first. The
-		// copy waits in memory, and in the store for a killed run.
-		m.deferred = append(m.deferred, fetched{p, pg, resp})
-		_, err = m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_urls SET state = 'waiting', detail = ? WHERE monitor = ? AND url = ?`),
-			pg.canonical, m.cfg.Name, p.url)
-		if err != nil {
-			return fmt.Errorf("monitor: record %s: %w", p.url, err)
+	if mayWait {
+		if waits, err := m.waitForOriginal(ctx, p, pg, resp); waits || err != nil {
+			return err
 		}
-		return nil
 	}
 	return m.store(ctx, r, p, pg, resp)
+}
+
+// storedAlready records a URL already stored under this URL as a copy's
+// canonical, which is not fetched; it reports whether it was.
+func (m *Monitor) storedAlready(ctx context.Context, p pending) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	id, err := m.repo.DocByURL(ctx, p.url)
+	if err != nil || id == 0 {
+		return false, err
+	}
+	return true, m.outcome(ctx, p, monitoring.URLArticle, id, "stored from a copy naming it canonical", nil)
+}
+
+// fetchFailed records a failed fetch: tried again next round, unless it
+// failed for good (attempts spent, refused by robots.txt or the guard).
+func (m *Monitor) fetchFailed(ctx context.Context, p pending, err error, rep *Report) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	rep.Errors++
+	state := monitoring.URLPending
+	if p.attempts+1 >= maxAttempts || errors.Is(err, errDisallowed) || errors.Is(err, crawler.ErrForbiddenTarget) {
+		state = monitoring.URLError
+	}
+	return m.outcome(ctx, p, state, 0, err.Error(), nil)
+}
+
+// waitForOriginal defers a copy whose original (its canonical URL) comes
+// later in the round, so that the original is stored first. The copy
+// waits in memory, and in the store for a killed run. It reports whether
+// the page waits.
+func (m *Monitor) waitForOriginal(ctx context.Context, p pending, pg *page, resp *response) (bool, error) {
+	later, err := m.canonicalPending(ctx, p.url, pg)
+	if err != nil || !later {
+		return false, err
+	}
+	m.deferred = append(m.deferred, fetched{p, pg, resp})
+	return true, m.repo.SetWaiting(ctx, p.url, pg.canonical)
 }
 
 // fetched is a page fetched but not stored yet.
@@ -232,13 +256,7 @@ func (m *Monitor) canonicalPending(ctx context.Context, u string, pg *page) (boo
 	if pg.canonical == "" || pg.canonical == u {
 		return false, nil
 	}
-	var n int
-	err := m.db.SQL().QueryRowContext(ctx, m.q(`SELECT COUNT(*) FROM monitor_urls WHERE monitor = ? AND url = ? AND state = 'pending'`),
-		m.cfg.Name, pg.canonical).Scan(&n)
-	if err != nil {
-		return false, fmt.Errorf("monitor: canonical of %s: %w", u, err)
-	}
-	return n > 0, nil
+	return m.repo.IsPending(ctx, pg.canonical)
 }
 
 // store stores a fetched article, or links it to the one it duplicates.
@@ -247,16 +265,16 @@ func (m *Monitor) store(ctx context.Context, r int, p pending, pg *page, resp *r
 		if err != nil {
 			return err
 		}
-		if err := m.link(ctx, r, p.url, id, reason); err != nil {
+		if err := m.repo.Link(ctx, r, p.url, id, reason); err != nil {
 			return err
 		}
-		return m.outcome(ctx, p, "duplicate", id, reason, resp)
+		return m.outcome(ctx, p, monitoring.URLDuplicate, id, reason.String(), resp)
 	}
 	doc := m.document(r, p, pg)
 	if m.cfg.Focus != nil {
 		doc.Score = m.cfg.Focus.Score(doc.Title + "\n\n" + doc.Text)
 		if doc.Score < m.cfg.Threshold {
-			return m.outcome(ctx, p, "off-focus", 0, fmt.Sprintf("score %.3f", doc.Score), resp)
+			return m.outcome(ctx, p, monitoring.URLOffFocus, 0, fmt.Sprintf("score %.3f", doc.Score), resp)
 		}
 	}
 	pageID, err := m.putPage(ctx, doc, pg, resp)
@@ -264,13 +282,13 @@ func (m *Monitor) store(ctx context.Context, r int, p pending, pg *page, resp *r
 		return err
 	}
 	doc.PageID = pageID
-	id, err := m.insertDoc(ctx, doc, pg)
+	id, err := m.repo.InsertDoc(ctx, doc, monitoring.Fingerprint{SimHash: int64(pg.hash), ContentHash: pg.contentHash})
 	if err != nil {
 		return err
 	}
 	m.learnShape(p.site, p.url)
 	m.hashes = append(m.hashes, storedHash{id, doc.Site, pg.hash})
-	return m.outcome(ctx, p, "article", id, "", resp)
+	return m.outcome(ctx, p, monitoring.URLArticle, id, "", resp)
 }
 
 // fetchPage fetches and reads a page: with Config.Fetcher when set, else a
@@ -314,27 +332,27 @@ func (m *Monitor) recheck(ctx context.Context, r int, p pending, rep *Report) er
 			return ctx.Err()
 		}
 		rep.Errors++
-		return m.outcome(ctx, p, "article", p.docID, fmt.Sprint("recheck: ", err), nil)
+		return m.outcome(ctx, p, monitoring.URLArticle, p.docID, fmt.Sprint("recheck: ", err), nil)
 	}
-	if resp.status == http.StatusOK {
-		pg := m.readPage(p.url, resp.finalURL, resp.body)
-		// The new text is the single-page one until the round's end
-		// extracts it with its template again (tried_run = 0).
-		res, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET modified = ?, body = ?, content_hash = ?, simhash = ?, updated_round = ?,
-			method = ?, confidence = ?, run_id = 0, template = -1, tried_run = 0
-			WHERE id = ? AND content_hash <> ?`), m.modified(p, pg), pg.text, pg.contentHash, int64(pg.hash), r, pg.method, pg.confidence, p.docID, pg.contentHash)
-		if err != nil {
-			return fmt.Errorf("monitor: update %s: %w", p.url, err)
-		}
-		if n, err := res.RowsAffected(); err == nil && n > 0 {
-			if err := m.refreshPage(ctx, p.docID, pg, resp); err != nil {
-				return err
-			}
-		}
-	} else {
+	if resp.status == http.StatusNotModified {
 		resp.etag, resp.lastModified = p.etag, p.lastMod
+	} else if err := m.updateDoc(ctx, r, p, resp); err != nil {
+		return err
 	}
-	return m.outcome(ctx, p, "article", p.docID, "", resp)
+	return m.outcome(ctx, p, monitoring.URLArticle, p.docID, "", resp)
+}
+
+// updateDoc updates a stored article from its page fetched again, when
+// the page changed. The new text is the single-page one until the round's
+// end extracts it with its template again.
+func (m *Monitor) updateDoc(ctx context.Context, r int, p pending, resp *response) error {
+	pg := m.readPage(p.url, resp.finalURL, resp.body)
+	changed, err := m.repo.UpdateText(ctx, monitoring.Refetched{DocID: p.docID, Round: r, Modified: m.modified(p, pg), Text: pg.text,
+		Print: monitoring.Fingerprint{SimHash: int64(pg.hash), ContentHash: pg.contentHash}, Method: pg.method, Confidence: pg.confidence})
+	if err != nil || !changed {
+		return err
+	}
+	return m.refreshPage(ctx, p.docID, pg, resp)
 }
 
 // page is a fetched page as the monitor reads it.
@@ -396,29 +414,41 @@ func (pg *page) headTags() {
 			continue
 		}
 		name, _ := z.TagName()
-		attrs := map[string]string{}
-		for more := true; more; {
-			var k, v []byte
-			k, v, more = z.TagAttr()
-			if len(k) == 0 {
-				break
-			}
-			attrs[string(k)] = string(v)
-		}
-		switch string(name) {
-		case "link":
-			if hasRel(attrs["rel"], "canonical") && pg.canonical == "" {
-				base, _ := url.Parse(pg.final)
-				if c, err := canonical(base, attrs["href"]); err == nil {
-					pg.canonical = c
-				}
-			}
-		case "meta":
-			if strings.EqualFold(attrs["property"]+attrs["name"], "og:type") {
-				pg.structured = pg.structured || strings.EqualFold(attrs["content"], "article")
-			}
-		case "body":
+		if string(name) == "body" {
 			return
+		}
+		pg.headTag(string(name), tagAttrs(z))
+	}
+}
+
+// tagAttrs reads the attributes of the tag the tokenizer is on.
+func tagAttrs(z *html.Tokenizer) map[string]string {
+	attrs := map[string]string{}
+	for more := true; more; {
+		var k, v []byte
+		k, v, more = z.TagAttr()
+		if len(k) == 0 {
+			break
+		}
+		attrs[string(k)] = string(v)
+	}
+	return attrs
+}
+
+// headTag reads one tag of the page's head: its first canonical link, an
+// og:type of article.
+func (pg *page) headTag(name string, attrs map[string]string) {
+	switch name {
+	case "link":
+		if hasRel(attrs["rel"], "canonical") && pg.canonical == "" {
+			base, _ := url.Parse(pg.final)
+			if c, err := canonical(base, attrs["href"]); err == nil {
+				pg.canonical = c
+			}
+		}
+	case "meta":
+		if strings.EqualFold(attrs["property"]+attrs["name"], "og:type") {
+			pg.structured = pg.structured || strings.EqualFold(attrs["content"], "article")
 		}
 	}
 }
@@ -432,39 +462,17 @@ func hasRel(list, rel string) bool {
 	return false
 }
 
-// docByURL returns the id of the document stored under u, or 0.
-func (m *Monitor) docByURL(ctx context.Context, u string) (int64, error) {
-	var id int64
-	err := m.db.SQL().QueryRowContext(ctx, m.q(`SELECT id FROM monitor_docs WHERE monitor = ? AND url = ?`), m.cfg.Name, u).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("monitor: document %s: %w", u, err)
-	}
-	return id, nil
-}
-
 // storyOf returns the stored document of the story a URL fetched belongs
 // to by canonical link, or 0: one stored under the page's canonical URL,
 // one naming the same canonical URL (another URL of that story), or one
 // naming u as its canonical (a copy stored before its original).
 func (m *Monitor) storyOf(ctx context.Context, u, canon string) (int64, error) {
-	q, args := `SELECT id FROM monitor_docs WHERE monitor = ? AND url <> ? AND (canonical = ?`, []any{m.cfg.Name, u, u}
-	if cu, err := url.Parse(canon); canon != u && err == nil && !hubURL(cu) {
+	if cu, err := url.Parse(canon); canon == u || err != nil || hubURL(cu) {
 		// A canonical link naming a listing (the home page) is no story's
 		// identity.
-		q, args = q+` OR url = ? OR canonical = ?`, append(args, canon, canon)
+		canon = ""
 	}
-	var id int64
-	err := m.db.SQL().QueryRowContext(ctx, m.q(q+`) ORDER BY id LIMIT 1`), args...).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("monitor: story of %s: %w", u, err)
-	}
-	return id, nil
+	return m.repo.StoryOf(ctx, u, canon)
 }
 
 // minDedupWords is the text length from which near-duplicate text counts:
@@ -482,29 +490,19 @@ type storedHash struct {
 
 // loadHashes reads the fingerprints of the stored documents.
 func (m *Monitor) loadHashes(ctx context.Context) error {
-	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT id, site, simhash FROM monitor_docs WHERE monitor = ? AND simhash <> 0`), m.cfg.Name)
-	if err != nil {
-		return fmt.Errorf("monitor: fingerprints: %w", err)
-	}
-	defer rows.Close()
+	prints, err := m.repo.Fingerprints(ctx)
 	m.hashes = m.hashes[:0]
-	for rows.Next() {
-		var s storedHash
-		var h int64
-		if err := rows.Scan(&s.id, &s.site, &h); err != nil {
-			return fmt.Errorf("monitor: fingerprints: %w", err)
-		}
-		s.hash = crawler.SimHash(h)
-		m.hashes = append(m.hashes, s)
+	for _, f := range prints {
+		m.hashes = append(m.hashes, storedHash{f.ID, f.Site, crawler.SimHash(f.SimHash)})
 	}
-	return rows.Err()
+	return err
 }
 
 // duplicateOf finds the stored article a page duplicates: the one stored
 // under its canonical URL, or one whose text is a near-duplicate.
-func (m *Monitor) duplicateOf(ctx context.Context, u string, pg *page) (int64, string, error) {
+func (m *Monitor) duplicateOf(ctx context.Context, u string, pg *page) (int64, monitoring.LinkReason, error) {
 	if id, err := m.storyOf(ctx, u, pg.canonical); err != nil || id > 0 {
-		return id, "canonical", err
+		return id, monitoring.LinkCanonical, err
 	}
 	if pg.words < minDedupWords {
 		return 0, "", nil
@@ -514,33 +512,10 @@ func (m *Monitor) duplicateOf(ctx context.Context, u string, pg *page) (int64, s
 		// site, the same story has the same canonical URL, and pages
 		// whose body a script loads share their template's text.
 		if s.site != site(pg.final) && s.hash.Distance(pg.hash) <= maxDupBits {
-			return s.id, "near-duplicate", nil
+			return s.id, monitoring.LinkNearDuplicate, nil
 		}
 	}
 	return 0, "", nil
-}
-
-// link records a URL as a duplicate of a stored document.
-func (m *Monitor) link(ctx context.Context, r int, u string, id int64, reason string) error {
-	_, err := m.db.SQL().ExecContext(ctx, m.q(`INSERT INTO monitor_links (monitor, url, doc_id, reason, round) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (monitor, url) DO NOTHING`), m.cfg.Name, u, id, reason, r)
-	if err != nil {
-		return fmt.Errorf("monitor: link %s: %w", u, err)
-	}
-	return nil
-}
-
-// insertDoc stores a new document and returns its id.
-func (m *Monitor) insertDoc(ctx context.Context, d Document, pg *page) (int64, error) {
-	var id int64
-	err := m.db.SQL().QueryRowContext(ctx, m.q(`INSERT INTO monitor_docs (monitor, url, canonical, site, section, title, author, lang, published, modified,
-		first_seen, round, simhash, content_hash, body, score, page_id, method, confidence, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		m.cfg.Name, d.URL, d.Canonical, d.Site, d.Section, d.Title, d.Author, d.Lang, d.Published, d.Modified, d.FirstSeen, d.Round,
-		int64(pg.hash), pg.contentHash, d.Text, d.Score, d.PageID, d.Method, d.Confidence, d.Kind).Scan(&id)
-	if err != nil {
-		return 0, fmt.Errorf("monitor: store %s: %w", d.URL, err)
-	}
-	return id, nil
 }
 
 // modified is an article's modification time: the source's, else the page's.

@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/gleaner/gleaner/store/monitoring"
 )
 
 // seedSite serves articles, listings of every kind, and error pages that
@@ -80,18 +82,18 @@ func TestSeeds(t *testing.T) {
 	srv := seedSite(t)
 	for _, tc := range []struct {
 		seed     string
-		kind     string // the seed's source kind after its check
+		kind     monitoring.SourceKind // the seed's source kind after its check
 		new      int
 		errors   int
 		wantNote string
 	}{
-		{"/sitemap.xml", srcSitemap, 2, 2, ""},
-		{"/index.xml", srcIndex, 2, 2, ""},
-		{"/feed.xml", srcFeed, 1, 0, ""},
-		{"/empty.xml", srcSitemap, 0, 0, "the sitemap lists no URL"},
-		{"/missing.xml", srcHub, 0, 1, "HTTP 404"},
-		{"/notes.txt", srcHub, 0, 1, "is no HTML page, feed or sitemap"},
-		{"/bare", srcHub, 0, 0, "an HTML page with no link"},
+		{"/sitemap.xml", monitoring.SourceSitemap, 2, 2, ""},
+		{"/index.xml", monitoring.SourceSitemapIndex, 2, 2, ""},
+		{"/feed.xml", monitoring.SourceFeed, 1, 0, ""},
+		{"/empty.xml", monitoring.SourceSitemap, 0, 0, "the sitemap lists no URL"},
+		{"/missing.xml", monitoring.SourceHub, 0, 1, "HTTP 404"},
+		{"/notes.txt", monitoring.SourceHub, 0, 1, "is no HTML page, feed or sitemap"},
+		{"/bare", monitoring.SourceHub, 0, 0, "an HTML page with no link"},
 	} {
 		t.Run(strings.TrimPrefix(tc.seed, "/"), func(t *testing.T) {
 			ctx := context.Background()
@@ -112,9 +114,9 @@ func TestSeeds(t *testing.T) {
 			if (tc.wantNote == "") != (note == "") || !strings.Contains(note, tc.wantNote) || (note != "" && !strings.Contains(note, tc.seed)) {
 				t.Errorf("notes %q, want one naming %s: %q", note, tc.seed, tc.wantNote)
 			}
-			var kind string
-			if err := m.db.SQL().QueryRow(m.q(`SELECT kind FROM monitor_sources WHERE monitor = ? AND url = ?`), "seed", srv.URL+tc.seed).Scan(&kind); err != nil || kind != tc.kind {
-				t.Errorf("seed's kind %q (%v), want %q", kind, err, tc.kind)
+			src, found, err := m.repo.Source(ctx, srv.URL+tc.seed)
+			if err != nil || !found || src.Kind != tc.kind {
+				t.Errorf("seed's kind %q (found %v, %v), want %q", src.Kind, found, err, tc.kind)
 			}
 		})
 	}

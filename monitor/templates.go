@@ -13,6 +13,7 @@ import (
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/store/monitoring"
 )
 
 // unplaced is a document whose text no template has given yet.
@@ -73,43 +74,20 @@ func (m *Monitor) applyTemplates(ctx context.Context, rep *Report) error {
 // templates of their site, and the sites in the order of their oldest
 // such document (the longest waiting first, should the budget run out).
 func (m *Monitor) unplaced(ctx context.Context) (map[string][]unplaced, []string, error) {
-	rows, err := m.db.SQL().QueryContext(ctx, m.q(`SELECT d.id, d.page_id, d.round, d.title, d.author, d.published, d.body,
-		COALESCE((SELECT MAX(u.hint) FROM monitor_urls u WHERE u.monitor = d.monitor AND u.doc_id = d.id AND u.state = 'article'), '')
-		FROM monitor_docs d WHERE d.monitor = ? AND d.tried_run = 0 AND d.page_id > 0 ORDER BY d.id`), m.cfg.Name)
+	rows, err := m.repo.Untried(ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("monitor: documents to extract: %w", err)
+		return nil, nil, err
 	}
-	var docs []unplaced
-	for rows.Next() {
-		var u unplaced
-		var body, hj string
-		if err := rows.Scan(&u.docID, &u.pageID, &u.round, &u.title, &u.author, &u.published, &body, &hj); err != nil {
-			rows.Close()
-			return nil, nil, fmt.Errorf("monitor: documents to extract: %w", err)
-		}
-		var h hint
-		_ = json.Unmarshal([]byte(hj), &h) // written by addURL; none: no news source
-		u.sure = h.Via == "news" || len(strings.Fields(body)) >= articleWords
-		docs = append(docs, u)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("monitor: documents to extract: %w", err)
+	docs := make([]unplaced, len(rows))
+	for i, row := range rows {
+		docs[i] = unplacedOf(row)
 	}
 	out, order := map[string][]unplaced{}, []string(nil)
 	for start := 0; start < len(docs); start += 200 {
 		chunk := docs[start:min(start+200, len(docs))]
-		ids := make([]int64, len(chunk))
-		for i, d := range chunk {
-			ids[i] = d.pageID
-		}
-		metas, err := m.db.Pages(ctx, store.PageQuery{IDs: ids})
+		siteOf, err := m.pageSites(ctx, chunk)
 		if err != nil {
-			return nil, nil, fmt.Errorf("monitor: pages of documents: %w", err)
-		}
-		siteOf := map[int64]string{}
-		for _, p := range metas {
-			siteOf[p.ID] = p.Site
+			return nil, nil, err
 		}
 		for _, d := range chunk {
 			if s := siteOf[d.pageID]; s != "" {
@@ -123,42 +101,89 @@ func (m *Monitor) unplaced(ctx context.Context) (map[string][]unplaced, []string
 	return out, order, nil
 }
 
+// unplacedOf is a document waiting for its template, with how sure the
+// monitor is that it is an article.
+func unplacedOf(row monitoring.Untried) unplaced {
+	var h hint
+	_ = json.Unmarshal([]byte(row.Hint), &h) // written by addURL; none: no news source
+	return unplaced{docID: row.DocID, pageID: row.PageID, round: row.Round, title: row.Title, author: row.Author, published: row.Published,
+		sure: h.Via == viaNews || len(strings.Fields(row.Text)) >= articleWords}
+}
+
+// pageSites returns the store site of each document's page.
+func (m *Monitor) pageSites(ctx context.Context, docs []unplaced) (map[int64]string, error) {
+	metas, err := m.db.Pages(ctx, store.PageQuery{IDs: pageIDs(docs)})
+	if err != nil {
+		return nil, fmt.Errorf("monitor: pages of documents: %w", err)
+	}
+	siteOf := map[int64]string{}
+	for _, p := range metas {
+		siteOf[p.ID] = p.Site
+	}
+	return siteOf, nil
+}
+
 // templateSite learns one site's templates when due and extracts its
 // unplaced documents with them.
 func (m *Monitor) templateSite(ctx context.Context, site string, docs []unplaced, kinds map[int64]int, rep *Report) error {
+	n, due, err := m.learningDue(ctx, site)
+	if err != nil || !due {
+		return err
+	}
+	learned, err := m.learnSite(ctx, site, n)
+	if err != nil || !learned {
+		return err
+	}
+	return m.extractSite(ctx, site, docs, kinds, rep)
+}
+
+// learningDue reports whether a site's templates are to be learned now,
+// with its page count: not with too few pages to learn from, nor, when
+// its learning failed (out of time) with half as many pages or more, in
+// any process: its documents keep their single-page text until then.
+func (m *Monitor) learningDue(ctx context.Context, site string) (int, bool, error) {
 	n, err := m.sitePages(ctx, site)
 	if err != nil {
-		return err
+		return 0, false, err
 	}
-	if n < m.cfg.LearnAt || n < 2*m.learnFailed[site] {
-		// Too few pages to learn from, or learning failed (out of time)
-		// with half as many: single-page text until then.
-		return nil
+	failedAt, err := m.repo.LearningBackoff(ctx, site)
+	if err != nil {
+		return 0, false, err
 	}
+	return n, n >= m.cfg.LearnAt && n >= 2*failedAt, nil
+}
+
+// learnSite learns a site of n pages within Config.LearnTimeout; it
+// reports whether the site has a finished learning run. A failure is
+// stored with the site: it is tried again once the site's pages have
+// doubled (a relearning costs about as much), whichever process runs
+// then.
+func (m *Monitor) learnSite(ctx context.Context, site string, n int) (bool, error) {
 	if _, err := sitelearn.ReapRuns(ctx, m.db, site); err != nil {
-		return err
+		return false, err
 	}
 	lctx, cancel := context.WithTimeout(ctx, m.cfg.LearnTimeout)
 	sr, err := sitelearn.Site(lctx, m.db, site, sitelearn.Options{Options: cluster.Options{Seed: m.cfg.Seed}})
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return false, ctx.Err()
 		}
-		// The documents keep their text and are tried again once the
-		// site's pages have doubled (a relearning costs about as much).
-		m.learnFailed[site] = n
-		return fmt.Errorf("learning (tried again at %d pages): %w", 2*n, err)
+		if serr := m.repo.LearningFailed(ctx, site, n, time.Now(), err); serr != nil {
+			return false, serr
+		}
+		return false, fmt.Errorf("learning (tried again at %d pages): %w", 2*n, err)
 	}
-	delete(m.learnFailed, site)
-	if sr.Run == nil || sr.Run.Status != store.RunDone {
-		return nil
+	if err := m.repo.LearningDone(ctx, site); err != nil {
+		return false, err
 	}
-	ids := make([]int64, len(docs))
-	for i, d := range docs {
-		ids[i] = d.pageID
-	}
-	res, err := siteextract.Site(ctx, ownExtractions{m.db}, site, siteextract.Options{Pages: ids})
+	return sr.Run != nil && sr.Run.Status == store.RunDone, nil
+}
+
+// extractSite extracts a learned site's unplaced documents with its
+// templates (siteextract) and writes what they gave.
+func (m *Monitor) extractSite(ctx context.Context, site string, docs []unplaced, kinds map[int64]int, rep *Report) error {
+	res, err := siteextract.Site(ctx, ownExtractions{m.db}, site, siteextract.Options{Pages: pageIDs(docs)})
 	if err != nil {
 		return fmt.Errorf("extraction: %w", err)
 	}
@@ -172,33 +197,32 @@ func (m *Monitor) templateSite(ctx context.Context, site string, docs []unplaced
 	return m.placeDocs(ctx, docs, res, tpl, hubTemplates(tpl, kinds), rep)
 }
 
+// pageIDs are the documents' store pages.
+func pageIDs(docs []unplaced) []int64 {
+	ids := make([]int64, len(docs))
+	for i, d := range docs {
+		ids[i] = d.pageID
+	}
+	return ids
+}
+
 // pageKinds reads which stored pages the monitor took for hubs (+1) and
 // which are documents (-1), once per round.
 func (m *Monitor) pageKinds(ctx context.Context) (map[int64]int, error) {
+	hubs, err := m.repo.HubPages(ctx)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := m.repo.DocPages(ctx)
+	if err != nil {
+		return nil, err
+	}
 	kinds := map[int64]int{}
-	for _, q := range []struct {
-		sql  string
-		sign int
-	}{
-		{`SELECT page_id FROM monitor_urls WHERE monitor = ? AND state = 'hub' AND page_id > 0`, 1},
-		{`SELECT page_id FROM monitor_docs WHERE monitor = ? AND page_id > 0`, -1},
-	} {
-		rows, err := m.db.SQL().QueryContext(ctx, m.q(q.sql), m.cfg.Name)
-		if err != nil {
-			return nil, fmt.Errorf("monitor: page kinds: %w", err)
-		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("monitor: page kinds: %w", err)
-			}
-			kinds[id] = q.sign
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("monitor: page kinds: %w", err)
-		}
+	for _, id := range hubs {
+		kinds[id] = 1
+	}
+	for _, id := range docs {
+		kinds[id] = -1
 	}
 	return kinds, nil
 }
@@ -241,18 +265,8 @@ func (m *Monitor) placeDocs(ctx context.Context, docs []unplaced, res *siteextra
 		if !ok {
 			continue
 		}
-		template := -1
-		if ms, ok := tpl.Member(d.pageID); ok && p.Placed {
-			template = ms.Cluster
-		}
-		if err := m.placeDoc(ctx, d, p, res.Run.ID, template); err != nil {
+		if err := m.placeOne(ctx, d, p, res.Run.ID, tpl, hubs); err != nil {
 			return err
-		}
-		if template >= 0 && hubs[template] && !d.sure {
-			// On a template of hubs: a listing taken for an article.
-			if _, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET kind = 'hub' WHERE id = ?`), d.docID); err != nil {
-				return fmt.Errorf("monitor: kind of document %d: %w", d.docID, err)
-			}
 		}
 		// The round's own counts are read from the store (finishRound),
 		// so that a resumed round counts what its first run did.
@@ -263,25 +277,38 @@ func (m *Monitor) placeDocs(ctx context.Context, docs []unplaced, res *siteextra
 	return nil
 }
 
+// placeOne writes one document's template extraction, and its kind when
+// its template is one of the site's hubs.
+func (m *Monitor) placeOne(ctx context.Context, d unplaced, p siteextract.PageResult, runID int64, tpl *siteextract.Templates, hubs map[int]bool) error {
+	template := -1
+	if ms, ok := tpl.Member(d.pageID); ok && p.Placed {
+		template = ms.Cluster
+	}
+	if err := m.placeDoc(ctx, d, p, runID, template); err != nil {
+		return err
+	}
+	if template >= 0 && hubs[template] && !d.sure {
+		// On a template of hubs: a listing taken for an article.
+		return m.repo.SetKind(ctx, d.docID, monitoring.KindHub)
+	}
+	return nil
+}
+
 // placeDoc updates one document with its template extraction: its text
 // when a template gave it, or when the page, on no template, got a
 // second opinion of an article's length (see better).
 func (m *Monitor) placeDoc(ctx context.Context, d unplaced, p siteextract.PageResult, runID int64, template int) error {
 	if !better(p) {
-		_, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET tried_run = ? WHERE id = ?`), runID, d.docID)
-		if err != nil {
-			return fmt.Errorf("monitor: template text of document %d: %w", d.docID, err)
-		}
-		return nil
+		return m.repo.SetTried(ctx, d.docID, runID)
 	}
 	run := runID
 	if !templated(p) {
 		run, template = 0, -1
 	}
-	_, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET body = ?, simhash = ?, method = ?, confidence = ?, run_id = ?, template = ?, tried_run = ?
-		WHERE id = ?`), p.Result.Body, int64(crawler.NewSimHash(p.Result.Body)), p.Result.Method, p.Result.Confidence, run, template, runID, d.docID)
+	err := m.repo.SetTemplateText(ctx, d.docID, monitoring.TemplateText{Text: p.Result.Body, SimHash: int64(crawler.NewSimHash(p.Result.Body)),
+		Method: p.Result.Method, Confidence: p.Result.Confidence, Run: run, Template: template, Tried: runID})
 	if err != nil {
-		return fmt.Errorf("monitor: template text of document %d: %w", d.docID, err)
+		return err
 	}
 	// The store's extraction says what the document says (its title, date
 	// and author come from the page and its sources), so that export,

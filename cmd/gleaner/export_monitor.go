@@ -25,7 +25,7 @@ func addMonitorSelectFlags(fs *flag.FlagSet) *monitorSelectFlags {
 	fs.StringVar(&f.lang, "lang", "", "with --monitor: documents in this `language` (ISO 639-1)")
 	fs.StringVar(&f.since, "since", "", "with --monitor: documents first seen at or after this `time`")
 	fs.StringVar(&f.until, "until", "", "with --monitor: documents first seen before this `time`")
-	fs.StringVar(&f.kind, "kind", monitor.KindArticle, "with --monitor: documents of this `kind` (article, hub or all)")
+	fs.StringVar(&f.kind, "kind", monitor.KindArticle.String(), "with --monitor: documents of this `kind` (article, hub or all)")
 	fs.Float64Var(&f.minRelevance, "min-relevance", 0, "with --monitor: documents whose focus score is at least this")
 	return f
 }
@@ -45,7 +45,8 @@ func (f *monitorSelectFlags) check(opt export.CorpusOptions) error {
 	if f.round < 0 {
 		return fmt.Errorf("%w: --round %d: want a round number", errUsage, f.round)
 	}
-	return checkKind(f.kind)
+	_, err := checkKind(f.kind)
+	return err
 }
 
 // open opens the store for export; with --monitor, it selects the
@@ -54,7 +55,7 @@ func (f *monitorSelectFlags) open(ctx context.Context, path string, opt *export.
 	if f.name == "" {
 		return openForExport(ctx, path)
 	}
-	sel := monitor.Selection{Round: f.round, Site: opt.Site, Lang: f.lang, Kind: f.kind, MinRelevance: f.minRelevance}
+	sel := monitor.Selection{Round: f.round, Site: opt.Site, Lang: f.lang, Kind: monitor.DocKind(f.kind), MinRelevance: f.minRelevance}
 	var err error
 	if sel.Since, err = parseWhen("--since", f.since); err != nil {
 		return nil, err

@@ -321,15 +321,15 @@ func runMonitorDocs(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs.StringVar(&sel.Lang, "lang", "", "documents in this language (ISO 639-1)")
 	since := fs.String("since", "", "first seen at or after this `time`")
 	until := fs.String("until", "", "first seen before this `time`")
-	fs.StringVar(&sel.Kind, "kind", monitor.KindArticle, "documents of this `kind`: article, hub (found on a template of the site's hubs) or all")
+	kind := fs.String("kind", monitor.KindArticle.String(), "documents of this `kind`: article, hub (found on a template of the site's hubs) or all")
 	fs.Float64Var(&sel.MinRelevance, "min-relevance", 0, "documents whose focus score (relevance) is at least this")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if err := checkKind(sel.Kind); err != nil {
+	var err error
+	if sel.Kind, err = checkKind(*kind); err != nil {
 		return err
 	}
-	var err error
 	if sel.Since, err = parseWhen("--since", *since); err != nil {
 		return err
 	}
@@ -358,13 +358,13 @@ func runMonitorDocs(ctx context.Context, args []string, stdout, stderr io.Writer
 	return nil
 }
 
-// checkKind rejects a --kind that names no document kind.
-func checkKind(k string) error {
-	switch k {
-	case monitor.KindArticle, monitor.KindHub, monitor.KindAll:
-		return nil
+// checkKind reads a --kind, rejecting one that names no document kind.
+func checkKind(k string) (monitor.DocKind, error) {
+	kind, err := monitor.ParseKind(k)
+	if err != nil {
+		return "", fmt.Errorf("%w: --kind %q: want article, hub or all", errUsage, k)
 	}
-	return fmt.Errorf("%w: --kind %q: want article, hub or all", errUsage, k)
+	return kind, nil
 }
 
 // parseWhen reads a --since/--until time: RFC 3339 or a day.

@@ -1,4 +1,4 @@
-package monitor
+package monitoring
 
 import "github.com/gleaner/gleaner/store"
 
@@ -105,5 +105,19 @@ var migrations = []store.Migration{
 		// A hub's page in the store (dataset Dataset(name)), learned
 		// with the site's articles: a template of hubs is a hub template.
 		`ALTER TABLE monitor_urls ADD COLUMN page_id BIGINT NOT NULL DEFAULT 0`,
+	}},
+	{Version: 4, Name: "learning back-off stored with the site", Statements: []string{
+		// A store site whose template learning failed or ran out of time,
+		// with its page count then: learning waits until the site's pages
+		// have doubled, in every process and across restarts (a relearning
+		// costs about as much). Keyed by the store's site: learning is of
+		// the site's pages, whichever monitor stored them.
+		`CREATE TABLE monitor_learning (
+			site TEXT PRIMARY KEY,
+			failed_pages INTEGER NOT NULL,
+			failures INTEGER NOT NULL DEFAULT 1,
+			failed_at BIGINT NOT NULL,
+			error TEXT NOT NULL DEFAULT ''
+		)`,
 	}},
 }
