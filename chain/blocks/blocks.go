@@ -182,21 +182,7 @@ func (s *splitter) visit(n *treediff.Node, inLinks bool) {
 		s.emit(n, Prose)
 		return
 	}
-	nonLink := st.words - st.linkWords
-	switch {
-	case n.Label == "a":
-		k := Prose
-		if inLinks {
-			k = Navigation
-		}
-		s.emit(n, k)
-		return
-	case st.links >= 2 && nonLink == 0:
-		// Navigation: every link is its own text.
-		s.eachLink(n)
-		return
-	case inLinks && st.links == 1 && nonLink > 0:
-		s.emit(n, Teaser)
+	if s.visitLinked(n, st, inLinks) {
 		return
 	}
 	linkStructure := st.links >= 2 && float64(st.linkWords) >= s.opt.LinkDensity*float64(st.words)
@@ -210,22 +196,37 @@ func (s *splitter) visit(n *treediff.Node, inLinks bool) {
 		s.emit(n, Prose)
 		return
 	}
-	// Sectioning children (figure, aside…) are blocks of their own; the
-	// rest of n is judged without them.
-	var bars []*treediff.Node
-	energy, maxChild := 0.0, 0.0
-	for _, c := range n.Children {
-		cs := s.stats[c]
-		if cs == nil || cs.words == 0 {
-			continue
+	s.visitSectioned(n, st)
+}
+
+// visitLinked emits n where its links decide what it is (a link, a list of
+// links, a teaser inside a link structure) and reports whether they did.
+func (s *splitter) visitLinked(n *treediff.Node, st *stat, inLinks bool) bool {
+	nonLink := st.words - st.linkWords
+	switch {
+	case n.Label == "a":
+		k := Prose
+		if inLinks {
+			k = Navigation
 		}
-		if c.Kind == treediff.Element && barriers[c.Label] && cs.words < st.words {
-			bars = append(bars, c)
-			continue
-		}
-		energy += cs.energy
-		maxChild = max(maxChild, cs.energy)
+		s.emit(n, k)
+	case st.links >= 2 && nonLink == 0:
+		// Navigation: every link is its own text.
+		s.eachLink(n)
+	case inLinks && st.links == 1 && nonLink > 0:
+		s.emit(n, Teaser)
+	default:
+		return false
 	}
+	return true
+}
+
+// visitSectioned emits n as one block, its sectioning children (figure,
+// aside…) as blocks of their own, when its other children's energy
+// together (weighed by beta for a block element) beats the strongest
+// child's; otherwise each child is visited.
+func (s *splitter) visitSectioned(n *treediff.Node, st *stat) {
+	bars, energy, maxChild := s.childEnergy(n, st)
 	if treediff.IsBlock(n.Label) {
 		energy *= s.beta
 	}
@@ -239,6 +240,25 @@ func (s *splitter) visit(n *treediff.Node, inLinks bool) {
 	for _, c := range n.Children {
 		s.visit(c, false)
 	}
+}
+
+// childEnergy returns n's sectioning children with text (the rest of n is
+// judged without them), and the total and largest energy of its other
+// children with text.
+func (s *splitter) childEnergy(n *treediff.Node, st *stat) (bars []*treediff.Node, energy, maxChild float64) {
+	for _, c := range n.Children {
+		cs := s.stats[c]
+		if cs == nil || cs.words == 0 {
+			continue
+		}
+		if c.Kind == treediff.Element && barriers[c.Label] && cs.words < st.words {
+			bars = append(bars, c)
+			continue
+		}
+		energy += cs.energy
+		maxChild = max(maxChild, cs.energy)
+	}
+	return bars, energy, maxChild
 }
 
 // emitOrdered emits n (without the subtrees bars, already emitted) and

@@ -161,46 +161,69 @@ func CValue(freq map[string]int) []Term {
 // "(governor, RELATION)" strings in Upery's notation.
 func Contexts(sent []tagger.Token, o Occurrence) []string {
 	var out []string
-	skip := func(t *tagger.Token) bool {
-		return t.UPOS == "DET" || t.UPOS == "ADV" || t.UPOS == "AUX" || t.UPOS == "PART" || t.UPOS == "PRON" && len(t.Text) <= 3
+	if c := leftContext(sent, o.Start-1); c != "" {
+		out = append(out, c)
 	}
-	lemma := func(t *tagger.Token) string { return strings.ToLower(t.Lemma) }
-	// Left: verb (object), or noun + preposition (complement).
-	i := o.Start - 1
-	for i >= 0 && sent[i].UPOS == "DET" {
-		i--
-	}
-	if i >= 0 {
-		switch sent[i].UPOS {
-		case "VERB":
-			out = append(out, "("+lemma(&sent[i])+", OBJ)")
-		case "ADP":
-			if i > 0 && (sent[i-1].UPOS == "NOUN" || sent[i-1].UPOS == "VERB") {
-				out = append(out, "("+lemma(&sent[i-1])+", "+strings.ToUpper(lemma(&sent[i]))+")")
-			}
-		}
-	}
-	// Right: verb (subject), or preposition + noun (expansion).
-	j := o.End
-	for j < len(sent) && skip(&sent[j]) {
-		j++
-	}
-	if j < len(sent) {
-		switch sent[j].UPOS {
-		case "VERB":
-			out = append(out, "("+lemma(&sent[j])+", SUJ)")
-		case "ADP":
-			k := j + 1
-			for k < len(sent) && sent[k].UPOS == "DET" {
-				k++
-			}
-			if k < len(sent) && sent[k].UPOS == "NOUN" {
-				out = append(out, "("+strings.ToUpper(lemma(&sent[j]))+", "+lemma(&sent[k])+")")
-			}
-		}
+	if c := rightContext(sent, o.End); c != "" {
+		out = append(out, c)
 	}
 	return out
 }
+
+// leftContext is the context left of an occurrence ending before sent[i],
+// determiners skipped: a verb (object), or noun + preposition
+// (complement); "" if none.
+func leftContext(sent []tagger.Token, i int) string {
+	for i >= 0 && sent[i].UPOS == "DET" {
+		i--
+	}
+	if i < 0 {
+		return ""
+	}
+	switch sent[i].UPOS {
+	case "VERB":
+		return "(" + contextLemma(&sent[i]) + ", OBJ)"
+	case "ADP":
+		if i > 0 && (sent[i-1].UPOS == "NOUN" || sent[i-1].UPOS == "VERB") {
+			return "(" + contextLemma(&sent[i-1]) + ", " + strings.ToUpper(contextLemma(&sent[i])) + ")"
+		}
+	}
+	return ""
+}
+
+// rightContext is the context right of an occurrence followed by sent[j],
+// minor words skipped: a verb (subject), or preposition + noun
+// (expansion); "" if none.
+func rightContext(sent []tagger.Token, j int) string {
+	for j < len(sent) && minorWord(&sent[j]) {
+		j++
+	}
+	if j >= len(sent) {
+		return ""
+	}
+	switch sent[j].UPOS {
+	case "VERB":
+		return "(" + contextLemma(&sent[j]) + ", SUJ)"
+	case "ADP":
+		k := j + 1
+		for k < len(sent) && sent[k].UPOS == "DET" {
+			k++
+		}
+		if k < len(sent) && sent[k].UPOS == "NOUN" {
+			return "(" + strings.ToUpper(contextLemma(&sent[j])) + ", " + contextLemma(&sent[k]) + ")"
+		}
+	}
+	return ""
+}
+
+// minorWord reports a word skipped between an occurrence and its right
+// context: a determiner, adverb, auxiliary, particle or short pronoun.
+func minorWord(t *tagger.Token) bool {
+	return t.UPOS == "DET" || t.UPOS == "ADV" || t.UPOS == "AUX" || t.UPOS == "PART" || t.UPOS == "PRON" && len(t.Text) <= 3
+}
+
+// contextLemma is t's lemma as contexts write it.
+func contextLemma(t *tagger.Token) string { return strings.ToLower(t.Lemma) }
 
 // Distrib holds which terms occur in which contexts.
 type Distrib struct {
