@@ -111,6 +111,7 @@ type pageSet struct {
 	order     []int64      // requested IDs, in order
 }
 
+// loadSet reads the pages ids, then each one's partner by tpl.
 func loadSet(ctx context.Context, st store.Store, tpl *Templates, ids []int64, opt Options) (*pageSet, error) {
 	s := &pageSet{index: map[int64]int{}, order: ids}
 	for _, id := range ids {
@@ -122,6 +123,14 @@ func loadSet(ctx context.Context, st store.Store, tpl *Templates, ids []int64, o
 		}
 	}
 	s.requested = len(s.pages)
+	s.addPartners(ctx, st, tpl, opt)
+	return s, ctx.Err()
+}
+
+// addPartners reads the partner of each requested page (unless already
+// read) and places the page with it; a page whose partner cannot be read
+// is extracted alone.
+func (s *pageSet) addPartners(ctx context.Context, st store.Store, tpl *Templates, opt Options) {
 	for i := 0; i < s.requested; i++ {
 		p, ok := tpl.Partner(s.ids[i])
 		if !ok {
@@ -129,13 +138,12 @@ func loadSet(ctx context.Context, st store.Store, tpl *Templates, ids []int64, o
 		}
 		if _, have := s.index[p]; !have {
 			if _, err := s.add(ctx, st, p, opt); err != nil {
-				continue // the page is extracted alone
+				continue
 			}
 		}
 		m := tpl.Members[s.ids[i]]
 		s.pages[i].Cluster, s.pages[i].Medoid = m.Cluster, s.index[p]
 	}
-	return s, ctx.Err()
 }
 
 // add reads and parses one stored page; it returns the page's name.
