@@ -58,6 +58,13 @@ func Decode(src []byte, contentType string) (string, string, error) {
 	if err := checkBytes(src); err != nil {
 		return "", "", err
 	}
+	return decodeLegacy(src, contentType)
+}
+
+// decodeLegacy decodes src, neither UTF-16 nor valid UTF-8, as Decode's
+// steps 5 to 8 say: the declared charset, mostly valid UTF-8, a detected
+// CJK charset, windows-1252.
+func decodeLegacy(src []byte, contentType string) (string, string, error) {
 	enc, name := declaredEncoding(src, contentType)
 	switch {
 	case name == "utf-8":
@@ -159,7 +166,7 @@ func checkBytes(src []byte) error {
 		switch {
 		case b == 0:
 			nul++
-		case b < 0x20 && b != '\t' && b != '\n' && b != '\f' && b != '\r' && b != 0x1B, b == 0x7F:
+		case isControl(rune(b)):
 			ctl++
 		}
 	}
@@ -167,6 +174,13 @@ func checkBytes(src []byte) error {
 		return fmt.Errorf("%d NUL and %d control bytes in the first %d: %w", nul, ctl, len(head), ErrBinary)
 	}
 	return nil
+}
+
+// isControl reports a control character that text does not hold in
+// number: below space or DEL, other than NUL (counted apart), tab, line
+// feed, form feed, carriage return and escape.
+func isControl(r rune) bool {
+	return r > 0 && r < 0x20 && r != '\t' && r != '\n' && r != '\f' && r != '\r' && r != 0x1B || r == 0x7F
 }
 
 // checkText rejects a decoded text that is not text (see checkBytes).
@@ -178,7 +192,7 @@ func checkText(s, name string) (string, string, error) {
 		switch {
 		case r == 0:
 			nul++
-		case r < 0x20 && r != '\t' && r != '\n' && r != '\f' && r != '\r' && r != 0x1B, r == 0x7F:
+		case isControl(r):
 			ctl++
 		}
 	}

@@ -219,12 +219,8 @@ func (t *Tree) View(v View) *Tree {
 				stack = append(stack, item{s.Children[i], n})
 			}
 		case Text:
-			if v != TokenView || it.parent == nil {
-				continue
-			}
-			for _, w := range Words(s.Label) {
-				n := &Node{Kind: Token, Label: w.Text, Parent: it.parent, Offset: s.Offset + w.Offset, Origin: s}
-				out.add(n)
+			if v == TokenView && it.parent != nil {
+				out.addTokens(s, it.parent)
 			}
 		case Token:
 			if v == TokenView && it.parent != nil {
@@ -233,6 +229,13 @@ func (t *Tree) View(v View) *Tree {
 		}
 	}
 	return out
+}
+
+// addTokens adds the words of text node s as tokens under parent.
+func (t *Tree) addTokens(s, parent *Node) {
+	for _, w := range Words(s.Label) {
+		t.add(&Node{Kind: Token, Label: w.Text, Parent: parent, Offset: s.Offset + w.Offset, Origin: s})
+	}
 }
 
 // add appends n in preorder position and links it to its parent.

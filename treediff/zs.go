@@ -179,14 +179,11 @@ func newComparison(a, b *Tree, opt Options) (*comparison, error) {
 		c.same = true
 		return c, nil
 	}
-	if n1*n2 > opt.MaxCells {
-		return nil, budgetError(a, b, "matrix cells", n1*n2, opt.MaxCells)
+	mirror, err := c.withinBudgets()
+	if err != nil {
+		return nil, err
 	}
-	left, right := mulSat(c.pa.costLeft, c.pb.costLeft), mulSat(c.pa.costRight, c.pb.costRight)
-	if work := min(left, right); work > opt.MaxWork {
-		return nil, budgetError(a, b, "subproblems", work, opt.MaxWork)
-	}
-	if right < left {
+	if mirror {
 		// The trees were checked by the first flattening.
 		c.pa, _ = flatten(a, true, in)
 		c.pb, _ = flatten(b, true, in)
@@ -194,6 +191,21 @@ func newComparison(a, b *Tree, opt Options) (*comparison, error) {
 	c.pa.findRepeats()
 	c.pb.findRepeats()
 	return c, nil
+}
+
+// withinBudgets checks the comparison against its budgets: the cells of
+// its matrix, and the subproblems of the cheaper direction, which it
+// reports: mirror when right-to-left postorders cost less.
+func (c *comparison) withinBudgets() (mirror bool, err error) {
+	n1, n2 := int64(treeLen(c.a)), int64(treeLen(c.b))
+	if n1*n2 > c.opt.MaxCells {
+		return false, budgetError(c.a, c.b, "matrix cells", n1*n2, c.opt.MaxCells)
+	}
+	left, right := mulSat(c.pa.costLeft, c.pb.costLeft), mulSat(c.pa.costRight, c.pb.costRight)
+	if work := min(left, right); work > c.opt.MaxWork {
+		return false, budgetError(c.a, c.b, "subproblems", work, c.opt.MaxWork)
+	}
+	return right < left, nil
 }
 
 // mulSat multiplies non-negative x and y, saturating instead of overflowing.
