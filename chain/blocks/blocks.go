@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gleaner/gleaner/treediff"
@@ -331,24 +332,7 @@ func text(n *treediff.Node, except []*treediff.Node) string {
 	var b strings.Builder
 	var walk func(c *treediff.Node)
 	walk = func(c *treediff.Node) {
-		for _, e := range except {
-			if e == c {
-				return
-			}
-		}
-		switch c.Kind {
-		case treediff.Text, treediff.Token:
-			b.WriteString(c.Label)
-			if c.Kind == treediff.Token {
-				b.WriteByte(' ')
-			}
-			return
-		}
-		if skipped[c.Label] {
-			return
-		}
-		if c.Label == "br" {
-			b.WriteByte('\n')
+		if slices.Contains(except, c) || writeLeafText(&b, c) {
 			return
 		}
 		block := treediff.IsBlock(c.Label)
@@ -370,4 +354,22 @@ func text(n *treediff.Node, except []*treediff.Node) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// writeLeafText writes the text of c when nothing below it counts (a text
+// or token, a <br>, a skipped element) and reports whether it did.
+func writeLeafText(b *strings.Builder, c *treediff.Node) bool {
+	switch {
+	case c.Kind == treediff.Text:
+		b.WriteString(c.Label)
+	case c.Kind == treediff.Token:
+		b.WriteString(c.Label)
+		b.WriteByte(' ')
+	case skipped[c.Label]:
+	case c.Label == "br":
+		b.WriteByte('\n')
+	default:
+		return false
+	}
+	return true
 }

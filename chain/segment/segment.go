@@ -405,21 +405,7 @@ func Sentences(toks []Token, text, lang string) [][]Token {
 	var out [][]Token
 	start := 0
 	for i := 0; i < len(toks); i++ {
-		last := i // the sentence ends after toks[last] when end is set
-		end := false
-		if i+1 < len(toks) && strings.ContainsRune(text[toks[i].End:toks[i+1].Start], '\n') {
-			end = true
-		} else if isStop(toks[i]) {
-			j := i + 1
-			// Closing quotes and brackets stay with the sentence they end.
-			for j < len(toks) && isCloser(toks[j].Text) && (!toks[j-1].SpaceAfter || strings.Contains("»”)]", toks[j].Text)) {
-				j++
-			}
-			if j >= len(toks) || canStart(toks[j]) {
-				last, end = j-1, true
-			}
-		}
-		if end {
+		if last, end := sentenceEnd(toks, i, text); end {
 			out = append(out, toks[start:last+1])
 			start = last + 1
 			i = last
@@ -429,6 +415,26 @@ func Sentences(toks []Token, text, lang string) [][]Token {
 		out = append(out, toks[start:])
 	}
 	return out
+}
+
+// sentenceEnd reports whether a sentence ends at toks[i], and after which
+// token: at a line break after it, or after a stop and the closing quotes
+// and brackets that stay with it, when what follows can start a sentence.
+func sentenceEnd(toks []Token, i int, text string) (last int, end bool) {
+	if i+1 < len(toks) && strings.ContainsRune(text[toks[i].End:toks[i+1].Start], '\n') {
+		return i, true
+	}
+	if !isStop(toks[i]) {
+		return i, false
+	}
+	j := i + 1
+	for j < len(toks) && isCloser(toks[j].Text) && (!toks[j-1].SpaceAfter || strings.Contains("»”)]", toks[j].Text)) {
+		j++
+	}
+	if j >= len(toks) || canStart(toks[j]) {
+		return j - 1, true
+	}
+	return i, false
 }
 
 func isStop(t Token) bool {

@@ -26,14 +26,13 @@ var patterns = map[string]*regexp.Regexp{
 // linkPreps are the prepositions a French noun phrase may contain.
 var linkPreps = map[string]bool{"de": true, "d'": true, "à": true, "du": true, "des": true, "de+le": true, "à+le": true}
 
+// letter is token i of sent's letter in the candidate patterns: N noun,
+// A adjective, D determiner and P linking preposition (French), '.' any
+// other.
 func letter(sent []tagger.Token, i int, lang string) byte {
 	t := &sent[i]
-	if lang == "de" && t.UPOS == "_" && i > 0 && t.Kind == segment.Word {
-		// No tagger for German: its nouns are the capitalised words
-		// inside a sentence.
-		if r, _ := utf8.DecodeRuneInString(t.Text); unicode.IsUpper(r) {
-			return 'N'
-		}
+	if lang == "de" && untaggedNoun(t, i) {
+		return 'N'
 	}
 	switch t.UPOS {
 	case "NOUN":
@@ -45,11 +44,21 @@ func letter(sent []tagger.Token, i int, lang string) byte {
 			return 'D'
 		}
 	case "ADP":
-		if lang == "fr" && linkPreps[strings.ToLower(t.Lemma)] || linkPreps[strings.ToLower(t.Text)] && lang == "fr" {
+		if lang == "fr" && (linkPreps[strings.ToLower(t.Lemma)] || linkPreps[strings.ToLower(t.Text)]) {
 			return 'P'
 		}
 	}
 	return '.'
+}
+
+// untaggedNoun reports whether t, token i of a German sentence no tagger
+// read, is a noun: a capitalised word inside the sentence.
+func untaggedNoun(t *tagger.Token, i int) bool {
+	if t.UPOS != "_" || i == 0 || t.Kind != segment.Word {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(t.Text)
+	return unicode.IsUpper(r)
 }
 
 // Occurrence is one candidate occurrence in a sentence.
