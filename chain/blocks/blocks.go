@@ -127,20 +127,27 @@ func height(n *treediff.Node) int {
 	return h
 }
 
+// textStat is the statistics of a text or token node: its words, each of
+// energy 1, link words when inside a link.
+func textStat(n *treediff.Node, inLink bool) *stat {
+	st := &stat{words: len(treediff.Words(n.Label))}
+	st.energy = float64(st.words)
+	if inLink {
+		st.linkWords = st.words
+	}
+	return st
+}
+
 // compute fills the statistics bottom-up. Recursion depth is bounded by the
 // parser's MaxDepth.
 func (s *splitter) compute(n *treediff.Node, inLink bool) *stat {
-	st := &stat{}
-	s.stats[n] = st
-	switch n.Kind {
-	case treediff.Text, treediff.Token:
-		st.words = len(treediff.Words(n.Label))
-		st.energy = float64(st.words)
-		if inLink {
-			st.linkWords = st.words
-		}
+	if n.Kind == treediff.Text || n.Kind == treediff.Token {
+		st := textStat(n, inLink)
+		s.stats[n] = st
 		return st
 	}
+	st := &stat{}
+	s.stats[n] = st
 	if skipped[n.Label] {
 		return st
 	}

@@ -239,17 +239,27 @@ func alignGroups(sents [][]Token, spans []tokenSpan, pl []placedUnit, lang strin
 			continue
 		}
 		j, m := groupEnd(spans, pl, i, k)
-		toks := make([]*Token, 0, j-i)
-		for _, sp := range spans[i:j] {
-			toks = append(toks, &sents[sp.s][sp.t])
-		}
-		over := make([]*lu, 0, m-k)
-		for _, p := range pl[k:m] {
-			over = append(over, p.u)
-		}
-		applyGroup(toks, over, lang)
+		applyGroup(spannedTokens(sents, spans[i:j]), placedUnits(pl[k:m]), lang)
 		i, k = j, m
 	}
+}
+
+// spannedTokens returns the tokens of sents at spans.
+func spannedTokens(sents [][]Token, spans []tokenSpan) []*Token {
+	toks := make([]*Token, 0, len(spans))
+	for _, sp := range spans {
+		toks = append(toks, &sents[sp.s][sp.t])
+	}
+	return toks
+}
+
+// placedUnits returns the units of pl.
+func placedUnits(pl []placedUnit) []*lu {
+	over := make([]*lu, 0, len(pl))
+	for _, p := range pl {
+		over = append(over, p.u)
+	}
+	return over
 }
 
 // groupEnd returns the ends (exclusive) of the group of tokens starting at
@@ -333,15 +343,23 @@ func applyMultiword(toks []*Token, over []*lu, lang string) {
 				t.UPOS, t.Feats = pos, ""
 			}
 		}
-		switch {
-		case len(words) == len(toks):
-			t.Lemma = words[i]
-			if l, ok := elidedLemma[strings.ToLower(strings.TrimRight(t.Text, "'’"))]; ok {
-				t.Lemma = l
-			}
-		case i > 0:
-			t.Lemma = strings.ToLower(t.Text)
+		multiwordLemma(t, i, words, len(toks))
+	}
+}
+
+// multiwordLemma sets the lemma of t, token i of n in a multiword unit
+// whose lemma's words are words: its own word when there is one per
+// token (an elided one in full), else its text, the first token keeping
+// the unit's lemma.
+func multiwordLemma(t *Token, i int, words []string, n int) {
+	switch {
+	case len(words) == n:
+		t.Lemma = words[i]
+		if l, ok := elidedLemma[strings.ToLower(strings.TrimRight(t.Text, "'’"))]; ok {
+			t.Lemma = l
 		}
+	case i > 0:
+		t.Lemma = strings.ToLower(t.Text)
 	}
 }
 
@@ -464,7 +482,7 @@ func englishRules(sents [][]Token) {
 	for _, s := range sents {
 		for i := range s {
 			t := &s[i]
-			if r, _ := utf8.DecodeRuneInString(t.Text); i > 0 && t.UPOS == "NOUN" && unicode.IsUpper(r) && s[i-1].UPOS != "PUNCT" {
+			if capitalisedNoun(s, i) {
 				t.UPOS, t.Lemma = "PROPN", t.Text
 			}
 			if t.Lemma == "to" && i+1 < len(s) && strings.Contains(s[i+1].Feats, "VerbForm=Inf") {
@@ -472,6 +490,14 @@ func englishRules(sents [][]Token) {
 			}
 		}
 	}
+}
+
+// capitalisedNoun reports whether token i of sentence s is a capitalised
+// noun inside the sentence (not after punctuation, which may open one).
+func capitalisedNoun(s []Token, i int) bool {
+	t := &s[i]
+	r, _ := utf8.DecodeRuneInString(t.Text)
+	return i > 0 && t.UPOS == "NOUN" && unicode.IsUpper(r) && s[i-1].UPOS != "PUNCT"
 }
 
 func readUntilNUL(r interface{ ReadSlice(byte) ([]byte, error) }) ([]byte, error) {

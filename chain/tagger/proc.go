@@ -36,47 +36,69 @@ type pipeline struct {
 
 func newPipeline(argv ...[]string) *pipeline { return &pipeline{argv: argv} }
 
+// start starts the pipeline's processes, each reading the one before;
+// the probed pipeline's last process writes its stderr to the probe.
 func (p *pipeline) start() error {
-	var prev io.ReadCloser
 	p.stderr = &bytes.Buffer{}
 	p.restarts++
-	var errW *os.File
-	if p.probe {
-		r, w, err := os.Pipe()
-		if err != nil {
-			return err
-		}
-		p.errR, errW = r, w
+	errW, err := p.openProbe()
+	if err != nil {
+		return err
+	}
+	if errW != nil {
 		defer errW.Close() // the child holds its own copy
 	}
+	var prev io.ReadCloser
 	for i, a := range p.argv {
 		c := exec.Command(a[0], a[1:]...)
 		c.Stderr = &limitedWriter{w: p.stderr, n: 4096}
 		if errW != nil && i == len(p.argv)-1 {
 			c.Stderr = errW
 		}
-		if i == 0 {
-			w, err := c.StdinPipe()
-			if err != nil {
-				return err
-			}
-			p.stdin = w
-		} else {
-			c.Stdin = prev
-		}
-		r, err := c.StdoutPipe()
-		if err != nil {
+		if prev, err = p.startCmd(c, prev); err != nil {
 			return err
 		}
-		if err := c.Start(); err != nil {
-			p.kill()
-			return fmt.Errorf("start %s: %w", a[0], err)
-		}
-		p.cmds = append(p.cmds, c)
-		prev = r
 	}
 	p.stdout = bufio.NewReaderSize(prev, 64<<10)
 	return nil
+}
+
+// openProbe opens the pipe the probed process writes its stderr to,
+// keeping its read end; it returns the write end, nil without a probe.
+func (p *pipeline) openProbe() (*os.File, error) {
+	if !p.probe {
+		return nil, nil
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	p.errR = r
+	return w, nil
+}
+
+// startCmd starts c reading prev's output (the pipeline's input for the
+// first) and returns c's output.
+func (p *pipeline) startCmd(c *exec.Cmd, prev io.ReadCloser) (io.ReadCloser, error) {
+	if prev == nil {
+		w, err := c.StdinPipe()
+		if err != nil {
+			return nil, err
+		}
+		p.stdin = w
+	} else {
+		c.Stdin = prev
+	}
+	r, err := c.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Start(); err != nil {
+		p.kill()
+		return nil, fmt.Errorf("start %s: %w", c.Args[0], err)
+	}
+	p.cmds = append(p.cmds, c)
+	return r, nil
 }
 
 // kill stops every process of the pipeline; the caller holds mu.

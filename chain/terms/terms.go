@@ -81,16 +81,21 @@ func Candidates(sent []tagger.Token, lang string) []Occurrence {
 	}
 	var out []Occurrence
 	for i := range sent {
-		if letters[i] == '.' {
-			continue
+		out = appendOccurrences(out, sent, letters, i, re)
+	}
+	return out
+}
+
+// appendOccurrences appends the candidate occurrences starting at token i
+// of sent: the spans of at most maxLen tokens with letters, none '.', that
+// re matches.
+func appendOccurrences(out []Occurrence, sent []tagger.Token, letters []byte, i int, re *regexp.Regexp) []Occurrence {
+	for j := i + 1; j <= len(sent) && j-i <= maxLen; j++ {
+		if letters[j-1] == '.' {
+			break
 		}
-		for j := i + 1; j <= len(sent) && j-i <= maxLen; j++ {
-			if letters[j-1] == '.' {
-				break
-			}
-			if re.Match(letters[i:j]) {
-				out = append(out, Occurrence{Term: key(sent[i:j]), Start: i, End: j})
-			}
+		if re.Match(letters[i:j]) {
+			out = append(out, Occurrence{Term: key(sent[i:j]), Start: i, End: j})
 		}
 	}
 	return out
@@ -126,28 +131,11 @@ type Term struct {
 // CValue ranks the candidates of freq (term -> frequency), best first
 // (ties by term).
 func CValue(freq map[string]int) []Term {
-	type cand struct {
-		words []string
-		f     int
-	}
-	cands := map[string]cand{}
+	cands := map[string]candidate{}
 	for t, f := range freq {
-		cands[t] = cand{strings.Fields(t), f}
+		cands[t] = candidate{strings.Fields(t), f}
 	}
-	// For each candidate, the longer candidates that contain it.
-	nestSum := map[string]int{}
-	nestN := map[string]int{}
-	for _, c := range cands {
-		for n := 1; n < len(c.words); n++ {
-			for i := 0; i+n <= len(c.words); i++ {
-				sub := strings.Join(c.words[i:i+n], " ")
-				if _, ok := cands[sub]; ok {
-					nestSum[sub] += c.f
-					nestN[sub]++
-				}
-			}
-		}
-	}
+	nestSum, nestN := nesting(cands)
 	out := make([]Term, 0, len(cands))
 	for t, c := range cands {
 		w := math.Log2(float64(len(c.words)) + 1)
@@ -164,6 +152,30 @@ func CValue(freq map[string]int) []Term {
 		return out[i].Term < out[j].Term
 	})
 	return out
+}
+
+// candidate is a term's words and frequency.
+type candidate struct {
+	words []string
+	f     int
+}
+
+// nesting returns, for each candidate, the total frequency and the number
+// of the longer candidates that contain it.
+func nesting(cands map[string]candidate) (nestSum, nestN map[string]int) {
+	nestSum, nestN = map[string]int{}, map[string]int{}
+	for _, c := range cands {
+		for n := 1; n < len(c.words); n++ {
+			for i := 0; i+n <= len(c.words); i++ {
+				sub := strings.Join(c.words[i:i+n], " ")
+				if _, ok := cands[sub]; ok {
+					nestSum[sub] += c.f
+					nestN[sub]++
+				}
+			}
+		}
+	}
+	return nestSum, nestN
 }
 
 // Contexts returns the syntactic contexts of the occurrence o in sent, as
@@ -183,9 +195,7 @@ func Contexts(sent []tagger.Token, o Occurrence) []string {
 // determiners skipped: a verb (object), or noun + preposition
 // (complement); "" if none.
 func leftContext(sent []tagger.Token, i int) string {
-	for i >= 0 && sent[i].UPOS == "DET" {
-		i--
-	}
+	i = skipLeft(sent, i, "DET")
 	if i < 0 {
 		return ""
 	}
@@ -214,15 +224,30 @@ func rightContext(sent []tagger.Token, j int) string {
 	case "VERB":
 		return "(" + contextLemma(&sent[j]) + ", SUJ)"
 	case "ADP":
-		k := j + 1
-		for k < len(sent) && sent[k].UPOS == "DET" {
-			k++
-		}
+		k := skipRight(sent, j+1, "DET")
 		if k < len(sent) && sent[k].UPOS == "NOUN" {
 			return "(" + strings.ToUpper(contextLemma(&sent[j])) + ", " + contextLemma(&sent[k]) + ")"
 		}
 	}
 	return ""
+}
+
+// skipLeft returns the index of the first token at or before sent[i]
+// whose UPOS is not upos, -1 if none.
+func skipLeft(sent []tagger.Token, i int, upos string) int {
+	for i >= 0 && sent[i].UPOS == upos {
+		i--
+	}
+	return i
+}
+
+// skipRight returns the index of the first token at or after sent[j]
+// whose UPOS is not upos, len(sent) if none.
+func skipRight(sent []tagger.Token, j int, upos string) int {
+	for j < len(sent) && sent[j].UPOS == upos {
+		j++
+	}
+	return j
 }
 
 // minorWord reports a word skipped between an occurrence and its right
