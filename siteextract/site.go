@@ -189,18 +189,7 @@ func (s *pageSet) results(se *heuristics.SiteExtraction) []PageResult {
 
 // store puts the extractions with a body and the run's rules.
 func (r *SiteResult) store(ctx context.Context, st store.Store) error {
-	var xs []store.Extraction
-	for _, p := range r.Pages {
-		if p.Err != nil || p.Result.Body == "" {
-			continue
-		}
-		runID := int64(0)
-		if p.Placed {
-			runID = r.Run.ID
-		}
-		xs = append(xs, StoreExtraction(p.Result, p.PageID, runID))
-	}
-	if err := st.PutExtractions(ctx, xs); err != nil {
+	if err := st.PutExtractions(ctx, r.extractions()); err != nil {
 		return fmt.Errorf("extract %s: %w", r.Site, err)
 	}
 	if r.Run == nil {
@@ -212,4 +201,21 @@ func (r *SiteResult) store(ctx context.Context, st store.Store) error {
 		}
 	}
 	return nil
+}
+
+// extractions are the successful extractions with a body, those of pages
+// placed on the run's templates with its ID.
+func (r *SiteResult) extractions() []store.Extraction {
+	var xs []store.Extraction
+	for _, p := range r.Pages {
+		if p.Err != nil || p.Result.Body == "" {
+			continue
+		}
+		runID := int64(0)
+		if p.Placed {
+			runID = r.Run.ID
+		}
+		xs = append(xs, StoreExtraction(p.Result, p.PageID, runID))
+	}
+	return xs
 }
