@@ -193,7 +193,7 @@ func (s *splitter) visit(n *treediff.Node, inLinks bool) {
 	if s.visitLinked(n, st, inLinks) {
 		return
 	}
-	linkStructure := st.links >= 2 && float64(st.linkWords) >= s.opt.LinkDensity*float64(st.words)
+	linkStructure := s.isLinkStructure(st)
 	if linkStructure || s.mixesNavigation(n) {
 		for _, c := range n.Children {
 			s.visit(c, linkStructure)
@@ -205,6 +205,13 @@ func (s *splitter) visit(n *treediff.Node, inLinks bool) {
 		return
 	}
 	s.visitSectioned(n, st)
+}
+
+// isLinkStructure reports whether an element of statistics st is a
+// structure of links: two links or more, making Options.LinkDensity of its
+// words.
+func (s *splitter) isLinkStructure(st *stat) bool {
+	return st.links >= 2 && float64(st.linkWords) >= s.opt.LinkDensity*float64(st.words)
 }
 
 // visitLinked emits n where its links decide what it is (a link, a list of

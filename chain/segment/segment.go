@@ -427,14 +427,21 @@ func sentenceEnd(toks []Token, i int, text string) (last int, end bool) {
 	if !isStop(toks[i]) {
 		return i, false
 	}
-	j := i + 1
-	for j < len(toks) && isCloser(toks[j].Text) && (!toks[j-1].SpaceAfter || strings.Contains("»”)]", toks[j].Text)) {
-		j++
-	}
+	j := afterClosers(toks, i+1)
 	if j >= len(toks) || canStart(toks[j]) {
 		return j - 1, true
 	}
 	return i, false
+}
+
+// afterClosers returns the index of the first token from toks[j] on that
+// is not a closing quote or bracket staying with the sentence before it:
+// one written against it, or a closing guillemet or bracket.
+func afterClosers(toks []Token, j int) int {
+	for j < len(toks) && isCloser(toks[j].Text) && (!toks[j-1].SpaceAfter || strings.Contains("»”)]", toks[j].Text)) {
+		j++
+	}
+	return j
 }
 
 func isStop(t Token) bool {

@@ -176,26 +176,31 @@ func (p *pipeline) roundTrip(ctx context.Context, req []byte, read func(*bufio.R
 		if err == nil {
 			err = <-werr
 		}
-		if err == nil && p.probe && p.dirty() {
-			// The process warned: its state may have changed (see
-			// Apertium), so the next request gets a fresh one.
-			p.kill()
-			return nil
-		}
-		if err != nil {
-			p.kill() // waits for the processes, so stderr is complete
-			msg := strings.TrimSpace(p.stderr.String())
-			if msg != "" {
-				err = fmt.Errorf("%w (stderr: %s)", err, msg)
-			}
-			return fmt.Errorf("%s: %w", p.argv[0][0], err)
-		}
-		return nil
+		return p.answered(err)
 	case <-ctx.Done():
 		p.kill()
 		<-rerr
 		return ctx.Err()
 	}
+}
+
+// answered ends a round trip whose answer was read, with err the first
+// error of reading it or writing the request: on an error the processes
+// are stopped and the error carries what they wrote to stderr. A probed
+// process that warned is stopped too: its state may have changed (see
+// Apertium), so the next request gets a fresh one.
+func (p *pipeline) answered(err error) error {
+	if err == nil {
+		if p.probe && p.dirty() {
+			p.kill()
+		}
+		return nil
+	}
+	p.kill() // waits for the processes, so stderr is complete
+	if msg := strings.TrimSpace(p.stderr.String()); msg != "" {
+		err = fmt.Errorf("%w (stderr: %s)", err, msg)
+	}
+	return fmt.Errorf("%s: %w", p.argv[0][0], err)
 }
 
 func (p *pipeline) close() error {

@@ -224,10 +224,17 @@ func rightContext(sent []tagger.Token, j int) string {
 	case "VERB":
 		return "(" + contextLemma(&sent[j]) + ", SUJ)"
 	case "ADP":
-		k := skipRight(sent, j+1, "DET")
-		if k < len(sent) && sent[k].UPOS == "NOUN" {
-			return "(" + strings.ToUpper(contextLemma(&sent[j])) + ", " + contextLemma(&sent[k]) + ")"
-		}
+		return expansion(sent, j)
+	}
+	return ""
+}
+
+// expansion is the context of the preposition sent[j] followed by a noun
+// (determiners skipped), "" if no noun follows.
+func expansion(sent []tagger.Token, j int) string {
+	k := skipRight(sent, j+1, "DET")
+	if k < len(sent) && sent[k].UPOS == "NOUN" {
+		return "(" + strings.ToUpper(contextLemma(&sent[j])) + ", " + contextLemma(&sent[k]) + ")"
 	}
 	return ""
 }
