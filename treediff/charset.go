@@ -125,6 +125,20 @@ func decodeWith(enc encoding.Encoding, src []byte, name string) (string, string,
 	return checkText(string(out), name)
 }
 
+// nulPairs counts the byte pairs of head with a NUL at the even, and at
+// the odd position.
+func nulPairs(head []byte) (even, odd int) {
+	for i := 0; i+1 < len(head); i += 2 {
+		if head[i] == 0 {
+			even++
+		}
+		if head[i+1] == 0 {
+			odd++
+		}
+	}
+	return even, odd
+}
+
 // sniffUTF16 recognises UTF-16 without byte order mark: HTML markup is
 // ASCII, so in UTF-16 one byte of most of its first characters is NUL —
 // the odd bytes in little-endian, the even ones in big-endian — while the
@@ -134,15 +148,7 @@ func sniffUTF16(src []byte) (encoding.Encoding, string) {
 	if len(head) < 16 {
 		return nil, ""
 	}
-	var even, odd int
-	for i := 0; i < len(head); i += 2 {
-		if head[i] == 0 {
-			even++
-		}
-		if head[i+1] == 0 {
-			odd++
-		}
-	}
+	even, odd := nulPairs(head)
 	pairs := len(head) / 2
 	// At least 15% of the pairs with a NUL on one side, under 5% on the
 	// other: NUL bytes are never that regular in other text.

@@ -531,13 +531,19 @@ func (b *builder) endTag(tag string, offset int) error {
 		return b.newNode(&Node{Kind: Element, Label: "br", Parent: b.current(), Offset: offset})
 	case "body", "html":
 	default:
-		fence := fenceScope
-		if scopeFence[tag] {
-			fence = 0
-		}
-		b.closeTo(0, fence, tag)
+		b.closeElement(tag)
 	}
 	return nil
+}
+
+// closeElement closes the nearest open element labelled tag, unless a
+// scope fence comes first (none does for a fence's own end tag).
+func (b *builder) closeElement(tag string) {
+	fence := fenceScope
+	if scopeFence[tag] {
+		fence = 0
+	}
+	b.closeTo(0, fence, tag)
 }
 
 // rawTextEnd returns the length of text up to and including the first
@@ -555,15 +561,23 @@ func rawTextEnd(text, tag string) int {
 		if j < 0 {
 			return -1
 		}
-		k := i + j + 2 + len(tag)
-		for k < len(text) && isHTMLSpace(text[k]) {
-			k++
-		}
-		if k < len(text) && text[k] == '>' {
-			return k + 1
+		if k := tagClose(text, i+j+2+len(tag)); k >= 0 {
+			return k
 		}
 		i += j + 2
 	}
+}
+
+// tagClose returns the index after the '>' that closes a tag at text[k],
+// after optional whitespace; -1 if none does.
+func tagClose(text string, k int) int {
+	for k < len(text) && isHTMLSpace(text[k]) {
+		k++
+	}
+	if k < len(text) && text[k] == '>' {
+		return k + 1
+	}
+	return -1
 }
 
 func isHTMLSpace(c byte) bool {

@@ -296,12 +296,7 @@ func (c *comparison) partners() []int32 {
 // a in preorder is mapped to the k-th mapped node of b.
 func (c *comparison) mergePreorders(partner []int32) []Pair {
 	n1, n2 := c.pa.len(), c.pb.len()
-	inB := make(map[*Node]bool, n2)
-	for _, p := range partner {
-		if p >= 0 {
-			inB[c.pb.node[p]] = true
-		}
-	}
+	inB := c.mappedInB(partner)
 	postA := make(map[*Node]int32, n1)
 	for i, n := range c.pa.node {
 		postA[n] = int32(i)
@@ -327,6 +322,17 @@ func (c *comparison) mergePreorders(partner []int32) []Pair {
 		j++
 	}
 	return out
+}
+
+// mappedInB is the set of b's nodes that partner maps a node to.
+func (c *comparison) mappedInB(partner []int32) map[*Node]bool {
+	inB := make(map[*Node]bool, c.pb.len())
+	for _, p := range partner {
+		if p >= 0 {
+			inB[c.pb.node[p]] = true
+		}
+	}
+	return inB
 }
 
 func preorder(t *Tree) []*Node {
