@@ -141,38 +141,70 @@ func (d *Document) Tokens() int {
 
 // Process annotates one document.
 func (c *Chain) Process(ctx context.Context, in Input) (*Document, error) {
-	blocks := in.Blocks
-	if len(blocks) == 0 {
-		blocks = paragraphs(in.Text)
-	}
 	doc := &Document{ID: in.ID, URL: in.URL, Title: in.Title}
-	// Bound the work on huge pages.
-	total := 0
-	for i, b := range blocks {
-		total += len(b)
-		if total > c.cfg.MaxBytes {
-			blocks, doc.Truncated = blocks[:i], true
-			break
-		}
-	}
+	blocks := c.bounded(in, doc)
 	doc.Lang, doc.LangConfidence = in.Lang, 1
 	if doc.Lang == "" {
 		doc.Lang, doc.LangConfidence = c.id.Detect(in.Title + "\n" + strings.Join(blocks, "\n"))
 	}
-	var tg tagger.Tagger
+	tg, release, err := c.acquire(ctx, doc)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	// Segment every block, then tag the whole document in one request.
+	all := segmentBlocks(doc, blocks)
+	if tg == nil {
+		lemmasAsWritten(all)
+		return doc, ctx.Err()
+	}
+	if err := tg.Tag(ctx, all); err != nil {
+		return nil, fmt.Errorf("chain: document %s: %w", in.ID, err)
+	}
+	return doc, ctx.Err()
+}
+
+// bounded returns the document's blocks (its text's paragraphs when it
+// has none) up to Config.MaxBytes, marking doc truncated when some were
+// left out: the work on huge pages is bounded.
+func (c *Chain) bounded(in Input, doc *Document) []string {
+	blocks := in.Blocks
+	if len(blocks) == 0 {
+		blocks = paragraphs(in.Text)
+	}
+	total := 0
+	for i, b := range blocks {
+		total += len(b)
+		if total > c.cfg.MaxBytes {
+			doc.Truncated = true
+			return blocks[:i]
+		}
+	}
+	return blocks
+}
+
+// acquire takes a free tagger of doc's language, naming it in doc, and
+// returns it with the function that frees it. With no tagger for the
+// language, doc says why and the tagger is nil.
+func (c *Chain) acquire(ctx context.Context, doc *Document) (tagger.Tagger, func(), error) {
 	p, err := c.pool(doc.Lang)
 	if err != nil {
 		doc.Tagger = "none (" + err.Error() + ")"
-	} else {
-		doc.Tagger = p.name
-		select {
-		case tg = <-p.free:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-		defer func() { p.free <- tg }()
+		return nil, func() {}, nil
 	}
-	// Segment every block, then tag the whole document in one request.
+	doc.Tagger = p.name
+	select {
+	case tg := <-p.free:
+		return tg, func() { p.free <- tg }, nil
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+}
+
+// segmentBlocks segments each non-blank block into sentences of tokens,
+// added to doc, and returns all the sentences in order (the same tokens:
+// tagging them annotates doc).
+func segmentBlocks(doc *Document, blocks []string) [][]tagger.Token {
 	var all [][]tagger.Token
 	for _, text := range blocks {
 		text = strings.TrimSpace(text)
@@ -188,20 +220,18 @@ func (c *Chain) Process(ctx context.Context, in Input) (*Document, error) {
 		all = append(all, sents...)
 		doc.Blocks = append(doc.Blocks, b)
 	}
-	if tg != nil {
-		if err := tg.Tag(ctx, all); err != nil {
-			return nil, fmt.Errorf("chain: document %s: %w", in.ID, err)
-		}
-	} else {
-		for _, s := range all {
-			for i := range s {
-				if s[i].Lemma == "" {
-					s[i].Lemma = s[i].Text
-				}
+	return all
+}
+
+// lemmasAsWritten gives each token without a tagger its text as lemma.
+func lemmasAsWritten(all [][]tagger.Token) {
+	for _, s := range all {
+		for i := range s {
+			if s[i].Lemma == "" {
+				s[i].Lemma = s[i].Text
 			}
 		}
 	}
-	return doc, ctx.Err()
 }
 
 // pool returns the taggers of lang, making them on first use (their

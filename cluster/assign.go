@@ -78,18 +78,9 @@ func (m *Model) Assign(ctx context.Context, pages []Page) ([]Assignment, error) 
 	if len(m.Templates) == 0 {
 		return nil, fmt.Errorf("assign: the model has no template")
 	}
-	all := make([]Page, 0, len(m.Templates)+len(pages))
-	for _, t := range m.Templates {
-		all = append(all, t.Medoid)
-	}
-	all = append(all, pages...)
-	var usable []int
-	for i, p := range all {
-		if p.Err == nil && p.Tree != nil && p.Tree.Root != nil {
-			usable = append(usable, i)
-		} else if i < len(m.Templates) {
-			return nil, fmt.Errorf("assign: template %d medoid %s has no tree", m.Templates[i].Cluster, p.Name)
-		}
+	all, usable, err := m.withMedoids(pages)
+	if err != nil {
+		return nil, err
 	}
 	if err := m.profile(ctx); err != nil {
 		return nil, fmt.Errorf("assign: %w", err)
@@ -102,16 +93,61 @@ func (m *Model) Assign(ctx context.Context, pages []Page) ([]Assignment, error) 
 	if err != nil {
 		return nil, fmt.Errorf("assign: %w", err)
 	}
-	var pairs [][2]int
-	for u := len(m.Templates); u < len(usable); u++ {
-		for t := range m.Templates {
-			pairs = append(pairs, [2]int{u, t})
-		}
-	}
+	pairs := m.templatePairs(len(usable))
 	ds, err := o.distances(ctx, pairs)
 	if err != nil {
 		return nil, fmt.Errorf("assign: %w", err)
 	}
+	out := unusableAssignments(pages)
+	nt := len(m.Templates)
+	for x := 0; x < len(pairs); x += nt {
+		u := pairs[x][0]
+		a, err := m.place(ctx, o, u, ds[x:x+nt])
+		if err != nil {
+			return nil, fmt.Errorf("assign: %w", err)
+		}
+		out[usable[u]-nt] = a
+	}
+	fast, exact := o.counts()
+	m.mu.Lock()
+	m.last = meter.Stop(len(usable)-nt, fast, exact)
+	m.mu.Unlock()
+	return out, nil
+}
+
+// withMedoids returns the templates' medoids followed by pages, and the
+// indexes of those with a tree. A medoid without one is an error.
+func (m *Model) withMedoids(pages []Page) (all []Page, usable []int, err error) {
+	all = make([]Page, 0, len(m.Templates)+len(pages))
+	for _, t := range m.Templates {
+		all = append(all, t.Medoid)
+	}
+	all = append(all, pages...)
+	for i, p := range all {
+		if p.Err == nil && p.Tree != nil && p.Tree.Root != nil {
+			usable = append(usable, i)
+		} else if i < len(m.Templates) {
+			return nil, nil, fmt.Errorf("assign: template %d medoid %s has no tree", m.Templates[i].Cluster, p.Name)
+		}
+	}
+	return all, usable, nil
+}
+
+// templatePairs pairs each usable page (after the medoids among the nu
+// usable ones) with every template, template after template.
+func (m *Model) templatePairs(nu int) [][2]int {
+	var pairs [][2]int
+	for u := len(m.Templates); u < nu; u++ {
+		for t := range m.Templates {
+			pairs = append(pairs, [2]int{u, t})
+		}
+	}
+	return pairs
+}
+
+// unusableAssignments returns the assignments of pages with those without
+// a tree filled in: unassigned, with the reason.
+func unusableAssignments(pages []Page) []Assignment {
 	out := make([]Assignment, len(pages))
 	for i, p := range pages {
 		if p.Err != nil || p.Tree == nil || p.Tree.Root == nil {
@@ -122,44 +158,42 @@ func (m *Model) Assign(ctx context.Context, pages []Page) ([]Assignment, error) 
 			out[i] = Assignment{Cluster: -1, Far: true, Reason: reason}
 		}
 	}
-	for x := 0; x < len(pairs); x += len(m.Templates) {
-		u := pairs[x][0]
-		i := usable[u] - len(m.Templates)
-		far := func(t int) float64 { return m.Templates[t].Far }
-		best, err := breakTie(ctx, ds[x:x+len(m.Templates)], m.opt.TieMargin, far, func(ctx context.Context, near []int) ([]float64, error) {
-			ps := make([][2]int, len(near))
-			for k, t := range near {
-				ps[k] = [2]int{u, t}
-			}
-			return o.exact(ctx, ps)
-		})
-		if err != nil {
-			return nil, fmt.Errorf("assign: %w", err)
+	return out
+}
+
+// place assigns usable page u, whose distances to the templates are ds, to
+// the nearest template (exact distances break near ties) and says whether
+// it is beyond that template's radius.
+func (m *Model) place(ctx context.Context, o *distanceOracle, u int, ds []float64) (Assignment, error) {
+	far := func(t int) float64 { return m.Templates[t].Far }
+	best, err := breakTie(ctx, ds, m.opt.TieMargin, far, func(ctx context.Context, near []int) ([]float64, error) {
+		ps := make([][2]int, len(near))
+		for k, t := range near {
+			ps[k] = [2]int{u, t}
 		}
-		t := m.Templates[best]
-		a := Assignment{Cluster: t.Cluster, Distance: ds[x+best]}
-		d, measure, err := decideFar(ctx, a.Distance, t.Far, m.opt, func(ctx context.Context) (float64, error) {
-			ex, err := o.exact(ctx, [][2]int{{u, best}})
-			if err != nil {
-				return 0, err
-			}
-			return ex[0], nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("assign: %w", err)
-		}
-		if d > t.Far {
-			a.Far = true
-			a.Reason = fmt.Sprintf("far from every template: normalised %s %.3f to the nearest medoid (cluster %d, %s) exceeds %.3f",
-				measure, d, t.Cluster, t.Medoid.Name, t.Far)
-		}
-		out[i] = a
+		return o.exact(ctx, ps)
+	})
+	if err != nil {
+		return Assignment{}, err
 	}
-	fast, exact := o.counts()
-	m.mu.Lock()
-	m.last = meter.Stop(len(usable)-len(m.Templates), fast, exact)
-	m.mu.Unlock()
-	return out, nil
+	t := m.Templates[best]
+	a := Assignment{Cluster: t.Cluster, Distance: ds[best]}
+	d, measure, err := decideFar(ctx, a.Distance, t.Far, m.opt, func(ctx context.Context) (float64, error) {
+		ex, err := o.exact(ctx, [][2]int{{u, best}})
+		if err != nil {
+			return 0, err
+		}
+		return ex[0], nil
+	})
+	if err != nil {
+		return Assignment{}, err
+	}
+	if d > t.Far {
+		a.Far = true
+		a.Reason = fmt.Sprintf("far from every template: normalised %s %.3f to the nearest medoid (cluster %d, %s) exceeds %.3f",
+			measure, d, t.Cluster, t.Medoid.Name, t.Far)
+	}
+	return a, nil
 }
 
 // LastCost is the cost of the latest Assign call (its fast and exact

@@ -224,6 +224,25 @@ func (o *pageOracle) compute(ctx context.Context, todo [][2]int) error {
 	if len(todo) == 0 {
 		return nil
 	}
+	res, err := o.measureAll(ctx, todo)
+	if err != nil {
+		return err
+	}
+	put, err := o.record(todo, res)
+	if err != nil {
+		return err
+	}
+	if o.opt.Cache != nil && len(put) > 0 {
+		if err := o.opt.Cache.Put(ctx, put); err != nil {
+			return fmt.Errorf("distance cache: %w", err)
+		}
+	}
+	return nil
+}
+
+// measureAll measures the pairs of todo on opt.Workers goroutines, until
+// ctx ends.
+func (o *pageOracle) measureAll(ctx context.Context, todo [][2]int) ([]measured, error) {
 	res := make([]measured, len(todo))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -231,18 +250,7 @@ func (o *pageOracle) compute(ctx context.Context, todo [][2]int) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for x := range jobs {
-				if err := ctx.Err(); err != nil {
-					res[x].err = err
-					continue
-				}
-				i, j := todo[x][0], todo[x][1]
-				m := &res[x]
-				m.raw, m.na, m.nb, m.err = o.metric.measure(i, j)
-				if m.err != nil {
-					m.err = fmt.Errorf("distance between %s and %s: %w", o.name(i), o.name(j), m.err)
-				}
-			}
+			o.measureJobs(ctx, jobs, todo, res)
 		}()
 	}
 feed:
@@ -256,37 +264,61 @@ feed:
 	close(jobs)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("tree distances: %w", err)
+		return nil, fmt.Errorf("tree distances: %w", err)
 	}
+	return res, nil
+}
+
+// measureJobs measures the pairs of todo whose indexes come from jobs into
+// res, one worker's share.
+func (o *pageOracle) measureJobs(ctx context.Context, jobs <-chan int, todo [][2]int, res []measured) {
+	for x := range jobs {
+		if err := ctx.Err(); err != nil {
+			res[x].err = err
+			continue
+		}
+		i, j := todo[x][0], todo[x][1]
+		m := &res[x]
+		m.raw, m.na, m.nb, m.err = o.metric.measure(i, j)
+		if m.err != nil {
+			m.err = fmt.Errorf("distance between %s and %s: %w", o.name(i), o.name(j), m.err)
+		}
+	}
+}
+
+// record memoises the measured distances res of the pairs todo and
+// returns those to cache: the pairs of pages with a content hash.
+func (o *pageOracle) record(todo [][2]int, res []measured) ([]CachedDistance, error) {
 	var put []CachedDistance
 	for x, k := range todo {
 		a, b := o.page(k[0]), o.page(k[1])
 		m := res[x]
 		if m.err != nil {
-			if errors.Is(m.err, treediff.ErrBudget) {
-				// Trees too large to compare count as unrelated: they still
-				// get a place, far from everything, rather than failing
-				// the whole site.
-				o.memo[k] = 1
-				o.overBudget = append(o.overBudget, a.Name+" / "+b.Name)
-				continue
+			if !errors.Is(m.err, treediff.ErrBudget) {
+				return nil, m.err
 			}
-			return m.err
+			// Trees too large to compare count as unrelated: they still
+			// get a place, far from everything, rather than failing
+			// the whole site.
+			o.memo[k] = 1
+			o.overBudget = append(o.overBudget, a.Name+" / "+b.Name)
+			continue
 		}
 		o.computed++
 		o.memo[k] = o.metric.normalize(m.raw, m.na, m.nb)
 		if a.Hash != "" && b.Hash != "" {
-			d := CachedDistance{Pair: Pair{A: a.Hash, B: b.Hash}, Distance: m.raw, NodesA: m.na, NodesB: m.nb}
-			if d.B < d.A {
-				d.A, d.B, d.NodesA, d.NodesB = d.B, d.A, d.NodesB, d.NodesA
-			}
-			put = append(put, d)
+			put = append(put, cachedDistance(a.Hash, b.Hash, m))
 		}
 	}
-	if o.opt.Cache != nil && len(put) > 0 {
-		if err := o.opt.Cache.Put(ctx, put); err != nil {
-			return fmt.Errorf("distance cache: %w", err)
-		}
+	return put, nil
+}
+
+// cachedDistance is m as the cache stores it: the pair of hashes in order,
+// the sizes following them.
+func cachedDistance(hashA, hashB string, m measured) CachedDistance {
+	d := CachedDistance{Pair: Pair{A: hashA, B: hashB}, Distance: m.raw, NodesA: m.na, NodesB: m.nb}
+	if d.B < d.A {
+		d.A, d.B, d.NodesA, d.NodesB = d.B, d.A, d.NodesB, d.NodesA
 	}
-	return nil
+	return d
 }

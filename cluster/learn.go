@@ -337,19 +337,11 @@ type learner struct {
 func learn(ctx context.Context, o oracle, opt Options) (*Result, error) {
 	n := o.len()
 	res := &Result{Silhouette: map[int]float64{}, opt: opt}
-	l := &learner{o: o, opt: opt, n: n}
-	switch n {
-	case 0:
-		res.Status, res.Message = StatusNoPages, "no page of the site could be used"
-		return res, nil
-	case 1:
-		res.Status, res.Message = StatusOnePage, "a single page: nothing to compare it with"
-		res.K = 1
-		res.Clusters = []Cluster{{ID: 0, Members: []int{0}}}
-		res.Members = []Member{{Cluster: 0, Outlier: true, Reason: "only page of its site: no other page to compare with"}}
-		res.Outliers = []Outlier{{Page: 0, Reason: res.Members[0].Reason}}
+	if n < 2 {
+		trivialResult(res, n)
 		return res, nil
 	}
+	l := &learner{o: o, opt: opt, n: n}
 	if err := l.references(ctx); err != nil {
 		return nil, err
 	}
@@ -357,53 +349,86 @@ func learn(ctx context.Context, o oracle, opt Options) (*Result, error) {
 	if len(l.ref) < n {
 		res.Landmarks = slices.Clone(l.ref)
 	}
+	labels := l.templates(res)
+	if err := l.finish(ctx, res, labels); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
 
-	labels := make([]int, n)
+// trivialResult fills res for a site of n < 2 usable pages: nothing to
+// learn from, or a single page, an outlier in a template of its own.
+func trivialResult(res *Result, n int) {
+	if n == 0 {
+		res.Status, res.Message = StatusNoPages, "no page of the site could be used"
+		return
+	}
+	res.Status, res.Message = StatusOnePage, "a single page: nothing to compare it with"
 	res.K = 1
+	res.Clusters = []Cluster{{ID: 0, Members: []int{0}}}
+	res.Members = []Member{{Cluster: 0, Outlier: true, Reason: "only page of its site: no other page to compare with"}}
+	res.Outliers = []Outlier{{Page: 0, Reason: res.Members[0].Reason}}
+}
+
+// templates decides the number of templates res.K, with its status and
+// message, and returns each page's template.
+func (l *learner) templates(res *Result) []int {
+	labels := make([]int, l.n)
+	res.K = 1
+	switch {
+	case l.spread() == 0:
+		res.Status = StatusIdentical
+		res.Message = fmt.Sprintf("all %d pages have the same tag tree: one template", l.n)
+	case l.n == 2:
+		res.Status = StatusTooFew
+		res.Message = "two pages: too few to split, one template"
+	default:
+		res.Status = StatusLearned
+		bestK, bestS, bestLab := l.bestK(res)
+		if bestK > 1 && bestS >= l.opt.MinSilhouette {
+			res.K, labels = bestK, bestLab
+			res.Message = fmt.Sprintf("k = %d by mean silhouette %.3f", bestK, bestS)
+		} else if bestK > 1 {
+			res.Message = fmt.Sprintf("one template: best mean silhouette %.3f (k = %d) is below %.2f", bestS, bestK, l.opt.MinSilhouette)
+		} else {
+			res.Message = "one template: no k > 1 could be scored"
+		}
+	}
+	return labels
+}
+
+// spread is the largest distance from a page to a reference page.
+func (l *learner) spread() float64 {
 	spread := 0.0
 	for i := range l.d {
 		for _, v := range l.d[i] {
 			spread = max(spread, v)
 		}
 	}
-	switch {
-	case spread == 0:
-		res.Status = StatusIdentical
-		res.Message = fmt.Sprintf("all %d pages have the same tag tree: one template", n)
-	case n == 2:
-		res.Status = StatusTooFew
-		res.Message = "two pages: too few to split, one template"
-	default:
-		res.Status = StatusLearned
-		bestK, bestS, bestLab := 1, math.Inf(-1), labels
-		for k := 2; k <= min(opt.MaxK, n-1); k++ {
-			rng := rand.New(rand.NewPCG(uint64(opt.Seed), uint64(k)))
-			lab, groups := kmeans(l.pos, k, opt.Restarts, rng)
-			if groups < k {
-				break // fewer distinct positions than k: larger k cannot do better
-			}
-			s, ok := silhouette(lab, groups, l.ref, func(i, r int) float64 { return l.d[i][r] })
-			if !ok {
-				continue
-			}
-			res.Silhouette[k] = s
-			if s > bestS+1e-12 {
-				bestK, bestS, bestLab = k, s, lab
-			}
+	return spread
+}
+
+// bestK runs k-means for k from 2 to Options.MaxK (seeded per k), records
+// each k's mean silhouette in res and returns the best k, its silhouette
+// and labels: k = 1 and no labels when none could be scored.
+func (l *learner) bestK(res *Result) (int, float64, []int) {
+	bestK, bestS, bestLab := 1, math.Inf(-1), []int(nil)
+	for k := 2; k <= min(l.opt.MaxK, l.n-1); k++ {
+		rng := rand.New(rand.NewPCG(uint64(l.opt.Seed), uint64(k)))
+		lab, groups := kmeans(l.pos, k, l.opt.Restarts, rng)
+		if groups < k {
+			break // fewer distinct positions than k: larger k cannot do better
 		}
-		if bestK > 1 && bestS >= opt.MinSilhouette {
-			res.K, labels = bestK, bestLab
-			res.Message = fmt.Sprintf("k = %d by mean silhouette %.3f", bestK, bestS)
-		} else if bestK > 1 {
-			res.Message = fmt.Sprintf("one template: best mean silhouette %.3f (k = %d) is below %.2f", bestS, bestK, opt.MinSilhouette)
-		} else {
-			res.Message = "one template: no k > 1 could be scored"
+		s, ok := silhouette(lab, groups, l.ref, func(i, r int) float64 { return l.d[i][r] })
+		if !ok {
+			continue
+		}
+		res.Silhouette[k] = s
+		if s > bestS+1e-12 {
+			bestK, bestS, bestLab = k, s, lab
 		}
 	}
-	if err := l.finish(ctx, res, labels); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return bestK, bestS, bestLab
 }
 
 // references computes the distances from every page to the reference
@@ -411,29 +436,42 @@ func learn(ctx context.Context, o oracle, opt Options) (*Result, error) {
 // landmarks picked alternately at random and farthest-first (max-min), so
 // that both the bulk of the site and its rare templates are sampled.
 func (l *learner) references(ctx context.Context) error {
-	n := l.n
-	if n <= l.opt.LandmarkThreshold {
-		l.ref = make([]int, n)
-		var pairs [][2]int
-		for i := 0; i < n; i++ {
-			l.ref[i] = i
-			for j := i + 1; j < n; j++ {
-				pairs = append(pairs, [2]int{i, j})
-			}
-		}
-		ds, err := l.o.distances(ctx, pairs)
-		if err != nil {
-			return err
-		}
-		l.d = make([][]float64, n)
-		for i := range l.d {
-			l.d[i] = make([]float64, n)
-		}
-		for k, p := range pairs {
-			l.d[p[0]][p[1]], l.d[p[1]][p[0]] = ds[k], ds[k]
-		}
-		return nil
+	if l.n <= l.opt.LandmarkThreshold {
+		return l.allReferences(ctx)
 	}
+	return l.landmarks(ctx)
+}
+
+// allReferences makes every page a reference page: the full distance
+// matrix.
+func (l *learner) allReferences(ctx context.Context) error {
+	n := l.n
+	l.ref = make([]int, n)
+	var pairs [][2]int
+	for i := 0; i < n; i++ {
+		l.ref[i] = i
+		for j := i + 1; j < n; j++ {
+			pairs = append(pairs, [2]int{i, j})
+		}
+	}
+	ds, err := l.o.distances(ctx, pairs)
+	if err != nil {
+		return err
+	}
+	l.d = make([][]float64, n)
+	for i := range l.d {
+		l.d[i] = make([]float64, n)
+	}
+	for k, p := range pairs {
+		l.d[p[0]][p[1]], l.d[p[1]][p[0]] = ds[k], ds[k]
+	}
+	return nil
+}
+
+// landmarks picks Options.Landmarks reference pages, the first at random,
+// and the distances from every page to each.
+func (l *learner) landmarks(ctx context.Context) error {
+	n := l.n
 	rng := rand.New(rand.NewPCG(uint64(l.opt.Seed), 0x6c616e64)) // "land"
 	l.d = make([][]float64, n)
 	for i := range l.d {
@@ -456,25 +494,30 @@ func (l *learner) references(ctx context.Context) error {
 			l.d[i] = append(l.d[i], v)
 			minD[i] = min(minD[i], v)
 		}
-		// Pick the next landmark among the pages not yet chosen.
-		var rest []int
-		far := -1
-		for i := 0; i < n; i++ {
-			if isRef[i] {
-				continue
-			}
-			rest = append(rest, i)
-			if far < 0 || minD[i] > minD[far] {
-				far = i
-			}
-		}
-		if len(l.ref)%2 == 1 && minD[far] > 0 {
-			next = far
-		} else {
-			next = rest[rng.IntN(len(rest))]
-		}
+		next = l.nextLandmark(isRef, minD, rng)
 	}
 	return nil
+}
+
+// nextLandmark picks the next landmark among the pages not yet chosen:
+// after an odd number of landmarks the farthest from them (max-min
+// distance), unless every page is at distance 0; otherwise one at random.
+func (l *learner) nextLandmark(isRef []bool, minD []float64, rng *rand.Rand) int {
+	var rest []int
+	far := -1
+	for i := 0; i < l.n; i++ {
+		if isRef[i] {
+			continue
+		}
+		rest = append(rest, i)
+		if far < 0 || minD[i] > minD[far] {
+			far = i
+		}
+	}
+	if len(l.ref)%2 == 1 && minD[far] > 0 {
+		return far
+	}
+	return rest[rng.IntN(len(rest))]
 }
 
 // column returns the distances from every page to page j.
@@ -529,6 +572,17 @@ func (l *learner) embed() float64 {
 
 // finish builds the clusters, their medoids and the outliers from labels.
 func (l *learner) finish(ctx context.Context, res *Result, labels []int) error {
+	l.groupClusters(res, labels)
+	medDist, err := l.medoids(ctx, res, labels)
+	if err != nil {
+		return err
+	}
+	return l.members(ctx, res, labels, medDist)
+}
+
+// groupClusters makes the clusters of labels with their members, and their
+// centroids' sums of positions.
+func (l *learner) groupClusters(res *Result, labels []int) {
 	k := 0
 	for _, c := range labels {
 		k = max(k, c+1)
@@ -543,73 +597,106 @@ func (l *learner) finish(ctx context.Context, res *Result, labels []int) error {
 		cl.Centroid[0] += l.pos[i][0]
 		cl.Centroid[1] += l.pos[i][1]
 	}
+}
+
+// medoids picks each cluster's medoid and radius, and returns the
+// distances to the medoids: medDist[c][i] from page i to cluster c's.
+func (l *learner) medoids(ctx context.Context, res *Result, labels []int) ([][]float64, error) {
 	refIndex := make(map[int]int, len(l.ref))
 	for r, p := range l.ref {
 		refIndex[p] = r
 	}
-	medDist := make([][]float64, k) // medDist[c][i]: page i to cluster c's medoid
+	medDist := make([][]float64, len(res.Clusters))
 	for c := range res.Clusters {
 		cl := &res.Clusters[c]
-		cl.Centroid[0] /= float64(len(cl.Members))
-		cl.Centroid[1] /= float64(len(cl.Members))
-		cl.CentroidMedoid = cl.Members[0]
-		for _, i := range cl.Members {
-			if l.pos[i].dist(cl.Centroid) < l.pos[cl.CentroidMedoid].dist(cl.Centroid)-1e-12 {
-				cl.CentroidMedoid = i
-			}
+		l.pickMedoid(cl, labels)
+		col, err := l.distancesTo(ctx, cl.Medoid, refIndex)
+		if err != nil {
+			return nil, err
 		}
-		cl.TrueMedoid = l.trueMedoid(cl, labels)
-		cl.Medoid = cl.CentroidMedoid
-		if l.opt.Medoid == TrueMedoid {
-			cl.Medoid = cl.TrueMedoid
-		}
-		if r, ok := refIndex[cl.Medoid]; ok {
-			medDist[c] = make([]float64, l.n)
-			for i := range medDist[c] {
-				medDist[c][i] = l.d[i][r]
-			}
-		} else {
-			col, err := l.column(ctx, cl.Medoid)
-			if err != nil {
-				return err
-			}
-			medDist[c] = col
-		}
+		medDist[c] = col
 		var ds []float64
 		for _, i := range cl.Members {
 			if i != cl.Medoid {
-				ds = append(ds, medDist[c][i])
+				ds = append(ds, col[i])
 			}
 		}
 		cl.Far = farRadius(ds, l.opt)
 	}
+	return medDist, nil
+}
+
+// pickMedoid sets cl's centroid (from the sums of its members' positions),
+// the member nearest it, the true medoid, and the medoid Options.Medoid
+// chooses of the two.
+func (l *learner) pickMedoid(cl *Cluster, labels []int) {
+	cl.Centroid[0] /= float64(len(cl.Members))
+	cl.Centroid[1] /= float64(len(cl.Members))
+	cl.CentroidMedoid = cl.Members[0]
+	for _, i := range cl.Members {
+		if l.pos[i].dist(cl.Centroid) < l.pos[cl.CentroidMedoid].dist(cl.Centroid)-1e-12 {
+			cl.CentroidMedoid = i
+		}
+	}
+	cl.TrueMedoid = l.trueMedoid(cl, labels)
+	cl.Medoid = cl.CentroidMedoid
+	if l.opt.Medoid == TrueMedoid {
+		cl.Medoid = cl.TrueMedoid
+	}
+}
+
+// distancesTo returns the distances from every page to page j: read from
+// the reference distances when j is a reference page (refIndex gives its
+// column), else computed.
+func (l *learner) distancesTo(ctx context.Context, j int, refIndex map[int]int) ([]float64, error) {
+	r, ok := refIndex[j]
+	if !ok {
+		return l.column(ctx, j)
+	}
+	col := make([]float64, l.n)
+	for i := range col {
+		col[i] = l.d[i][r]
+	}
+	return col, nil
+}
+
+// members records each page's cluster, position and distance to its
+// medoid, and which pages are outliers: alone in their cluster, or beyond
+// the radius of the nearest template.
+func (l *learner) members(ctx context.Context, res *Result, labels []int, medDist [][]float64) error {
 	res.Members = make([]Member, l.n)
 	for i, c := range labels {
 		m := Member{Cluster: c, Point: l.pos[i], Distance: medDist[c][i]}
 		if len(res.Clusters[c].Members) == 1 {
 			m.Outlier, m.Reason = true, "alone in its cluster"
-		} else {
-			// Far from every medoid: the nearest template (singletons aside)
-			// is still beyond its radius.
-			near, err := l.nearestTemplate(ctx, i, res.Clusters, medDist)
-			if err != nil {
-				return err
-			}
-			cl := res.Clusters[near]
-			d, measure, err := l.farDistance(ctx, i, cl, medDist[near][i])
-			if err != nil {
-				return err
-			}
-			if d > cl.Far {
-				m.Outlier = true
-				m.Reason = fmt.Sprintf("far from every template: normalised %s %.3f to the nearest medoid (cluster %d, %s) exceeds %.3f",
-					measure, d, near, l.o.name(cl.Medoid), cl.Far)
-			}
+		} else if err := l.judgeFar(ctx, i, &m, res.Clusters, medDist); err != nil {
+			return err
 		}
 		res.Members[i] = m
 		if m.Outlier {
 			res.Outliers = append(res.Outliers, Outlier{Page: i, Reason: m.Reason})
 		}
+	}
+	return nil
+}
+
+// judgeFar marks page i's member m an outlier when it is far from every
+// medoid: the nearest template (singletons aside) is still beyond its
+// radius.
+func (l *learner) judgeFar(ctx context.Context, i int, m *Member, clusters []Cluster, medDist [][]float64) error {
+	near, err := l.nearestTemplate(ctx, i, clusters, medDist)
+	if err != nil {
+		return err
+	}
+	cl := clusters[near]
+	d, measure, err := l.farDistance(ctx, i, cl, medDist[near][i])
+	if err != nil {
+		return err
+	}
+	if d > cl.Far {
+		m.Outlier = true
+		m.Reason = fmt.Sprintf("far from every template: normalised %s %.3f to the nearest medoid (cluster %d, %s) exceeds %.3f",
+			measure, d, near, l.o.name(cl.Medoid), cl.Far)
 	}
 	return nil
 }

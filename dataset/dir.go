@@ -22,12 +22,8 @@ const URLListName = "urls.tsv"
 // the file's path for every .htm/.html file under dir. Pages of a folder are
 // identified by URL, so two files with one URL are an error.
 func ReadDir(dir, urlList, baseURL string) (*Manifest, error) {
-	st, err := os.Stat(dir)
-	if err != nil {
-		return nil, fmt.Errorf("html folder: %w", err)
-	}
-	if !st.IsDir() {
-		return nil, fmt.Errorf("html folder %s: not a directory", dir)
+	if err := checkFolder(dir); err != nil {
+		return nil, err
 	}
 	if urlList == "" {
 		if _, err := os.Stat(filepath.Join(dir, URLListName)); err == nil {
@@ -47,14 +43,56 @@ func ReadDir(dir, urlList, baseURL string) (*Manifest, error) {
 	default:
 		return nil, fmt.Errorf("html folder %s: no URLs: give a URL list (file<TAB>url lines) or a base URL", dir)
 	}
+	if err := m.checkUniqueURLs(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// checkFolder checks that dir is a directory.
+func checkFolder(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("html folder: %w", err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("html folder %s: not a directory", dir)
+	}
+	return nil
+}
+
+// checkUniqueURLs checks that no two files of the folder have one URL.
+func (m *Manifest) checkUniqueURLs() error {
 	seen := map[string]string{}
 	for _, e := range m.Entries {
 		if prev, dup := seen[e.URL]; dup {
-			return nil, fmt.Errorf("html folder %s: files %s and %s have the same URL %s", dir, prev, e.HTMLPath, e.URL)
+			return fmt.Errorf("html folder %s: files %s and %s have the same URL %s", m.Dir, prev, e.HTMLPath, e.URL)
 		}
 		seen[e.URL] = e.HTMLPath
 	}
-	return m, nil
+	return nil
+}
+
+// htmlFiles returns the paths, relative to dir and slash-separated, of the
+// regular .htm and .html files under dir.
+func htmlFiles(dir string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		ext := strings.ToLower(filepath.Ext(p))
+		if !d.Type().IsRegular() || (ext != ".html" && ext != ".htm") {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		files = append(files, filepath.ToSlash(rel))
+		return nil
+	})
+	return files, err
 }
 
 func (m *Manifest) readURLList(list string) error {
@@ -91,26 +129,14 @@ func (m *Manifest) readURLList(list string) error {
 	})
 }
 
+// walk lists the .htm and .html files of the folder, each with baseURL
+// joined with its path as URL, in path order.
 func (m *Manifest) walk(baseURL string) error {
 	base, err := url.Parse(baseURL)
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
 		return fmt.Errorf("base URL %q is not an absolute http(s) URL", baseURL)
 	}
-	var files []string
-	err = filepath.WalkDir(m.Dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		ext := strings.ToLower(filepath.Ext(p))
-		if d.Type().IsRegular() && (ext == ".html" || ext == ".htm") {
-			rel, err := filepath.Rel(m.Dir, p)
-			if err != nil {
-				return err
-			}
-			files = append(files, filepath.ToSlash(rel))
-		}
-		return nil
-	})
+	files, err := htmlFiles(m.Dir)
 	if err != nil {
 		return fmt.Errorf("html folder %s: %w", m.Dir, err)
 	}

@@ -162,63 +162,85 @@ type Result struct {
 // pages were stored before it (importing again completes the collection).
 func Import(ctx context.Context, st store.Store, m *Manifest, opt Options) (Result, error) {
 	opt = opt.withDefaults()
-	var res Result
 	if len(m.Entries) == 0 {
-		return res, fmt.Errorf("import %s: no pages", m.source())
+		return Result{}, fmt.Errorf("import %s: no pages", m.source())
 	}
 	if err := m.Check(opt); err != nil {
-		return res, fmt.Errorf("import %s: nothing imported:\n%w", m.source(), err)
+		return Result{}, fmt.Errorf("import %s: nothing imported:\n%w", m.source(), err)
 	}
-	sites := map[string]bool{}
-	var batch []*store.Page
-	var size int64
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		if err := st.PutPages(ctx, batch); err != nil {
-			return err
-		}
-		for _, p := range batch {
-			res.Pages++
-			if p.Gold != nil {
-				res.Gold++
-			}
-			sites[p.Site] = true
-		}
-		batch, size = batch[:0], 0
-		return nil
-	}
-	fail := func(err error) (Result, error) {
-		if res.Pages == 0 {
-			return Result{}, fmt.Errorf("import %s: nothing imported: %w", m.source(), err)
-		}
-		return res, fmt.Errorf("import %s: %d of %d pages stored before: %w", m.source(), res.Pages, len(m.Entries), err)
-	}
+	im := &importer{st: st, limit: opt.BatchBytes, sites: map[string]bool{}}
 	for _, e := range m.Entries {
 		if err := ctx.Err(); err != nil {
-			return fail(err)
+			return im.fail(m, err)
 		}
 		p, err := m.Page(e, opt)
 		if err != nil {
-			return fail(err)
+			return im.fail(m, err)
 		}
-		if size > 0 && size+int64(len(p.RawHTML)) > opt.BatchBytes {
-			if err := flush(); err != nil {
-				return fail(err)
-			}
+		if err := im.add(ctx, p); err != nil {
+			return im.fail(m, err)
 		}
-		batch = append(batch, p)
-		size += int64(len(p.RawHTML))
 	}
-	if err := flush(); err != nil {
-		return fail(err)
+	if err := im.flush(ctx); err != nil {
+		return im.fail(m, err)
 	}
-	for s := range sites {
-		res.Sites = append(res.Sites, s)
+	for s := range im.sites {
+		im.res.Sites = append(im.res.Sites, s)
 	}
-	sort.Strings(res.Sites)
-	return res, nil
+	sort.Strings(im.res.Sites)
+	return im.res, nil
+}
+
+// importer stores pages in batches of at most limit bytes of HTML (a
+// larger page alone), counting what it stored.
+type importer struct {
+	st    store.Store
+	limit int64
+	batch []*store.Page
+	size  int64 // of the batch's HTML
+	res   Result
+	sites map[string]bool
+}
+
+// add adds p to the batch, storing the batch first when p would take it
+// over the limit.
+func (im *importer) add(ctx context.Context, p *store.Page) error {
+	if im.size > 0 && im.size+int64(len(p.RawHTML)) > im.limit {
+		if err := im.flush(ctx); err != nil {
+			return err
+		}
+	}
+	im.batch = append(im.batch, p)
+	im.size += int64(len(p.RawHTML))
+	return nil
+}
+
+// flush stores the batch in one transaction and counts its pages.
+func (im *importer) flush(ctx context.Context) error {
+	if len(im.batch) == 0 {
+		return nil
+	}
+	if err := im.st.PutPages(ctx, im.batch); err != nil {
+		return err
+	}
+	for _, p := range im.batch {
+		im.res.Pages++
+		if p.Gold != nil {
+			im.res.Gold++
+		}
+		im.sites[p.Site] = true
+	}
+	im.batch, im.size = im.batch[:0], 0
+	return nil
+}
+
+// fail is Import's error err, saying how many pages of m were stored
+// before it, and the result so far.
+func (im *importer) fail(m *Manifest, err error) (Result, error) {
+	if im.res.Pages == 0 {
+		return Result{}, fmt.Errorf("import %s: nothing imported: %w", m.source(), err)
+	}
+	return im.res, fmt.Errorf("import %s: %d of %d pages stored before: %w", m.source(), im.res.Pages, len(m.Entries), err)
 }
 
 func (m *Manifest) source() string {

@@ -89,65 +89,100 @@ const maxLine = 1 << 20
 // folder that relative paths are resolved against and in error messages.
 func ParseManifest(r io.Reader, name string) (*Manifest, error) {
 	dir := filepath.Dir(name)
-	m := &Manifest{Path: name, Dir: dir, Name: datasetName(dir)}
-	col := map[string]int{}
-	seen := map[string]int{}
-	err := scanTSV(r, name, func(line int, fields []string) error {
-		if m.Columns == nil {
-			for i, h := range fields {
-				h = strings.ToLower(strings.TrimSpace(h))
-				if h == "" {
-					return fmt.Errorf("%s:%d: header column %d is empty", name, line, i+1)
-				}
-				if _, dup := col[h]; dup {
-					return fmt.Errorf("%s:%d: header names column %q twice", name, line, h)
-				}
-				col[h] = i
-				m.Columns = append(m.Columns, h)
-			}
-			for _, need := range requiredColumns {
-				if _, ok := col[need]; !ok {
-					return fmt.Errorf("%s:%d: header lacks column %q (have %s)", name, line, need, strings.Join(m.Columns, ", "))
-				}
-			}
-			return nil
-		}
-		if len(fields) != len(m.Columns) {
-			return fmt.Errorf("%s:%d: %d fields, the header has %d", name, line, len(fields), len(m.Columns))
-		}
-		e := Entry{Line: line, Fields: make(map[string]string, len(fields))}
-		for i, f := range fields {
-			e.Fields[m.Columns[i]] = strings.TrimSpace(f)
-		}
-		e.ID, e.URL, e.HTMLPath = e.Fields["id"], e.Fields["url"], e.Fields["html_path"]
-		e.Site, e.GoldPath = e.Fields["site"], e.Fields["gold_path"]
-		e.Label = e.Fields["era"]
-		if l := e.Fields["label"]; l != "" {
-			e.Label = l
-		}
-		if e.ID == "" {
-			return fmt.Errorf("%s:%d: empty id", name, line)
-		}
-		if prev, dup := seen[e.ID]; dup {
-			return fmt.Errorf("%s:%d: id %q already on line %d", name, line, e.ID, prev)
-		}
-		seen[e.ID] = line
-		if e.HTMLPath == "" {
-			return fmt.Errorf("%s:%d: page %q: empty html_path", name, line, e.ID)
-		}
-		if err := checkURL(e.URL); err != nil {
-			return fmt.Errorf("%s:%d: page %q: %w", name, line, e.ID, err)
-		}
-		m.Entries = append(m.Entries, e)
-		return nil
-	})
-	if err != nil {
+	mp := &manifestParser{
+		m:    &Manifest{Path: name, Dir: dir, Name: datasetName(dir)},
+		name: name, col: map[string]int{}, seen: map[string]int{},
+	}
+	if err := scanTSV(r, name, mp.line); err != nil {
 		return nil, err
 	}
-	if m.Columns == nil {
+	if mp.m.Columns == nil {
 		return nil, fmt.Errorf("%s: empty manifest (no header)", name)
 	}
-	return m, nil
+	return mp.m, nil
+}
+
+// manifestParser reads a manifest line by line: its header, then its
+// entries, each checked.
+type manifestParser struct {
+	m    *Manifest
+	name string
+	col  map[string]int // column name -> index
+	seen map[string]int // entry ID -> its line
+}
+
+// line reads one line of the manifest, the header first.
+func (mp *manifestParser) line(line int, fields []string) error {
+	if mp.m.Columns == nil {
+		return mp.header(line, fields)
+	}
+	e, err := mp.entry(line, fields)
+	if err != nil {
+		return err
+	}
+	mp.m.Entries = append(mp.m.Entries, e)
+	return nil
+}
+
+// header reads the column names: each named once, the required ones
+// present.
+func (mp *manifestParser) header(line int, fields []string) error {
+	for i, h := range fields {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if h == "" {
+			return fmt.Errorf("%s:%d: header column %d is empty", mp.name, line, i+1)
+		}
+		if _, dup := mp.col[h]; dup {
+			return fmt.Errorf("%s:%d: header names column %q twice", mp.name, line, h)
+		}
+		mp.col[h] = i
+		mp.m.Columns = append(mp.m.Columns, h)
+	}
+	for _, need := range requiredColumns {
+		if _, ok := mp.col[need]; !ok {
+			return fmt.Errorf("%s:%d: header lacks column %q (have %s)", mp.name, line, need, strings.Join(mp.m.Columns, ", "))
+		}
+	}
+	return nil
+}
+
+// entry reads the entry on a line and checks it.
+func (mp *manifestParser) entry(line int, fields []string) (Entry, error) {
+	name := mp.name
+	if len(fields) != len(mp.m.Columns) {
+		return Entry{}, fmt.Errorf("%s:%d: %d fields, the header has %d", name, line, len(fields), len(mp.m.Columns))
+	}
+	e := newEntry(line, mp.m.Columns, fields)
+	if e.ID == "" {
+		return e, fmt.Errorf("%s:%d: empty id", name, line)
+	}
+	if prev, dup := mp.seen[e.ID]; dup {
+		return e, fmt.Errorf("%s:%d: id %q already on line %d", name, line, e.ID, prev)
+	}
+	mp.seen[e.ID] = line
+	if e.HTMLPath == "" {
+		return e, fmt.Errorf("%s:%d: page %q: empty html_path", name, line, e.ID)
+	}
+	if err := checkURL(e.URL); err != nil {
+		return e, fmt.Errorf("%s:%d: page %q: %w", name, line, e.ID, err)
+	}
+	return e, nil
+}
+
+// newEntry makes the entry of a line's fields under the header columns:
+// the label is the "label" column, else the "era".
+func newEntry(line int, columns, fields []string) Entry {
+	e := Entry{Line: line, Fields: make(map[string]string, len(fields))}
+	for i, f := range fields {
+		e.Fields[columns[i]] = strings.TrimSpace(f)
+	}
+	e.ID, e.URL, e.HTMLPath = e.Fields["id"], e.Fields["url"], e.Fields["html_path"]
+	e.Site, e.GoldPath = e.Fields["site"], e.Fields["gold_path"]
+	e.Label = e.Fields["era"]
+	if l := e.Fields["label"]; l != "" {
+		e.Label = l
+	}
+	return e
 }
 
 // scanTSV calls f with the tab-separated fields of each line of r, skipping

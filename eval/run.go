@@ -167,34 +167,68 @@ func Run(ctx context.Context, manifest string, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opt.Store != nil {
-		// Pages whose HTML could not be read are scored (as failures) but
-		// not imported: dataset.Import refuses a collection with a bad page.
-		m := *ds.Manifest
-		m.Entries = nil
-		for i, e := range ds.Manifest.Entries {
-			if ds.Errs[i] == nil {
-				m.Entries = append(m.Entries, e)
-			}
-		}
-		if len(m.Entries) > 0 {
-			if _, err := dataset.Import(ctx, opt.Store, &m, dataset.Options{SiteMode: ds.SiteMode}); err != nil {
-				return nil, err
-			}
+	if err := importReadable(ctx, opt.Store, ds); err != nil {
+		return nil, err
+	}
+	sites, bySite := groupBySite(ds.Pages)
+	rep := &Report{Manifest: manifest, Method: opt.Method, Methods: map[string]int{}}
+	start := time.Now()
+	outs, err := extractSites(ctx, ds, sites, bySite, opt.Extract)
+	if err != nil {
+		return nil, err
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	if rep.Seconds > 0 {
+		rep.PagesPerSecond = float64(len(ds.Pages)) / rep.Seconds
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rep.score(ds, outs, sites, opt.BodyOnly)
+	return rep, nil
+}
+
+// importReadable imports the dataset's pages into st, when given. Pages
+// whose HTML could not be read are scored (as failures) but not imported:
+// dataset.Import refuses a collection with a bad page.
+func importReadable(ctx context.Context, st store.Store, ds *Dataset) error {
+	if st == nil {
+		return nil
+	}
+	m := *ds.Manifest
+	m.Entries = nil
+	for i, e := range ds.Manifest.Entries {
+		if ds.Errs[i] == nil {
+			m.Entries = append(m.Entries, e)
 		}
 	}
+	if len(m.Entries) == 0 {
+		return nil
+	}
+	_, err := dataset.Import(ctx, st, &m, dataset.Options{SiteMode: ds.SiteMode})
+	return err
+}
+
+// groupBySite returns the sites of pages in name order, and each site's
+// page indexes.
+func groupBySite(pages []Page) ([]string, map[string][]int) {
 	bySite := map[string][]int{}
 	var sites []string
-	for i, p := range ds.Pages {
+	for i, p := range pages {
 		if _, ok := bySite[p.Site]; !ok {
 			sites = append(sites, p.Site)
 		}
 		bySite[p.Site] = append(bySite[p.Site], i)
 	}
 	sort.Strings(sites)
-	rep := &Report{Manifest: manifest, Method: opt.Method, Methods: map[string]int{}}
+	return sites, bySite
+}
+
+// extractSites extracts each site's readable pages with extract, site
+// after site, and returns every page's outcome (its read error for a page
+// that could not be read).
+func extractSites(ctx context.Context, ds *Dataset, sites []string, bySite map[string][]int, extract SiteExtractor) ([]Outcome, error) {
 	outs := make([]Outcome, len(ds.Pages))
-	start := time.Now()
 	for _, s := range sites {
 		var docs []Doc
 		var idx []int
@@ -209,7 +243,7 @@ func Run(ctx context.Context, manifest string, opt Options) (*Report, error) {
 		if len(docs) == 0 {
 			continue
 		}
-		res := opt.Extract(ctx, s, docs)
+		res := extract(ctx, s, docs)
 		if len(res) != len(docs) {
 			return nil, fmt.Errorf("site %s: extractor returned %d outcomes for %d pages", s, len(res), len(docs))
 		}
@@ -217,41 +251,21 @@ func Run(ctx context.Context, manifest string, opt Options) (*Report, error) {
 			outs[i] = res[j]
 		}
 	}
-	rep.Seconds = time.Since(start).Seconds()
-	if rep.Seconds > 0 {
-		rep.PagesPerSecond = float64(len(ds.Pages)) / rep.Seconds
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
+	return outs, nil
+}
+
+// score scores each page's outcome against its gold (the body alone for
+// the sources bodyOnly) and fills the report: pages worst first, the
+// summaries overall, per site and per source, and the calibration table.
+func (rep *Report) score(ds *Dataset, outs []Outcome, sites, bodyOnly []string) {
 	perSite := map[string][]PageScore{}
 	var all []PageScore
 	var cal []ConfidencePoint
 	for i, p := range ds.Pages {
-		o := outs[i]
-		text := ""
-		switch {
-		case o.Err != nil:
-		case slices.Contains(opt.BodyOnly, p.Source):
-			text = o.Result.Body
-		default:
-			text = o.Result.Text()
-		}
-		ps := ScorePage(p.ID, p.Site, p.Gold, text)
-		if o.Err != nil {
-			ps.Err = o.Err.Error()
-		}
-		all = append(all, ps)
-		perSite[p.Site] = append(perSite[p.Site], ps)
-		pr := PageResult{PageScore: ps, Source: p.Source, Text: text}
-		if o.Err == nil {
-			pr.Title, pr.Body = o.Result.Title, o.Result.Body
-			pr.Date, pr.Author = heuristics.NormalizeDate(o.Result.Date), o.Result.Author
-			pr.Method, pr.Selector, pr.Confidence = o.Result.Method, o.Result.Selector, o.Result.Confidence
-			pr.RawConfidence, pr.PageType, pr.Evidence = o.Result.RawConfidence, o.Result.PageType, o.Result.Evidence
-			rep.Methods[o.Result.Method]++
-		}
-		cal = append(cal, ConfidencePoint{Confidence: pr.Confidence, F1: wordF1(text, p.Gold)})
+		pr := rep.pageResult(p, outs[i], bodyOnly)
+		all = append(all, pr.PageScore)
+		perSite[p.Site] = append(perSite[p.Site], pr.PageScore)
+		cal = append(cal, ConfidencePoint{Confidence: pr.Confidence, F1: wordF1(pr.Text, p.Gold)})
 		rep.Pages = append(rep.Pages, pr)
 	}
 	rep.Overall = Summarize(all)
@@ -270,7 +284,38 @@ func Run(ctx context.Context, manifest string, opt Options) (*Report, error) {
 		}
 		return a.ID < b.ID
 	})
-	return rep, nil
+}
+
+// pageResult scores page p's outcome o and counts its method in the
+// report.
+func (rep *Report) pageResult(p Page, o Outcome, bodyOnly []string) PageResult {
+	text := scoredText(p, o, bodyOnly)
+	ps := ScorePage(p.ID, p.Site, p.Gold, text)
+	if o.Err != nil {
+		ps.Err = o.Err.Error()
+	}
+	pr := PageResult{PageScore: ps, Source: p.Source, Text: text}
+	if o.Err == nil {
+		pr.Title, pr.Body = o.Result.Title, o.Result.Body
+		pr.Date, pr.Author = heuristics.NormalizeDate(o.Result.Date), o.Result.Author
+		pr.Method, pr.Selector, pr.Confidence = o.Result.Method, o.Result.Selector, o.Result.Confidence
+		pr.RawConfidence, pr.PageType, pr.Evidence = o.Result.RawConfidence, o.Result.PageType, o.Result.Evidence
+		rep.Methods[o.Result.Method]++
+	}
+	return pr
+}
+
+// scoredText is the text of page p's outcome o that is scored: none for a
+// failure, the body alone for the sources bodyOnly, else the title line
+// and the body.
+func scoredText(p Page, o Outcome, bodyOnly []string) string {
+	switch {
+	case o.Err != nil:
+		return ""
+	case slices.Contains(bodyOnly, p.Source):
+		return o.Result.Body
+	}
+	return o.Result.Text()
 }
 
 // sourceSummaries summarizes the scores per source, in source order; none

@@ -44,21 +44,7 @@ type DocsResult struct {
 // parsed keeps its error.
 func Docs(ctx context.Context, site string, docs []Doc, opt DocsOptions) DocsResult {
 	out := DocsResult{Results: make([]heuristics.Result, len(docs)), Errs: make([]error, len(docs))}
-	pages := make([]cluster.Page, 0, len(docs))
-	sp := make([]heuristics.SitePage, 0, len(docs))
-	idx := make([]int, 0, len(docs)) // sp index -> docs index
-	for i, d := range docs {
-		t, err := treediff.Parse(d.Name, d.Src, treediff.ParseOptions{ContentType: d.ContentType})
-		if err != nil {
-			out.Errs[i] = err
-			continue
-		}
-		// The content hash lets a distance cache serve the distances of
-		// pages seen before; the page is parsed once for both stages.
-		pages = append(pages, cluster.Page{Name: d.Name, Hash: store.ContentHash(d.Src), Tree: t.View(treediff.TagView)})
-		sp = append(sp, heuristics.SitePage{Page: t, Src: d.Src, Cluster: -1, Medoid: -1})
-		idx = append(idx, i)
-	}
+	pages, sp, idx := parseDocs(docs, out.Errs)
 	if len(sp) == 0 {
 		return out
 	}
@@ -79,6 +65,27 @@ func Docs(ctx context.Context, site string, docs []Doc, opt DocsOptions) DocsRes
 		out.Results[i], out.Errs[i] = ext.Results[j], ext.Errs[j]
 	}
 	return out
+}
+
+// parseDocs parses docs, once for both stages: the pages to learn from
+// (with their content hash, which lets a distance cache serve the
+// distances of pages seen before) and to extract, and the index in docs of
+// each. A page that cannot be parsed gets its error in errs.
+func parseDocs(docs []Doc, errs []error) ([]cluster.Page, []heuristics.SitePage, []int) {
+	pages := make([]cluster.Page, 0, len(docs))
+	sp := make([]heuristics.SitePage, 0, len(docs))
+	idx := make([]int, 0, len(docs))
+	for i, d := range docs {
+		t, err := treediff.Parse(d.Name, d.Src, treediff.ParseOptions{ContentType: d.ContentType})
+		if err != nil {
+			errs[i] = err
+			continue
+		}
+		pages = append(pages, cluster.Page{Name: d.Name, Hash: store.ContentHash(d.Src), Tree: t.View(treediff.TagView)})
+		sp = append(sp, heuristics.SitePage{Page: t, Src: d.Src, Cluster: -1, Medoid: -1})
+		idx = append(idx, i)
+	}
+	return pages, sp, idx
 }
 
 // resultMembers returns the members and medoids of an in-memory learning

@@ -62,20 +62,30 @@ func One(ctx context.Context, st store.Store, site string, in heuristics.Input, 
 		out.Note = fmt.Sprintf("run %d: %s", tpl.Run.ID, a.Reason)
 		return out, out.extract(in, opt.Extract)
 	}
-	med, err := st.Page(ctx, tpl.Medoids[a.Cluster])
-	if err != nil {
+	if err := withMedoid(ctx, st, tpl, a.Cluster, &in, opt); err != nil {
 		return nil, fmt.Errorf("site %s: medoid: %w", site, err)
 	}
+	out.Cluster, out.Distance = a.Cluster, a.Distance
+	out.Note = fmt.Sprintf("run %d: template %d, normalised tree edit distance %.3f to its medoid", tpl.Run.ID, a.Cluster, a.Distance)
+	return out, out.extract(in, opt.Extract)
+}
+
+// withMedoid sets in's medoid, the stored medoid of the template cluster
+// clusterID of tpl parsed (its visible text too when opt reads it), and
+// the cluster's rules.
+func withMedoid(ctx context.Context, st store.Store, tpl *Templates, clusterID int, in *heuristics.Input, opt Options) error {
+	med, err := st.Page(ctx, tpl.Medoids[clusterID])
+	if err != nil {
+		return err
+	}
 	if in.Medoid, err = treediff.Parse(med.Name(), med.HTML(), treediff.ParseOptions{ContentType: med.ContentType}); err != nil {
-		return nil, fmt.Errorf("site %s: medoid: %w", site, err)
+		return err
 	}
 	if opt.Visible != nil {
 		in.MedoidVisible, _ = opt.Visible(med) // no layout: read it whole
 	}
-	in.Rules = tpl.Rules[a.Cluster]
-	out.Cluster, out.Distance = a.Cluster, a.Distance
-	out.Note = fmt.Sprintf("run %d: template %d, normalised tree edit distance %.3f to its medoid", tpl.Run.ID, a.Cluster, a.Distance)
-	return out, out.extract(in, opt.Extract)
+	in.Rules = tpl.Rules[clusterID]
+	return nil
 }
 
 func (o *OneResult) extract(in heuristics.Input, opt heuristics.ExtractOptions) error {

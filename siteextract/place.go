@@ -18,10 +18,19 @@ type Member struct {
 // page i; medoids maps a cluster to the index of its medoid page (a cluster
 // whose medoid is not among the pages gets no partner).
 func Partners(members []Member, medoids map[int]int) []int {
+	nearest := nearestToMedoids(members, medoids)
 	out := make([]int, len(members))
-	nearest := map[int]int{} // cluster -> index of its member nearest the medoid
 	for i, m := range members {
-		out[i] = -1
+		out[i] = partnerOf(i, m, medoids, nearest)
+	}
+	return out
+}
+
+// nearestToMedoids maps each cluster to its placed member nearest its
+// medoid, the medoid aside: the medoid's own partner.
+func nearestToMedoids(members []Member, medoids map[int]int) map[int]int {
+	nearest := map[int]int{}
+	for i, m := range members {
 		med, ok := medoids[m.Cluster]
 		if m.Cluster < 0 || m.Outlier || !ok || med == i {
 			continue
@@ -30,19 +39,24 @@ func Partners(members []Member, medoids map[int]int) []int {
 			nearest[m.Cluster] = i
 		}
 	}
-	for i, m := range members {
-		med, ok := medoids[m.Cluster]
-		switch {
-		case m.Cluster < 0 || m.Outlier || !ok:
-		case med != i:
-			out[i] = med
-		default:
-			if j, ok := nearest[m.Cluster]; ok {
-				out[i] = j
-			}
-		}
+	return nearest
+}
+
+// partnerOf is the partner of page i, placed by m: its cluster's medoid,
+// or for the medoid its nearest member; -1 for an outlier, an unplaced
+// page or a cluster without medoid or other member.
+func partnerOf(i int, m Member, medoids, nearest map[int]int) int {
+	med, ok := medoids[m.Cluster]
+	switch {
+	case m.Cluster < 0 || m.Outlier || !ok:
+		return -1
+	case med != i:
+		return med
 	}
-	return out
+	if j, ok := nearest[m.Cluster]; ok {
+		return j
+	}
+	return -1
 }
 
 // Place sets each site page's Cluster and Medoid by Partners: a page

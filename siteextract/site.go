@@ -111,6 +111,7 @@ type pageSet struct {
 	order     []int64      // requested IDs, in order
 }
 
+// loadSet reads the pages ids, then each one's partner by tpl.
 func loadSet(ctx context.Context, st store.Store, tpl *Templates, ids []int64, opt Options) (*pageSet, error) {
 	s := &pageSet{index: map[int64]int{}, order: ids}
 	for _, id := range ids {
@@ -122,6 +123,14 @@ func loadSet(ctx context.Context, st store.Store, tpl *Templates, ids []int64, o
 		}
 	}
 	s.requested = len(s.pages)
+	s.addPartners(ctx, st, tpl, opt)
+	return s, ctx.Err()
+}
+
+// addPartners reads the partner of each requested page (unless already
+// read) and places the page with it; a page whose partner cannot be read
+// is extracted alone.
+func (s *pageSet) addPartners(ctx context.Context, st store.Store, tpl *Templates, opt Options) {
 	for i := 0; i < s.requested; i++ {
 		p, ok := tpl.Partner(s.ids[i])
 		if !ok {
@@ -129,13 +138,12 @@ func loadSet(ctx context.Context, st store.Store, tpl *Templates, ids []int64, o
 		}
 		if _, have := s.index[p]; !have {
 			if _, err := s.add(ctx, st, p, opt); err != nil {
-				continue // the page is extracted alone
+				continue
 			}
 		}
 		m := tpl.Members[s.ids[i]]
 		s.pages[i].Cluster, s.pages[i].Medoid = m.Cluster, s.index[p]
 	}
-	return s, ctx.Err()
 }
 
 // add reads and parses one stored page; it returns the page's name.
@@ -181,18 +189,7 @@ func (s *pageSet) results(se *heuristics.SiteExtraction) []PageResult {
 
 // store puts the extractions with a body and the run's rules.
 func (r *SiteResult) store(ctx context.Context, st store.Store) error {
-	var xs []store.Extraction
-	for _, p := range r.Pages {
-		if p.Err != nil || p.Result.Body == "" {
-			continue
-		}
-		runID := int64(0)
-		if p.Placed {
-			runID = r.Run.ID
-		}
-		xs = append(xs, StoreExtraction(p.Result, p.PageID, runID))
-	}
-	if err := st.PutExtractions(ctx, xs); err != nil {
+	if err := st.PutExtractions(ctx, r.extractions()); err != nil {
 		return fmt.Errorf("extract %s: %w", r.Site, err)
 	}
 	if r.Run == nil {
@@ -204,4 +201,21 @@ func (r *SiteResult) store(ctx context.Context, st store.Store) error {
 		}
 	}
 	return nil
+}
+
+// extractions are the successful extractions with a body, those of pages
+// placed on the run's templates with its ID.
+func (r *SiteResult) extractions() []store.Extraction {
+	var xs []store.Extraction
+	for _, p := range r.Pages {
+		if p.Err != nil || p.Result.Body == "" {
+			continue
+		}
+		runID := int64(0)
+		if p.Placed {
+			runID = r.Run.ID
+		}
+		xs = append(xs, StoreExtraction(p.Result, p.PageID, runID))
+	}
+	return xs
 }

@@ -112,12 +112,29 @@ func storedRules(ctx context.Context, st store.Store, run *store.Run) (map[int]h
 	if err != nil {
 		return nil, err
 	}
-	var p sitelearn.RunParams
-	if len(rs) == 0 && len(run.Params) > 0 && json.Unmarshal(run.Params, &p) == nil && p.BaseRun != 0 {
-		if rs, err = st.Rules(ctx, p.BaseRun); err != nil {
+	if len(rs) > 0 {
+		return rulesByCluster(rs), nil
+	}
+	if base := baseRun(run); base != 0 {
+		if rs, err = st.Rules(ctx, base); err != nil {
 			return nil, err
 		}
 	}
+	return rulesByCluster(rs), nil
+}
+
+// baseRun is the run whose templates run assigned pages to, 0 when run
+// learned its own.
+func baseRun(run *store.Run) int64 {
+	var p sitelearn.RunParams
+	if len(run.Params) == 0 || json.Unmarshal(run.Params, &p) != nil {
+		return 0
+	}
+	return p.BaseRun
+}
+
+// rulesByCluster gathers stored rules into each cluster's rules.
+func rulesByCluster(rs []store.Rule) map[int]heuristics.Rules {
 	out := map[int]heuristics.Rules{}
 	for _, r := range rs {
 		cur := out[r.Cluster]
@@ -130,7 +147,7 @@ func storedRules(ctx context.Context, st store.Store, run *store.Run) (map[int]h
 		}
 		out[r.Cluster] = cur
 	}
-	return out, nil
+	return out
 }
 
 // Member returns where the run put a stored page, false when the run does

@@ -167,6 +167,8 @@ func loadPages(ctx context.Context, st store.Store, ids []int64, popt treediff.P
 	return out, nil
 }
 
+// learn learns the site's templates from scratch from a sample of its
+// pages, places the others on them, and records the run.
 func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Page, opt Options) error {
 	all := make([]int64, len(metas))
 	for i, p := range metas {
@@ -183,31 +185,53 @@ func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Pag
 	}
 	res, err := cluster.Learn(ctx, pages, opt.Options)
 	if err != nil {
-		run.Status, run.Message = store.RunFailed, err.Error()
-		if ferr := st.FinishRun(context.WithoutCancel(ctx), run, nil, nil); ferr != nil {
-			err = errors.Join(err, ferr)
-		}
-		return fmt.Errorf("learn %s: %w", sr.Site, err)
+		return sr.failRun(ctx, st, run, err)
 	}
 	if sr.Mode == "" {
 		sr.Mode = ModeLearned
 	}
 	sr.Result = res
+	members := learnedMemberships(res, ids)
+	placed, lc, err := placeRest(ctx, st, res, rest, opt)
+	if err != nil {
+		return sr.failRun(ctx, st, run, err)
+	}
+	members = append(members, placed...)
+	sr.Cost = sr.meter.Stop(len(pages)+len(rest), res.Cost.Fast+lc.Fast, res.Cost.Exact+lc.Exact)
+	p := sr.learnedParams(res, ids, metas, opt)
+	clusters := learnedClusters(res, ids, members, &p)
+	run.K, run.Silhouette, run.Pages, run.Status = res.K, res.Silhouette, len(members), store.RunDone
+	run.Message = sr.learnedMessage(res, len(ids), len(all))
+	if len(rest) > 0 {
+		p.Sampled = len(ids)
+	}
+	return sr.finish(ctx, st, run, p, clusters, members)
+}
+
+// failRun records run as failed by err (even when ctx has ended) and
+// returns err.
+func (sr *SiteRun) failRun(ctx context.Context, st store.Store, run *store.Run, err error) error {
+	run.Status, run.Message = store.RunFailed, err.Error()
+	if ferr := st.FinishRun(context.WithoutCancel(ctx), run, nil, nil); ferr != nil {
+		err = errors.Join(err, ferr)
+	}
+	return fmt.Errorf("learn %s: %w", sr.Site, err)
+}
+
+// learnedMemberships are the memberships of the pages learned from, whose
+// IDs are ids.
+func learnedMemberships(res *cluster.Result, ids []int64) []store.Membership {
 	members := make([]store.Membership, len(res.Members))
 	for i, m := range res.Members {
 		members[i] = store.Membership{PageID: ids[i], Cluster: m.Cluster, X: m.Point[0], Y: m.Point[1],
 			Distance: m.Distance, Outlier: m.Outlier, Reason: m.Reason}
 	}
-	placed, lc, err := placeRest(ctx, st, res, rest, opt)
-	if err != nil {
-		run.Status, run.Message = store.RunFailed, err.Error()
-		if ferr := st.FinishRun(context.WithoutCancel(ctx), run, nil, nil); ferr != nil {
-			err = errors.Join(err, ferr)
-		}
-		return fmt.Errorf("learn %s: %w", sr.Site, err)
-	}
-	members = append(members, placed...)
-	sr.Cost = sr.meter.Stop(len(pages)+len(rest), res.Cost.Fast+lc.Fast, res.Cost.Exact+lc.Exact)
+	return members
+}
+
+// learnedParams are the parameters of a run that learned res from the
+// pages ids of the site's pages metas.
+func (sr *SiteRun) learnedParams(res *cluster.Result, ids []int64, metas []*store.Page, opt Options) RunParams {
 	p := RunParams{Mode: sr.Mode, Owner: currentOwner(), PagesDigest: pagesDigest(metas),
 		Stress: res.Stress, Distances: res.Distances, Computed: res.Computed,
 		CentroidMedoids: map[int]int64{}, TrueMedoids: map[int]int64{}, Far: map[int]float64{}}
@@ -216,6 +240,12 @@ func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Pag
 	for _, l := range res.Landmarks {
 		p.Landmarks = append(p.Landmarks, ids[l])
 	}
+	return p
+}
+
+// learnedClusters are the clusters of res with their sizes among members;
+// their medoids and radii are recorded in p.
+func learnedClusters(res *cluster.Result, ids []int64, members []store.Membership, p *RunParams) []store.Cluster {
 	sizes := map[int]int{}
 	for _, m := range members {
 		sizes[m.Cluster]++
@@ -225,19 +255,23 @@ func (sr *SiteRun) learn(ctx context.Context, st store.Store, metas []*store.Pag
 		clusters = append(clusters, store.Cluster{ID: c.ID, Medoid: ids[c.Medoid], Size: sizes[c.ID]})
 		p.CentroidMedoids[c.ID], p.TrueMedoids[c.ID], p.Far[c.ID] = ids[c.CentroidMedoid], ids[c.TrueMedoid], c.Far
 	}
-	run.K, run.Silhouette, run.Pages, run.Status = res.K, res.Silhouette, len(members), store.RunDone
-	run.Message = res.Status + ": " + res.Message
-	if len(rest) > 0 {
-		p.Sampled = len(ids)
-		run.Message += fmt.Sprintf("; learned from a sample of %d of %d pages, the others placed on its templates", len(ids), len(all))
+	return clusters
+}
+
+// learnedMessage is the message of a run that learned res from sampled of
+// the site's total pages.
+func (sr *SiteRun) learnedMessage(res *cluster.Result, sampled, total int) string {
+	msg := res.Status + ": " + res.Message
+	if sampled < total {
+		msg += fmt.Sprintf("; learned from a sample of %d of %d pages, the others placed on its templates", sampled, total)
 	}
 	if sr.Note != "" {
-		run.Message = sr.Note + "; " + run.Message
+		msg = sr.Note + "; " + msg
 	}
 	for _, w := range res.Warnings {
-		run.Message += "; warning: " + w
+		msg += "; warning: " + w
 	}
-	return sr.finish(ctx, st, run, p, clusters, members)
+	return msg
 }
 
 func (sr *SiteRun) finish(ctx context.Context, st store.Store, run *store.Run, p RunParams, clusters []store.Cluster, members []store.Membership) error {
@@ -256,101 +290,153 @@ func (sr *SiteRun) finish(ctx context.Context, st store.Store, run *store.Run, p
 // tryAssign handles the site from its latest run when that is possible:
 // returns done = false when the site must be learned from scratch.
 func (sr *SiteRun) tryAssign(ctx context.Context, st store.Store, metas []*store.Page, opt Options) (bool, error) {
-	prev, err := st.LatestRun(ctx, sr.Site, store.RunDone)
-	if errors.Is(err, store.ErrNotFound) {
-		return false, nil
+	ru, err := latestReusable(ctx, st, sr.Site, metas, opt)
+	if err != nil || ru == nil {
+		return false, err
 	}
-	if err != nil {
-		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
-	}
-	var pp RunParams
-	var want RunParams
-	want.setOptions(opt.Options)
-	if err := json.Unmarshal(prev.Params, &pp); err != nil || prev.Seed != opt.Seed || pp.options() != want.options() {
-		return false, nil // other parameters: learn again
-	}
-	clusters, err := st.Clusters(ctx, prev.ID)
-	if err != nil {
-		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
-	}
-	members, err := st.Memberships(ctx, prev.ID)
-	if err != nil {
-		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
-	}
-	known := map[int64]bool{}
-	for _, m := range members {
-		known[m.PageID] = true
-	}
-	var fresh []int64
-	var kept []*store.Page
-	for _, p := range metas {
-		if known[p.ID] {
-			kept = append(kept, p)
-		} else {
-			fresh = append(fresh, p.ID)
-		}
-	}
-	if len(kept) != len(known) || pagesDigest(kept) != pp.PagesDigest {
-		return false, nil // pages removed or their content changed: learn again
-	}
-	if len(fresh) == 0 {
-		sr.Mode, sr.Note = ModeUnchanged, fmt.Sprintf("no new page since run %d", prev.ID)
-		sr.Run, sr.Clusters, sr.Members, sr.Params = prev, clusters, members, pp
+	if len(ru.fresh) == 0 {
+		sr.Mode, sr.Note = ModeUnchanged, fmt.Sprintf("no new page since run %d", ru.prev.ID)
+		sr.Run, sr.Clusters, sr.Members, sr.Params = ru.prev, ru.clusters, ru.members, ru.params
 		return true, nil
 	}
-	model, err := loadModel(ctx, st, pp, clusters, opt)
+	ru.model, err = loadModel(ctx, st, ru.params, ru.clusters, opt)
 	if errors.Is(err, ErrNoTemplate) {
 		return false, nil
 	}
 	if err != nil {
 		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
 	}
-	ts := model.Templates
-	newPages, err := loadPages(ctx, st, fresh, opt.Parse)
-	if err != nil {
+	if err := ru.assign(ctx, st, opt); err != nil {
 		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
 	}
-	as, err := model.Assign(ctx, newPages)
-	if err != nil {
-		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
+	drift, msg := ru.model.Drift(append(ru.assignedSince(), ru.as...))
+	if drift {
+		sr.Mode, sr.Note = ModeRelearned, fmt.Sprintf("drift since run %d: %s", ru.prev.ID, msg)
+		return false, nil
 	}
-	// Drift is judged on every page assigned since the templates were
-	// learned, not only on this batch.
-	var since []cluster.Assignment
+	sr.Note = fmt.Sprintf("%d new pages assigned to the templates of run %d: %s", len(ru.fresh), ru.prev.ID, msg)
+	return true, sr.recordAssigned(ctx, st, ru, metas, opt)
+}
+
+// reuse is a site's latest run that its new pages can be placed on: the
+// run, its parameters, clusters and memberships, the pages not in it, and
+// once placed, the model and the new pages' assignments.
+type reuse struct {
+	prev     *store.Run
+	params   RunParams
+	clusters []store.Cluster
+	members  []store.Membership
+	fresh    []int64
+	model    *cluster.Model
+	as       []cluster.Assignment
+}
+
+// latestReusable returns the site's latest finished run when its pages
+// can be placed on it: learned with the same options and seed, none of its
+// pages removed or changed. It returns nil when the site must be learned
+// again.
+func latestReusable(ctx context.Context, st store.Store, site string, metas []*store.Page, opt Options) (*reuse, error) {
+	prev, err := st.LatestRun(ctx, site, store.RunDone)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("learn %s: %w", site, err)
+	}
+	pp, ok := sameParams(prev, opt)
+	if !ok {
+		return nil, nil // other parameters: learn again
+	}
+	ru := &reuse{prev: prev, params: pp}
+	if ru.clusters, err = st.Clusters(ctx, prev.ID); err != nil {
+		return nil, fmt.Errorf("learn %s: %w", site, err)
+	}
+	if ru.members, err = st.Memberships(ctx, prev.ID); err != nil {
+		return nil, fmt.Errorf("learn %s: %w", site, err)
+	}
+	if !ru.splitPages(metas) {
+		return nil, nil // pages removed or their content changed: learn again
+	}
+	return ru, nil
+}
+
+// sameParams returns the parameters of run prev, and whether it was
+// learned with opt's options and seed.
+func sameParams(prev *store.Run, opt Options) (RunParams, bool) {
+	var pp, want RunParams
+	want.setOptions(opt.Options)
+	if err := json.Unmarshal(prev.Params, &pp); err != nil || prev.Seed != opt.Seed || pp.options() != want.options() {
+		return pp, false
+	}
+	return pp, true
+}
+
+// splitPages sets the pages of metas not in the run apart as fresh and
+// reports whether the run's pages are all still there, unchanged.
+func (ru *reuse) splitPages(metas []*store.Page) bool {
+	known := map[int64]bool{}
+	for _, m := range ru.members {
+		known[m.PageID] = true
+	}
+	var kept []*store.Page
+	for _, p := range metas {
+		if known[p.ID] {
+			kept = append(kept, p)
+		} else {
+			ru.fresh = append(ru.fresh, p.ID)
+		}
+	}
+	return len(kept) == len(known) && pagesDigest(kept) == ru.params.PagesDigest
+}
+
+// assign places the fresh pages on the model's templates.
+func (ru *reuse) assign(ctx context.Context, st store.Store, opt Options) error {
+	newPages, err := loadPages(ctx, st, ru.fresh, opt.Parse)
+	if err != nil {
+		return err
+	}
+	ru.as, err = ru.model.Assign(ctx, newPages)
+	return err
+}
+
+// assignedSince returns the run's pages assigned since its templates were
+// learned, as assignments: drift is judged on every one of them, not only
+// on the new batch.
+func (ru *reuse) assignedSince() []cluster.Assignment {
 	assigned := map[int64]bool{}
-	for _, id := range pp.Assigned {
+	for _, id := range ru.params.Assigned {
 		assigned[id] = true
 	}
-	for _, m := range members {
+	var since []cluster.Assignment
+	for _, m := range ru.members {
 		if assigned[m.PageID] {
 			since = append(since, cluster.Assignment{Cluster: m.Cluster, Distance: m.Distance, Far: m.Outlier})
 		}
 	}
-	drift, msg := model.Drift(append(since, as...))
-	if drift {
-		sr.Mode, sr.Note = ModeRelearned, fmt.Sprintf("drift since run %d: %s", prev.ID, msg)
-		return false, nil
-	}
-	sr.Note = fmt.Sprintf("%d new pages assigned to the templates of run %d: %s", len(fresh), prev.ID, msg)
-	// A new run: the previous memberships plus the assigned pages, placed
-	// beside their medoid in the plane.
+	return since
+}
+
+// extended returns the memberships and clusters of a new run: the
+// previous memberships plus the assigned pages, placed beside their medoid
+// in the plane.
+func (ru *reuse) extended() ([]store.Membership, []store.Cluster) {
 	pos := map[int64]store.Membership{}
-	for _, m := range members {
+	for _, m := range ru.members {
 		pos[m.PageID] = m
 	}
 	sizes := map[int]int{}
 	var out []store.Membership
-	for _, m := range members {
+	for _, m := range ru.members {
 		m.RunID = 0
 		out = append(out, m)
 		sizes[m.Cluster]++
 	}
 	medoidOf := map[int]int64{}
-	for _, c := range clusters {
+	for _, c := range ru.clusters {
 		medoidOf[c.ID] = c.Medoid
 	}
-	for i, a := range as {
-		m := store.Membership{PageID: fresh[i], Cluster: a.Cluster, Distance: a.Distance, Outlier: a.Far, Reason: a.Reason}
+	for i, a := range ru.as {
+		m := store.Membership{PageID: ru.fresh[i], Cluster: a.Cluster, Distance: a.Distance, Outlier: a.Far, Reason: a.Reason}
 		if a.Cluster >= 0 {
 			mp := pos[medoidOf[a.Cluster]]
 			m.X, m.Y = mp.X+a.Distance, mp.Y
@@ -359,27 +445,36 @@ func (sr *SiteRun) tryAssign(ctx context.Context, st store.Store, metas []*store
 		out = append(out, m)
 	}
 	var outClusters []store.Cluster
-	for _, c := range clusters {
+	for _, c := range ru.clusters {
 		c.RunID, c.Size = 0, sizes[c.ID]
 		outClusters = append(outClusters, c)
 	}
+	return out, outClusters
+}
+
+// recordAssigned records a new run of the site: ru's run extended with
+// the fresh pages' assignments.
+func (sr *SiteRun) recordAssigned(ctx context.Context, st store.Store, ru *reuse, metas []*store.Page, opt Options) error {
+	out, outClusters := ru.extended()
 	run := newRun(sr.Site, opt.Seed)
 	if err := st.CreateRun(ctx, run); err != nil {
-		return false, fmt.Errorf("learn %s: %w", sr.Site, err)
+		return fmt.Errorf("learn %s: %w", sr.Site, err)
 	}
+	prev, pp := ru.prev, ru.params
 	run.K, run.Silhouette, run.Pages, run.Status = prev.K, prev.Silhouette, len(out), store.RunDone
 	run.Message = sr.Note
 	if pp.Mode != ModeAssigned {
 		pp.BaseRun = prev.ID
 	}
-	lc := model.LastCost()
-	sr.Cost = sr.meter.Stop(len(newPages)+len(ts), lc.Fast, lc.Exact)
+	ts := ru.model.Templates
+	lc := ru.model.LastCost()
+	sr.Cost = sr.meter.Stop(len(ru.as)+len(ts), lc.Fast, lc.Exact)
 	pp.setCost(sr.Cost)
-	pp.Mode, pp.Computed, pp.Distances, pp.Owner = ModeAssigned, 0, len(as)*len(ts), currentOwner()
-	pp.Assigned = append(pp.Assigned, fresh...)
+	pp.Mode, pp.Computed, pp.Distances, pp.Owner = ModeAssigned, 0, len(ru.as)*len(ts), currentOwner()
+	pp.Assigned = append(pp.Assigned, ru.fresh...)
 	pp.PagesDigest = pagesDigest(metas)
 	sr.Mode = ModeAssigned
-	return true, sr.finish(ctx, st, run, pp, outClusters, out)
+	return sr.finish(ctx, st, run, pp, outClusters, out)
 }
 
 // defaultMaxPages is Options.MaxPages' default: learning from 200 pages

@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -311,99 +312,155 @@ const putGoldSQL = `INSERT INTO gold (page_id, title, body, text) VALUES (?, ?, 
 
 // PutPages inserts or updates pages in one transaction.
 func (s *DB) PutPages(ctx context.Context, pages []*Page) error {
-	type prepared struct {
-		raw, rendered, capture []byte
-		exchanges              []exchangeRow
-	}
-	// Validate and compress before taking the write lock.
-	prep := make([]prepared, len(pages))
-	for i, p := range pages {
-		if p == nil {
-			return fmt.Errorf("store: put page %d: nil page", i)
-		}
-		if p.URL == "" {
-			return fmt.Errorf("store: put page %q: empty URL", p.Key())
-		}
-		if p.Site == "" {
-			site, err := SiteOf(p.URL, SiteFromDomain)
-			if err != nil {
-				return fmt.Errorf("store: put page %q: %w", p.Key(), err)
-			}
-			p.Site = site
-		}
-		var err error
-		if prep[i].raw, err = compress(p.RawHTML); err != nil {
-			return fmt.Errorf("store: put page %q: compress raw HTML: %w", p.Key(), err)
-		}
-		if prep[i].rendered, err = compress(p.RenderedHTML); err != nil {
-			return fmt.Errorf("store: put page %q: compress rendered HTML: %w", p.Key(), err)
-		}
-		if p.Capture != nil {
-			b, err := json.Marshal(p.Capture)
-			if err == nil {
-				prep[i].capture, err = compress(b)
-			}
-			if err != nil {
-				return fmt.Errorf("store: put page %q: capture: %w", p.Key(), err)
-			}
-		}
-		if prep[i].exchanges, err = prepareExchanges(p); err != nil {
-			return err
-		}
-		p.Hash = ContentHash(p.HTML())
-	}
-	now := time.Now()
-	ids := make([]int64, len(pages))
-	created := make([]int64, len(pages))
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		site, err := tx.PrepareContext(ctx, s.d.rebind(putSiteSQL))
-		if err != nil {
-			return err
-		}
-		defer site.Close()
-		page, err := tx.PrepareContext(ctx, s.d.rebind(putPageSQL))
-		if err != nil {
-			return err
-		}
-		defer page.Close()
-		gold, err := tx.PrepareContext(ctx, s.d.rebind(putGoldSQL))
-		if err != nil {
-			return err
-		}
-		defer gold.Close()
-		// Sites first, each once, in name order: concurrent batches then
-		// lock shared sites in one order and cannot deadlock on them.
-		for _, name := range sortedSites(pages) {
-			if _, err := site.ExecContext(ctx, name, millis(now)); err != nil {
-				return fmt.Errorf("store: put site %q: %w", name, err)
-			}
-		}
-		for i, p := range pages {
-			if err := page.QueryRowContext(ctx, p.Site, p.URL, p.Dataset, p.ManifestID, p.Key(), p.Label,
-				millis(p.FetchedAt), p.Status, p.Error, p.ContentType, prep[i].raw, prep[i].rendered,
-				p.Hash, prep[i].capture, millis(now), millis(now)).Scan(&ids[i], &created[i]); err != nil {
-				return fmt.Errorf("store: put page %q: %w", p.Key(), err)
-			}
-			if p.Gold != nil {
-				if _, err := gold.ExecContext(ctx, ids[i], p.Gold.Title, p.Gold.Body, p.Gold.Text); err != nil {
-					return fmt.Errorf("store: put gold of page %q: %w", p.Key(), err)
-				}
-			}
-			if p.Exchanges != nil {
-				if err := s.putExchanges(ctx, tx, ids[i], prep[i].exchanges); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
+	b, err := newPageBatch(pages)
 	if err != nil {
 		return err
 	}
+	if err := s.tx(ctx, func(tx *sql.Tx) error { return s.writeBatch(ctx, tx, b) }); err != nil {
+		return err
+	}
 	for i, p := range pages {
-		p.ID = ids[i]
-		p.CreatedAt = fromMillis(created[i])
-		p.UpdatedAt = fromMillis(millis(now))
+		p.ID = b.ids[i]
+		p.CreatedAt = fromMillis(b.created[i])
+		p.UpdatedAt = fromMillis(millis(b.now))
+	}
+	return nil
+}
+
+// pageBatch is a batch of pages being stored: their columns prepared
+// before the write lock is taken, and the IDs and creation times the store
+// gives them.
+type pageBatch struct {
+	pages        []*Page
+	prep         []preparedPage
+	now          time.Time
+	ids, created []int64
+}
+
+// preparedPage is a page's compressed columns and its exchanges' rows.
+type preparedPage struct {
+	raw, rendered, capture []byte
+	exchanges              []exchangeRow
+}
+
+// newPageBatch validates and compresses pages (a page without a site gets
+// its URL's, and every page its content hash).
+func newPageBatch(pages []*Page) (*pageBatch, error) {
+	b := &pageBatch{pages: pages, prep: make([]preparedPage, len(pages))}
+	for i, p := range pages {
+		if err := checkPage(i, p); err != nil {
+			return nil, err
+		}
+		pr, err := preparePage(p)
+		if err != nil {
+			return nil, err
+		}
+		b.prep[i] = pr
+		p.Hash = ContentHash(p.HTML())
+	}
+	b.now = time.Now()
+	b.ids = make([]int64, len(pages))
+	b.created = make([]int64, len(pages))
+	return b, nil
+}
+
+// checkPage checks page i of a batch, p, and sets its site from its URL
+// when it has none.
+func checkPage(i int, p *Page) error {
+	if p == nil {
+		return fmt.Errorf("store: put page %d: nil page", i)
+	}
+	if p.URL == "" {
+		return fmt.Errorf("store: put page %q: empty URL", p.Key())
+	}
+	if p.Site != "" {
+		return nil
+	}
+	site, err := SiteOf(p.URL, SiteFromDomain)
+	if err != nil {
+		return fmt.Errorf("store: put page %q: %w", p.Key(), err)
+	}
+	p.Site = site
+	return nil
+}
+
+// preparePage compresses p's HTML and capture and prepares its exchanges.
+func preparePage(p *Page) (preparedPage, error) {
+	var pr preparedPage
+	var err error
+	if pr.raw, err = compress(p.RawHTML); err != nil {
+		return pr, fmt.Errorf("store: put page %q: compress raw HTML: %w", p.Key(), err)
+	}
+	if pr.rendered, err = compress(p.RenderedHTML); err != nil {
+		return pr, fmt.Errorf("store: put page %q: compress rendered HTML: %w", p.Key(), err)
+	}
+	if pr.capture, err = compressCapture(p.Capture); err != nil {
+		return pr, fmt.Errorf("store: put page %q: capture: %w", p.Key(), err)
+	}
+	pr.exchanges, err = prepareExchanges(p)
+	return pr, err
+}
+
+// compressCapture is the capture c as compressed JSON, nil without one.
+func compressCapture(c *Capture) ([]byte, error) {
+	if c == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return nil, err
+	}
+	return compress(b)
+}
+
+// writeBatch writes the batch b in the transaction tx.
+func (s *DB) writeBatch(ctx context.Context, tx *sql.Tx, b *pageBatch) error {
+	site, err := tx.PrepareContext(ctx, s.d.rebind(putSiteSQL))
+	if err != nil {
+		return err
+	}
+	defer site.Close()
+	page, err := tx.PrepareContext(ctx, s.d.rebind(putPageSQL))
+	if err != nil {
+		return err
+	}
+	defer page.Close()
+	gold, err := tx.PrepareContext(ctx, s.d.rebind(putGoldSQL))
+	if err != nil {
+		return err
+	}
+	defer gold.Close()
+	// Sites first, each once, in name order: concurrent batches then
+	// lock shared sites in one order and cannot deadlock on them.
+	for _, name := range sortedSites(b.pages) {
+		if _, err := site.ExecContext(ctx, name, millis(b.now)); err != nil {
+			return fmt.Errorf("store: put site %q: %w", name, err)
+		}
+	}
+	for i := range b.pages {
+		if err := s.writePage(ctx, tx, page, gold, b, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writePage writes page i of the batch b, its gold and its exchanges with
+// the prepared statements page and gold.
+func (s *DB) writePage(ctx context.Context, tx *sql.Tx, page, gold *sql.Stmt, b *pageBatch, i int) error {
+	p, pr, now := b.pages[i], b.prep[i], millis(b.now)
+	if err := page.QueryRowContext(ctx, p.Site, p.URL, p.Dataset, p.ManifestID, p.Key(), p.Label,
+		millis(p.FetchedAt), p.Status, p.Error, p.ContentType, pr.raw, pr.rendered,
+		p.Hash, pr.capture, now, now).Scan(&b.ids[i], &b.created[i]); err != nil {
+		return fmt.Errorf("store: put page %q: %w", p.Key(), err)
+	}
+	if p.Gold != nil {
+		if _, err := gold.ExecContext(ctx, b.ids[i], p.Gold.Title, p.Gold.Body, p.Gold.Text); err != nil {
+			return fmt.Errorf("store: put gold of page %q: %w", p.Key(), err)
+		}
+	}
+	if p.Exchanges != nil {
+		return s.putExchanges(ctx, tx, b.ids[i], pr.exchanges)
 	}
 	return nil
 }
@@ -513,8 +570,38 @@ const maxIDsPerQuery = 500
 
 // Pages lists pages matching q in ID order.
 func (s *DB) Pages(ctx context.Context, q PageQuery) ([]*Page, error) {
-	var where []string
-	var args []any
+	where, args := pageFilters(q)
+	if q.IDs == nil {
+		ps, err := s.pagesWhere(ctx, q, where, args)
+		if err != nil {
+			return nil, fmt.Errorf("store: pages: %w", err)
+		}
+		return ps, nil
+	}
+	var out []*Page
+	for start := 0; start < len(q.IDs); start += maxIDsPerQuery {
+		chunk := q.IDs[start:min(start+maxIDsPerQuery, len(q.IDs))]
+		ids := make([]any, len(chunk))
+		for i, id := range chunk {
+			ids[i] = id
+		}
+		w := append(slices.Clone(where), "p.id IN ("+placeholders(len(chunk))+")")
+		ps, err := s.pagesWhere(ctx, q, w, append(slices.Clone(args), ids...))
+		if err != nil {
+			return nil, fmt.Errorf("store: pages: %w", err)
+		}
+		out = append(out, ps...)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	if q.Limit > 0 && len(out) > q.Limit {
+		out = out[:q.Limit]
+	}
+	return out, nil
+}
+
+// pageFilters returns the conditions of q other than its IDs, and their
+// arguments.
+func pageFilters(q PageQuery) (where []string, args []any) {
 	if q.Site != "" {
 		where, args = append(where, "p.site = ?"), append(args, q.Site)
 	}
@@ -530,46 +617,21 @@ func (s *DB) Pages(ctx context.Context, q PageQuery) ([]*Page, error) {
 	if q.AfterID > 0 {
 		where, args = append(where, "p.id > ?"), append(args, q.AfterID)
 	}
-	run := func(extra string, extraArgs ...any) ([]*Page, error) {
-		w := append([]string(nil), where...)
-		if extra != "" {
-			w = append(w, extra)
-		}
-		sqlq := pageSelect(q.WithContent)
-		if len(w) > 0 {
-			sqlq += " WHERE " + strings.Join(w, " AND ")
-		}
-		sqlq += " ORDER BY p.id"
-		if q.Limit > 0 {
-			sqlq += " LIMIT " + strconv.Itoa(q.Limit)
-		}
-		return s.queryPages(ctx, sqlq, q.WithContent, append(append([]any(nil), args...), extraArgs...)...)
+	return where, args
+}
+
+// pagesWhere lists the pages meeting the conditions where (with their
+// arguments args) in ID order, up to q.Limit, with their content if q asks.
+func (s *DB) pagesWhere(ctx context.Context, q PageQuery, where []string, args []any) ([]*Page, error) {
+	sqlq := pageSelect(q.WithContent)
+	if len(where) > 0 {
+		sqlq += " WHERE " + strings.Join(where, " AND ")
 	}
-	if q.IDs == nil {
-		ps, err := run("")
-		if err != nil {
-			return nil, fmt.Errorf("store: pages: %w", err)
-		}
-		return ps, nil
+	sqlq += " ORDER BY p.id"
+	if q.Limit > 0 {
+		sqlq += " LIMIT " + strconv.Itoa(q.Limit)
 	}
-	var out []*Page
-	for start := 0; start < len(q.IDs); start += maxIDsPerQuery {
-		chunk := q.IDs[start:min(start+maxIDsPerQuery, len(q.IDs))]
-		ids := make([]any, len(chunk))
-		for i, id := range chunk {
-			ids[i] = id
-		}
-		ps, err := run("p.id IN ("+placeholders(len(chunk))+")", ids...)
-		if err != nil {
-			return nil, fmt.Errorf("store: pages: %w", err)
-		}
-		out = append(out, ps...)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	if q.Limit > 0 && len(out) > q.Limit {
-		out = out[:q.Limit]
-	}
-	return out, nil
+	return s.queryPages(ctx, sqlq, q.WithContent, args...)
 }
 
 func placeholders(n int) string {
@@ -676,30 +738,11 @@ func (s *DB) FinishRun(ctx context.Context, r *Run, clusters []Cluster, members 
 		return fmt.Errorf("store: finish run %d: %w", r.ID, err)
 	}
 	err = s.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE runs SET finished_at = ?, k = ?, silhouette = ?, pages = ?, status = ?, message = ?,
-			params = COALESCE(?, params) WHERE id = ?`),
-			millis(r.FinishedAt), r.K, sil, r.Pages, r.Status, r.Message, nullJSON(r.Params), r.ID)
-		if err != nil {
+		if err := s.updateRun(ctx, tx, r, sil); err != nil {
 			return err
 		}
-		if n, err := res.RowsAffected(); err == nil && n == 0 {
-			return ErrNotFound
-		}
-		for _, del := range []string{`DELETE FROM memberships WHERE run_id = ?`, `DELETE FROM clusters WHERE run_id = ?`} {
-			if _, err := tx.ExecContext(ctx, s.d.rebind(del), r.ID); err != nil {
-				return err
-			}
-		}
-		cst, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO clusters (run_id, cluster, medoid, size) VALUES (?, ?, ?, ?)`))
-		if err != nil {
+		if err := s.replaceClusters(ctx, tx, r.ID, clusters); err != nil {
 			return err
-		}
-		defer cst.Close()
-		for _, c := range clusters {
-			medoid := sql.NullInt64{Int64: c.Medoid, Valid: c.Medoid != 0}
-			if _, err := cst.ExecContext(ctx, r.ID, c.ID, medoid, c.Size); err != nil {
-				return fmt.Errorf("cluster %d: %w", c.ID, err)
-			}
 		}
 		for i := range members {
 			members[i].RunID = r.ID
@@ -708,6 +751,43 @@ func (s *DB) FinishRun(ctx context.Context, r *Run, clusters []Cluster, members 
 	})
 	if err != nil {
 		return fmt.Errorf("store: finish run %d: %w", r.ID, err)
+	}
+	return nil
+}
+
+// updateRun stores the outcome of run r, its silhouettes encoded as sil;
+// ErrNotFound if the run is not stored.
+func (s *DB) updateRun(ctx context.Context, tx *sql.Tx, r *Run, sil sql.NullString) error {
+	res, err := tx.ExecContext(ctx, s.d.rebind(`UPDATE runs SET finished_at = ?, k = ?, silhouette = ?, pages = ?, status = ?, message = ?,
+			params = COALESCE(?, params) WHERE id = ?`),
+		millis(r.FinishedAt), r.K, sil, r.Pages, r.Status, r.Message, nullJSON(r.Params), r.ID)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// replaceClusters replaces the clusters and memberships stored for run
+// with clusters.
+func (s *DB) replaceClusters(ctx context.Context, tx *sql.Tx, run int64, clusters []Cluster) error {
+	for _, del := range []string{`DELETE FROM memberships WHERE run_id = ?`, `DELETE FROM clusters WHERE run_id = ?`} {
+		if _, err := tx.ExecContext(ctx, s.d.rebind(del), run); err != nil {
+			return err
+		}
+	}
+	cst, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO clusters (run_id, cluster, medoid, size) VALUES (?, ?, ?, ?)`))
+	if err != nil {
+		return err
+	}
+	defer cst.Close()
+	for _, c := range clusters {
+		medoid := sql.NullInt64{Int64: c.Medoid, Valid: c.Medoid != 0}
+		if _, err := cst.ExecContext(ctx, run, c.ID, medoid, c.Size); err != nil {
+			return fmt.Errorf("cluster %d: %w", c.ID, err)
+		}
 	}
 	return nil
 }

@@ -18,19 +18,7 @@ func ParseBracket(name, s string) (*Tree, error) {
 	for i < len(s) {
 		switch s[i] {
 		case '{':
-			j := i + 1
-			escaped := false
-			for j < len(s) && s[j] != '{' && s[j] != '}' {
-				if s[j] == '\\' && j+1 < len(s) {
-					escaped = true
-					j++
-				}
-				j++
-			}
-			label := s[i+1 : j]
-			if escaped {
-				label = unescapeLabel(label)
-			}
+			label, j := readLabel(s, i+1)
 			var parent *Node
 			if len(stack) > 0 {
 				parent = stack[len(stack)-1]
@@ -58,6 +46,24 @@ func ParseBracket(name, s string) (*Tree, error) {
 		return nil, fmt.Errorf("tree %s: %w", name, ErrEmpty)
 	}
 	return t, nil
+}
+
+// readLabel reads the label starting at s[i], up to the next unescaped
+// '{' or '}', and returns it unescaped with the index where it ends.
+func readLabel(s string, i int) (string, int) {
+	j := i
+	escaped := false
+	for j < len(s) && s[j] != '{' && s[j] != '}' {
+		if s[j] == '\\' && j+1 < len(s) {
+			escaped = true
+			j++
+		}
+		j++
+	}
+	if escaped {
+		return unescapeLabel(s[i:j]), j
+	}
+	return s[i:j], j
 }
 
 // Bracket writes the tree in bracket notation (see ParseBracket), escaping

@@ -58,6 +58,13 @@ func Decode(src []byte, contentType string) (string, string, error) {
 	if err := checkBytes(src); err != nil {
 		return "", "", err
 	}
+	return decodeLegacy(src, contentType)
+}
+
+// decodeLegacy decodes src, neither UTF-16 nor valid UTF-8, as Decode's
+// steps 5 to 8 say: the declared charset, mostly valid UTF-8, a detected
+// CJK charset, windows-1252.
+func decodeLegacy(src []byte, contentType string) (string, string, error) {
 	enc, name := declaredEncoding(src, contentType)
 	switch {
 	case name == "utf-8":
@@ -118,6 +125,20 @@ func decodeWith(enc encoding.Encoding, src []byte, name string) (string, string,
 	return checkText(string(out), name)
 }
 
+// nulPairs counts the byte pairs of head with a NUL at the even, and at
+// the odd position.
+func nulPairs(head []byte) (even, odd int) {
+	for i := 0; i+1 < len(head); i += 2 {
+		if head[i] == 0 {
+			even++
+		}
+		if head[i+1] == 0 {
+			odd++
+		}
+	}
+	return even, odd
+}
+
 // sniffUTF16 recognises UTF-16 without byte order mark: HTML markup is
 // ASCII, so in UTF-16 one byte of most of its first characters is NUL —
 // the odd bytes in little-endian, the even ones in big-endian — while the
@@ -127,15 +148,7 @@ func sniffUTF16(src []byte) (encoding.Encoding, string) {
 	if len(head) < 16 {
 		return nil, ""
 	}
-	var even, odd int
-	for i := 0; i < len(head); i += 2 {
-		if head[i] == 0 {
-			even++
-		}
-		if head[i+1] == 0 {
-			odd++
-		}
-	}
+	even, odd := nulPairs(head)
 	pairs := len(head) / 2
 	// At least 15% of the pairs with a NUL on one side, under 5% on the
 	// other: NUL bytes are never that regular in other text.
@@ -159,7 +172,7 @@ func checkBytes(src []byte) error {
 		switch {
 		case b == 0:
 			nul++
-		case b < 0x20 && b != '\t' && b != '\n' && b != '\f' && b != '\r' && b != 0x1B, b == 0x7F:
+		case isControl(rune(b)):
 			ctl++
 		}
 	}
@@ -167,6 +180,13 @@ func checkBytes(src []byte) error {
 		return fmt.Errorf("%d NUL and %d control bytes in the first %d: %w", nul, ctl, len(head), ErrBinary)
 	}
 	return nil
+}
+
+// isControl reports a control character that text does not hold in
+// number: below space or DEL, other than NUL (counted apart), tab, line
+// feed, form feed, carriage return and escape.
+func isControl(r rune) bool {
+	return r > 0 && r < 0x20 && r != '\t' && r != '\n' && r != '\f' && r != '\r' && r != 0x1B || r == 0x7F
 }
 
 // checkText rejects a decoded text that is not text (see checkBytes).
@@ -178,7 +198,7 @@ func checkText(s, name string) (string, string, error) {
 		switch {
 		case r == 0:
 			nul++
-		case r < 0x20 && r != '\t' && r != '\n' && r != '\f' && r != '\r' && r != 0x1B, r == 0x7F:
+		case isControl(r):
 			ctl++
 		}
 	}

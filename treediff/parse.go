@@ -136,6 +136,12 @@ type builder struct {
 	pos   int
 	// noRawEnd records the raw-text tags with no complete end tag left.
 	noRawEnd map[string]bool
+	src      string          // the page's text
+	z        *html.Tokenizer // reads src from pos (restarted after raw text)
+	// skipDepth > 0 while inside a dropped element (templates nest), named
+	// skipTag.
+	skipDepth int
+	skipTag   string
 }
 
 func newBuilder(name string, opt ParseOptions) *builder {
@@ -266,41 +272,57 @@ func (b *builder) implyEnds(tag string, offset int) error {
 	if closesP[tag] {
 		b.closeTo(setP, fenceP, "")
 	}
-	switch {
-	case tag == "li":
-		b.closeTo(setLi, fenceList, "")
-	case tag == "dt" || tag == "dd":
-		b.closeTo(setDtDd, fenceDl, "")
-	case tag == "option":
-		b.closeTo(setOption, fenceSel, "")
-	case tag == "tr":
-		b.closeTo(setTdTh, fenceRow, "")
-		b.closeTo(setTr, fenceRow, "")
-	case tag == "td" || tag == "th":
-		b.closeTo(setTdTh, fenceCell, "")
-	case tsections[tag]:
-		b.closeTo(setTdTh, fenceRow, "")
-		b.closeTo(setTr, fenceRow, "")
-		b.closeTo(setTSections, fenceRow, "")
-	case headings[tag]:
-		if cur := b.current(); headings[cur.Label] && len(b.stack) > 1 {
-			b.stack = b.stack[:len(b.stack)-1]
-		}
-	case tag == "a":
-		// A link never contains a link: a new <a> ends the open one.
-		b.closeTo(setA, fenceScope, "")
+	for _, c := range impliedCloses[tag] {
+		b.closeTo(c.target, c.fence, "")
 	}
-	if tag == "tr" || tag == "td" || tag == "th" {
-		if b.current().Label == "table" {
-			if err := b.open("tbody", offset); err != nil {
-				return err
-			}
+	if headings[tag] {
+		b.closeOpenHeading()
+	}
+	return b.openImpliedTableParts(tag, offset)
+}
+
+// impliedClose is an open element a start tag ends: the nearest one in
+// target, unless one in fence comes first.
+type impliedClose struct{ target, fence tagSet }
+
+// impliedCloses lists, per start tag, the open elements it ends, in order.
+// A link never contains a link: a new <a> ends the open one.
+var impliedCloses = map[string][]impliedClose{
+	"li":     {{setLi, fenceList}},
+	"dt":     {{setDtDd, fenceDl}},
+	"dd":     {{setDtDd, fenceDl}},
+	"option": {{setOption, fenceSel}},
+	"tr":     {{setTdTh, fenceRow}, {setTr, fenceRow}},
+	"td":     {{setTdTh, fenceCell}},
+	"th":     {{setTdTh, fenceCell}},
+	"thead":  {{setTdTh, fenceRow}, {setTr, fenceRow}, {setTSections, fenceRow}},
+	"tbody":  {{setTdTh, fenceRow}, {setTr, fenceRow}, {setTSections, fenceRow}},
+	"tfoot":  {{setTdTh, fenceRow}, {setTr, fenceRow}, {setTSections, fenceRow}},
+	"a":      {{setA, fenceScope}},
+}
+
+// closeOpenHeading ends the current element if it is a heading: a heading
+// never contains a heading.
+func (b *builder) closeOpenHeading() {
+	if cur := b.current(); headings[cur.Label] && len(b.stack) > 1 {
+		b.stack = b.stack[:len(b.stack)-1]
+	}
+}
+
+// openImpliedTableParts opens the tbody a row or cell written directly in a
+// table implies, and the tr a cell written directly in a table section
+// implies.
+func (b *builder) openImpliedTableParts(tag string, offset int) error {
+	if tag != "tr" && tag != "td" && tag != "th" {
+		return nil
+	}
+	if b.current().Label == "table" {
+		if err := b.open("tbody", offset); err != nil {
+			return err
 		}
-		if tag != "tr" && tsections[b.current().Label] {
-			if err := b.open("tr", offset); err != nil {
-				return err
-			}
-		}
+	}
+	if tag != "tr" && tsections[b.current().Label] {
+		return b.open("tr", offset)
 	}
 	return nil
 }
@@ -317,159 +339,211 @@ func (b *builder) open(tag string, offset int) error {
 	return nil
 }
 
+// run builds the tree from src, token by token.
 func (b *builder) run(src string) error {
-	z := html.NewTokenizerFragment(strings.NewReader(src), "")
-	z.SetMaxBuf(0)
-	skipDepth := 0 // > 0 while inside a dropped element (template nests)
-	skipTag := ""
+	b.src = src
+	b.z = newFragmentTokenizer(src)
 	for {
-		tt := z.Next()
+		tt := b.z.Next()
 		if tt == html.ErrorToken {
-			if err := z.Err(); err != nil && err != io.EOF {
+			if err := b.z.Err(); err != nil && err != io.EOF {
 				return fmt.Errorf("page %s: tokenize at byte %d: %w", b.name, b.pos, err)
 			}
 			break
 		}
-		raw := len(z.Raw())
 		offset := b.pos
-		b.pos += raw
-		if skipDepth > 0 {
-			switch tt {
-			case html.StartTagToken:
-				if name, _ := z.TagName(); string(name) == skipTag {
-					skipDepth++
-				}
-			case html.EndTagToken:
-				if name, _ := z.TagName(); string(name) == skipTag {
-					skipDepth--
-				}
-			}
-			continue
-		}
-		switch tt {
-		case html.TextToken:
-			text := string(z.Text())
-			if strings.TrimSpace(text) == "" {
-				if b.body != nil && len(b.stack) > 1 {
-					if err := b.newNode(&Node{Kind: Text, Label: text, Parent: b.current(), Offset: offset}); err != nil {
-						return err
-					}
-				}
-				continue
-			}
-			if b.body == nil && b.current().Label != "title" {
-				if err := b.ensureBody(offset); err != nil {
-					return err
-				}
-			}
-			if err := b.newNode(&Node{Kind: Text, Label: text, Parent: b.current(), Offset: offset}); err != nil {
-				return err
-			}
-		case html.StartTagToken, html.SelfClosingTagToken:
-			tok := z.Token()
-			tag := tok.Data
-			if skippedTags[tag] {
-				if tt != html.StartTagToken {
-					continue
-				}
-				// A failed search fails again further on: remembering it keeps
-				// pages with many unclosed raw-text elements linear.
-				end := -1
-				if !b.noRawEnd[tag] {
-					end = rawTextEnd(src[b.pos:], tag)
-				}
-				if end < 0 {
-					b.noRawEnd[tag] = true
-				} else {
-					// Resume tokenizing after the complete end tag.
-					b.pos += end
-					z = html.NewTokenizerFragment(strings.NewReader(src[b.pos:]), "")
-					z.SetMaxBuf(0)
-					continue
-				}
-				skipDepth, skipTag = 1, tag
-				continue
-			}
-			switch tag {
-			case "html":
-				b.html.Attrs = mergeAttrs(b.html.Attrs, tok.Attr)
-				continue
-			case "head":
-				if b.body == nil {
-					b.head.Attrs = mergeAttrs(b.head.Attrs, tok.Attr)
-					b.head.Offset = offset
-				}
-				continue
-			case "body":
-				if b.body == nil {
-					if err := b.ensureBody(offset); err != nil {
-						return err
-					}
-				}
-				b.body.Attrs = mergeAttrs(b.body.Attrs, tok.Attr)
-				continue
-			}
-			if b.body == nil && !(headTags[tag] && len(b.stack) == 0) {
-				if err := b.ensureBody(offset); err != nil {
-					return err
-				}
-			}
-			if b.body != nil {
-				if err := b.implyEnds(tag, offset); err != nil {
-					return err
-				}
-			}
-			n := &Node{Kind: Element, Label: tag, Attrs: tok.Attr, Parent: b.current(), Offset: offset}
-			if err := b.newNode(n); err != nil {
-				return err
-			}
-			if tt == html.StartTagToken && !voidTags[tag] {
-				if b.body == nil {
-					if tag == "title" {
-						b.push(n) // title text stays in head
-					}
-				} else if n.Depth < b.opt.MaxDepth {
-					b.push(n)
-				}
-			}
-		case html.EndTagToken:
-			name, _ := z.TagName()
-			tag := string(name)
-			if b.body == nil {
-				if tag == "title" && len(b.stack) > 0 {
-					b.stack = b.stack[:0]
-				}
-				continue
-			}
-			switch tag {
-			case "p":
-				if !b.closeTo(setP, fenceP, "") {
-					// </p> with no open p makes an empty paragraph, as in browsers.
-					if err := b.newNode(&Node{Kind: Element, Label: "p", Parent: b.current(), Offset: offset}); err != nil {
-						return err
-					}
-				}
-			case "br":
-				if err := b.newNode(&Node{Kind: Element, Label: "br", Parent: b.current(), Offset: offset}); err != nil {
-					return err
-				}
-			case "body", "html":
-				// Content after </body> still belongs to the body.
-			default:
-				fence := fenceScope
-				if scopeFence[tag] {
-					fence = 0
-				}
-				b.closeTo(0, fence, tag)
-			}
-		}
-	}
-	if b.body == nil {
-		if err := b.ensureBody(b.pos); err != nil {
+		b.pos += len(b.z.Raw())
+		if err := b.token(tt, offset); err != nil {
 			return err
 		}
 	}
+	if b.body == nil {
+		return b.ensureBody(b.pos)
+	}
 	return nil
+}
+
+// newFragmentTokenizer tokenizes src with no bound on its buffer.
+func newFragmentTokenizer(src string) *html.Tokenizer {
+	z := html.NewTokenizerFragment(strings.NewReader(src), "")
+	z.SetMaxBuf(0)
+	return z
+}
+
+// token adds the token just read, which starts at offset, to the tree.
+func (b *builder) token(tt html.TokenType, offset int) error {
+	if b.skipDepth > 0 {
+		b.trackSkipped(tt)
+		return nil
+	}
+	switch tt {
+	case html.TextToken:
+		return b.text(string(b.z.Text()), offset)
+	case html.StartTagToken, html.SelfClosingTagToken:
+		return b.startTag(tt, b.z.Token(), offset)
+	case html.EndTagToken:
+		name, _ := b.z.TagName()
+		return b.endTag(string(name), offset)
+	}
+	return nil
+}
+
+// trackSkipped follows the nesting of the dropped element being skipped
+// (templates nest): its start tags go one level deeper, its end tags one up.
+func (b *builder) trackSkipped(tt html.TokenType) {
+	if tt != html.StartTagToken && tt != html.EndTagToken {
+		return
+	}
+	if name, _ := b.z.TagName(); string(name) != b.skipTag {
+		return
+	}
+	if tt == html.StartTagToken {
+		b.skipDepth++
+	} else {
+		b.skipDepth--
+	}
+}
+
+// text adds a text node. Whitespace is kept only inside the body's
+// elements; other text before the body starts it, except a title's.
+func (b *builder) text(text string, offset int) error {
+	if strings.TrimSpace(text) == "" {
+		if b.body == nil || len(b.stack) <= 1 {
+			return nil
+		}
+	} else if b.body == nil && b.current().Label != "title" {
+		if err := b.ensureBody(offset); err != nil {
+			return err
+		}
+	}
+	return b.newNode(&Node{Kind: Text, Label: text, Parent: b.current(), Offset: offset})
+}
+
+// startTag adds the element tok starts (or a self-closing one) and opens
+// it, unless its content is dropped or it is the page's html, head or body.
+func (b *builder) startTag(tt html.TokenType, tok html.Token, offset int) error {
+	tag := tok.Data
+	if skippedTags[tag] {
+		if tt == html.StartTagToken {
+			b.skipRawText(tag)
+		}
+		return nil
+	}
+	if done, err := b.structureTag(tag, tok.Attr, offset); done {
+		return err
+	}
+	if err := b.prepareFor(tag, offset); err != nil {
+		return err
+	}
+	n := &Node{Kind: Element, Label: tag, Attrs: tok.Attr, Parent: b.current(), Offset: offset}
+	if err := b.newNode(n); err != nil {
+		return err
+	}
+	if tt == html.StartTagToken && !voidTags[tag] {
+		b.pushStarted(n)
+	}
+	return nil
+}
+
+// skipRawText drops the content of the raw-text element tag just started:
+// tokenizing resumes after its complete end tag, or, with none, every token
+// is skipped until its end.
+func (b *builder) skipRawText(tag string) {
+	// A failed search fails again further on: remembering it keeps
+	// pages with many unclosed raw-text elements linear.
+	end := -1
+	if !b.noRawEnd[tag] {
+		end = rawTextEnd(b.src[b.pos:], tag)
+	}
+	if end < 0 {
+		b.noRawEnd[tag] = true
+		b.skipDepth, b.skipTag = 1, tag
+		return
+	}
+	b.pos += end
+	b.z = newFragmentTokenizer(b.src[b.pos:])
+}
+
+// structureTag merges the attributes of the page's html, head or body start
+// tag into the element the builder made; it reports whether tag was one.
+func (b *builder) structureTag(tag string, attrs []html.Attribute, offset int) (bool, error) {
+	switch tag {
+	case "html":
+		b.html.Attrs = mergeAttrs(b.html.Attrs, attrs)
+	case "head":
+		if b.body == nil {
+			b.head.Attrs = mergeAttrs(b.head.Attrs, attrs)
+			b.head.Offset = offset
+		}
+	case "body":
+		if err := b.ensureBody(offset); err != nil {
+			return true, err
+		}
+		b.body.Attrs = mergeAttrs(b.body.Attrs, attrs)
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// prepareFor starts the body where tag cannot be in the head, and closes
+// what tag ends implicitly.
+func (b *builder) prepareFor(tag string, offset int) error {
+	if b.body == nil && !(headTags[tag] && len(b.stack) == 0) {
+		if err := b.ensureBody(offset); err != nil {
+			return err
+		}
+	}
+	if b.body == nil {
+		return nil
+	}
+	return b.implyEnds(tag, offset)
+}
+
+// pushStarted makes the element just started current: in the head only a
+// title (its text stays in the head), in the body any above the depth bound.
+func (b *builder) pushStarted(n *Node) {
+	if b.body == nil {
+		if n.Label == "title" {
+			b.push(n)
+		}
+	} else if n.Depth < b.opt.MaxDepth {
+		b.push(n)
+	}
+}
+
+// endTag closes the element tag ends, as browsers do: </p> with none open
+// makes an empty paragraph, </br> a line break, and content after </body>
+// still belongs to the body.
+func (b *builder) endTag(tag string, offset int) error {
+	if b.body == nil {
+		if tag == "title" && len(b.stack) > 0 {
+			b.stack = b.stack[:0]
+		}
+		return nil
+	}
+	switch tag {
+	case "p":
+		if !b.closeTo(setP, fenceP, "") {
+			return b.newNode(&Node{Kind: Element, Label: "p", Parent: b.current(), Offset: offset})
+		}
+	case "br":
+		return b.newNode(&Node{Kind: Element, Label: "br", Parent: b.current(), Offset: offset})
+	case "body", "html":
+	default:
+		b.closeElement(tag)
+	}
+	return nil
+}
+
+// closeElement closes the nearest open element labelled tag, unless a
+// scope fence comes first (none does for a fence's own end tag).
+func (b *builder) closeElement(tag string) {
+	fence := fenceScope
+	if scopeFence[tag] {
+		fence = 0
+	}
+	b.closeTo(0, fence, tag)
 }
 
 // rawTextEnd returns the length of text up to and including the first
@@ -487,15 +561,23 @@ func rawTextEnd(text, tag string) int {
 		if j < 0 {
 			return -1
 		}
-		k := i + j + 2 + len(tag)
-		for k < len(text) && isHTMLSpace(text[k]) {
-			k++
-		}
-		if k < len(text) && text[k] == '>' {
-			return k + 1
+		if k := tagClose(text, i+j+2+len(tag)); k >= 0 {
+			return k
 		}
 		i += j + 2
 	}
+}
+
+// tagClose returns the index after the '>' that closes a tag at text[k],
+// after optional whitespace; -1 if none does.
+func tagClose(text string, k int) int {
+	for k < len(text) && isHTMLSpace(text[k]) {
+		k++
+	}
+	if k < len(text) && text[k] == '>' {
+		return k + 1
+	}
+	return -1
 }
 
 func isHTMLSpace(c byte) bool {

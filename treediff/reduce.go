@@ -1,6 +1,11 @@
 package treediff
 
-import "strings"
+import (
+	"slices"
+	"strings"
+
+	"golang.org/x/net/html"
+)
 
 // Reduction for template learning. Grouping a site's pages by template
 // compares their tag trees, and today's pages carry thousands of elements
@@ -38,19 +43,18 @@ func Collapsed(n *Node) bool {
 	if opaqueTags[n.Label] {
 		return true
 	}
-	for _, a := range n.Attrs {
-		switch a.Key {
-		case "hidden":
-			return true
-		case "aria-hidden":
-			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
-				return true
-			}
-		case "style":
-			if hiddenStyle(a.Val) {
-				return true
-			}
-		}
+	return slices.ContainsFunc(n.Attrs, hides)
+}
+
+// hides reports an attribute that hides its element from readers.
+func hides(a html.Attribute) bool {
+	switch a.Key {
+	case "hidden":
+		return true
+	case "aria-hidden":
+		return strings.EqualFold(strings.TrimSpace(a.Val), "true")
+	case "style":
+		return hiddenStyle(a.Val)
 	}
 	return false
 }
@@ -118,18 +122,23 @@ func reducedAway(t *Tree, keep int) []bool {
 				seq = intern(seqs, [2]int32{shape[ch.Index], seq}, 1)
 			}
 		}
-		label := nd.Label
-		if nd.Kind != Element {
-			label = "\x00" + nd.Kind.String() + ":" + label
-		}
-		l, ok := labels[label]
-		if !ok {
-			l = int32(len(labels))
-			labels[label] = l
-		}
-		shape[i] = intern(shapes, [2]int32{l, seq}, 0)
+		shape[i] = intern(shapes, [2]int32{labelID(labels, nd), seq}, 0)
 	}
 	return drop
+}
+
+// labelID numbers nd's label in labels (other kinds than elements apart).
+func labelID(labels map[string]int32, nd *Node) int32 {
+	label := nd.Label
+	if nd.Kind != Element {
+		label = "\x00" + nd.Kind.String() + ":" + label
+	}
+	l, ok := labels[label]
+	if !ok {
+		l = int32(len(labels))
+		labels[label] = l
+	}
+	return l
 }
 
 // markRepeats drops, in each run of consecutive children with the same

@@ -219,12 +219,8 @@ func (t *Tree) View(v View) *Tree {
 				stack = append(stack, item{s.Children[i], n})
 			}
 		case Text:
-			if v != TokenView || it.parent == nil {
-				continue
-			}
-			for _, w := range Words(s.Label) {
-				n := &Node{Kind: Token, Label: w.Text, Parent: it.parent, Offset: s.Offset + w.Offset, Origin: s}
-				out.add(n)
+			if v == TokenView && it.parent != nil {
+				out.addTokens(s, it.parent)
 			}
 		case Token:
 			if v == TokenView && it.parent != nil {
@@ -233,6 +229,13 @@ func (t *Tree) View(v View) *Tree {
 		}
 	}
 	return out
+}
+
+// addTokens adds the words of text node s as tokens under parent.
+func (t *Tree) addTokens(s, parent *Node) {
+	for _, w := range Words(s.Label) {
+		t.add(&Node{Kind: Token, Label: w.Text, Parent: parent, Offset: s.Offset + w.Offset, Origin: s})
+	}
 }
 
 // add appends n in preorder position and links it to its parent.
@@ -323,26 +326,7 @@ func (n *Node) writeText(b *strings.Builder) {
 			b.WriteByte('\n')
 			continue
 		}
-		switch c.Kind {
-		case Text:
-			if f.pre {
-				b.WriteString(c.Label)
-			} else {
-				for _, r := range c.Label {
-					if r == '\n' || r == '\r' || r == '\f' {
-						r = ' '
-					}
-					b.WriteRune(r)
-				}
-			}
-			continue
-		case Token:
-			b.WriteString(c.Label)
-			b.WriteByte(' ')
-			continue
-		}
-		if c.Label == "br" {
-			b.WriteByte('\n')
+		if writeLeaf(b, c, f.pre) {
 			continue
 		}
 		if IsBlock(c.Label) {
@@ -353,6 +337,35 @@ func (n *Node) writeText(b *strings.Builder) {
 		for i := len(c.Children) - 1; i >= 0; i-- {
 			stack = append(stack, frame{c.Children[i], false, pre})
 		}
+	}
+}
+
+// writeLeaf writes the text of c if it has no text below it (a text node, a
+// token, a <br>) and reports whether it did. pre keeps a text's newlines.
+func writeLeaf(b *strings.Builder, c *Node, pre bool) bool {
+	switch {
+	case c.Kind == Text && pre:
+		b.WriteString(c.Label)
+	case c.Kind == Text:
+		writeOneLine(b, c.Label)
+	case c.Kind == Token:
+		b.WriteString(c.Label)
+		b.WriteByte(' ')
+	case c.Label == "br":
+		b.WriteByte('\n')
+	default:
+		return false
+	}
+	return true
+}
+
+// writeOneLine writes text with its line breaks as spaces.
+func writeOneLine(b *strings.Builder, text string) {
+	for _, r := range text {
+		if r == '\n' || r == '\r' || r == '\f' {
+			r = ' '
+		}
+		b.WriteRune(r)
 	}
 }
 

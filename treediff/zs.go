@@ -179,14 +179,11 @@ func newComparison(a, b *Tree, opt Options) (*comparison, error) {
 		c.same = true
 		return c, nil
 	}
-	if n1*n2 > opt.MaxCells {
-		return nil, budgetError(a, b, "matrix cells", n1*n2, opt.MaxCells)
+	mirror, err := c.withinBudgets()
+	if err != nil {
+		return nil, err
 	}
-	left, right := mulSat(c.pa.costLeft, c.pb.costLeft), mulSat(c.pa.costRight, c.pb.costRight)
-	if work := min(left, right); work > opt.MaxWork {
-		return nil, budgetError(a, b, "subproblems", work, opt.MaxWork)
-	}
-	if right < left {
+	if mirror {
 		// The trees were checked by the first flattening.
 		c.pa, _ = flatten(a, true, in)
 		c.pb, _ = flatten(b, true, in)
@@ -194,6 +191,21 @@ func newComparison(a, b *Tree, opt Options) (*comparison, error) {
 	c.pa.findRepeats()
 	c.pb.findRepeats()
 	return c, nil
+}
+
+// withinBudgets checks the comparison against its budgets: the cells of
+// its matrix, and the subproblems of the cheaper direction, which it
+// reports: mirror when right-to-left postorders cost less.
+func (c *comparison) withinBudgets() (mirror bool, err error) {
+	n1, n2 := int64(treeLen(c.a)), int64(treeLen(c.b))
+	if n1*n2 > c.opt.MaxCells {
+		return false, budgetError(c.a, c.b, "matrix cells", n1*n2, c.opt.MaxCells)
+	}
+	left, right := mulSat(c.pa.costLeft, c.pb.costLeft), mulSat(c.pa.costRight, c.pb.costRight)
+	if work := min(left, right); work > c.opt.MaxWork {
+		return false, budgetError(c.a, c.b, "subproblems", work, c.opt.MaxWork)
+	}
+	return right < left, nil
 }
 
 // mulSat multiplies non-negative x and y, saturating instead of overflowing.
@@ -249,8 +261,14 @@ func (c *comparison) distance() int {
 
 // mapping returns the edit mapping; distance must have run.
 func (c *comparison) mapping() []Pair {
+	return c.mergePreorders(c.partners())
+}
+
+// partners returns, for each postorder node of a, its partner's postorder
+// in b, or -1.
+func (c *comparison) partners() []int32 {
 	n1, n2 := c.pa.len(), c.pb.len()
-	partner := make([]int32, n1) // postorder of a -> postorder of b, or -1
+	partner := make([]int32, n1)
 	for i := range partner {
 		partner[i] = -1
 	}
@@ -270,15 +288,15 @@ func (c *comparison) mapping() []Pair {
 		c.fd16 = getBuf[uint16](&pool16, (n1+1)*(n2+1))
 		zsMapping(c.pa, c.pb, *c.td16, *c.fd16, partner)
 	}
-	// Order the pairs by merging the two preorders: a mapping preserves
-	// ancestry and sibling order, so the k-th mapped node of a in preorder is
-	// mapped to the k-th mapped node of b.
-	inB := make(map[*Node]bool, n2)
-	for _, p := range partner {
-		if p >= 0 {
-			inB[c.pb.node[p]] = true
-		}
-	}
+	return partner
+}
+
+// mergePreorders orders the pairs of partner by merging the two preorders:
+// a mapping preserves ancestry and sibling order, so the k-th mapped node of
+// a in preorder is mapped to the k-th mapped node of b.
+func (c *comparison) mergePreorders(partner []int32) []Pair {
+	n1, n2 := c.pa.len(), c.pb.len()
+	inB := c.mappedInB(partner)
 	postA := make(map[*Node]int32, n1)
 	for i, n := range c.pa.node {
 		postA[n] = int32(i)
@@ -304,6 +322,17 @@ func (c *comparison) mapping() []Pair {
 		j++
 	}
 	return out
+}
+
+// mappedInB is the set of b's nodes that partner maps a node to.
+func (c *comparison) mappedInB(partner []int32) map[*Node]bool {
+	inB := make(map[*Node]bool, c.pb.len())
+	for _, p := range partner {
+		if p >= 0 {
+			inB[c.pb.node[p]] = true
+		}
+	}
+	return inB
 }
 
 func preorder(t *Tree) []*Node {
@@ -658,59 +687,89 @@ func forestRows4[C cell](fd, td []C, lldB []int32, w int, rows [5]int, bases [4]
 // explicit stack. partner receives, for each postorder node of a, its
 // partner in b or -1.
 func zsMapping[C cell](a, b *postTree, td, fd []C, partner []int32) {
-	type job struct{ i, j int }
-	stack := []job{{a.len() - 1, b.len() - 1}}
+	bt := backtracker[C]{a: a, b: b, td: td, fd: fd, partner: partner}
+	bt.stack = []zsJob{{a.len() - 1, b.len() - 1}}
 	// Backtracking reads any row: every row gets its own slot.
 	ident := make([]int32, a.len()+1)
 	for x := range ident {
 		ident[x] = int32(x)
 	}
-	for len(stack) > 0 {
-		jb := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	for len(bt.stack) > 0 {
+		jb := bt.stack[len(bt.stack)-1]
+		bt.stack = bt.stack[:len(bt.stack)-1]
 		forestDist(a, b, jb.i, jb.j, leftPath(b, int32(jb.j)), td, fd, ident, false)
-		l1, l2 := int(a.lld[jb.i]), int(b.lld[jb.j])
-		w := jb.j - l2 + 2
-		x, y := jb.i-l1+1, jb.j-l2+1
-		for x > 0 || y > 0 {
-			// Among equally optimal steps, prefer keeping nodes with equal
-			// labels, then deletions and insertions, and rename last: the
-			// mapping then reads as users expect (an extra paragraph is
-			// deleted, not its neighbour renamed).
-			v := fd[x*w+y]
-			i, j := l1+x-1, l2+y-1
-			onPath, viaDiag := false, false
-			var diag C
-			if x > 0 && y > 0 {
-				li, lj := int(a.lld[i]), int(b.lld[j])
-				onPath = li == l1 && lj == l2
-				if onPath {
-					diag = fd[(x-1)*w+y-1]
-					if a.label[i] != b.label[j] {
-						diag++
-					}
-				} else {
-					diag = fd[(li-l1)*w+lj-l2] + td[i*b.len()+j]
-				}
-				viaDiag = diag == v
-			}
-			switch {
-			case viaDiag && a.label[i] == b.label[j]:
-			case x > 0 && v == fd[(x-1)*w+y]+1:
-				x--
-				continue
-			case y > 0 && v == fd[x*w+y-1]+1:
-				y--
-				continue
-			}
-			if onPath {
-				partner[i] = int32(j)
-				x--
-				y--
-				continue
-			}
-			stack = append(stack, job{i, j})
-			x, y = int(a.lld[i])-l1, int(b.lld[j])-l2
-		}
+		bt.walk(jb.i, jb.j)
 	}
+}
+
+// zsJob is a subtree pair left to backtrack: the postorder of its roots.
+type zsJob struct{ i, j int }
+
+// backtracker walks the forest distances fd of one subtree pair back from
+// its last cell: fd's rows start at the leftmost leaf l1 of a's subtree,
+// its columns at l2 of b's, rows w cells wide. Kept pairs go to partner;
+// the subtree pairs a step took whole from td are queued on stack.
+type backtracker[C cell] struct {
+	a, b      *postTree
+	td, fd    []C
+	partner   []int32
+	stack     []zsJob
+	l1, l2, w int
+}
+
+// walk backtracks the subtree pair rooted at i0 in a and j0 in b, whose
+// forest distances fd holds.
+func (bt *backtracker[C]) walk(i0, j0 int) {
+	bt.l1, bt.l2 = int(bt.a.lld[i0]), int(bt.b.lld[j0])
+	bt.w = j0 - bt.l2 + 2
+	x, y := i0-bt.l1+1, j0-bt.l2+1
+	for x > 0 || y > 0 {
+		x, y = bt.step(x, y)
+	}
+}
+
+// step takes one optimal step back from cell (x, y) and returns the cell
+// it leads to. Among equally optimal steps, it prefers keeping nodes with
+// equal labels, then deletions and insertions, and rename last: the mapping
+// then reads as users expect (an extra paragraph is deleted, not its
+// neighbour renamed).
+func (bt *backtracker[C]) step(x, y int) (int, int) {
+	fd, w := bt.fd, bt.w
+	v := fd[x*w+y]
+	i, j := bt.l1+x-1, bt.l2+y-1
+	onPath, viaDiag := false, false
+	if x > 0 && y > 0 {
+		var diag C
+		diag, onPath = bt.diagonal(x, y, i, j)
+		viaDiag = diag == v
+	}
+	switch {
+	case viaDiag && bt.a.label[i] == bt.b.label[j]:
+	case x > 0 && v == fd[(x-1)*w+y]+1:
+		return x - 1, y
+	case y > 0 && v == fd[x*w+y-1]+1:
+		return x, y - 1
+	}
+	if onPath {
+		bt.partner[i] = int32(j)
+		return x - 1, y - 1
+	}
+	bt.stack = append(bt.stack, zsJob{i, j})
+	return int(bt.a.lld[i]) - bt.l1, int(bt.b.lld[j]) - bt.l2
+}
+
+// diagonal is the cost of reaching cell (x, y) by keeping node i of a with
+// node j of b. On the left paths of both subtrees (onPath) it is a rename
+// of the pair; elsewhere it is the distance of the forests left of their
+// subtrees plus the subtrees' distance td.
+func (bt *backtracker[C]) diagonal(x, y, i, j int) (diag C, onPath bool) {
+	li, lj := int(bt.a.lld[i]), int(bt.b.lld[j])
+	if li != bt.l1 || lj != bt.l2 {
+		return bt.fd[(li-bt.l1)*bt.w+lj-bt.l2] + bt.td[i*bt.b.len()+j], false
+	}
+	diag = bt.fd[(x-1)*bt.w+y-1]
+	if bt.a.label[i] != bt.b.label[j] {
+		diag++
+	}
+	return diag, true
 }

@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gleaner/gleaner/treediff"
@@ -126,20 +127,27 @@ func height(n *treediff.Node) int {
 	return h
 }
 
+// textStat is the statistics of a text or token node: its words, each of
+// energy 1, link words when inside a link.
+func textStat(n *treediff.Node, inLink bool) *stat {
+	st := &stat{words: len(treediff.Words(n.Label))}
+	st.energy = float64(st.words)
+	if inLink {
+		st.linkWords = st.words
+	}
+	return st
+}
+
 // compute fills the statistics bottom-up. Recursion depth is bounded by the
 // parser's MaxDepth.
 func (s *splitter) compute(n *treediff.Node, inLink bool) *stat {
-	st := &stat{}
-	s.stats[n] = st
-	switch n.Kind {
-	case treediff.Text, treediff.Token:
-		st.words = len(treediff.Words(n.Label))
-		st.energy = float64(st.words)
-		if inLink {
-			st.linkWords = st.words
-		}
+	if n.Kind == treediff.Text || n.Kind == treediff.Token {
+		st := textStat(n, inLink)
+		s.stats[n] = st
 		return st
 	}
+	st := &stat{}
+	s.stats[n] = st
 	if skipped[n.Label] {
 		return st
 	}
@@ -182,24 +190,10 @@ func (s *splitter) visit(n *treediff.Node, inLinks bool) {
 		s.emit(n, Prose)
 		return
 	}
-	nonLink := st.words - st.linkWords
-	switch {
-	case n.Label == "a":
-		k := Prose
-		if inLinks {
-			k = Navigation
-		}
-		s.emit(n, k)
-		return
-	case st.links >= 2 && nonLink == 0:
-		// Navigation: every link is its own text.
-		s.eachLink(n)
-		return
-	case inLinks && st.links == 1 && nonLink > 0:
-		s.emit(n, Teaser)
+	if s.visitLinked(n, st, inLinks) {
 		return
 	}
-	linkStructure := st.links >= 2 && float64(st.linkWords) >= s.opt.LinkDensity*float64(st.words)
+	linkStructure := s.isLinkStructure(st)
 	if linkStructure || s.mixesNavigation(n) {
 		for _, c := range n.Children {
 			s.visit(c, linkStructure)
@@ -210,22 +204,44 @@ func (s *splitter) visit(n *treediff.Node, inLinks bool) {
 		s.emit(n, Prose)
 		return
 	}
-	// Sectioning children (figure, aside…) are blocks of their own; the
-	// rest of n is judged without them.
-	var bars []*treediff.Node
-	energy, maxChild := 0.0, 0.0
-	for _, c := range n.Children {
-		cs := s.stats[c]
-		if cs == nil || cs.words == 0 {
-			continue
+	s.visitSectioned(n, st)
+}
+
+// isLinkStructure reports whether an element of statistics st is a
+// structure of links: two links or more, making Options.LinkDensity of its
+// words.
+func (s *splitter) isLinkStructure(st *stat) bool {
+	return st.links >= 2 && float64(st.linkWords) >= s.opt.LinkDensity*float64(st.words)
+}
+
+// visitLinked emits n where its links decide what it is (a link, a list of
+// links, a teaser inside a link structure) and reports whether they did.
+func (s *splitter) visitLinked(n *treediff.Node, st *stat, inLinks bool) bool {
+	nonLink := st.words - st.linkWords
+	switch {
+	case n.Label == "a":
+		k := Prose
+		if inLinks {
+			k = Navigation
 		}
-		if c.Kind == treediff.Element && barriers[c.Label] && cs.words < st.words {
-			bars = append(bars, c)
-			continue
-		}
-		energy += cs.energy
-		maxChild = max(maxChild, cs.energy)
+		s.emit(n, k)
+	case st.links >= 2 && nonLink == 0:
+		// Navigation: every link is its own text.
+		s.eachLink(n)
+	case inLinks && st.links == 1 && nonLink > 0:
+		s.emit(n, Teaser)
+	default:
+		return false
 	}
+	return true
+}
+
+// visitSectioned emits n as one block, its sectioning children (figure,
+// aside…) as blocks of their own, when its other children's energy
+// together (weighed by beta for a block element) beats the strongest
+// child's; otherwise each child is visited.
+func (s *splitter) visitSectioned(n *treediff.Node, st *stat) {
+	bars, energy, maxChild := s.childEnergy(n, st)
 	if treediff.IsBlock(n.Label) {
 		energy *= s.beta
 	}
@@ -239,6 +255,25 @@ func (s *splitter) visit(n *treediff.Node, inLinks bool) {
 	for _, c := range n.Children {
 		s.visit(c, false)
 	}
+}
+
+// childEnergy returns n's sectioning children with text (the rest of n is
+// judged without them), and the total and largest energy of its other
+// children with text.
+func (s *splitter) childEnergy(n *treediff.Node, st *stat) (bars []*treediff.Node, energy, maxChild float64) {
+	for _, c := range n.Children {
+		cs := s.stats[c]
+		if cs == nil || cs.words == 0 {
+			continue
+		}
+		if c.Kind == treediff.Element && barriers[c.Label] && cs.words < st.words {
+			bars = append(bars, c)
+			continue
+		}
+		energy += cs.energy
+		maxChild = max(maxChild, cs.energy)
+	}
+	return bars, energy, maxChild
 }
 
 // emitOrdered emits n (without the subtrees bars, already emitted) and
@@ -311,24 +346,7 @@ func text(n *treediff.Node, except []*treediff.Node) string {
 	var b strings.Builder
 	var walk func(c *treediff.Node)
 	walk = func(c *treediff.Node) {
-		for _, e := range except {
-			if e == c {
-				return
-			}
-		}
-		switch c.Kind {
-		case treediff.Text, treediff.Token:
-			b.WriteString(c.Label)
-			if c.Kind == treediff.Token {
-				b.WriteByte(' ')
-			}
-			return
-		}
-		if skipped[c.Label] {
-			return
-		}
-		if c.Label == "br" {
-			b.WriteByte('\n')
+		if slices.Contains(except, c) || writeLeafText(&b, c) {
 			return
 		}
 		block := treediff.IsBlock(c.Label)
@@ -350,4 +368,22 @@ func text(n *treediff.Node, except []*treediff.Node) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// writeLeafText writes the text of c when nothing below it counts (a text
+// or token, a <br>, a skipped element) and reports whether it did.
+func writeLeafText(b *strings.Builder, c *treediff.Node) bool {
+	switch {
+	case c.Kind == treediff.Text:
+		b.WriteString(c.Label)
+	case c.Kind == treediff.Token:
+		b.WriteString(c.Label)
+		b.WriteByte(' ')
+	case skipped[c.Label]:
+	case c.Label == "br":
+		b.WriteByte('\n')
+	default:
+		return false
+	}
+	return true
 }

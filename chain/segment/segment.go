@@ -92,7 +92,7 @@ func Tokenize(text, lang string) []Token {
 	i := 0
 	for i < len(text) {
 		r, size := utf8.DecodeRuneInString(text[i:])
-		if unicode.IsSpace(r) || r == utf8.RuneError && size == 1 || unicode.IsControl(r) || r == '\u200b' {
+		if isSeparator(r, size) {
 			if len(toks) > 0 {
 				toks[len(toks)-1].SpaceAfter = true
 			}
@@ -110,13 +110,7 @@ func Tokenize(text, lang string) []Token {
 			i = max(i+n, toks[len(toks)-1].End)
 			continue
 		}
-		// Punctuation: runs of the same stop (..., !!, ?!) stay together.
-		n := size
-		if r == '.' || r == '!' || r == '?' {
-			for i+n < len(text) && strings.ContainsRune(".!?", rune(text[i+n])) {
-				n++
-			}
-		}
+		n := punctLen(text[i:], r, size)
 		k := Punct
 		if unicode.IsSymbol(r) {
 			k = Symbol
@@ -125,6 +119,26 @@ func Tokenize(text, lang string) []Token {
 		i += n
 	}
 	return toks
+}
+
+// isSeparator reports whether the rune r (size bytes long) separates
+// tokens: a space, a control character, a zero-width space or an invalid
+// byte.
+func isSeparator(r rune, size int) bool {
+	return unicode.IsSpace(r) || r == utf8.RuneError && size == 1 || unicode.IsControl(r) || r == '\u200b'
+}
+
+// punctLen is the length of the punctuation token at the start of s, whose
+// first rune r is size bytes long: runs of the same stop (..., !!, ?!) stay
+// together.
+func punctLen(s string, r rune, size int) int {
+	n := size
+	if r == '.' || r == '!' || r == '?' {
+		for n < len(s) && strings.ContainsRune(".!?", rune(s[n])) {
+			n++
+		}
+	}
+	return n
 }
 
 // pretag returns the length and kind of a pre-tagged unit starting at i.
@@ -140,66 +154,101 @@ func pretag(text string, i int) (int, Kind) {
 	if len(rest) > 512 {
 		rest = rest[:512]
 	}
-	// Cheap tests first: most tokens are plain words that no pattern can
-	// match, and running every pattern at every word is slow.
+	c := cuesOf(rest)
+	if !c.any() {
+		return 0, 0
+	}
+	for _, p := range pretags {
+		if !c.allow(p.kind) {
+			continue
+		}
+		if n := pretagLen(p.kind, p.re, rest); n > 0 {
+			return n, p.kind
+		}
+	}
+	return 0, 0
+}
+
+// pretagCues are cheap tests of the text at a token start that say which
+// patterns could match there: most tokens are plain words that no pattern
+// can match, and running every pattern at every word is slow.
+type pretagCues struct {
+	digit, money, url, email, month bool
+}
+
+// cuesOf tests the text rest at a token start.
+func cuesOf(rest string) pretagCues {
 	r, _ := utf8.DecodeRuneInString(rest)
-	digit := r >= '0' && r <= '9' || r == '+' || r == '-'
-	money := strings.ContainsRune("$€£¥", r) || strings.HasPrefix(rest, "EUR") || strings.HasPrefix(rest, "USD") ||
-		strings.HasPrefix(rest, "GBP") || strings.HasPrefix(rest, "CHF")
 	run := rest
 	if j := strings.IndexFunc(rest, unicode.IsSpace); j >= 0 {
 		run = rest[:j]
 	}
-	url := hasPrefixFold(rest, "http") || hasPrefixFold(rest, "ftp") || hasPrefixFold(rest, "www.")
-	email := strings.Contains(run, "@")
-	month := !digit && monthStart(run)
-	if !digit && !money && !url && !email && !month {
-		return 0, 0
+	c := pretagCues{
+		digit: r >= '0' && r <= '9' || r == '+' || r == '-',
+		money: moneyStart(rest, r),
+		url:   hasPrefixFold(rest, "http") || hasPrefixFold(rest, "ftp") || hasPrefixFold(rest, "www."),
+		email: strings.Contains(run, "@"),
 	}
-	for _, p := range pretags {
-		switch p.kind {
-		case URL:
-			if !url {
-				continue
-			}
-		case Email:
-			if !email {
-				continue
-			}
-		case Date:
-			if !digit && !month {
-				continue
-			}
-		case Money:
-			if !digit && !money {
-				continue
-			}
-		default:
-			if !digit {
-				continue
-			}
-		}
-		loc := p.re.FindStringIndex(rest)
-		if loc == nil {
-			continue
-		}
-		n := loc[1]
-		if p.kind == URL {
-			n = len(strings.TrimRight(rest[:n], ".,;:!?)]}'\"»”’"))
-		}
-		if p.kind == Number || p.kind == Measure || p.kind == Money {
-			// 1,2,3 lists and a trailing thousands separator are not part of
-			// the number: give back a trailing separator.
-			for n > 0 && strings.ContainsRune(",. ", rune(rest[n-1])) {
-				n--
-			}
-		}
-		if n == 0 || !boundaryAt(rest, n) {
-			continue
-		}
-		return n, p.kind
+	c.month = !c.digit && monthStart(run)
+	return c
+}
+
+// moneyStart reports whether rest, whose first rune is r, starts with a
+// currency sign or code.
+func moneyStart(rest string, r rune) bool {
+	return strings.ContainsRune("$€£¥", r) || strings.HasPrefix(rest, "EUR") || strings.HasPrefix(rest, "USD") ||
+		strings.HasPrefix(rest, "GBP") || strings.HasPrefix(rest, "CHF")
+}
+
+// any reports whether some pattern could match.
+func (c pretagCues) any() bool {
+	return c.digit || c.money || c.url || c.email || c.month
+}
+
+// allow reports whether the pattern of kind could match.
+func (c pretagCues) allow(kind Kind) bool {
+	switch kind {
+	case URL:
+		return c.url
+	case Email:
+		return c.email
+	case Date:
+		return c.digit || c.month
+	case Money:
+		return c.digit || c.money
 	}
-	return 0, 0
+	return c.digit
+}
+
+// pretagLen is the length of the unit of kind that re finds at the start
+// of rest, 0 if none ends on a token boundary. A URL gives back trailing
+// punctuation, a number its trailing separators.
+func pretagLen(kind Kind, re *regexp.Regexp, rest string) int {
+	loc := re.FindStringIndex(rest)
+	if loc == nil {
+		return 0
+	}
+	n := loc[1]
+	if kind == URL {
+		n = len(strings.TrimRight(rest[:n], ".,;:!?)]}'\"»”’"))
+	}
+	if kind == Number || kind == Measure || kind == Money {
+		n = trimSeparators(rest, n)
+	}
+	if n == 0 || !boundaryAt(rest, n) {
+		return 0
+	}
+	return n
+}
+
+// trimSeparators gives back the trailing separators of the number
+// s[:n]: 1,2,3 lists and a trailing thousands separator are not part of
+// the number.
+func trimSeparators(s string, n int) int {
+	for n > 0 && strings.ContainsRune(",. ", rune(s[n-1])) {
+		n--
+	}
+	return n
 }
 
 func hasPrefixFold(s, prefix string) bool {
@@ -266,49 +315,85 @@ func wordLen(s string) int {
 // appendWord appends the word text[start:end], split at clitics and
 // elisions, and extended with a final dot when it is an abbreviation.
 func appendWord(toks []Token, text string, start, end int, lang string) []Token {
-	w := text[start:end]
-	// Dotted abbreviations: U.S., z.B., e.g., p.ex.
-	if m := dotted.FindString(text[start:]); m != "" && len(m) > len(w) && boundaryAt(text[start:], len(m)) {
-		return append(toks, Token{Text: m, Start: start, End: start + len(m), Kind: Abbrev})
-	}
-	if end < len(text) && text[end] == '.' && IsAbbreviation(w, lang) {
-		return append(toks, Token{Text: text[start : end+1], Start: start, End: end + 1, Kind: Abbrev})
+	if tok, ok := abbreviationAt(text, start, end, lang); ok {
+		return append(toks, tok)
 	}
 	if lang == "fr" || lang == "" {
-		if j := strings.IndexAny(w, "'’"); j > 0 {
-			if elisions[strings.ToLower(w[:j])] {
-				_, size := utf8.DecodeRuneInString(w[j:])
-				toks = append(toks, Token{Text: w[:j+size], Start: start, End: start + j + size, Kind: Word})
-				return appendWord(toks, text, start+j+size, end, lang)
-			}
+		if out, ok := splitElision(toks, text, start, end, lang); ok {
+			return out
 		}
-	}
-	if lang == "fr" || lang == "" {
-		// Inverted clitic pronouns: est-il -> est -il, a-t-il -> a -t-il.
-		low := strings.ToLower(w)
-		for _, c := range frenchClitics {
-			if strings.HasSuffix(low, c) && len(low) > len(c) && low != "rendez-vous" && low != "c'est-à-dire" {
-				cut := len(w) - len(c)
-				toks = appendWord(toks, text, start, start+cut, lang)
-				return append(toks, Token{Text: w[cut:], Start: start + cut, End: end, Kind: Word})
-			}
+		if out, ok := splitFrenchClitic(toks, text, start, end, lang); ok {
+			return out
 		}
 	}
 	if lang == "en" || lang == "" {
-		norm := strings.ReplaceAll(w, "’", "'")
-		low := strings.ToLower(norm)
-		for _, c := range clitics {
-			if strings.HasSuffix(low, c) && len(low) > len(c) {
-				cut := len(w) - len(c)
-				if strings.Contains(w[cut:], "’") {
-					cut = len(w) - (len(c) + len("’") - 1)
-				}
-				toks = append(toks, Token{Text: w[:cut], Start: start, End: start + cut, Kind: Word})
-				return append(toks, Token{Text: w[cut:], Start: start + cut, End: end, Kind: Word})
-			}
+		if out, ok := splitEnglishClitic(toks, text[start:end], start, end); ok {
+			return out
 		}
 	}
-	return append(toks, Token{Text: w, Start: start, End: end, Kind: Word})
+	return append(toks, Token{Text: text[start:end], Start: start, End: end, Kind: Word})
+}
+
+// abbreviationAt returns the abbreviation token of the word text[start:end]:
+// a dotted one (U.S., z.B., e.g., p.ex.) or a known abbreviation of lang
+// followed by its dot.
+func abbreviationAt(text string, start, end int, lang string) (Token, bool) {
+	w := text[start:end]
+	if m := dotted.FindString(text[start:]); m != "" && len(m) > len(w) && boundaryAt(text[start:], len(m)) {
+		return Token{Text: m, Start: start, End: start + len(m), Kind: Abbrev}, true
+	}
+	if end < len(text) && text[end] == '.' && IsAbbreviation(w, lang) {
+		return Token{Text: text[start : end+1], Start: start, End: end + 1, Kind: Abbrev}, true
+	}
+	return Token{}, false
+}
+
+// splitElision splits a French elided word (l'homme -> l' homme) and
+// reports whether the word had one.
+func splitElision(toks []Token, text string, start, end int, lang string) ([]Token, bool) {
+	w := text[start:end]
+	j := strings.IndexAny(w, "'’")
+	if j <= 0 || !elisions[strings.ToLower(w[:j])] {
+		return toks, false
+	}
+	_, size := utf8.DecodeRuneInString(w[j:])
+	toks = append(toks, Token{Text: w[:j+size], Start: start, End: start + j + size, Kind: Word})
+	return appendWord(toks, text, start+j+size, end, lang), true
+}
+
+// splitFrenchClitic splits an inverted clitic pronoun off a French verb
+// (est-il -> est -il, a-t-il -> a -t-il) and reports whether there was one.
+func splitFrenchClitic(toks []Token, text string, start, end int, lang string) ([]Token, bool) {
+	w := text[start:end]
+	low := strings.ToLower(w)
+	if low == "rendez-vous" || low == "c'est-à-dire" {
+		return toks, false
+	}
+	for _, c := range frenchClitics {
+		if strings.HasSuffix(low, c) && len(low) > len(c) {
+			cut := len(w) - len(c)
+			toks = appendWord(toks, text, start, start+cut, lang)
+			return append(toks, Token{Text: w[cut:], Start: start + cut, End: end, Kind: Word}), true
+		}
+	}
+	return toks, false
+}
+
+// splitEnglishClitic splits an English clitic off the word w
+// (don't -> do n't) and reports whether there was one.
+func splitEnglishClitic(toks []Token, w string, start, end int) ([]Token, bool) {
+	low := strings.ToLower(strings.ReplaceAll(w, "’", "'"))
+	for _, c := range clitics {
+		if strings.HasSuffix(low, c) && len(low) > len(c) {
+			cut := len(w) - len(c)
+			if strings.Contains(w[cut:], "’") {
+				cut = len(w) - (len(c) + len("’") - 1)
+			}
+			toks = append(toks, Token{Text: w[:cut], Start: start, End: start + cut, Kind: Word})
+			return append(toks, Token{Text: w[cut:], Start: start + cut, End: end, Kind: Word}), true
+		}
+	}
+	return toks, false
 }
 
 var dotted = regexp.MustCompile(`^(?:\pL{1,4}\.){2,}`)
@@ -320,21 +405,7 @@ func Sentences(toks []Token, text, lang string) [][]Token {
 	var out [][]Token
 	start := 0
 	for i := 0; i < len(toks); i++ {
-		last := i // the sentence ends after toks[last] when end is set
-		end := false
-		if i+1 < len(toks) && strings.ContainsRune(text[toks[i].End:toks[i+1].Start], '\n') {
-			end = true
-		} else if isStop(toks[i]) {
-			j := i + 1
-			// Closing quotes and brackets stay with the sentence they end.
-			for j < len(toks) && isCloser(toks[j].Text) && (!toks[j-1].SpaceAfter || strings.Contains("»”)]", toks[j].Text)) {
-				j++
-			}
-			if j >= len(toks) || canStart(toks[j]) {
-				last, end = j-1, true
-			}
-		}
-		if end {
+		if last, end := sentenceEnd(toks, i, text); end {
 			out = append(out, toks[start:last+1])
 			start = last + 1
 			i = last
@@ -344,6 +415,33 @@ func Sentences(toks []Token, text, lang string) [][]Token {
 		out = append(out, toks[start:])
 	}
 	return out
+}
+
+// sentenceEnd reports whether a sentence ends at toks[i], and after which
+// token: at a line break after it, or after a stop and the closing quotes
+// and brackets that stay with it, when what follows can start a sentence.
+func sentenceEnd(toks []Token, i int, text string) (last int, end bool) {
+	if i+1 < len(toks) && strings.ContainsRune(text[toks[i].End:toks[i+1].Start], '\n') {
+		return i, true
+	}
+	if !isStop(toks[i]) {
+		return i, false
+	}
+	j := afterClosers(toks, i+1)
+	if j >= len(toks) || canStart(toks[j]) {
+		return j - 1, true
+	}
+	return i, false
+}
+
+// afterClosers returns the index of the first token from toks[j] on that
+// is not a closing quote or bracket staying with the sentence before it:
+// one written against it, or a closing guillemet or bracket.
+func afterClosers(toks []Token, j int) int {
+	for j < len(toks) && isCloser(toks[j].Text) && (!toks[j-1].SpaceAfter || strings.Contains("»”)]", toks[j].Text)) {
+		j++
+	}
+	return j
 }
 
 func isStop(t Token) bool {

@@ -126,9 +126,30 @@ type analysis struct {
 
 // Tag implements Tagger: the sentences go in one request, one a line.
 func (a *Apertium) Tag(ctx context.Context, sents [][]Token) error {
+	plain, spans := request(sents)
+	// A stuck process must not hang the chain: the request gets a
+	// deadline proportional to its size.
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout(len(plain)))
+	defer cancel()
+	units, err := a.analyse(ctx, plain)
+	if err != nil {
+		return fmt.Errorf("apertium %s: %w", a.lang, err)
+	}
+	alignGroups(sents, spans, placeUnits(plain, units), a.lang)
+	if a.lang == "en" {
+		englishRules(sents)
+	}
+	return nil
+}
+
+// tokenSpan is token t of sentence s, at [start, end) of the request.
+type tokenSpan struct{ s, t, start, end int }
+
+// request writes the sentences one a line, their tokens separated as in
+// the text, and returns it with each token's place in it.
+func request(sents [][]Token) (string, []tokenSpan) {
 	var req strings.Builder
-	type span struct{ s, t, start, end int } // token (s,t) at [start,end) of the request
-	var spans []span
+	var spans []tokenSpan
 	for si, s := range sents {
 		for ti := range s {
 			t := &s[ti]
@@ -137,17 +158,18 @@ func (a *Apertium) Tag(ctx context.Context, sents [][]Token) error {
 			}
 			start := req.Len()
 			req.WriteString(t.Text)
-			spans = append(spans, span{si, ti, start, req.Len()})
+			spans = append(spans, tokenSpan{si, ti, start, req.Len()})
 		}
 		req.WriteByte('\n')
 	}
-	plain := req.String()
-	// A stuck process must not hang the chain: the request gets a
-	// deadline proportional to its size.
-	ctx, cancel := context.WithTimeout(ctx, requestTimeout(len(plain)))
-	defer cancel()
+	return req.String(), spans
+}
+
+// analyse runs the request plain through the morphological analyser, then
+// the tagger, and returns the tagged units; a failed process is restarted
+// once.
+func (a *Apertium) analyse(ctx context.Context, plain string) ([]lu, error) {
 	var analysed []byte
-	var units []lu
 	err := retryOnce(ctx, func() error {
 		return a.morph.roundTrip(ctx, []byte(escapeStream(plain)+"\n\x00"), func(r *bufio.Reader) error {
 			var err error
@@ -155,43 +177,54 @@ func (a *Apertium) Tag(ctx context.Context, sents [][]Token) error {
 			return err
 		})
 	})
-	if err == nil {
-		err = retryOnce(ctx, func() error {
-			return a.tag.roundTrip(ctx, append(analysed, 0), func(r *bufio.Reader) error {
-				b, err := readUntilNUL(r)
-				if err != nil {
-					return err
-				}
-				units, err = parseStream(b)
-				return err
-			})
-		})
-	}
 	if err != nil {
-		return fmt.Errorf("apertium %s: %w", a.lang, err)
+		return nil, err
 	}
-	// Align units with tokens through their positions in the request.
-	type placed struct {
-		start, end int
-		u          *lu
-	}
-	var pl []placed
+	var units []lu
+	err = retryOnce(ctx, func() error {
+		return a.tag.roundTrip(ctx, append(analysed, 0), func(r *bufio.Reader) error {
+			b, err := readUntilNUL(r)
+			if err != nil {
+				return err
+			}
+			units, err = parseStream(b)
+			return err
+		})
+	})
+	return units, err
+}
+
+// placedUnit is a unit found at [start, end) of the request.
+type placedUnit struct {
+	start, end int
+	u          *lu
+}
+
+// placeUnits finds each unit's surface in the request plain, in order.
+// Units follow each other with only blanks and unanalysed characters
+// between them: a surface found far ahead is not this unit's (Apertium
+// rewrote it), and would misalign the rest; such a unit is left out.
+func placeUnits(plain string, units []lu) []placedUnit {
+	var pl []placedUnit
 	cur := 0
 	for i := range units {
 		u := &units[i]
-		// Units follow each other with only blanks and unanalysed
-		// characters between them: a surface found far ahead is not this
-		// unit's (Apertium rewrote it), and would misalign the rest.
 		window := plain[cur:min(len(plain), cur+alignWindow+len(u.surface))]
 		j := strings.Index(window, u.surface)
 		if u.surface == "" || j < 0 {
 			continue
 		}
-		pl = append(pl, placed{cur + j, cur + j + len(u.surface), u})
+		pl = append(pl, placedUnit{cur + j, cur + j + len(u.surface), u})
 		cur += j + len(u.surface)
 	}
-	// Tokens and units overlap in groups: one unit over two tokens
-	// (does|n't = do+not), two units over one token (a-t-il), or one to one.
+	return pl
+}
+
+// alignGroups analyses the tokens from the units placed over them. Tokens
+// and units overlap in groups: one unit over two tokens (does|n't =
+// do+not), two units over one token (a-t-il), or one to one. A token no
+// unit overlaps is tagged by its kind, or guessed.
+func alignGroups(sents [][]Token, spans []tokenSpan, pl []placedUnit, lang string) {
 	k := 0
 	for i := 0; i < len(spans); {
 		t := &sents[spans[i].s][spans[i].t]
@@ -205,33 +238,45 @@ func (a *Apertium) Tag(ctx context.Context, sents [][]Token) error {
 			i++
 			continue
 		}
-		// Extend the group while the last unit reaches into the next token.
-		j, m := i+1, k+1
-		for {
-			for m < len(pl) && pl[m].start < spans[j-1].end {
-				m++
-			}
-			if j < len(spans) && pl[m-1].end > spans[j].start {
-				j++
-				continue
-			}
-			break
-		}
-		var toks []*Token
-		for g := i; g < j; g++ {
-			toks = append(toks, &sents[spans[g].s][spans[g].t])
-		}
-		var over []*lu
-		for g := k; g < m; g++ {
-			over = append(over, pl[g].u)
-		}
-		applyGroup(toks, over, a.lang)
+		j, m := groupEnd(spans, pl, i, k)
+		applyGroup(spannedTokens(sents, spans[i:j]), placedUnits(pl[k:m]), lang)
 		i, k = j, m
 	}
-	if a.lang == "en" {
-		englishRules(sents)
+}
+
+// spannedTokens returns the tokens of sents at spans.
+func spannedTokens(sents [][]Token, spans []tokenSpan) []*Token {
+	toks := make([]*Token, 0, len(spans))
+	for _, sp := range spans {
+		toks = append(toks, &sents[sp.s][sp.t])
 	}
-	return nil
+	return toks
+}
+
+// placedUnits returns the units of pl.
+func placedUnits(pl []placedUnit) []*lu {
+	over := make([]*lu, 0, len(pl))
+	for _, p := range pl {
+		over = append(over, p.u)
+	}
+	return over
+}
+
+// groupEnd returns the ends (exclusive) of the group of tokens starting at
+// token i and of units starting at unit k, which overlap: the group
+// extends while its last unit reaches into the next token.
+func groupEnd(spans []tokenSpan, pl []placedUnit, i, k int) (int, int) {
+	j, m := i+1, k+1
+	for {
+		for m < len(pl) && pl[m].start < spans[j-1].end {
+			m++
+		}
+		if j < len(spans) && pl[m-1].end > spans[j].start {
+			j++
+			continue
+		}
+		return j, m
+	}
 }
 
 // requestTimeout bounds one request to a tagger process: 30 s, plus a
@@ -252,55 +297,69 @@ func retryOnce(ctx context.Context, f func() error) error {
 
 // applyGroup analyses tokens from the units that overlap them.
 func applyGroup(toks []*Token, over []*lu, lang string) {
-	if len(toks) == 1 {
+	switch {
+	case len(toks) == 1:
 		if !byKind(toks[0]) {
 			applyUnits(toks[0], over, lang)
 		}
-		return
-	}
-	if len(over) == 1 && len(over[0].parts) == len(toks) {
-		// A contraction cut by the segmenter: one part per token.
-		for i, t := range toks {
+	case len(over) == 1 && len(over[0].parts) == len(toks):
+		applyContraction(toks, over[0], lang)
+	case len(over) == 1 && !over[0].unknown && len(over[0].parts) == 1:
+		applyMultiword(toks, over, lang)
+	default:
+		// Each token takes the units that overlap it.
+		for _, t := range toks {
 			if !byKind(t) {
-				applyUnits(t, []*lu{{surface: t.Text, parts: over[0].parts[i : i+1]}}, lang)
+				applyUnits(t, over, lang)
 			}
 		}
-		return
 	}
-	if len(over) == 1 && !over[0].unknown && len(over[0].parts) == 1 {
-		// A multiword unit (next year, d'accord): its part of speech for
-		// every token, its lemma split over the tokens when the words match.
-		u := over[0]
-		words := strings.FieldsFunc(u.parts[0].lemma, func(r rune) bool { return r == ' ' || r == '\'' || r == '’' })
-		for i, t := range toks {
-			if byKind(t) {
-				continue
-			}
-			applyUnits(t, over, lang)
-			if i > 0 {
-				// Function words inside a multiword unit (taux d'intérêt,
-				// state of the art) keep their own class.
-				if pos, ok := innerFunctionWords[lang][strings.ToLower(t.Text)]; ok {
-					t.UPOS, t.Feats = pos, ""
-				}
-			}
-			switch {
-			case len(words) == len(toks):
-				t.Lemma = words[i]
-				if l, ok := elidedLemma[strings.ToLower(strings.TrimRight(t.Text, "'’"))]; ok {
-					t.Lemma = l
-				}
-			case i > 0:
-				t.Lemma = strings.ToLower(t.Text)
-			}
-		}
-		return
-	}
-	// Otherwise each token takes the units that overlap it.
-	for _, t := range toks {
+}
+
+// applyContraction analyses the tokens of a contraction cut by the
+// segmenter from the unit u: one part per token.
+func applyContraction(toks []*Token, u *lu, lang string) {
+	for i, t := range toks {
 		if !byKind(t) {
-			applyUnits(t, over, lang)
+			applyUnits(t, []*lu{{surface: t.Text, parts: u.parts[i : i+1]}}, lang)
 		}
+	}
+}
+
+// applyMultiword analyses the tokens of a multiword unit (next year,
+// d'accord), over's only unit: its part of speech for every token, its
+// lemma split over the tokens when the words match.
+func applyMultiword(toks []*Token, over []*lu, lang string) {
+	words := strings.FieldsFunc(over[0].parts[0].lemma, func(r rune) bool { return r == ' ' || r == '\'' || r == '’' })
+	for i, t := range toks {
+		if byKind(t) {
+			continue
+		}
+		applyUnits(t, over, lang)
+		if i > 0 {
+			// Function words inside a multiword unit (taux d'intérêt,
+			// state of the art) keep their own class.
+			if pos, ok := innerFunctionWords[lang][strings.ToLower(t.Text)]; ok {
+				t.UPOS, t.Feats = pos, ""
+			}
+		}
+		multiwordLemma(t, i, words, len(toks))
+	}
+}
+
+// multiwordLemma sets the lemma of t, token i of n in a multiword unit
+// whose lemma's words are words: its own word when there is one per
+// token (an elided one in full), else its text, the first token keeping
+// the unit's lemma.
+func multiwordLemma(t *Token, i int, words []string, n int) {
+	switch {
+	case len(words) == n:
+		t.Lemma = words[i]
+		if l, ok := elidedLemma[strings.ToLower(strings.TrimRight(t.Text, "'’"))]; ok {
+			t.Lemma = l
+		}
+	case i > 0:
+		t.Lemma = strings.ToLower(t.Text)
 	}
 }
 
@@ -321,64 +380,98 @@ var elidedLemma = map[string]string{
 
 // applyUnits gives t the analysis of the units it overlaps.
 func applyUnits(t *Token, over []*lu, lang string) {
-	var lemmas, xpos []string
-	var parts []Part
-	upos, feats := "", ""
-	if t.Kind == segment.Abbrev && len(over) > 1 {
-		// Apertium cut the abbreviation's dot off (M. = M + .): analyse
-		// the word alone, and an initial as a name.
-		over = over[:1]
-		if len(over[0].parts) > 0 && len(over[0].parts[0].tags) > 0 && over[0].parts[0].tags[0] == "num" {
-			t.UPOS, t.XPOS, t.Lemma = "PROPN", "abbr", t.Text
-			return
-		}
+	over, done := abbreviationUnits(t, over)
+	if done {
+		return
 	}
-	for _, u := range over {
-		if u.unknown {
-			if len(over) == 1 {
-				guess(t)
-				return
-			}
-			lemmas = append(lemmas, strings.ToLower(u.surface))
-			parts = append(parts, Part{Lemma: strings.ToLower(u.surface), UPOS: "X", XPOS: "unknown"})
-			continue
-		}
-		for _, p := range u.parts {
-			lemma := p.lemma
-			if lemma == "prpers" { // Apertium's lemma for all English personal pronouns
-				lemma = strings.ToLower(u.surface)
-			}
-			lemmas = append(lemmas, lemma)
-			pu, pf := apertiumUD(p.tags)
-			if pu == "PRON|DET" {
-				pu = "DET"
-				if lang == "en" {
-					pu = "PRON"
-				}
-			}
-			if lang == "en" && lemma == "not" {
-				pu = "PART"
-			}
-			part := Part{Lemma: lemma, UPOS: pu, Feats: pf}
-			if len(p.tags) > 0 {
-				part.XPOS = p.tags[0]
-				xpos = append(xpos, p.tags[0])
-			}
-			parts = append(parts, part)
-			if upos == "" {
-				upos, feats = pu, pf
-			}
-		}
-	}
-	if len(parts) > 1 && upos != "" {
-		t.Parts = parts
-	}
-	if upos == "" {
+	if len(over) == 1 && over[0].unknown {
 		guess(t)
 		return
 	}
-	t.Lemma = strings.Join(lemmas, "+")
-	t.UPOS, t.XPOS, t.Feats = upos, strings.Join(xpos, "+"), feats
+	var m merged
+	for _, u := range over {
+		if u.unknown {
+			m.addUnknown(u)
+			continue
+		}
+		for _, p := range u.parts {
+			m.addPart(p, u.surface, lang)
+		}
+	}
+	if len(m.parts) > 1 && m.upos != "" {
+		t.Parts = m.parts
+	}
+	if m.upos == "" {
+		guess(t)
+		return
+	}
+	t.Lemma = strings.Join(m.lemmas, "+")
+	t.UPOS, t.XPOS, t.Feats = m.upos, strings.Join(m.xpos, "+"), m.feats
+}
+
+// abbreviationUnits returns the units to analyse the abbreviation t from
+// when Apertium cut its dot off (M. = M + .): the word alone. An initial
+// (analysed as a number) is tagged as a name at once, and done is true.
+func abbreviationUnits(t *Token, over []*lu) (units []*lu, done bool) {
+	if t.Kind != segment.Abbrev || len(over) <= 1 {
+		return over, false
+	}
+	u := over[0]
+	if len(u.parts) > 0 && len(u.parts[0].tags) > 0 && u.parts[0].tags[0] == "num" {
+		t.UPOS, t.XPOS, t.Lemma = "PROPN", "abbr", t.Text
+		return nil, true
+	}
+	return over[:1], false
+}
+
+// merged is a token's analysis gathered from the units it overlaps, part
+// by part: the token's UPOS and features are its first analysed part's.
+type merged struct {
+	lemmas, xpos []string
+	parts        []Part
+	upos, feats  string
+}
+
+// addUnknown adds a unit Apertium did not analyse.
+func (m *merged) addUnknown(u *lu) {
+	m.lemmas = append(m.lemmas, strings.ToLower(u.surface))
+	m.parts = append(m.parts, Part{Lemma: strings.ToLower(u.surface), UPOS: "X", XPOS: "unknown"})
+}
+
+// addPart adds the analysis p of a unit whose surface is surface.
+func (m *merged) addPart(p analysis, surface, lang string) {
+	lemma := p.lemma
+	if lemma == "prpers" { // Apertium's lemma for all English personal pronouns
+		lemma = strings.ToLower(surface)
+	}
+	m.lemmas = append(m.lemmas, lemma)
+	pu, pf := partUD(p.tags, lemma, lang)
+	part := Part{Lemma: lemma, UPOS: pu, Feats: pf}
+	if len(p.tags) > 0 {
+		part.XPOS = p.tags[0]
+		m.xpos = append(m.xpos, p.tags[0])
+	}
+	m.parts = append(m.parts, part)
+	if m.upos == "" {
+		m.upos, m.feats = pu, pf
+	}
+}
+
+// partUD is the UPOS and features of an analysis with tags and lemma in
+// lang: Apertium's pronoun-or-determiner is a pronoun in English, a
+// determiner elsewhere; English "not" is a particle.
+func partUD(tags []string, lemma, lang string) (string, string) {
+	pu, pf := apertiumUD(tags)
+	if pu == "PRON|DET" {
+		pu = "DET"
+		if lang == "en" {
+			pu = "PRON"
+		}
+	}
+	if lang == "en" && lemma == "not" {
+		pu = "PART"
+	}
+	return pu, pf
 }
 
 // englishRules brings Apertium's English tags to UD conventions: a
@@ -389,7 +482,7 @@ func englishRules(sents [][]Token) {
 	for _, s := range sents {
 		for i := range s {
 			t := &s[i]
-			if r, _ := utf8.DecodeRuneInString(t.Text); i > 0 && t.UPOS == "NOUN" && unicode.IsUpper(r) && s[i-1].UPOS != "PUNCT" {
+			if capitalisedNoun(s, i) {
 				t.UPOS, t.Lemma = "PROPN", t.Text
 			}
 			if t.Lemma == "to" && i+1 < len(s) && strings.Contains(s[i+1].Feats, "VerbForm=Inf") {
@@ -397,6 +490,14 @@ func englishRules(sents [][]Token) {
 			}
 		}
 	}
+}
+
+// capitalisedNoun reports whether token i of sentence s is a capitalised
+// noun inside the sentence (not after punctuation, which may open one).
+func capitalisedNoun(s []Token, i int) bool {
+	t := &s[i]
+	r, _ := utf8.DecodeRuneInString(t.Text)
+	return i > 0 && t.UPOS == "NOUN" && unicode.IsUpper(r) && s[i-1].UPOS != "PUNCT"
 }
 
 func readUntilNUL(r interface{ ReadSlice(byte) ([]byte, error) }) ([]byte, error) {
@@ -441,74 +542,94 @@ func parseStream(b []byte) ([]lu, error) {
 		switch s[i] {
 		case '\\':
 			i++
-			continue
-		case '[': // superblank: skip to its end
-			for i++; i < len(s) && s[i] != ']'; i++ {
-				if s[i] == '\\' {
-					i++
-				}
-			}
-			continue
+		case '[':
+			i = superblankEnd(s, i)
 		case '^':
-		default:
-			continue
-		}
-		// Read to the unescaped '$'.
-		var fields []string
-		var cur strings.Builder
-		j := i + 1
-		for ; j < len(s) && s[j] != '$'; j++ {
-			switch s[j] {
-			case '\\':
-				j++
-				if j < len(s) {
-					cur.WriteByte(s[j])
-				}
-			case '/':
-				fields = append(fields, cur.String())
-				cur.Reset()
-			default:
-				cur.WriteByte(s[j])
+			fields, end, err := readUnit(s, i)
+			if err != nil {
+				return units, err
 			}
+			units = append(units, parseUnit(fields))
+			i = end
 		}
-		if j >= len(s) {
-			return units, fmt.Errorf("unterminated unit at byte %d", i)
-		}
-		fields = append(fields, cur.String())
-		i = j
-		u := lu{surface: fields[0]}
-		if len(fields) < 2 {
-			u.unknown = true
-			units = append(units, u)
-			continue
-		}
-		an := fields[1]
-		if strings.HasPrefix(an, "*") || strings.HasPrefix(an, "@") || strings.HasPrefix(an, "#") {
-			u.unknown = true
-			units = append(units, u)
-			continue
-		}
-		for _, part := range strings.Split(an, "+") {
-			// Multiword lemmas put their invariable tail after the tags:
-			// taux<n><m><sp># d'intérêt is "taux d'intérêt".
-			tail := ""
-			if h := strings.IndexByte(part, '#'); h > 0 {
-				part, tail = part[:h], part[h+1:]
-			}
-			k := strings.IndexByte(part, '<')
-			if k < 0 {
-				u.parts = append(u.parts, analysis{lemma: part + tail})
-				continue
-			}
-			a := analysis{lemma: part[:k] + tail}
-			for _, tag := range strings.Split(strings.Trim(part[k:], "<>"), "><") {
-				a.tags = append(a.tags, tag)
-			}
-			u.parts = append(u.parts, a)
-		}
-		units = append(units, u)
 	}
 	return units, nil
+}
+
+// superblankEnd returns the index of the ']' that ends the superblank
+// starting at s[i] (len(s) if none).
+func superblankEnd(s string, i int) int {
+	for i++; i < len(s) && s[i] != ']'; i++ {
+		if s[i] == '\\' {
+			i++
+		}
+	}
+	return i
+}
+
+// readUnit reads the unit starting with the '^' at s[i] to its unescaped
+// '$', and returns its '/'-separated fields, unescaped, and the index of
+// the '$'.
+func readUnit(s string, i int) ([]string, int, error) {
+	var fields []string
+	var cur strings.Builder
+	j := i + 1
+	for ; j < len(s) && s[j] != '$'; j++ {
+		switch s[j] {
+		case '\\':
+			j++
+			if j < len(s) {
+				cur.WriteByte(s[j])
+			}
+		case '/':
+			fields = append(fields, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(s[j])
+		}
+	}
+	if j >= len(s) {
+		return nil, j, fmt.Errorf("unterminated unit at byte %d", i)
+	}
+	return append(fields, cur.String()), j, nil
+}
+
+// parseUnit makes a unit of its fields: the surface, then its analysis
+// (the first). An analysis marked *, @ or # makes an unknown unit.
+func parseUnit(fields []string) lu {
+	u := lu{surface: fields[0]}
+	if len(fields) < 2 {
+		u.unknown = true
+		return u
+	}
+	an := fields[1]
+	if strings.HasPrefix(an, "*") || strings.HasPrefix(an, "@") || strings.HasPrefix(an, "#") {
+		u.unknown = true
+		return u
+	}
+	for _, part := range strings.Split(an, "+") {
+		u.parts = append(u.parts, parseAnalysis(part))
+	}
+	return u
+}
+
+// parseAnalysis reads one part of an analysis, lemma<tag><tag>….
+// Multiword lemmas put their invariable tail after the tags:
+// taux<n><m><sp># d'intérêt is "taux d'intérêt".
+func parseAnalysis(part string) analysis {
+	tail := ""
+	if h := strings.IndexByte(part, '#'); h > 0 {
+		part, tail = part[:h], part[h+1:]
+	}
+	k := strings.IndexByte(part, '<')
+	if k < 0 {
+		return analysis{lemma: part + tail}
+	}
+	a := analysis{lemma: part[:k] + tail}
+	for _, tag := range strings.Split(strings.Trim(part[k:], "<>"), "><") {
+		a.tags = append(a.tags, tag)
+	}
+	return a
 }
 
 // Apertium tags -> UPOS.

@@ -36,47 +36,69 @@ type pipeline struct {
 
 func newPipeline(argv ...[]string) *pipeline { return &pipeline{argv: argv} }
 
+// start starts the pipeline's processes, each reading the one before;
+// the probed pipeline's last process writes its stderr to the probe.
 func (p *pipeline) start() error {
-	var prev io.ReadCloser
 	p.stderr = &bytes.Buffer{}
 	p.restarts++
-	var errW *os.File
-	if p.probe {
-		r, w, err := os.Pipe()
-		if err != nil {
-			return err
-		}
-		p.errR, errW = r, w
+	errW, err := p.openProbe()
+	if err != nil {
+		return err
+	}
+	if errW != nil {
 		defer errW.Close() // the child holds its own copy
 	}
+	var prev io.ReadCloser
 	for i, a := range p.argv {
 		c := exec.Command(a[0], a[1:]...)
 		c.Stderr = &limitedWriter{w: p.stderr, n: 4096}
 		if errW != nil && i == len(p.argv)-1 {
 			c.Stderr = errW
 		}
-		if i == 0 {
-			w, err := c.StdinPipe()
-			if err != nil {
-				return err
-			}
-			p.stdin = w
-		} else {
-			c.Stdin = prev
-		}
-		r, err := c.StdoutPipe()
-		if err != nil {
+		if prev, err = p.startCmd(c, prev); err != nil {
 			return err
 		}
-		if err := c.Start(); err != nil {
-			p.kill()
-			return fmt.Errorf("start %s: %w", a[0], err)
-		}
-		p.cmds = append(p.cmds, c)
-		prev = r
 	}
 	p.stdout = bufio.NewReaderSize(prev, 64<<10)
 	return nil
+}
+
+// openProbe opens the pipe the probed process writes its stderr to,
+// keeping its read end; it returns the write end, nil without a probe.
+func (p *pipeline) openProbe() (*os.File, error) {
+	if !p.probe {
+		return nil, nil
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	p.errR = r
+	return w, nil
+}
+
+// startCmd starts c reading prev's output (the pipeline's input for the
+// first) and returns c's output.
+func (p *pipeline) startCmd(c *exec.Cmd, prev io.ReadCloser) (io.ReadCloser, error) {
+	if prev == nil {
+		w, err := c.StdinPipe()
+		if err != nil {
+			return nil, err
+		}
+		p.stdin = w
+	} else {
+		c.Stdin = prev
+	}
+	r, err := c.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Start(); err != nil {
+		p.kill()
+		return nil, fmt.Errorf("start %s: %w", c.Args[0], err)
+	}
+	p.cmds = append(p.cmds, c)
+	return r, nil
 }
 
 // kill stops every process of the pipeline; the caller holds mu.
@@ -154,26 +176,31 @@ func (p *pipeline) roundTrip(ctx context.Context, req []byte, read func(*bufio.R
 		if err == nil {
 			err = <-werr
 		}
-		if err == nil && p.probe && p.dirty() {
-			// The process warned: its state may have changed (see
-			// Apertium), so the next request gets a fresh one.
-			p.kill()
-			return nil
-		}
-		if err != nil {
-			p.kill() // waits for the processes, so stderr is complete
-			msg := strings.TrimSpace(p.stderr.String())
-			if msg != "" {
-				err = fmt.Errorf("%w (stderr: %s)", err, msg)
-			}
-			return fmt.Errorf("%s: %w", p.argv[0][0], err)
-		}
-		return nil
+		return p.answered(err)
 	case <-ctx.Done():
 		p.kill()
 		<-rerr
 		return ctx.Err()
 	}
+}
+
+// answered ends a round trip whose answer was read, with err the first
+// error of reading it or writing the request: on an error the processes
+// are stopped and the error carries what they wrote to stderr. A probed
+// process that warned is stopped too: its state may have changed (see
+// Apertium), so the next request gets a fresh one.
+func (p *pipeline) answered(err error) error {
+	if err == nil {
+		if p.probe && p.dirty() {
+			p.kill()
+		}
+		return nil
+	}
+	p.kill() // waits for the processes, so stderr is complete
+	if msg := strings.TrimSpace(p.stderr.String()); msg != "" {
+		err = fmt.Errorf("%w (stderr: %s)", err, msg)
+	}
+	return fmt.Errorf("%s: %w", p.argv[0][0], err)
 }
 
 func (p *pipeline) close() error {

@@ -46,6 +46,32 @@ func (t *TreeTagger) Close() error { return t.p.close() }
 func (t *TreeTagger) Tag(ctx context.Context, sents [][]Token) error {
 	n := strconv.FormatInt(t.seq.Add(1), 10)
 	start, end := "<gleaner-start "+n+">", "<gleaner-end "+n+">"
+	req, toks := treeTaggerRequest(sents, start, end)
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout(len(req)))
+	defer cancel()
+	var lines []string
+	err := retryOnce(ctx, func() error {
+		lines = lines[:0]
+		return t.p.roundTrip(ctx, []byte(req), t.reader(start, end, &lines))
+	})
+	if err != nil {
+		return fmt.Errorf("treetagger %s: %w", t.lang, err)
+	}
+	if len(lines) != len(toks) {
+		return fmt.Errorf("treetagger %s: %d tokens sent, %d analyses back", t.lang, len(toks), len(lines))
+	}
+	for i, line := range lines {
+		if !byKind(toks[i]) {
+			t.apply(toks[i], line)
+		}
+	}
+	return nil
+}
+
+// treeTaggerRequest writes the sentences' tokens one a line, between the
+// sentinels start and end, then the padding; it returns the request and
+// its tokens in order.
+func treeTaggerRequest(sents [][]Token, start, end string) (string, []*Token) {
 	var req strings.Builder
 	var toks []*Token
 	req.WriteString(start + "\n")
@@ -63,42 +89,28 @@ func (t *TreeTagger) Tag(ctx context.Context, sents [][]Token) error {
 	for range treeTaggerPadding {
 		req.WriteString(".\n")
 	}
-	ctx, cancel := context.WithTimeout(ctx, requestTimeout(req.Len()))
-	defer cancel()
-	var lines []string
-	err := retryOnce(ctx, func() error {
-		lines = lines[:0]
-		return t.p.roundTrip(ctx, []byte(req.String()), t.reader(start, end, &lines))
-	})
-	if err != nil {
-		return fmt.Errorf("treetagger %s: %w", t.lang, err)
+	return req.String(), toks
+}
+
+// apply gives tok the analysis of its answer line (word, tag, lemma): of
+// ambiguous lemmas the first; an unknown lemma is guessed.
+func (t *TreeTagger) apply(tok *Token, line string) {
+	f := strings.Split(line, "\t")
+	if len(f) < 3 {
+		guess(tok)
+		return
 	}
-	if len(lines) != len(toks) {
-		return fmt.Errorf("treetagger %s: %d tokens sent, %d analyses back", t.lang, len(toks), len(lines))
+	tag, lemma := f[1], f[2]
+	if j := strings.IndexByte(lemma, '|'); j > 0 {
+		lemma = lemma[:j]
 	}
-	for i, line := range lines {
-		tok := toks[i]
-		f := strings.Split(line, "\t")
-		if byKind(tok) {
-			continue
-		}
-		if len(f) < 3 {
-			guess(tok)
-			continue
-		}
-		tag, lemma := f[1], f[2]
-		if j := strings.IndexByte(lemma, '|'); j > 0 { // ambiguous lemmas: keep the first
-			lemma = lemma[:j]
-		}
-		if lemma == "<unknown>" || lemma == "" {
-			guess(tok)
-			tok.XPOS = tag
-			continue
-		}
-		tok.Lemma, tok.XPOS = lemma, tag
-		tok.UPOS = treeTaggerUD(t.lang, tag)
+	if lemma == "<unknown>" || lemma == "" {
+		guess(tok)
+		tok.XPOS = tag
+		return
 	}
-	return nil
+	tok.Lemma, tok.XPOS = lemma, tag
+	tok.UPOS = treeTaggerUD(t.lang, tag)
 }
 
 // reader returns the function that reads one answer: the lines between

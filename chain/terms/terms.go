@@ -26,14 +26,13 @@ var patterns = map[string]*regexp.Regexp{
 // linkPreps are the prepositions a French noun phrase may contain.
 var linkPreps = map[string]bool{"de": true, "d'": true, "à": true, "du": true, "des": true, "de+le": true, "à+le": true}
 
+// letter is token i of sent's letter in the candidate patterns: N noun,
+// A adjective, D determiner and P linking preposition (French), '.' any
+// other.
 func letter(sent []tagger.Token, i int, lang string) byte {
 	t := &sent[i]
-	if lang == "de" && t.UPOS == "_" && i > 0 && t.Kind == segment.Word {
-		// No tagger for German: its nouns are the capitalised words
-		// inside a sentence.
-		if r, _ := utf8.DecodeRuneInString(t.Text); unicode.IsUpper(r) {
-			return 'N'
-		}
+	if lang == "de" && untaggedNoun(t, i) {
+		return 'N'
 	}
 	switch t.UPOS {
 	case "NOUN":
@@ -45,11 +44,21 @@ func letter(sent []tagger.Token, i int, lang string) byte {
 			return 'D'
 		}
 	case "ADP":
-		if lang == "fr" && linkPreps[strings.ToLower(t.Lemma)] || linkPreps[strings.ToLower(t.Text)] && lang == "fr" {
+		if lang == "fr" && (linkPreps[strings.ToLower(t.Lemma)] || linkPreps[strings.ToLower(t.Text)]) {
 			return 'P'
 		}
 	}
 	return '.'
+}
+
+// untaggedNoun reports whether t, token i of a German sentence no tagger
+// read, is a noun: a capitalised word inside the sentence.
+func untaggedNoun(t *tagger.Token, i int) bool {
+	if t.UPOS != "_" || i == 0 || t.Kind != segment.Word {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(t.Text)
+	return unicode.IsUpper(r)
 }
 
 // Occurrence is one candidate occurrence in a sentence.
@@ -72,16 +81,21 @@ func Candidates(sent []tagger.Token, lang string) []Occurrence {
 	}
 	var out []Occurrence
 	for i := range sent {
-		if letters[i] == '.' {
-			continue
+		out = appendOccurrences(out, sent, letters, i, re)
+	}
+	return out
+}
+
+// appendOccurrences appends the candidate occurrences starting at token i
+// of sent: the spans of at most maxLen tokens with letters, none '.', that
+// re matches.
+func appendOccurrences(out []Occurrence, sent []tagger.Token, letters []byte, i int, re *regexp.Regexp) []Occurrence {
+	for j := i + 1; j <= len(sent) && j-i <= maxLen; j++ {
+		if letters[j-1] == '.' {
+			break
 		}
-		for j := i + 1; j <= len(sent) && j-i <= maxLen; j++ {
-			if letters[j-1] == '.' {
-				break
-			}
-			if re.Match(letters[i:j]) {
-				out = append(out, Occurrence{Term: key(sent[i:j]), Start: i, End: j})
-			}
+		if re.Match(letters[i:j]) {
+			out = append(out, Occurrence{Term: key(sent[i:j]), Start: i, End: j})
 		}
 	}
 	return out
@@ -117,28 +131,11 @@ type Term struct {
 // CValue ranks the candidates of freq (term -> frequency), best first
 // (ties by term).
 func CValue(freq map[string]int) []Term {
-	type cand struct {
-		words []string
-		f     int
-	}
-	cands := map[string]cand{}
+	cands := map[string]candidate{}
 	for t, f := range freq {
-		cands[t] = cand{strings.Fields(t), f}
+		cands[t] = candidate{strings.Fields(t), f}
 	}
-	// For each candidate, the longer candidates that contain it.
-	nestSum := map[string]int{}
-	nestN := map[string]int{}
-	for _, c := range cands {
-		for n := 1; n < len(c.words); n++ {
-			for i := 0; i+n <= len(c.words); i++ {
-				sub := strings.Join(c.words[i:i+n], " ")
-				if _, ok := cands[sub]; ok {
-					nestSum[sub] += c.f
-					nestN[sub]++
-				}
-			}
-		}
-	}
+	nestSum, nestN := nesting(cands)
 	out := make([]Term, 0, len(cands))
 	for t, c := range cands {
 		w := math.Log2(float64(len(c.words)) + 1)
@@ -157,50 +154,117 @@ func CValue(freq map[string]int) []Term {
 	return out
 }
 
+// candidate is a term's words and frequency.
+type candidate struct {
+	words []string
+	f     int
+}
+
+// nesting returns, for each candidate, the total frequency and the number
+// of the longer candidates that contain it.
+func nesting(cands map[string]candidate) (nestSum, nestN map[string]int) {
+	nestSum, nestN = map[string]int{}, map[string]int{}
+	for _, c := range cands {
+		for n := 1; n < len(c.words); n++ {
+			for i := 0; i+n <= len(c.words); i++ {
+				sub := strings.Join(c.words[i:i+n], " ")
+				if _, ok := cands[sub]; ok {
+					nestSum[sub] += c.f
+					nestN[sub]++
+				}
+			}
+		}
+	}
+	return nestSum, nestN
+}
+
 // Contexts returns the syntactic contexts of the occurrence o in sent, as
 // "(governor, RELATION)" strings in Upery's notation.
 func Contexts(sent []tagger.Token, o Occurrence) []string {
 	var out []string
-	skip := func(t *tagger.Token) bool {
-		return t.UPOS == "DET" || t.UPOS == "ADV" || t.UPOS == "AUX" || t.UPOS == "PART" || t.UPOS == "PRON" && len(t.Text) <= 3
+	if c := leftContext(sent, o.Start-1); c != "" {
+		out = append(out, c)
 	}
-	lemma := func(t *tagger.Token) string { return strings.ToLower(t.Lemma) }
-	// Left: verb (object), or noun + preposition (complement).
-	i := o.Start - 1
-	for i >= 0 && sent[i].UPOS == "DET" {
-		i--
-	}
-	if i >= 0 {
-		switch sent[i].UPOS {
-		case "VERB":
-			out = append(out, "("+lemma(&sent[i])+", OBJ)")
-		case "ADP":
-			if i > 0 && (sent[i-1].UPOS == "NOUN" || sent[i-1].UPOS == "VERB") {
-				out = append(out, "("+lemma(&sent[i-1])+", "+strings.ToUpper(lemma(&sent[i]))+")")
-			}
-		}
-	}
-	// Right: verb (subject), or preposition + noun (expansion).
-	j := o.End
-	for j < len(sent) && skip(&sent[j]) {
-		j++
-	}
-	if j < len(sent) {
-		switch sent[j].UPOS {
-		case "VERB":
-			out = append(out, "("+lemma(&sent[j])+", SUJ)")
-		case "ADP":
-			k := j + 1
-			for k < len(sent) && sent[k].UPOS == "DET" {
-				k++
-			}
-			if k < len(sent) && sent[k].UPOS == "NOUN" {
-				out = append(out, "("+strings.ToUpper(lemma(&sent[j]))+", "+lemma(&sent[k])+")")
-			}
-		}
+	if c := rightContext(sent, o.End); c != "" {
+		out = append(out, c)
 	}
 	return out
 }
+
+// leftContext is the context left of an occurrence ending before sent[i],
+// determiners skipped: a verb (object), or noun + preposition
+// (complement); "" if none.
+func leftContext(sent []tagger.Token, i int) string {
+	i = skipLeft(sent, i, "DET")
+	if i < 0 {
+		return ""
+	}
+	switch sent[i].UPOS {
+	case "VERB":
+		return "(" + contextLemma(&sent[i]) + ", OBJ)"
+	case "ADP":
+		if i > 0 && (sent[i-1].UPOS == "NOUN" || sent[i-1].UPOS == "VERB") {
+			return "(" + contextLemma(&sent[i-1]) + ", " + strings.ToUpper(contextLemma(&sent[i])) + ")"
+		}
+	}
+	return ""
+}
+
+// rightContext is the context right of an occurrence followed by sent[j],
+// minor words skipped: a verb (subject), or preposition + noun
+// (expansion); "" if none.
+func rightContext(sent []tagger.Token, j int) string {
+	for j < len(sent) && minorWord(&sent[j]) {
+		j++
+	}
+	if j >= len(sent) {
+		return ""
+	}
+	switch sent[j].UPOS {
+	case "VERB":
+		return "(" + contextLemma(&sent[j]) + ", SUJ)"
+	case "ADP":
+		return expansion(sent, j)
+	}
+	return ""
+}
+
+// expansion is the context of the preposition sent[j] followed by a noun
+// (determiners skipped), "" if no noun follows.
+func expansion(sent []tagger.Token, j int) string {
+	k := skipRight(sent, j+1, "DET")
+	if k < len(sent) && sent[k].UPOS == "NOUN" {
+		return "(" + strings.ToUpper(contextLemma(&sent[j])) + ", " + contextLemma(&sent[k]) + ")"
+	}
+	return ""
+}
+
+// skipLeft returns the index of the first token at or before sent[i]
+// whose UPOS is not upos, -1 if none.
+func skipLeft(sent []tagger.Token, i int, upos string) int {
+	for i >= 0 && sent[i].UPOS == upos {
+		i--
+	}
+	return i
+}
+
+// skipRight returns the index of the first token at or after sent[j]
+// whose UPOS is not upos, len(sent) if none.
+func skipRight(sent []tagger.Token, j int, upos string) int {
+	for j < len(sent) && sent[j].UPOS == upos {
+		j++
+	}
+	return j
+}
+
+// minorWord reports a word skipped between an occurrence and its right
+// context: a determiner, adverb, auxiliary, particle or short pronoun.
+func minorWord(t *tagger.Token) bool {
+	return t.UPOS == "DET" || t.UPOS == "ADV" || t.UPOS == "AUX" || t.UPOS == "PART" || t.UPOS == "PRON" && len(t.Text) <= 3
+}
+
+// contextLemma is t's lemma as contexts write it.
+func contextLemma(t *tagger.Token) string { return strings.ToLower(t.Lemma) }
 
 // Distrib holds which terms occur in which contexts.
 type Distrib struct {
