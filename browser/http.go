@@ -55,6 +55,9 @@ type HTTPFetcher struct {
 	transport http.RoundTripper // of the default client: Guard's dialer
 	recOnce   sync.Once
 	rec       *recorder // of Record, across fetches (its total bound)
+	wireMu    sync.Mutex
+	wireOf    *http.Transport // the transport wire clones
+	wire      *http.Transport // keeps response heads as read (wireBase)
 }
 
 // ErrNotHTML is wrapped by the error for a response that is not an HTML or
@@ -193,6 +196,11 @@ func (f *HTTPFetcher) Close() error {
 	if t, ok := f.defaultTransport().(*http.Transport); ok {
 		t.CloseIdleConnections()
 	}
+	f.wireMu.Lock()
+	if f.wire != nil {
+		f.wire.CloseIdleConnections()
+	}
+	f.wireMu.Unlock()
 	return nil
 }
 

@@ -83,7 +83,9 @@ type Exchange struct {
 	Request     []byte
 	RequestBody []byte
 	// Response is the status line and header block as received, ending
-	// with the blank line. Header names are in Go's canonical form, and
+	// with the blank line: the status line and fields in the order and
+	// case the server sent them (HTTP/1.1; in Go's canonical form, sorted,
+	// only where the head could not be read off the connection), and
 	// framing headers describe Payload as kept: a chunked body is kept
 	// whole with its Content-Length; a compressed body is kept compressed,
 	// with its Content-Encoding (only a body some other transport of the
@@ -123,6 +125,14 @@ type recording struct {
 	raw     bool         // the body is kept encoded as served (recordRaw decodes it for the reader)
 	tracked bool         // recordRaw follows the body: whole is known
 	whole   bool         // the body was read to its end
+	wire    []byte       // the response head as read off the connection (headConn)
+}
+
+// setWire keeps the response head as the connection read it.
+func (rec *recording) setWire(head []byte) {
+	rec.mu.Lock()
+	rec.wire = head
+	rec.mu.Unlock()
 }
 
 // requestBody tees a request body into its recording as the transport
@@ -149,6 +159,7 @@ func startRecording(req *http.Request, opt RecordOptions) (*http.Request, *recor
 	rec := &recording{opt: opt, ex: Exchange{URL: req.URL.String(), Method: req.Method, At: time.Now()}}
 	trace := &httptrace.ClientTrace{
 		GotConn: func(info httptrace.GotConnInfo) {
+			armConn(info.Conn, rec)
 			if a, ok := info.Conn.RemoteAddr().(*net.TCPAddr); ok {
 				rec.mu.Lock()
 				rec.ex.IP = a.IP.String()
@@ -466,15 +477,20 @@ func (p *proxy) recorded(rec *recording, req *http.Request, resp *http.Response,
 	}
 }
 
-// head is the recorded head of resp, whose headers as received were hdr
-// (see responseHead).
+// head is the recorded head of resp: as the connection read it when it
+// was kept (wireHead), else made from the headers received, hdr (see
+// responseHead).
 func (rec *recording) head(resp *http.Response, hdr http.Header) []byte {
 	saved := *resp
 	saved.Header = hdr
 	rec.mu.Lock()
 	n := rec.body.Len()
 	saved.Uncompressed = resp.Uncompressed && !rec.raw // decoded by the transport, not for the reader
+	wire := rec.wire
 	rec.mu.Unlock()
+	if wire != nil {
+		return wireHead(wire, framing{payloadLen: n, decoded: saved.Uncompressed, secrets: rec.opt.Secrets})
+	}
 	return responseHead(&saved, rec.opt, n)
 }
 
@@ -579,13 +595,31 @@ func (f *HTTPFetcher) recordingClient(client *http.Client) *recordingTransport {
 		return nil
 	}
 	f.recOnce.Do(func() { f.rec = newRecorder(f.Record) })
-	base := client.Transport
+	t := &recordingTransport{base: f.wireBase(client.Transport), rec: f.rec}
+	client.Transport = t
+	return t
+}
+
+// wireBase is the transport the recording transport wraps: base, or
+// http.DefaultTransport, cloned once to keep response heads as read
+// (wireTransport) when it is an *http.Transport.
+func (f *HTTPFetcher) wireBase(base http.RoundTripper) http.RoundTripper {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	t := &recordingTransport{base: base, rec: f.rec}
-	client.Transport = t
-	return t
+	t, ok := base.(*http.Transport)
+	if !ok {
+		return base
+	}
+	f.wireMu.Lock()
+	defer f.wireMu.Unlock()
+	if f.wireOf != t {
+		if f.wire != nil {
+			f.wire.CloseIdleConnections()
+		}
+		f.wireOf, f.wire = t, wireTransport(t)
+	}
+	return f.wire
 }
 
 // proxyDial is dial, or an ordinary dialer when the proxy runs only to

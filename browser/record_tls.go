@@ -88,6 +88,7 @@ func (ic *interceptor) cert(host string) (*tls.Certificate, error) {
 // TLS unless asked not to.
 func (p *proxy) startRecording(opt RecordOptions) error {
 	p.rec = newRecorder(opt)
+	p.trans = wireTransport(p.trans) // heads kept as the servers sent them
 	if opt.SkipTLS {
 		return nil
 	}
