@@ -1,0 +1,114 @@
+package main
+
+import (
+	"archive/zip"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/export"
+	"github.com/gleaner/gleaner/monitor"
+	"github.com/gleaner/gleaner/store"
+)
+
+// TestMonitorRecord runs "gleaner monitor --record" on the fixture
+// newsroom, plain and rendered: every page the monitor stores (articles
+// and hubs) has its exchanges, the document's first, and rendered pages
+// their subresources; a round's WACZ then holds response records, not the
+// DOM as a resource.
+func TestMonitorRecord(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{{"plain", nil}, {"rendered", []string{"--render"}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			if len(tc.args) > 0 {
+				if _, err := browser.FindChromium(); err != nil {
+					t.Skip(err)
+				}
+			}
+			db := filepath.Join(t.TempDir(), "m.db")
+			args := append([]string{"monitor", "--fixtures", "--rounds", "2", "--articles", "3", "--per-round", "1", "--record", "--db", db}, tc.args...)
+			if code, _, stderr := exportCmd(args...); code != 0 {
+				t.Fatalf("monitor: exit %d: %s", code, stderr)
+			}
+			pages, subresources := checkMonitorExchanges(t, db)
+			if pages == 0 || (len(tc.args) > 0) != (subresources > 0) {
+				t.Errorf("%d pages stored, %d subresources recorded", pages, subresources)
+			}
+			out := filepath.Join(t.TempDir(), "r2")
+			if code, _, stderr := exportCmd("export", "--db", db, "--monitor", "default", "--round", "2", "--format", "wacz", "--out", out); code != 0 {
+				t.Fatalf("export: exit %d: %s", code, stderr)
+			}
+			types := waczRecordTypes(t, filepath.Join(out, "corpus.wacz"))
+			t.Logf("%s: %d pages stored with their exchanges, %d subresources; round 2's WACZ records %v", tc.name, pages, subresources, types)
+			if types["response"] == 0 || types["resource"] != 0 || types["request"] < types["response"] {
+				t.Errorf("round 2's WACZ records: %v", types)
+			}
+		})
+	}
+}
+
+// checkMonitorExchanges checks that every page of the default monitor has
+// exchanges, its document's first, and counts the pages and the exchanges
+// of other URLs (subresources).
+func checkMonitorExchanges(t *testing.T, path string) (pages, subresources int) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, ds := range []string{monitor.Dataset("default"), monitor.HubDataset("default")} {
+		ps, err := st.Pages(ctx, store.PageQuery{Dataset: ds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			xs, err := st.Exchanges(ctx, p.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(xs) == 0 || xs[0].URL != p.URL || !strings.HasPrefix(string(xs[0].Response), "HTTP/1.1 200 ") {
+				t.Errorf("%s: %d exchanges, the first not the document's", p.URL, len(xs))
+				continue
+			}
+			pages++
+			subresources += len(xs) - 1
+		}
+	}
+	return pages, subresources
+}
+
+// waczRecordTypes reads the WARC files of a WACZ (checking their
+// digests) and counts their records by type.
+func waczRecordTypes(t *testing.T, path string) map[string]int {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	types := map[string]int{}
+	for _, zf := range zr.File {
+		if !strings.HasPrefix(zf.Name, "archive/") {
+			continue
+		}
+		rc, err := zf.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := export.ReadWARC(rc, 0)
+		rc.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", zf.Name, err)
+		}
+		for _, r := range recs {
+			types[r.Type()]++
+		}
+	}
+	return types
+}
