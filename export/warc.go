@@ -58,6 +58,9 @@ type WARCOptions struct {
 	// NoRevisits writes every response in full, even a payload written
 	// before.
 	NoRevisits bool
+	// NoText leaves out the conversion record of the extracted text (a
+	// page written as it is fetched has none yet).
+	NoText bool
 }
 
 // RecordInfo describes a record just written, for an index (CDXJ).
@@ -152,6 +155,9 @@ func (x *WARC) WritePage(p *Page) error {
 			contentType: "text/html; charset=utf-8", block: p.HTML}); err != nil {
 			return err
 		}
+	}
+	if x.opt.NoText {
+		return nil
 	}
 	text := p.Text
 	if p.Title != "" {

@@ -68,6 +68,7 @@ type monitorFlags struct {
 	articles, perRound      int
 	allow, chromium, terms  string
 	render, record          bool
+	warc                    *warcFollowFlags
 	threshold               float64
 	workers                 int
 }
@@ -94,6 +95,7 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string
 	fs.BoolVar(&f.record, "record", false, "store the HTTP exchanges of every page fetched (document and, with --render, subresources) as served, for export --format warc,wacz")
 	fs.StringVar(&f.terms, "terms", "", "focus: comma-separated `terms` (a lexicon, as in crawl); articles scoring under --threshold are left out")
 	fs.Float64Var(&f.threshold, "threshold", 0, "focus score an article needs (default the crawler's, 1)")
+	f.warc = addWARCFollowFlags(fs)
 	fs.StringVar(&f.allow, "allow-hosts", "", "comma-separated `hosts` the target guard lets through (e.g. an intranet site)")
 	if err := fs.Parse(args); err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", errUsage, err)
@@ -111,6 +113,9 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string
 		return nil, nil, fmt.Errorf("%w: give the home page URLs of the sites to watch, or --fixtures", errUsage)
 	case f.fixtrs && f.rounds == 0:
 		return nil, nil, fmt.Errorf("%w: --fixtures needs --rounds (at most %d)", errUsage, fixtures.NewsRounds+1)
+	}
+	if err := f.warc.check(f.record); err != nil {
+		return nil, nil, err
 	}
 	return f, fs.Args(), nil
 }
@@ -173,7 +178,12 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	return monitorLoop(ctx, m, f, srv, stdout)
+	stopWARC := f.warc.start(ctx, db, monitor.Dataset(f.name), stderr)
+	defer stopWARC()
+	if err := monitorLoop(ctx, m, f, srv, stdout); err != nil {
+		return err
+	}
+	return stopWARC()
 }
 
 // monitorFetcher is the fetcher of new pages: Chromium with --render, a
