@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gleaner/gleaner/browser/wire"
 	"github.com/gleaner/gleaner/netguard"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -54,10 +55,7 @@ type HTTPFetcher struct {
 	once      sync.Once
 	transport http.RoundTripper // of the default client: Guard's dialer
 	recOnce   sync.Once
-	rec       *recorder // of Record, across fetches (its total bound)
-	wireMu    sync.Mutex
-	wireOf    *http.Transport // the transport wire clones
-	wire      *http.Transport // keeps response heads as read (wireBase)
+	rec       *wire.Recorder // of Record, across fetches (its total bound)
 }
 
 // ErrNotHTML is wrapped by the error for a response that is not an HTML or
@@ -140,7 +138,7 @@ func (f *HTTPFetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 	}
 	if rt != nil {
 		var note string
-		if p.Exchanges, note = rt.exchanges(); note != "" {
+		if p.Exchanges, note = rt.Exchanges(); note != "" {
 			p.Notes = append(p.Notes, note)
 		}
 	}
@@ -196,11 +194,9 @@ func (f *HTTPFetcher) Close() error {
 	if t, ok := f.defaultTransport().(*http.Transport); ok {
 		t.CloseIdleConnections()
 	}
-	f.wireMu.Lock()
-	if f.wire != nil {
-		f.wire.CloseIdleConnections()
+	if f.rec != nil {
+		f.rec.CloseIdleConnections()
 	}
-	f.wireMu.Unlock()
 	return nil
 }
 

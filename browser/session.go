@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/gleaner/gleaner/browser/wire"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -399,7 +400,7 @@ func proxyRefusal(resp *network.Response) string {
 		return ""
 	}
 	for k, v := range resp.Headers {
-		if strings.EqualFold(k, refusedHeader) {
+		if strings.EqualFold(k, wire.RefusedHeader) {
 			return fmt.Sprint(v)
 		}
 	}
@@ -828,7 +829,7 @@ func (r *Renderer) tunnelRefusal(u *url.URL) error {
 	if port == "" {
 		port = "443"
 	}
-	return r.proxy.refusal(net.JoinHostPort(u.Hostname(), port))
+	return r.proxy.Refusal(net.JoinHostPort(u.Hostname(), port))
 }
 
 // keptPage returns p filled from the document as the proxy received it,
@@ -847,7 +848,7 @@ func (r *Renderer) keptPage(inst *instance, st *tabState, p *Page, err error) *P
 	st.mu.Lock()
 	main, status, ctype := st.mainURL, st.status, st.ctype
 	st.mu.Unlock()
-	body, cut, ok := r.proxy.doc(main)
+	body, cut, ok := r.proxy.Doc(main)
 	if !ok || len(body) == 0 {
 		return nil
 	}
@@ -882,10 +883,10 @@ func (r *Renderer) tunnelCut(st *tabState, t time.Time) string {
 	if port == "" {
 		port = "443"
 	}
-	if !r.proxy.cutSince(net.JoinHostPort(u.Hostname(), port), t) {
+	if !r.proxy.CutSince(net.JoinHostPort(u.Hostname(), port), t) {
 		return ""
 	}
-	return fmt.Sprintf("the tunnel to %s was cut at %d bytes", u.Host, r.opt.MaxResponseBytes*tunnelResponses)
+	return fmt.Sprintf("the tunnel to %s was cut at %d bytes", u.Host, r.proxy.TunnelBound())
 }
 
 // markCut marks p partial when the proxy cut its document at its bound.
@@ -896,7 +897,7 @@ func (r *Renderer) markCut(st *tabState, p *Page) {
 	st.mu.Lock()
 	main := st.mainURL
 	st.mu.Unlock()
-	if _, cut, ok := r.proxy.doc(main); ok && cut && !p.Partial {
+	if _, cut, ok := r.proxy.Doc(main); ok && cut && !p.Partial {
 		p.Partial, p.PartialReason = true, fmt.Sprintf("document cut at %d bytes", r.opt.MaxResponseBytes)
 	}
 	if why := r.tunnelCut(st, p.FetchedAt); why != "" && !p.Partial {

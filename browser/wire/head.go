@@ -1,4 +1,4 @@
-package browser
+package wire
 
 import (
 	"bytes"
