@@ -141,40 +141,51 @@ func (r *Renderer) FetchPage(ctx context.Context, rawURL string, po PageOptions)
 
 	var lastErr error
 	for attempt := 1; attempt <= r.opt.Retries+1; attempt++ {
-		inst, err := r.acquire()
-		if err != nil {
-			return nil, fmt.Errorf("render %s: %w", rawURL, err)
-		}
-		p, err := r.render(ctx, inst, u, po)
-		r.release(inst, err)
-		var tl *tooLargeError
-		if errors.As(err, &tl) {
-			if p := r.tooLargePage(u, tl); p != nil {
-				p.Attempts = attempt
-				r.pages.Add(1)
-				return p, nil
-			}
-		}
+		p, again, err := r.attempt(ctx, u, po, attempt)
 		if err == nil {
-			p.Attempts = attempt
-			r.pages.Add(1)
 			return p, nil
 		}
 		lastErr = err
-		if !errors.Is(err, errCrashed) || ctx.Err() != nil {
+		if !again {
 			break
-		}
-		r.crashes.Add(1)
-		// The retry gets a fresh browser context for the site: opening a
-		// tab where a renderer was just killed can wait on the dead
-		// process (seen once in CI: the retry's tab did not open in 30 s).
-		inst.forgetSite(siteKey(u))
-		if attempt <= r.opt.Retries {
-			r.retries.Add(1)
-			r.logf("browser: %s: %v; retrying", rawURL, err)
 		}
 	}
 	return nil, fmt.Errorf("render %s: %w", rawURL, lastErr)
+}
+
+// attempt renders u once (attempt of them): the page, counted, or whether
+// another attempt may render it (a crashed tab) and the error.
+func (r *Renderer) attempt(ctx context.Context, u *url.URL, po PageOptions, attempt int) (*Page, bool, error) {
+	inst, err := r.acquire()
+	if err != nil {
+		return nil, false, err
+	}
+	p, err := r.render(ctx, inst, u, po)
+	r.release(inst, err)
+	var tl *tooLargeError
+	if errors.As(err, &tl) {
+		if kept := r.tooLargePage(u, tl); kept != nil {
+			p, err = kept, nil
+		}
+	}
+	if err == nil {
+		p.Attempts = attempt
+		r.pages.Add(1)
+		return p, false, nil
+	}
+	if !errors.Is(err, errCrashed) || ctx.Err() != nil {
+		return nil, false, err
+	}
+	r.crashes.Add(1)
+	// The retry gets a fresh browser context for the site: opening a
+	// tab where a renderer was just killed can wait on the dead
+	// process (seen once in CI: the retry's tab did not open in 30 s).
+	inst.forgetSite(siteKey(u))
+	if attempt <= r.opt.Retries {
+		r.retries.Add(1)
+		r.logf("browser: %s: %v; retrying", u, err)
+	}
+	return nil, true, err
 }
 
 // Stats returns the counters so far.
