@@ -112,3 +112,27 @@ func waczRecordTypes(t *testing.T, path string) map[string]int {
 	}
 	return types
 }
+
+// TestMonitorWARC runs "gleaner monitor --record --warc DIR": the rounds'
+// articles are written to WARC files as they are stored, complete once
+// the command ends (no partial file), every one read back with its
+// digests and by warcio.
+func TestMonitorWARC(t *testing.T) {
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "m.db")
+	if code, _, stderr := exportCmd("monitor", "--fixtures", "--rounds", "2", "--articles", "3", "--per-round", "1", "--record",
+		"--warc", dir, "--warc-size", "30000", "--db", db); code != 0 {
+		t.Fatalf("monitor: exit %d: %s", code, stderr)
+	}
+	if p := warcFiles(t, dir, ".open"); len(p) != 0 {
+		t.Errorf("partial files left: %v", p)
+	}
+	files := warcFiles(t, dir, ".warc.gz")
+	got := checkWARCFiles(t, files)
+	t.Logf("%d WARC files, %d responses", len(files), len(got))
+	if len(files) < 2 || len(got) == 0 {
+		t.Errorf("%d files, %d responses", len(files), len(got))
+	}
+	if code, _, _ := exportCmd("monitor", "--fixtures", "--rounds", "1", "--warc", dir, "--db", db); code != 2 {
+		t.Errorf("--warc without --record: exit %d, want 2", code)
+	}
+}
