@@ -137,13 +137,7 @@ func Corpus(ctx context.Context, st store.Store, c *chain.Chain, opt CorpusOptio
 	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}
-	w := &outputs{dir: opt.Out, waczOpt: opt.WACZ}
-	if w.waczOpt.WARC.Crawl == "" {
-		w.waczOpt.WARC.Crawl = opt.Dataset
-	}
-	if w.waczOpt.WARC.Earlier == nil {
-		w.waczOpt.WARC.Earlier = earlierCapture(ctx, st, opt.Dataset, items)
-	}
+	w := &outputs{dir: opt.Out, waczOpt: waczOptions(ctx, st, opt, items)}
 	defer w.closeAll()
 	stats := &CorpusStats{Languages: map[string]int{}, Taggers: map[string]int{}}
 	var graphPages []*Page
@@ -332,6 +326,20 @@ func sources(ctx context.Context, st store.Store, opt CorpusOptions) ([]item, er
 		out = out[:opt.Limit]
 	}
 	return out, nil
+}
+
+// waczOptions are opt.WACZ with the defaults of an export of items: the
+// warcinfo names the dataset, and a payload captured outside the export
+// is a revisit (earlierCapture).
+func waczOptions(ctx context.Context, st store.Store, opt CorpusOptions, items []item) WACZOptions {
+	w := opt.WACZ
+	if w.WARC.Crawl == "" {
+		w.WARC.Crawl = opt.Dataset
+	}
+	if w.WARC.Earlier == nil {
+		w.WARC.Earlier = earlierCapture(ctx, st, opt.Dataset, items)
+	}
+	return w
 }
 
 // firstCapturer is a store that finds a payload's first capture

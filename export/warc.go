@@ -511,17 +511,8 @@ func ReadWARC(r io.Reader, maxBlock int64) ([]Record, error) {
 
 // readRecord reads and checks record number n.
 func readRecord(tr *textproto.Reader, maxBlock int64, n int) (Record, error) {
-	line := ""
-	for line == "" {
-		var err error
-		if line, err = tr.ReadLine(); err == io.EOF {
-			return Record{}, err
-		} else if err != nil {
-			return Record{}, fmt.Errorf("warc: record %d: %w", n, err)
-		}
-	}
-	if line != "WARC/1.1" && line != "WARC/1.0" {
-		return Record{}, fmt.Errorf("warc: record %d: bad version line %q", n, line)
+	if err := readVersion(tr, n); err != nil {
+		return Record{}, err
 	}
 	h, err := tr.ReadMIMEHeader()
 	if err != nil {
@@ -539,14 +530,39 @@ func readRecord(tr *textproto.Reader, maxBlock int64, n int) (Record, error) {
 		return Record{}, fmt.Errorf("warc: record %d lacks WARC-Type, WARC-Record-ID or WARC-Date", n)
 	}
 	rec := Record{Header: h, Block: block}
-	if d := h.Get("WARC-Block-Digest"); d != "" && !digestMatches(d, block) {
-		return rec, fmt.Errorf("warc: record %d: block digest mismatch", n)
+	return rec, checkDigests(&rec, n)
+}
+
+// readVersion reads the version line of record n, after the blank lines
+// that end the record before; io.EOF at the end of the file.
+func readVersion(tr *textproto.Reader, n int) error {
+	line := ""
+	for line == "" {
+		var err error
+		if line, err = tr.ReadLine(); err == io.EOF {
+			return err
+		} else if err != nil {
+			return fmt.Errorf("warc: record %d: %w", n, err)
+		}
+	}
+	if line != "WARC/1.1" && line != "WARC/1.0" {
+		return fmt.Errorf("warc: record %d: bad version line %q", n, line)
+	}
+	return nil
+}
+
+// checkDigests checks record n's block digest, and the payload digest of
+// a response or resource record.
+func checkDigests(rec *Record, n int) error {
+	h := rec.Header
+	if d := h.Get("WARC-Block-Digest"); d != "" && !digestMatches(d, rec.Block) {
+		return fmt.Errorf("warc: record %d: block digest mismatch", n)
 	}
 	if d := h.Get("WARC-Payload-Digest"); d != "" && (rec.Type() == "response" || rec.Type() == "resource") &&
 		!digestMatches(d, rec.Payload()) && !chunked(rec.Block) {
-		return rec, fmt.Errorf("warc: record %d: payload digest mismatch", n)
+		return fmt.Errorf("warc: record %d: payload digest mismatch", n)
 	}
-	return rec, nil
+	return nil
 }
 
 // chunked reports whether an HTTP message's head says its body is chunked
