@@ -57,6 +57,12 @@ func (c *headConn) sniff(b []byte) {
 		return
 	}
 	c.buf = append(c.buf, b...)
+	if len(c.buf) >= 5 && !bytes.HasPrefix(c.buf, []byte("HTTP/")) {
+		// Not a response head (TLS the transport made itself over a
+		// proxy's tunnel): nothing to keep.
+		c.rec, c.buf = nil, nil
+		return
+	}
 	for {
 		end := headEnd(c.buf)
 		if end < 0 {

@@ -30,3 +30,27 @@ func TestWireHead(t *testing.T) {
 		t.Error("status line")
 	}
 }
+
+// TestHeadConnSniff checks what an armed connection keeps: the final head
+// of a response read in pieces (a 103 before it skipped), nothing of bytes
+// that are no HTTP head.
+func TestHeadConnSniff(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		pieces []string
+		want   string
+	}{
+		{"pieces", []string{"HTTP/1.1 103 Early\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nB: 1", "\r\nA: 2\r\n\r\nbody"}, "HTTP/1.1 200 OK\r\nB: 1\r\nA: 2\r\n\r\n"},
+		{"not http", []string{"\x17\x03\x03\x00\x20\n\r\n", "HTTP/1.1 200 OK\r\n\r\n"}, ""},
+	} {
+		rec := &recording{}
+		hc := &headConn{}
+		hc.arm(rec)
+		for _, p := range c.pieces {
+			hc.sniff([]byte(p))
+		}
+		if string(rec.wire) != c.want {
+			t.Errorf("%s: kept %q, want %q", c.name, rec.wire, c.want)
+		}
+	}
+}
