@@ -8,4 +8,19 @@
 // certificate only that browser accepts) or through a plain client's
 // transport (Recorder.Transport). Package browser renders and fetches
 // pages with it.
+//
+// # Recording the exchanges (WARC)
+//
+// With Options.Record (HTTPFetcher.Record for plain fetches) a Page also
+// carries its HTTP exchanges as they went over the wire (Page.Exchanges):
+// each request as sent and each response's status line, headers (in the
+// server's order and case) and body bytes as the server sent them (a
+// windows-1252 page stays windows-1252, a gzip body stays gzip), with the
+// address connected to. The renderer
+// records in its proxy, which it starts for recording when Options.Dial
+// did not; HTTPS is recorded by ending the browser's TLS in the proxy
+// (see RecordOptions). Recording is bounded per response, per page and
+// per renderer; cookie and authorization values are withheld unless
+// asked. Package export writes the exchanges as WARC records and WACZ
+// packages.
 package wire
