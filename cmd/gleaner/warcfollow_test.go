@@ -45,7 +45,7 @@ func chainServer(t *testing.T, n int, served *atomic.Int64) *httptest.Server {
 // TestWARCWrittenAsCrawlRuns kills (SIGKILL) a recording crawl that writes
 // WARC files as it runs, once two files are finished: every file named
 // .warc.gz is whole (read back, and by warcio, every digest checked), the
-// one partial file left is not named .warc.gz. The crawl run again
+// partial file left is not named .warc.gz. The crawl run again
 // to its end removes the partial file and goes on: every stored page's
 // response is then in a finished file.
 func TestWARCWrittenAsCrawlRuns(t *testing.T) {
@@ -67,7 +67,9 @@ func TestWARCWrittenAsCrawlRuns(t *testing.T) {
 	cmd.Wait()
 	finished, partial := warcFiles(t, dir, ".warc.gz"), warcFiles(t, dir, ".open")
 	t.Logf("killed after %d pages served: %d finished files, %d partial", served.Load(), len(finished), len(partial))
-	if len(finished) < 2 || len(partial) != 1 || served.Load() >= 160 {
+	// One partial file, unless the kill fell between a file's close and
+	// the next page (the export tests cover the partial file's removal).
+	if len(finished) < 2 || len(partial) > 1 || served.Load() >= 160 {
 		t.Fatalf("killed mid-crawl? %d finished, %d partial, %d pages served: %s", len(finished), len(partial), served.Load(), cmd.Stdout)
 	}
 	checkWARCFiles(t, finished)
