@@ -132,6 +132,22 @@ func TestMonitorWARC(t *testing.T) {
 	if len(files) < 2 || len(got) == 0 {
 		t.Errorf("%d files, %d responses", len(files), len(got))
 	}
+	// The files packaged as they are: one WACZ that replay tools open.
+	pkg := filepath.Join(t.TempDir(), "monitor.wacz")
+	if code, stdout, stderr := exportCmd(append([]string{"export", "pack", "--out", pkg}, files...)...); code != 0 || !strings.Contains(stdout, "packed") {
+		t.Fatalf("export pack: exit %d: %s %s", code, stdout, stderr)
+	}
+	if types := waczRecordTypes(t, pkg); types["response"]+types["revisit"] != len(got) || types["warcinfo"] != len(files) {
+		t.Errorf("packed records %v, %d responses in the files", types, len(got))
+	}
+	for _, args := range [][]string{{"--out", pkg}, {"--out", "x.zip", files[0]}, {files[0]}} {
+		if code, _, _ := exportCmd(append([]string{"export", "pack"}, args...)...); code != 2 {
+			t.Errorf("export pack %v: exit %d, want 2", args, code)
+		}
+	}
+	if code, _, stderr := exportCmd("export", "pack", "--out", pkg, filepath.Join(dir, "missing.warc.gz")); code != 1 || !strings.Contains(stderr, "missing.warc.gz") {
+		t.Errorf("export pack of a missing file: exit %d: %s", code, stderr)
+	}
 	if code, _, _ := exportCmd("monitor", "--fixtures", "--rounds", "1", "--warc", dir, "--db", db); code != 2 {
 		t.Errorf("--warc without --record: exit %d, want 2", code)
 	}
