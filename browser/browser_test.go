@@ -419,7 +419,7 @@ func TestHTTPFetcherLimitsAndCharset(t *testing.T) {
 }
 
 func TestBoxJSONRoundTrip(t *testing.T) {
-	l := &Layout{Width: 10, Height: 20, Boxes: map[string]Box{"/html/body[1]": {1, 2, 3, 4, true}, "/html/body[1]/p[1]": {0, 0, 0, 0, false}}}
+	l := &Layout{Width: 10, Height: 20, Boxes: map[string]Box{"/html/body[1]": {X: 1, Y: 2, W: 3, H: 4, Visible: true}, "/html/body[1]/p[1]": {}}}
 	p := &Page{URL: "http://x/", Layout: l}
 	b, err := p.Capture()
 	if err != nil {

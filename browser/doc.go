@@ -11,7 +11,8 @@
 //     browser, and a retry on a fresh browser when Chromium crashes. The
 //     browser is retired after a number of pages or above a memory limit, and
 //     no Chromium process outlives the program (process group, parent-death
-//     signal, and a sweep of leftovers of dead programs at start).
+//     signal; [SweepStale], called by a program when it starts, for the
+//     leftovers of dead ones).
 //   - [HTTPFetcher] is a plain net/http client with size and time limits for
 //     static pages and tests.
 //
@@ -44,32 +45,16 @@
 //
 // # Layout for heuristics
 //
-// Layout boxes are keyed by the element's XPath-like path as
-// treediff.Node.Path computes it on the tree that treediff.Parse builds from
-// Page.HTML (e.g. /html/body/div[2]/p[1]). Page.HTML is serialized from the
-// same snapshot the boxes come from, so the keys match the parsed tree; use
-// Layout.Box(node) with a node of that tree (text nodes take their parent's
-// box). Box.Visible is false for elements that are not rendered, have zero
-// area, visibility:hidden or opacity:0 (themselves or an ancestor), so
-// "visible text only" is the text of nodes whose box is visible, and Box.Y
-// gives the vertical position in the whole document (CSS pixels from the
-// top of the page, not the viewport). Layout.Hidden is the test extraction
-// uses: laid out and not shown (an element without a box, as in <head>, is
-// not hidden).
+// Layout boxes are keyed by the element's path on the tree treediff.Parse
+// builds from Page.HTML, serialized from the same snapshot: see package
+// browser/snapshot for what a box and its visibility mean.
 //
 // # Recording the exchanges (WARC)
 //
 // With Options.Record (HTTPFetcher.Record for plain fetches) a Page also
-// carries its HTTP exchanges as they went over the wire (Page.Exchanges):
-// each request as sent and each response's status line, headers and body
-// bytes as the server sent them (a windows-1252 page stays windows-1252, a
-// gzip body stays gzip), with the address connected to. The renderer
-// records in its proxy, which it starts for recording when Options.Dial
-// did not; HTTPS is recorded by ending the browser's TLS in the proxy
-// (see RecordOptions). Recording is bounded per response, per page and
-// per renderer; cookie and authorization values are withheld unless
-// asked. Package export writes the exchanges as WARC records and WACZ
-// packages.
+// carries its HTTP exchanges as they went over the wire (Page.Exchanges),
+// recorded by package browser/wire (see there); package export writes
+// them as WARC records and WACZ packages.
 //
 // # Storing pages
 //

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gleaner/gleaner/browser/wire"
 	"github.com/gleaner/gleaner/netguard"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -54,7 +55,7 @@ type HTTPFetcher struct {
 	once      sync.Once
 	transport http.RoundTripper // of the default client: Guard's dialer
 	recOnce   sync.Once
-	rec       *recorder // of Record, across fetches (its total bound)
+	rec       *wire.Recorder // of Record, across fetches (its total bound)
 }
 
 // ErrNotHTML is wrapped by the error for a response that is not an HTML or
@@ -68,32 +69,65 @@ func (f *HTTPFetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("fetch %q: not an absolute http(s) URL", rawURL)
 	}
-	timeout, maxBytes, maxRedirects := f.Timeout, f.MaxBytes, f.MaxRedirects
-	if timeout <= 0 {
-		timeout = 30 * time.Second
-	}
-	if maxBytes <= 0 {
-		maxBytes = 16 << 20
-	}
-	if maxRedirects <= 0 {
-		maxRedirects = 10
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	lim := f.limits()
+	ctx, cancel := context.WithTimeout(ctx, lim.timeout)
 	defer cancel()
-	start := time.Now()
-	p := &Page{URL: rawURL, FetchedAt: start, Attempts: 1, Requests: 1}
-
-	client := http.Client{Timeout: timeout, Transport: f.defaultTransport()}
-	if f.Client != nil {
-		client = *f.Client
-	}
+	p := &Page{URL: rawURL, FetchedAt: time.Now(), Attempts: 1, Requests: 1}
 	if err := f.allow(ctx, u); err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
 	}
+	client := http.Client{Timeout: lim.timeout, Transport: f.defaultTransport()}
+	if f.Client != nil {
+		client = *f.Client
+	}
 	rt := f.recordingClient(&client)
-	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if len(via) > maxRedirects {
-			return fmt.Errorf("%w: more than %d", ErrTooManyRedirects, maxRedirects)
+	client.CheckRedirect = f.checkRedirect(p, lim.redirects)
+	resp, err := f.get(ctx, &client, rawURL)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := readHTML(resp, p, rawURL, lim.bytes)
+	if err != nil {
+		return nil, err
+	}
+	if rt != nil {
+		var note string
+		if p.Exchanges, note = rt.Exchanges(); note != "" {
+			p.Notes = append(p.Notes, note)
+		}
+	}
+	return finishPlain(p, body, resp.Header.Get("Content-Type"))
+}
+
+// fetchLimits are the bounds of one plain fetch.
+type fetchLimits struct {
+	timeout   time.Duration
+	bytes     int64
+	redirects int
+}
+
+// limits are f's bounds, defaults filled in.
+func (f *HTTPFetcher) limits() fetchLimits {
+	lim := fetchLimits{timeout: f.Timeout, bytes: f.MaxBytes, redirects: f.MaxRedirects}
+	if lim.timeout <= 0 {
+		lim.timeout = 30 * time.Second
+	}
+	if lim.bytes <= 0 {
+		lim.bytes = 16 << 20
+	}
+	if lim.redirects <= 0 {
+		lim.redirects = 10
+	}
+	return lim
+}
+
+// checkRedirect is the client's redirect policy: at most max hops, each
+// allowed (f.allow), noted in p.
+func (f *HTTPFetcher) checkRedirect(p *Page, max int) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if len(via) > max {
+			return fmt.Errorf("%w: more than %d", ErrTooManyRedirects, max)
 		}
 		if err := f.allow(req.Context(), req.URL); err != nil {
 			return fmt.Errorf("redirect: %w", err)
@@ -106,6 +140,10 @@ func (f *HTTPFetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 		p.Redirects = append(p.Redirects, Redirect{URL: prev.URL.String(), Status: status})
 		return nil
 	}
+}
+
+// get sends the GET of rawURL with client.
+func (f *HTTPFetcher) get(ctx context.Context, client *http.Client, rawURL string) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
@@ -118,7 +156,13 @@ func (f *HTTPFetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
 	}
-	defer resp.Body.Close()
+	return resp, nil
+}
+
+// readHTML notes resp's status, final URL and type in p and reads its body
+// up to maxBytes (p marked partial past it); a body that is not HTML or
+// text is an error wrapping ErrNotHTML.
+func readHTML(resp *http.Response, p *Page, rawURL string, maxBytes int64) ([]byte, error) {
 	p.Status = resp.StatusCode
 	p.FinalURL = resp.Request.URL.String()
 	ct := resp.Header.Get("Content-Type")
@@ -135,20 +179,20 @@ func (f *HTTPFetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 		body = body[:maxBytes]
 		p.Partial, p.PartialReason = true, fmt.Sprintf("body cut at %d bytes", maxBytes)
 	}
-	if rt != nil {
-		var note string
-		if p.Exchanges, note = rt.exchanges(); note != "" {
-			p.Notes = append(p.Notes, note)
-		}
-	}
+	return body, nil
+}
+
+// finishPlain decodes body (of Content-Type ct) into p's HTML, title and
+// links.
+func finishPlain(p *Page, body []byte, ct string) (*Page, error) {
 	text, _, err := treediff.Decode(body, ct)
 	if err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
+		return nil, fmt.Errorf("fetch %s: %w", p.URL, err)
 	}
 	p.HTML = text
 	p.Title = htmlTitle(text, p.FinalURL)
 	p.Links = pageLinks(text, p.FinalURL, nil)
-	p.Elapsed = time.Since(start)
+	p.Elapsed = time.Since(p.FetchedAt)
 	return p, nil
 }
 
@@ -192,6 +236,9 @@ func (f *HTTPFetcher) FetchPage(ctx context.Context, rawURL string, _ PageOption
 func (f *HTTPFetcher) Close() error {
 	if t, ok := f.defaultTransport().(*http.Transport); ok {
 		t.CloseIdleConnections()
+	}
+	if f.rec != nil {
+		f.rec.CloseIdleConnections()
 	}
 	return nil
 }

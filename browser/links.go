@@ -17,55 +17,67 @@ func pageLinks(html, pageURL string, nav []string) []Link {
 	if err != nil {
 		return nil
 	}
-	var links []Link
-	seen := map[string]int{}
-	add := func(raw, text, source string) {
-		raw = strings.TrimSpace(raw)
-		if raw == "" || strings.HasPrefix(raw, "#") {
-			return
-		}
-		u, err := base.Parse(raw)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-			return
-		}
-		u.Fragment, u.RawFragment = "", ""
-		s := u.String()
-		if i, ok := seen[s]; ok {
-			if links[i].Text == "" {
-				links[i].Text = text
-			}
-			return
-		}
-		seen[s] = len(links)
-		links = append(links, Link{URL: s, Text: text, Source: source})
-	}
-	t, err := treediff.Parse(pageURL, []byte(html), treediff.ParseOptions{})
-	if err == nil {
-		for _, n := range t.Nodes {
-			if n.Kind == treediff.Element && n.Label == "base" {
-				if h, ok := n.Attr("href"); ok {
-					if b, err := base.Parse(strings.TrimSpace(h)); err == nil {
-						base = b
-					}
-				}
-				break
-			}
-		}
+	ls := &linkSet{base: base, seen: map[string]int{}}
+	if t, err := treediff.Parse(pageURL, []byte(html), treediff.ParseOptions{}); err == nil {
+		ls.base = baseHref(t, base)
 		for _, n := range t.Nodes {
 			if n.Kind != treediff.Element || (n.Label != "a" && n.Label != "area") {
 				continue
 			}
-			h, ok := n.Attr("href")
-			if !ok {
-				continue
+			if h, ok := n.Attr("href"); ok {
+				ls.add(h, anchorText(n), n.Label)
 			}
-			add(h, anchorText(n), n.Label)
 		}
 	}
 	for _, u := range nav {
-		add(u, "", "pushState")
+		ls.add(u, "", "pushState")
 	}
-	return links
+	return ls.links
+}
+
+// baseHref is the page's first <base href> resolved against base, or base.
+func baseHref(t *treediff.Tree, base *url.URL) *url.URL {
+	for _, n := range t.Nodes {
+		if n.Kind == treediff.Element && n.Label == "base" {
+			if h, ok := n.Attr("href"); ok {
+				if b, err := base.Parse(strings.TrimSpace(h)); err == nil {
+					return b
+				}
+			}
+			break
+		}
+	}
+	return base
+}
+
+// linkSet is the links of a page as they are found, each URL once.
+type linkSet struct {
+	base  *url.URL
+	links []Link
+	seen  map[string]int // URL -> index in links
+}
+
+// add keeps the http(s) link raw (resolved, without fragment) unless
+// already kept, when its text fills a kept one's empty text.
+func (ls *linkSet) add(raw, text, source string) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" || strings.HasPrefix(raw, "#") {
+		return
+	}
+	u, err := ls.base.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return
+	}
+	u.Fragment, u.RawFragment = "", ""
+	s := u.String()
+	if i, ok := ls.seen[s]; ok {
+		if ls.links[i].Text == "" {
+			ls.links[i].Text = text
+		}
+		return
+	}
+	ls.seen[s] = len(ls.links)
+	ls.links = append(ls.links, Link{URL: s, Text: text, Source: source})
 }
 
 // anchorText is the text of a link, or when it has none (an image link),

@@ -156,7 +156,7 @@ func (r *Renderer) tooLargePage(u *url.URL, e *tooLargeError) *Page {
 	if main == "" {
 		main = u.String()
 	}
-	body, cut, ok := r.proxy.doc(main)
+	body, cut, ok := r.proxy.Doc(main)
 	if !ok || len(body) == 0 {
 		return nil
 	}

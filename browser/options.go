@@ -179,55 +179,56 @@ func (o Options) withDefaults() (Options, error) {
 		}
 		o.ExecPath = p
 	}
-	if o.Tabs <= 0 {
-		o.Tabs = 2
-	}
 	o.guard()
-	if o.PageTimeout <= 0 {
-		o.PageTimeout = 30 * time.Second
+	o.runDefaults()
+	o.boundDefaults()
+	o.Wait = o.Wait.withDefaults()
+	return o, nil
+}
+
+// orDefault sets *v to d when it is zero or negative.
+func orDefault[T int | int64 | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
 	}
+}
+
+// runDefaults fills how the browser runs: tabs, time per page, retries,
+// retirement, blocked resources, window size.
+func (o *Options) runDefaults() {
+	orDefault(&o.Tabs, 2)
+	orDefault(&o.PageTimeout, 30*time.Second)
 	if o.Retries == 0 {
 		o.Retries = 1
 	} else if o.Retries < 0 {
 		o.Retries = 0
 	}
-	if o.RetireAfter <= 0 {
-		o.RetireAfter = 500
-	}
-	if o.MaxMemory <= 0 {
-		o.MaxMemory = 2 << 30
-	}
-	if o.MaxRendererMemory == 0 {
-		o.MaxRendererMemory = 512 << 20
-	}
+	orDefault(&o.RetireAfter, 500)
 	if o.Block == nil {
 		o.Block = DefaultBlock
 	}
 	if o.NoBlock {
 		o.Block = nil
 	}
-	if o.Width <= 0 {
-		o.Width = 1280
+	orDefault(&o.Width, 1280)
+	orDefault(&o.Height, 900)
+}
+
+// boundDefaults fills the memory and size bounds.
+func (o *Options) boundDefaults() {
+	orDefault(&o.MaxMemory, 2<<30)
+	if o.MaxRendererMemory == 0 {
+		o.MaxRendererMemory = 512 << 20
 	}
-	if o.Height <= 0 {
-		o.Height = 900
-	}
-	if o.MaxHTMLBytes <= 0 {
-		o.MaxHTMLBytes = 16 << 20
-	}
-	if o.MaxResponseBytes <= 0 {
-		o.MaxResponseBytes = 32 << 20
-	}
-	w := &o.Wait
-	if w.NetworkIdle <= 0 {
-		w.NetworkIdle = 500 * time.Millisecond
-	}
-	if w.LongRequest <= 0 {
-		w.LongRequest = 5 * time.Second
-	}
-	if w.Settle <= 0 {
-		w.Settle = 100 * time.Millisecond
-	}
+	orDefault(&o.MaxHTMLBytes, 16<<20)
+	orDefault(&o.MaxResponseBytes, 32<<20)
+}
+
+// withDefaults fills the waiting defaults; Settle is at most NetworkIdle.
+func (w WaitOptions) withDefaults() WaitOptions {
+	orDefault(&w.NetworkIdle, 500*time.Millisecond)
+	orDefault(&w.LongRequest, 5*time.Second)
+	orDefault(&w.Settle, 100*time.Millisecond)
 	w.Settle = min(w.Settle, w.NetworkIdle)
 	if w.ScrollSteps == 0 {
 		w.ScrollSteps = 10
@@ -235,7 +236,7 @@ func (o Options) withDefaults() (Options, error) {
 	if w.LoadMoreClicks == 0 {
 		w.LoadMoreClicks = 5
 	}
-	return o, nil
+	return w
 }
 
 // guard fills Dial, and AllowRequest unless set, from Guard, unless

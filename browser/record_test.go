@@ -227,7 +227,7 @@ func TestRecordHTTPS(t *testing.T) {
 	srv, log := recordServerTLS(t, true)
 	pool := x509.NewCertPool()
 	pool.AddCert(srv.Certificate())
-	r := newRenderer(t, Options{Tabs: 1, PageTimeout: 15 * time.Second, Record: RecordOptions{On: true, rootCAs: pool}})
+	r := newRenderer(t, Options{Tabs: 1, PageTimeout: 15 * time.Second, Record: RecordOptions{On: true, RootCAs: pool}})
 	p := mustFetch(t, r, srv.URL+"/old")
 	if !strings.Contains(p.HTML, "harbour cranes") || !strings.HasPrefix(p.FinalURL, "https://") {
 		t.Fatalf("the script did not run over TLS: %s %s", p.FinalURL, p.HTML)
@@ -300,36 +300,5 @@ func TestRecordBounds(t *testing.T) {
 	p = mustFetch(t, f, srv.URL+"/page")
 	if len(p.Exchanges) != 0 || !strings.Contains(strings.Join(p.Notes, "\n"), "recorded bytes was reached") {
 		t.Errorf("total bound: %d exchanges, notes %q", len(p.Exchanges), p.Notes)
-	}
-}
-
-// TestRecorderClaim checks what the proxy's recorder holds: a page claims
-// its own URLs recorded since it started, in order, and they are then
-// forgotten; unclaimed exchanges go oldest first past the bound.
-func TestRecorderClaim(t *testing.T) {
-	r := newRecorder(RecordOptions{On: true, MaxPageBytes: 100})
-	t0 := time.Now()
-	ex := func(url string, at time.Duration, n int) Exchange {
-		return Exchange{URL: url, At: t0.Add(at), Payload: bytes.Repeat([]byte("x"), n)}
-	}
-	r.add(ex("http://a/2", 2*time.Millisecond, 10))
-	r.add(ex("http://a/1", time.Millisecond, 10))
-	r.add(ex("http://b/", 3*time.Millisecond, 10))
-	r.add(ex("http://a/1", -time.Second, 10)) // before the page started
-	got, note := r.claim(map[string]bool{"http://a/1": true, "http://a/2": true}, t0)
-	if len(got) != 2 || got[0].URL != "http://a/1" || got[1].URL != "http://a/2" || note != "" {
-		t.Fatalf("claimed %+v, note %q", got, note)
-	}
-	if again, _ := r.claim(map[string]bool{"http://a/1": true, "http://a/2": true}, t0); len(again) != 0 {
-		t.Errorf("claimed twice: %+v", again)
-	}
-	if r.held != 20 || len(r.recent) != 2 {
-		t.Errorf("held %d bytes in %d exchanges, want 20 in 2", r.held, len(r.recent))
-	}
-	for i := range 50 { // 500 bytes: past heldPages*MaxPageBytes
-		r.add(ex(fmt.Sprintf("http://c/%d", i), time.Duration(i), 10))
-	}
-	if r.held > heldPages*100 || len(r.recent) != heldPages*10 || r.recent[len(r.recent)-1].URL != "http://c/49" {
-		t.Errorf("bound: held %d bytes in %d exchanges", r.held, len(r.recent))
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+
+	"github.com/gleaner/gleaner/browser/wire"
 )
 
 // Renderer renders pages in one headless Chromium with a bounded number of
@@ -22,7 +24,7 @@ import (
 type Renderer struct {
 	opt   Options
 	sem   chan struct{}
-	proxy *proxy // nil without Options.Dial
+	proxy *wire.Proxy // nil without Options.Dial or Options.Record
 
 	mu       sync.Mutex
 	cur      *instance
@@ -70,22 +72,21 @@ type instance struct {
 }
 
 // New checks the options and returns a Renderer. The browser starts with the
-// first page. It also kills the Chromium processes left by earlier programs
-// of this package that died without cleaning up.
+// first page. It touches no other process: a program calls SweepStale
+// itself for the leftovers of earlier ones.
 func New(opt Options) (*Renderer, error) {
 	o, err := opt.withDefaults()
 	if err != nil {
 		return nil, err
 	}
-	sweepStale()
 	r := &Renderer{opt: o, sem: make(chan struct{}, o.Tabs)}
 	if o.Dial != nil || o.Record.On {
-		if r.proxy, err = startProxy(proxyDial(o.Dial), o.MaxResponseBytes, o.MaxHTMLBytes); err != nil {
+		if r.proxy, err = wire.Start(o.Dial, o.MaxResponseBytes, o.MaxHTMLBytes); err != nil {
 			return nil, err
 		}
 		if o.Record.On {
-			if err := r.proxy.startRecording(o.Record); err != nil {
-				r.proxy.close()
+			if err := r.proxy.Record(o.Record); err != nil {
+				r.proxy.Close()
 				return nil, err
 			}
 		}
@@ -93,12 +94,25 @@ func New(opt Options) (*Renderer, error) {
 	return r, nil
 }
 
+// SweepStale kills the Chromium processes and removes the user data
+// directories that programs of this package left when they died without
+// cleaning up (SIGKILL, OOM): those of processes gone. A program calls it
+// once, when it starts (the gleaner command does); New does not, as
+// killing processes is no side effect of making a renderer.
+func SweepStale() { sweepStale() }
+
 // ErrClosed is returned by Fetch after Close.
 var ErrClosed = errors.New("browser: renderer closed")
 
 // ErrRefused is wrapped by the error of Fetch when Options.AllowRequest
-// refused the page's document (or a redirect hop of it).
-var ErrRefused = errors.New("browser: request refused")
+// refused the page's document (or a redirect hop of it), and by a dialer's
+// refusal (Options.Dial): one value with the proxy's (wire.ErrRefused).
+var ErrRefused = wire.ErrRefused
+
+// DialFunc connects to a network address, as net.Dialer.DialContext does
+// (wire.DialFunc). A connection it refuses (rather than fails to make)
+// must be refused with an error wrapping [ErrRefused].
+type DialFunc = wire.DialFunc
 
 // errCrashed marks an attempt that failed because the browser or its tab
 // died; such attempts are retried.
@@ -127,40 +141,51 @@ func (r *Renderer) FetchPage(ctx context.Context, rawURL string, po PageOptions)
 
 	var lastErr error
 	for attempt := 1; attempt <= r.opt.Retries+1; attempt++ {
-		inst, err := r.acquire()
-		if err != nil {
-			return nil, fmt.Errorf("render %s: %w", rawURL, err)
-		}
-		p, err := r.render(ctx, inst, u, po)
-		r.release(inst, err)
-		var tl *tooLargeError
-		if errors.As(err, &tl) {
-			if p := r.tooLargePage(u, tl); p != nil {
-				p.Attempts = attempt
-				r.pages.Add(1)
-				return p, nil
-			}
-		}
+		p, again, err := r.attempt(ctx, u, po, attempt)
 		if err == nil {
-			p.Attempts = attempt
-			r.pages.Add(1)
 			return p, nil
 		}
 		lastErr = err
-		if !errors.Is(err, errCrashed) || ctx.Err() != nil {
+		if !again {
 			break
-		}
-		r.crashes.Add(1)
-		// The retry gets a fresh browser context for the site: opening a
-		// tab where a renderer was just killed can wait on the dead
-		// process (seen once in CI: the retry's tab did not open in 30 s).
-		inst.forgetSite(siteKey(u))
-		if attempt <= r.opt.Retries {
-			r.retries.Add(1)
-			r.logf("browser: %s: %v; retrying", rawURL, err)
 		}
 	}
 	return nil, fmt.Errorf("render %s: %w", rawURL, lastErr)
+}
+
+// attempt renders u once (attempt of them): the page, counted, or whether
+// another attempt may render it (a crashed tab) and the error.
+func (r *Renderer) attempt(ctx context.Context, u *url.URL, po PageOptions, attempt int) (*Page, bool, error) {
+	inst, err := r.acquire()
+	if err != nil {
+		return nil, false, err
+	}
+	p, err := r.render(ctx, inst, u, po)
+	r.release(inst, err)
+	var tl *tooLargeError
+	if errors.As(err, &tl) {
+		if kept := r.tooLargePage(u, tl); kept != nil {
+			p, err = kept, nil
+		}
+	}
+	if err == nil {
+		p.Attempts = attempt
+		r.pages.Add(1)
+		return p, false, nil
+	}
+	if !errors.Is(err, errCrashed) || ctx.Err() != nil {
+		return nil, false, err
+	}
+	r.crashes.Add(1)
+	// The retry gets a fresh browser context for the site: opening a
+	// tab where a renderer was just killed can wait on the dead
+	// process (seen once in CI: the retry's tab did not open in 30 s).
+	inst.forgetSite(siteKey(u))
+	if attempt <= r.opt.Retries {
+		r.retries.Add(1)
+		r.logf("browser: %s: %v; retrying", u, err)
+	}
+	return nil, true, err
 }
 
 // Stats returns the counters so far.
@@ -226,7 +251,7 @@ func (r *Renderer) Close() error {
 	}
 	r.retiring.Wait()
 	if r.proxy != nil {
-		r.proxy.close()
+		r.proxy.Close()
 	}
 	return nil
 }
@@ -395,8 +420,11 @@ func (r *Renderer) start() (*instance, error) {
 		opts = append(opts, chromedp.UserAgent(o.UserAgent))
 	}
 	if r.proxy != nil {
-		opts = append(opts, proxyFlags(r.proxy.addr())...)
-		opts = append(opts, r.proxy.recordFlags()...)
+		opts = append(opts, proxyFlags(r.proxy.Addr())...)
+		if spki := r.proxy.SPKI(); spki != "" {
+			// The recording proxy's certificates, accepted by their key.
+			opts = append(opts, chromedp.Flag("ignore-certificate-errors-spki-list", spki))
+		}
 	}
 	opts = append(opts, o.extraFlags...)
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)

@@ -18,6 +18,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/gleaner/gleaner/browser/snapshot"
+	"github.com/gleaner/gleaner/browser/wire"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -147,73 +149,20 @@ func (s *tabState) loadedCh() <-chan struct{} {
 	return s.loaded
 }
 
+// listen follows the tab's events (chromedp.ListenTarget).
 func (s *tabState) listen(ev any) {
 	now := time.Now()
 	switch ev := ev.(type) {
 	case *network.EventRequestWillBeSent:
-		s.mu.Lock()
-		if ev.RedirectResponse != nil {
-			if ev.RequestID == s.mainReq {
-				s.redirects = append(s.redirects, Redirect{URL: ev.RedirectResponse.URL, Status: int(ev.RedirectResponse.Status)})
-			}
-		} else {
-			s.requests++
-		}
-		if ev.Type == network.ResourceTypeDocument && s.mainFrame != "" && ev.FrameID == s.mainFrame && ev.RequestID != s.mainReq {
-			if s.mainReq != "" && s.mainURL != "" {
-				// The page navigated itself (script, meta refresh): a
-				// client-side hop, with the status its document had.
-				s.redirects = append(s.redirects, Redirect{URL: s.mainURL, Status: s.status})
-			}
-			s.mainReq = ev.RequestID
-		}
-		if ev.RequestID == s.mainReq && ev.Request != nil {
-			s.mainURL = ev.Request.URL
-		}
-		if ev.Request != nil {
-			s.noteURL(ev.Request.URL)
-		}
-		if ev.Type == network.ResourceTypeOther && ev.Request != nil && strings.HasSuffix(ev.Request.URL, "/favicon.ico") {
-			s.favicons[ev.RequestID] = true
-		}
-		if ev.RedirectResponse == nil && len(s.inflight) == 0 && !s.idleAt.IsZero() {
-			// A request the page started after its network went idle: the
-			// pause is how long this page thinks between the steps of a
-			// chain (response, script, next request).
-			s.maxGap = max(s.maxGap, now.Sub(s.idleAt))
-			s.idleAt = time.Time{}
-		}
-		s.inflight[ev.RequestID] = now
-		s.lastNet, s.lastStart = now, now
-		s.mu.Unlock()
+		s.requestSent(ev, now)
 	case *network.EventResponseReceived:
-		s.mu.Lock()
-		if ev.RequestID == s.mainReq && ev.Response != nil {
-			s.status = int(ev.Response.Status)
-			s.ctype = ev.Response.MimeType
-		}
-		if why := proxyRefusal(ev.Response); why != "" {
-			s.noteRefused(ev.Response.URL, why, ev.RequestID == s.mainReq)
-		}
-		s.mu.Unlock()
+		s.responseReceived(ev)
 	case *network.EventLoadingFinished:
 		s.done(ev.RequestID, now)
 	case *network.EventLoadingFailed:
-		if ev.BlockedReason == network.BlockedReasonInspector {
-			s.mu.Lock()
-			if !s.favicons[ev.RequestID] { // the browser's own request, not the page's
-				s.blocked++ // by URL pattern (Network.setBlockedURLs)
-			}
-			s.mu.Unlock()
-		}
-		s.done(ev.RequestID, now)
+		s.loadingFailed(ev, now)
 	case *page.EventLoadEventFired:
-		s.mu.Lock()
-		if !s.isLoaded {
-			s.isLoaded = true
-			close(s.loaded)
-		}
-		s.mu.Unlock()
+		s.loadFired()
 	case *page.EventNavigatedWithinDocument:
 		s.mu.Lock()
 		if ev.FrameID == s.mainFrame {
@@ -221,10 +170,7 @@ func (s *tabState) listen(ev any) {
 		}
 		s.mu.Unlock()
 	case *page.EventJavascriptDialogOpening:
-		select {
-		case s.dialogSig <- struct{}{}:
-		default:
-		}
+		wake(s.dialogSig)
 	case *inspector.EventTargetCrashed:
 		s.crashOnce.Do(func() { close(s.crashed) })
 	case *target.EventTargetCrashed:
@@ -237,10 +183,97 @@ func (s *tabState) listen(ev any) {
 		s.mu.Lock()
 		s.paused = append(s.paused, ev)
 		s.mu.Unlock()
-		select {
-		case s.pausedSig <- struct{}{}:
-		default:
+		wake(s.pausedSig)
+	}
+}
+
+// wake wakes the waiter on sig, if none is already woken.
+func wake(sig chan struct{}) {
+	select {
+	case sig <- struct{}{}:
+	default:
+	}
+}
+
+// requestSent notes a request of the page: its main document's hops, its
+// URL, when the network was busy.
+func (s *tabState) requestSent(ev *network.EventRequestWillBeSent, now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ev.RedirectResponse != nil {
+		if ev.RequestID == s.mainReq {
+			s.redirects = append(s.redirects, Redirect{URL: ev.RedirectResponse.URL, Status: int(ev.RedirectResponse.Status)})
 		}
+	} else {
+		s.requests++
+	}
+	s.noteMainRequest(ev)
+	if ev.Request != nil {
+		s.noteURL(ev.Request.URL)
+	}
+	if ev.Type == network.ResourceTypeOther && ev.Request != nil && strings.HasSuffix(ev.Request.URL, "/favicon.ico") {
+		s.favicons[ev.RequestID] = true
+	}
+	if ev.RedirectResponse == nil && len(s.inflight) == 0 && !s.idleAt.IsZero() {
+		// A request the page started after its network went idle: the
+		// pause is how long this page thinks between the steps of a
+		// chain (response, script, next request).
+		s.maxGap = max(s.maxGap, now.Sub(s.idleAt))
+		s.idleAt = time.Time{}
+	}
+	s.inflight[ev.RequestID] = now
+	s.lastNet, s.lastStart = now, now
+}
+
+// noteMainRequest follows the main frame's document request, a
+// navigation of the page itself included (caller holds s.mu).
+func (s *tabState) noteMainRequest(ev *network.EventRequestWillBeSent) {
+	if ev.Type == network.ResourceTypeDocument && s.mainFrame != "" && ev.FrameID == s.mainFrame && ev.RequestID != s.mainReq {
+		if s.mainReq != "" && s.mainURL != "" {
+			// The page navigated itself (script, meta refresh): a
+			// client-side hop, with the status its document had.
+			s.redirects = append(s.redirects, Redirect{URL: s.mainURL, Status: s.status})
+		}
+		s.mainReq = ev.RequestID
+	}
+	if ev.RequestID == s.mainReq && ev.Request != nil {
+		s.mainURL = ev.Request.URL
+	}
+}
+
+// responseReceived notes the main document's status and type, and a
+// refusal the proxy answered.
+func (s *tabState) responseReceived(ev *network.EventResponseReceived) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ev.RequestID == s.mainReq && ev.Response != nil {
+		s.status = int(ev.Response.Status)
+		s.ctype = ev.Response.MimeType
+	}
+	if why := proxyRefusal(ev.Response); why != "" {
+		s.noteRefused(ev.Response.URL, why, ev.RequestID == s.mainReq)
+	}
+}
+
+// loadingFailed counts a request blocked by URL pattern, and ends it.
+func (s *tabState) loadingFailed(ev *network.EventLoadingFailed, now time.Time) {
+	if ev.BlockedReason == network.BlockedReasonInspector {
+		s.mu.Lock()
+		if !s.favicons[ev.RequestID] { // the browser's own request, not the page's
+			s.blocked++ // by URL pattern (Network.setBlockedURLs)
+		}
+		s.mu.Unlock()
+	}
+	s.done(ev.RequestID, now)
+}
+
+// loadFired notes the page's load event, once.
+func (s *tabState) loadFired() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.isLoaded {
+		s.isLoaded = true
+		close(s.loaded)
 	}
 }
 
@@ -399,7 +432,7 @@ func proxyRefusal(resp *network.Response) string {
 		return ""
 	}
 	for k, v := range resp.Headers {
-		if strings.EqualFold(k, refusedHeader) {
+		if strings.EqualFold(k, wire.RefusedHeader) {
 			return fmt.Sprint(v)
 		}
 	}
@@ -695,15 +728,7 @@ func (r *Renderer) takeTab(inst *instance, u *url.URL) (*tab, error) {
 // render renders u in a new tab of inst.
 func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL, po PageOptions) (*Page, error) {
 	start := time.Now()
-	deadline := start.Add(r.opt.PageTimeout)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
-	}
-	// Part of the budget is kept for the capture, so a page that never
-	// settles still returns by its deadline.
-	reserve := min(deadline.Sub(start)/5, 5*time.Second)
-	waitUntil := deadline.Add(-reserve)
-
+	deadline, waitUntil := r.deadlines(ctx, start)
 	if allow := r.opt.AllowRequest; allow != nil {
 		// Refused at once: no tab is spent on it.
 		if err := allow(ctx, u); err != nil {
@@ -726,41 +751,9 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL, po Pa
 			t.cancel()
 		}
 	}()
-	// A crashed renderer answers nothing: commands in flight would wait for
-	// their deadline, so a crash cancels them.
-	tabCtx, cancelCrash := context.WithCancel(t.ctx)
+	tabCtx, cancelCrash := crashCancels(t.ctx, st)
 	defer cancelCrash()
-	go func() {
-		select {
-		case <-st.crashed:
-			cancelCrash()
-		case <-tabCtx.Done():
-		}
-	}()
-	fail := func(step string, err error) error {
-		crashed := inst.ctx.Err() != nil
-		select {
-		case <-st.crashed:
-			crashed = true
-		default:
-		}
-		switch {
-		case crashed && ctx.Err() == nil:
-			if k, ok := inst.memKilledSince(start); ok {
-				st.mu.Lock()
-				tl := &tooLargeError{kill: k, bound: r.opt.MaxRendererMemory, mainURL: st.mainURL, status: st.status, contentType: st.ctype}
-				st.mu.Unlock()
-				return fmt.Errorf("%s: %w", step, tl) // not retried: it would blow it again
-			}
-			if blown := st.memoryBlown(); blown != nil {
-				return fmt.Errorf("%s: %w", step, blown) // not retried: it would blow it again
-			}
-			return fmt.Errorf("%s: %w: %w", step, errCrashed, err)
-		case ctx.Err() != nil:
-			return fmt.Errorf("%s: %w", step, ctx.Err())
-		}
-		return fmt.Errorf("%s: %w", step, err)
-	}
+	fail := func(step string, err error) error { return r.failure(ctx, inst, st, start, step, err) }
 	defer context.AfterFunc(ctx, t.cancel)()
 	// The tab's own life is bound to its context; this closes it (never the
 	// browser) if the page outlives its deadline.
@@ -768,26 +761,11 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL, po Pa
 	defer hard.Stop()
 	sctx, cancelS := context.WithDeadline(tabCtx, deadline)
 	defer cancelS()
-	nav, err := chromedp.Call(sctx, page.Navigate, page.NavigateParams{URL: u.String()})
-	st.mu.Lock()
-	refused := st.mainRefused
-	st.mu.Unlock()
-	if refused != nil {
-		return nil, fmt.Errorf("navigate: %w: %w", ErrRefused, refused)
-	}
-	if err != nil {
+	if browserErr, err := r.navigate(sctx, st, u); browserErr {
 		return nil, fail("navigate", err)
+	} else if err != nil {
+		return nil, err
 	}
-	if nav.ErrorText != "" {
-		if err := r.tunnelRefusal(u); err != nil {
-			return nil, fmt.Errorf("navigate: %w: %w", ErrRefused, err)
-		}
-		return nil, newNetError(nav.ErrorText)
-	}
-	if nav.IsDownload {
-		return nil, fmt.Errorf("navigate: the URL is a download, not a page")
-	}
-
 	p := &Page{URL: u.String(), Rendered: true, FetchedAt: start}
 	defer r.claimExchanges(st, p)
 	ph := &phases{last: start}
@@ -797,13 +775,8 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL, po Pa
 	r.settle(wctx, st, p, ph, rw)
 	cancelW()
 	p.Notes = append(p.Notes, rw.pageNotes()...)
-	select {
-	case <-st.crashed:
-		return nil, fail("wait", fmt.Errorf("tab crashed"))
-	default:
-	}
-	if inst.ctx.Err() != nil {
-		return nil, fail("wait", inst.ctx.Err())
+	if err := tabAlive(inst, st); err != nil {
+		return nil, fail("wait", err)
 	}
 	if err := r.capture(sctx, st, p); err != nil {
 		if kept := r.keptPage(inst, st, p, err); kept != nil {
@@ -819,6 +792,95 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL, po Pa
 	return p, nil
 }
 
+// deadlines are the page's deadline (PageTimeout from start, or ctx's if
+// sooner) and the end of its wait: part of the budget is kept for the
+// capture, so a page that never settles still returns by its deadline.
+func (r *Renderer) deadlines(ctx context.Context, start time.Time) (deadline, waitUntil time.Time) {
+	deadline = start.Add(r.opt.PageTimeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	reserve := min(deadline.Sub(start)/5, 5*time.Second)
+	return deadline, deadline.Add(-reserve)
+}
+
+// crashCancels is a context of the tab's that a crash of its renderer
+// cancels: a crashed renderer answers nothing, so commands in flight
+// would wait for their deadline.
+func crashCancels(tabCtx context.Context, st *tabState) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(tabCtx)
+	go func() {
+		select {
+		case <-st.crashed:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
+// tabAlive is an error when the tab or its browser crashed.
+func tabAlive(inst *instance, st *tabState) error {
+	select {
+	case <-st.crashed:
+		return fmt.Errorf("tab crashed")
+	default:
+	}
+	return inst.ctx.Err()
+}
+
+// navigate opens u in the tab. Its error is final (a refusal, a network
+// error, a download), or, with browserErr, the browser's own, for
+// failure to judge.
+func (r *Renderer) navigate(sctx context.Context, st *tabState, u *url.URL) (browserErr bool, err error) {
+	nav, err := chromedp.Call(sctx, page.Navigate, page.NavigateParams{URL: u.String()})
+	st.mu.Lock()
+	refused := st.mainRefused
+	st.mu.Unlock()
+	switch {
+	case refused != nil:
+		return false, fmt.Errorf("navigate: %w: %w", ErrRefused, refused)
+	case err != nil:
+		return true, err
+	case nav.ErrorText != "":
+		if err := r.tunnelRefusal(u); err != nil {
+			return false, fmt.Errorf("navigate: %w: %w", ErrRefused, err)
+		}
+		return false, newNetError(nav.ErrorText)
+	case nav.IsDownload:
+		return false, fmt.Errorf("navigate: the URL is a download, not a page")
+	}
+	return false, nil
+}
+
+// failure is the error of a render of inst's tab st started at start that
+// failed at step: too large when its renderer was killed over its memory
+// bound, crashed (retried), the caller's context's end, or err.
+func (r *Renderer) failure(ctx context.Context, inst *instance, st *tabState, start time.Time, step string, err error) error {
+	crashed := inst.ctx.Err() != nil
+	select {
+	case <-st.crashed:
+		crashed = true
+	default:
+	}
+	switch {
+	case crashed && ctx.Err() == nil:
+		if k, ok := inst.memKilledSince(start); ok {
+			st.mu.Lock()
+			tl := &tooLargeError{kill: k, bound: r.opt.MaxRendererMemory, mainURL: st.mainURL, status: st.status, contentType: st.ctype}
+			st.mu.Unlock()
+			return fmt.Errorf("%s: %w", step, tl) // not retried: it would blow it again
+		}
+		if blown := st.memoryBlown(); blown != nil {
+			return fmt.Errorf("%s: %w", step, blown) // not retried: it would blow it again
+		}
+		return fmt.Errorf("%s: %w: %w", step, errCrashed, err)
+	case ctx.Err() != nil:
+		return fmt.Errorf("%s: %w", step, ctx.Err())
+	}
+	return fmt.Errorf("%s: %w", step, err)
+}
+
 // tunnelRefusal is the proxy's refusal of a tunnel to u's host, if any.
 func (r *Renderer) tunnelRefusal(u *url.URL) error {
 	if r.proxy == nil || u.Scheme != "https" {
@@ -828,7 +890,7 @@ func (r *Renderer) tunnelRefusal(u *url.URL) error {
 	if port == "" {
 		port = "443"
 	}
-	return r.proxy.refusal(net.JoinHostPort(u.Hostname(), port))
+	return r.proxy.Refusal(net.JoinHostPort(u.Hostname(), port))
 }
 
 // keptPage returns p filled from the document as the proxy received it,
@@ -847,7 +909,7 @@ func (r *Renderer) keptPage(inst *instance, st *tabState, p *Page, err error) *P
 	st.mu.Lock()
 	main, status, ctype := st.mainURL, st.status, st.ctype
 	st.mu.Unlock()
-	body, cut, ok := r.proxy.doc(main)
+	body, cut, ok := r.proxy.Doc(main)
 	if !ok || len(body) == 0 {
 		return nil
 	}
@@ -882,10 +944,10 @@ func (r *Renderer) tunnelCut(st *tabState, t time.Time) string {
 	if port == "" {
 		port = "443"
 	}
-	if !r.proxy.cutSince(net.JoinHostPort(u.Hostname(), port), t) {
+	if !r.proxy.CutSince(net.JoinHostPort(u.Hostname(), port), t) {
 		return ""
 	}
-	return fmt.Sprintf("the tunnel to %s was cut at %d bytes", u.Host, r.opt.MaxResponseBytes*tunnelResponses)
+	return fmt.Sprintf("the tunnel to %s was cut at %d bytes", u.Host, r.proxy.TunnelBound())
 }
 
 // markCut marks p partial when the proxy cut its document at its bound.
@@ -896,7 +958,7 @@ func (r *Renderer) markCut(st *tabState, p *Page) {
 	st.mu.Lock()
 	main := st.mainURL
 	st.mu.Unlock()
-	if _, cut, ok := r.proxy.doc(main); ok && cut && !p.Partial {
+	if _, cut, ok := r.proxy.Doc(main); ok && cut && !p.Partial {
 		p.Partial, p.PartialReason = true, fmt.Sprintf("document cut at %d bytes", r.opt.MaxResponseBytes)
 	}
 	if why := r.tunnelCut(st, p.FetchedAt); why != "" && !p.Partial {
@@ -913,49 +975,16 @@ func (r *Renderer) markCut(st *tabState, p *Page) {
 func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases, rw *regionWatch) {
 	w := r.opt.Wait
 	defer ph.mark("wait")
-	partial := func(reason string) {
-		if !p.Partial {
-			p.Partial, p.PartialReason = true, reason
-		}
-	}
-	loaded := st.loadedCh()
-	var early *pageState // the page's state when its region settled before the load event
-	for waiting := true; waiting; {
-		select {
-		case <-loaded:
-			waiting = false
-		case <-st.crashed:
-			return
-		case <-ctx.Done():
-			partial("the load event had not fired at the deadline")
-			return
-		case <-time.After(pollEvery):
-			if ps, ok := r.regionSettled(ctx, rw); ok {
-				early = &ps
-				waiting = false
-				continue
-			}
-			// A document whose TLS tunnel the proxy cut never loads:
-			// what came of it is captured now.
-			if why := r.tunnelCut(st, p.FetchedAt); why != "" {
-				partial(why)
-				// What arrived is parsed in a moment; the load event may
-				// never come.
-				select {
-				case <-loaded:
-				case <-ctx.Done():
-				case <-time.After(cutGrace):
-				}
-				return
-			}
-		}
+	early, ok := r.waitLoad(ctx, st, p, rw)
+	if !ok {
+		return
 	}
 	ph.mark("load")
-	ps, ok := pageState{}, true
+	ps := pageState{}
 	if early != nil {
 		ps = *early
 	} else if ps, ok = r.quiet(ctx, st, time.Now(), false, rw); !ok {
-		partial("network or DOM still busy at the deadline")
+		markPartial(p, "network or DOM still busy at the deadline")
 		return
 	}
 	if rw.settled() {
@@ -967,38 +996,9 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 		r.dismissConsent(ctx, st, p)
 		ph.mark("consent")
 	}
-	steps, clicks := 0, 0
-	for {
-		// A page no taller than the window has nothing below it to load.
-		for w.ScrollSteps > 0 && steps < w.ScrollSteps && ps.Height > ps.Viewport+1 {
-			h0 := ps.Height
-			st.acting()
-			if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](scrollJS, chromedp.EvalAwaitPromise)); err != nil {
-				break
-			}
-			steps++
-			if ps, ok = r.quiet(ctx, st, time.Now(), true, rw); !ok {
-				p.Notes = append(p.Notes, fmt.Sprintf("scroll: %d steps", steps))
-				partial("still loading while scrolling at the deadline")
-				return
-			}
-			if ps.Height <= h0 {
-				break
-			}
-		}
-		if w.LoadMoreClicks < 0 || clicks >= w.LoadMoreClicks {
-			break
-		}
-		st.acting()
-		label, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf("(%s)(%s)", loadMoreJS, strconv.Quote(w.LoadMoreSelector))))
-		if err != nil || label == "" {
-			break
-		}
-		clicks++
-		if ps, ok = r.quiet(ctx, st, time.Now(), true, rw); !ok {
-			partial("still loading after a load-more click at the deadline")
-			break
-		}
+	steps, clicks, ok := r.loadAll(ctx, st, p, rw, ps)
+	if !ok {
+		return
 	}
 	ph.mark("scroll+more")
 	if steps > 0 {
@@ -1013,6 +1013,100 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 	chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
 }
 
+// markPartial marks p partial for reason, unless it already is.
+func markPartial(p *Page, reason string) {
+	if !p.Partial {
+		p.Partial, p.PartialReason = true, reason
+	}
+}
+
+// waitLoad waits for the page's load event, or for its content region to
+// settle first (the page's state then returned); ok is false when the
+// page is done waiting for (its tab crashed, the deadline passed: p
+// marked partial, its TLS tunnel was cut).
+func (r *Renderer) waitLoad(ctx context.Context, st *tabState, p *Page, rw *regionWatch) (early *pageState, ok bool) {
+	loaded := st.loadedCh()
+	for {
+		select {
+		case <-loaded:
+			return nil, true
+		case <-st.crashed:
+			return nil, false
+		case <-ctx.Done():
+			markPartial(p, "the load event had not fired at the deadline")
+			return nil, false
+		case <-time.After(pollEvery):
+			if ps, ok := r.regionSettled(ctx, rw); ok {
+				return &ps, true
+			}
+			// A document whose TLS tunnel the proxy cut never loads:
+			// what came of it is captured now.
+			if why := r.tunnelCut(st, p.FetchedAt); why != "" {
+				markPartial(p, why)
+				// What arrived is parsed in a moment; the load event may
+				// never come.
+				select {
+				case <-loaded:
+				case <-ctx.Done():
+				case <-time.After(cutGrace):
+				}
+				return nil, false
+			}
+		}
+	}
+}
+
+// loadAll scrolls the page and clicks its "load more" control, each time
+// until it brings nothing more or its bound, from the page's state ps; ok
+// is false when the deadline passed while scrolling (p marked partial).
+func (r *Renderer) loadAll(ctx context.Context, st *tabState, p *Page, rw *regionWatch, ps pageState) (steps, clicks int, ok bool) {
+	w := r.opt.Wait
+	for {
+		if ps, steps, ok = r.scroll(ctx, st, p, rw, ps, steps); !ok {
+			return steps, clicks, false
+		}
+		if w.LoadMoreClicks < 0 || clicks >= w.LoadMoreClicks {
+			return steps, clicks, true
+		}
+		st.acting()
+		label, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf("(%s)(%s)", loadMoreJS, strconv.Quote(w.LoadMoreSelector))))
+		if err != nil || label == "" {
+			return steps, clicks, true
+		}
+		clicks++
+		if ps, ok = r.quiet(ctx, st, time.Now(), true, rw); !ok {
+			markPartial(p, "still loading after a load-more click at the deadline")
+			return steps, clicks, true
+		}
+	}
+}
+
+// scroll scrolls the page a step at a time while it grows (a page no
+// taller than the window has nothing below it to load), up to
+// Wait.ScrollSteps in all (steps made so far); ok is false when the
+// deadline passed (p marked partial).
+func (r *Renderer) scroll(ctx context.Context, st *tabState, p *Page, rw *regionWatch, ps pageState, steps int) (pageState, int, bool) {
+	w := r.opt.Wait
+	for w.ScrollSteps > 0 && steps < w.ScrollSteps && ps.Height > ps.Viewport+1 {
+		h0 := ps.Height
+		st.acting()
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](scrollJS, chromedp.EvalAwaitPromise)); err != nil {
+			break
+		}
+		steps++
+		var ok bool
+		if ps, ok = r.quiet(ctx, st, time.Now(), true, rw); !ok {
+			p.Notes = append(p.Notes, fmt.Sprintf("scroll: %d steps", steps))
+			markPartial(p, "still loading while scrolling at the deadline")
+			return ps, steps, false
+		}
+		if ps.Height <= h0 {
+			break
+		}
+	}
+	return ps, steps, true
+}
+
 // quiet waits until the page is ready: no request in flight that is not a
 // long poll, no short timer pending (js/init.js), and neither the network
 // nor the DOM changed for the page's settle window (tabState.window), both
@@ -1025,34 +1119,15 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 // has settled (rw.settled); once it has, requests started before that
 // (analytics, ads, long polls still in flight) no longer hold the page.
 func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, afterAction bool, rw *regionWatch) (pageState, bool) {
-	w := r.opt.Wait
 	var ps pageState
 	for {
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[pageState](rw.stateCall()))
-		now := time.Now()
 		sleep := pollEvery
 		if err == nil {
 			ps = got
-			var regionLeft time.Duration
-			if !rw.settled() {
-				var settled bool
-				if settled, regionLeft = rw.observe(ps); settled {
-					return ps, true
-				}
-			}
-			win := st.window(w.Settle, w.NetworkIdle)
-			domWin := max(win, w.DOMQuiet)
-			domQuiet := min(time.Duration(ps.Quiet*float64(time.Millisecond)), now.Sub(since))
-			netLeft, busy := st.netLeft(now, since, win, w.LongRequest, afterAction, rw.settledAt())
-			domLeft := max(domWin-domQuiet, 0)
-			if !busy && ps.Timers == 0 && netLeft == 0 && domLeft == 0 {
+			var done bool
+			if done, sleep = r.quietLook(st, ps, since, afterAction, rw); done {
 				return ps, true
-			}
-			if !busy && ps.Timers == 0 {
-				sleep = min(max(netLeft, domLeft, minSleep), pollEvery)
-			}
-			if regionLeft > 0 {
-				sleep = min(sleep, max(regionLeft, minSleep))
 			}
 		}
 		select {
@@ -1064,6 +1139,37 @@ func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, aft
 		case <-time.After(sleep):
 		}
 	}
+}
+
+// quietLook judges one look at the page (ps) for quiet: whether the page
+// (or its content region) is quiet, else how long to wait before the next
+// look.
+func (r *Renderer) quietLook(st *tabState, ps pageState, since time.Time, afterAction bool, rw *regionWatch) (bool, time.Duration) {
+	w := r.opt.Wait
+	now := time.Now()
+	var regionLeft time.Duration
+	if !rw.settled() {
+		var settled bool
+		if settled, regionLeft = rw.observe(ps); settled {
+			return true, 0
+		}
+	}
+	win := st.window(w.Settle, w.NetworkIdle)
+	domWin := max(win, w.DOMQuiet)
+	domQuiet := min(time.Duration(ps.Quiet*float64(time.Millisecond)), now.Sub(since))
+	netLeft, busy := st.netLeft(now, since, win, w.LongRequest, afterAction, rw.settledAt())
+	domLeft := max(domWin-domQuiet, 0)
+	if !busy && ps.Timers == 0 && netLeft == 0 && domLeft == 0 {
+		return true, 0
+	}
+	sleep := pollEvery
+	if !busy && ps.Timers == 0 {
+		sleep = min(max(netLeft, domLeft, minSleep), pollEvery)
+	}
+	if regionLeft > 0 {
+		sleep = min(sleep, max(regionLeft, minSleep))
+	}
+	return false, sleep
 }
 
 // regionSettled looks at the page once and reports whether its content
@@ -1108,13 +1214,13 @@ func (r *Renderer) dismissConsent(ctx context.Context, st *tabState, p *Page) {
 // capture fills p from the tab: network facts, a DOM snapshot with layout,
 // links and the optional screenshot.
 func (r *Renderer) capture(ctx context.Context, st *tabState, p *Page) error {
-	doc, err := snapshot(ctx, r.opt.MaxHTMLBytes)
+	doc, err := snapshot.Capture(ctx, r.opt.MaxHTMLBytes)
 	if err != nil {
 		return err
 	}
-	p.HTML, p.Layout, p.Frames, p.Title = doc.html, doc.layout, doc.frames, doc.title
-	p.FinalURL = doc.url
-	if doc.truncated {
+	p.HTML, p.Layout, p.Frames, p.Title = doc.HTML, doc.Layout, doc.Frames, doc.Title
+	p.FinalURL = doc.URL
+	if doc.Truncated {
 		p.Partial = true
 		if p.PartialReason == "" {
 			p.PartialReason = fmt.Sprintf("HTML cut at %d bytes", r.opt.MaxHTMLBytes)

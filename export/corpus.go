@@ -137,10 +137,7 @@ func Corpus(ctx context.Context, st store.Store, c *chain.Chain, opt CorpusOptio
 	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}
-	w := &outputs{dir: opt.Out, waczOpt: opt.WACZ}
-	if w.waczOpt.WARC.Crawl == "" {
-		w.waczOpt.WARC.Crawl = opt.Dataset
-	}
+	w := &outputs{dir: opt.Out, waczOpt: waczOptions(ctx, st, opt, items)}
 	defer w.closeAll()
 	stats := &CorpusStats{Languages: map[string]int{}, Taggers: map[string]int{}}
 	var graphPages []*Page
@@ -331,6 +328,48 @@ func sources(ctx context.Context, st store.Store, opt CorpusOptions) ([]item, er
 	return out, nil
 }
 
+// waczOptions are opt.WACZ with the defaults of an export of items: the
+// warcinfo names the dataset, and a payload captured outside the export
+// is a revisit (earlierCapture).
+func waczOptions(ctx context.Context, st store.Store, opt CorpusOptions, items []item) WACZOptions {
+	w := opt.WACZ
+	if w.WARC.Crawl == "" {
+		w.WARC.Crawl = opt.Dataset
+	}
+	if w.WARC.Earlier == nil {
+		w.WARC.Earlier = earlierCapture(ctx, st, opt.Dataset, items)
+	}
+	return w
+}
+
+// firstCapturer is a store that finds a payload's first capture
+// (store.DB).
+type firstCapturer interface {
+	FirstExchange(ctx context.Context, dataset, url, payloadSHA256 string) (store.ExchangeRef, bool, error)
+}
+
+// earlierCapture is the WARCOptions.Earlier of an export of items of a
+// dataset: the first capture of a payload in the dataset when it is not
+// among the pages exported (an earlier round of a monitor exported
+// alone). Nil without a dataset, or on a store that cannot tell.
+func earlierCapture(ctx context.Context, st store.Store, dataset string, items []item) func(*store.Exchange) (store.ExchangeRef, bool, error) {
+	fc, ok := st.(firstCapturer)
+	if !ok || dataset == "" {
+		return nil
+	}
+	exported := make(map[int64]bool, len(items))
+	for _, it := range items {
+		exported[it.pageID] = true
+	}
+	return func(ex *store.Exchange) (store.ExchangeRef, bool, error) {
+		ref, ok, err := fc.FirstExchange(ctx, dataset, ex.URL, ex.PayloadSHA256)
+		if err != nil || !ok || exported[ref.PageID] || !ref.At.Before(ex.At) {
+			return store.ExchangeRef{}, false, err
+		}
+		return ref, true, nil
+	}
+}
+
 // restrict keeps the items of the pages opt.Dataset and opt.PageIDs
 // select.
 func restrict(ctx context.Context, st store.Store, opt CorpusOptions, items []item) ([]item, error) {
@@ -366,7 +405,7 @@ func restrict(ctx context.Context, st store.Store, opt CorpusOptions, items []it
 }
 
 func toPage(p *store.Page, it item) *Page {
-	page := &Page{ID: fmt.Sprintf("p%d", p.ID), URL: p.URL, FetchedAt: p.FetchedAt, Status: p.Status,
+	page := &Page{ID: pageID(p.ID), URL: p.URL, FetchedAt: p.FetchedAt, Status: p.Status,
 		ContentType: p.ContentType, HTML: p.HTML()}
 	if p.URL == "" {
 		page.URL = "urn:gleaner:" + p.Dataset + ":" + p.Key()

@@ -70,12 +70,9 @@ func NewWACZ(path string, opt WACZOptions) (*WACZ, error) {
 	if err != nil {
 		return nil, fmt.Errorf("wacz: %w", err)
 	}
-	z := &WACZ{path: path, tmp: tmp, opt: opt, seen: map[string]seenPayload{}}
-	if err := z.roll(); err != nil {
-		z.Abort()
-		return nil, err
-	}
-	return z, nil
+	// The first WARC file is started by the first page: a package of
+	// finished files only (AddWARC) has none of its own.
+	return &WACZ{path: path, tmp: tmp, opt: opt, seen: map[string]seenPayload{}}, nil
 }
 
 // roll closes the current WARC file, if any, and starts the next one.
@@ -83,7 +80,7 @@ func (z *WACZ) roll() error {
 	if err := z.closeWARC(); err != nil {
 		return err
 	}
-	name := fmt.Sprintf("data-%05d.warc.gz", len(z.warcs))
+	name := z.archiveName(fmt.Sprintf("data-%05d.warc.gz", len(z.warcs)))
 	f, err := os.Create(filepath.Join(z.tmp, name))
 	if err != nil {
 		return fmt.Errorf("wacz: %w", err)
@@ -116,7 +113,7 @@ func (z *WACZ) closeWARC() error {
 
 // AddPage writes the page's records (see WARC) and lists the page.
 func (z *WACZ) AddPage(p *Page) error {
-	if z.inFile > 0 && z.w.Offset() >= z.opt.MaxWARCBytes {
+	if z.w == nil || (z.inFile > 0 && z.w.Offset() >= z.opt.MaxWARCBytes) {
 		if err := z.roll(); err != nil {
 			return err
 		}

@@ -58,6 +58,16 @@ type WARCOptions struct {
 	// NoRevisits writes every response in full, even a payload written
 	// before.
 	NoRevisits bool
+	// NoText leaves out the conversion record of the extracted text (a
+	// page written as it is fetched has none yet).
+	NoText bool
+	// Earlier, when set, finds the first capture of an exchange's payload
+	// (same URL, same payload digest) written elsewhere: in an earlier
+	// round of a monitor, exported alone. The response is then a revisit
+	// record referring to that capture's response record, whose
+	// WARC-Record-ID every export derives alike (exchangeID). Captures
+	// written in the same file or package are found without it.
+	Earlier func(ex *store.Exchange) (ref store.ExchangeRef, ok bool, err error)
 }
 
 // RecordInfo describes a record just written, for an index (CDXJ).
@@ -153,6 +163,9 @@ func (x *WARC) WritePage(p *Page) error {
 			return err
 		}
 	}
+	if x.opt.NoText {
+		return nil
+	}
 	text := p.Text
 	if p.Title != "" {
 		text = p.Title + "\n\n" + text
@@ -169,7 +182,7 @@ func (x *WARC) writeExchanges(p *Page) (string, error) {
 	var docID string
 	for i := range p.Exchanges {
 		ex := &p.Exchanges[i]
-		id, err := x.writeExchange(ex)
+		id, err := x.writeExchange(p.ID, i, ex)
 		if err != nil {
 			return "", err
 		}
@@ -180,19 +193,24 @@ func (x *WARC) writeExchanges(p *Page) (string, error) {
 	return docID, nil
 }
 
-// writeExchange writes the response (or revisit) record of ex, then its
-// request concurrent to it, and returns the response's record ID.
-func (x *WARC) writeExchange(ex *store.Exchange) (string, error) {
+// writeExchange writes the response (or revisit) record of exchange seq
+// of page pageID, then its request concurrent to it, and returns the
+// response's record ID.
+func (x *WARC) writeExchange(pageID string, seq int, ex *store.Exchange) (string, error) {
 	if ex.URL == "" {
 		return "", errors.New("warc: exchange without URL")
 	}
 	pd := x.digest(ex.Payload)
-	r := warcRecord{typ: "response", target: ex.URL, date: ex.At, ip: ex.IP,
+	r := warcRecord{typ: "response", target: ex.URL, date: ex.At, ip: ex.IP, id: exchangeID("response", pageID, seq, ex),
 		contentType: "application/http;msgtype=response", block: append(append([]byte(nil), ex.Response...), ex.Payload...),
 		payloadDigest: pd, truncated: ex.Truncated, http: true}
-	if prev, ok := x.seen[pd]; ok && len(ex.Payload) > 0 && !x.opt.NoRevisits {
+	prev, ok, err := x.revisitOf(ex, pd)
+	if err != nil {
+		return "", err
+	}
+	if ok {
 		r.typ, r.block, r.refersTo = "revisit", ex.Response, prev.id
-		r.revisitOf = &prev
+		r.revisitOf, r.id = &prev, exchangeID("revisit", pageID, seq, ex)
 	}
 	id, err := x.record(r)
 	if err != nil {
@@ -206,6 +224,48 @@ func (x *WARC) writeExchange(ex *store.Exchange) (string, error) {
 			contentType: "application/http;msgtype=request", block: append(append([]byte(nil), ex.Request...), ex.RequestBody...)})
 	}
 	return id, err
+}
+
+// revisitOf is the capture ex's payload (digest pd) revisits: one written
+// before by this writer or its package, else the first capture
+// WARCOptions.Earlier finds elsewhere; ok false when ex is to be written
+// in full.
+func (x *WARC) revisitOf(ex *store.Exchange, pd string) (seenPayload, bool, error) {
+	if len(ex.Payload) == 0 || x.opt.NoRevisits {
+		return seenPayload{}, false, nil
+	}
+	if prev, ok := x.seen[pd]; ok {
+		return prev, true, nil
+	}
+	if x.opt.Earlier == nil || ex.Truncated {
+		return seenPayload{}, false, nil
+	}
+	ref, ok, err := x.opt.Earlier(ex)
+	if err != nil || !ok {
+		return seenPayload{}, false, err
+	}
+	first := store.Exchange{URL: ref.URL, Method: ref.Method, At: ref.At}
+	return seenPayload{id: exchangeID("response", pageID(ref.PageID), ref.Seq, &first), uri: ref.URL, date: ref.At}, true, nil
+}
+
+// pageID names a store page in the records and lists of an export.
+func pageID(id int64) string { return fmt.Sprintf("p%d", id) }
+
+// exchangeID is the WARC-Record-ID of the record of type typ made of
+// exchange seq of page pageID: derived from them (a SHA-256 made a UUID,
+// version 8), so that every export of the store names a capture alike and
+// a revisit written in another export refers to it rightly. A page
+// without an ID gets random IDs.
+func exchangeID(typ, pageID string, seq int, ex *store.Exchange) string {
+	if pageID == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(fmt.Sprintf("gleaner exchange\x00%s\x00%s\x00%d\x00%s\x00%s\x00%d",
+		typ, pageID, seq, ex.Method, ex.URL, ex.At.UnixMilli())))
+	b := sum[:16]
+	b[6] = b[6]&0x0f | 0x80
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("<urn:uuid:%x-%x-%x-%x-%x>", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
 }
 
 // documentExchange is the exchange of the page's document: the page URL's,
@@ -262,11 +322,15 @@ type warcRecord struct {
 	http                     bool // the block is an HTTP message
 	truncated                bool
 	revisitOf                *seenPayload
+	id                       string // the WARC-Record-ID; "" for a random one
 }
 
 // record writes one gzip-compressed record and returns its WARC-Record-ID.
 func (x *WARC) record(r warcRecord) (string, error) {
-	id := "<urn:uuid:" + uuid() + ">"
+	id := r.id
+	if id == "" {
+		id = "<urn:uuid:" + uuid() + ">"
+	}
 	date := r.date
 	if date.IsZero() {
 		date = x.now()
@@ -447,17 +511,8 @@ func ReadWARC(r io.Reader, maxBlock int64) ([]Record, error) {
 
 // readRecord reads and checks record number n.
 func readRecord(tr *textproto.Reader, maxBlock int64, n int) (Record, error) {
-	line := ""
-	for line == "" {
-		var err error
-		if line, err = tr.ReadLine(); err == io.EOF {
-			return Record{}, err
-		} else if err != nil {
-			return Record{}, fmt.Errorf("warc: record %d: %w", n, err)
-		}
-	}
-	if line != "WARC/1.1" && line != "WARC/1.0" {
-		return Record{}, fmt.Errorf("warc: record %d: bad version line %q", n, line)
+	if err := readVersion(tr, n); err != nil {
+		return Record{}, err
 	}
 	h, err := tr.ReadMIMEHeader()
 	if err != nil {
@@ -475,14 +530,39 @@ func readRecord(tr *textproto.Reader, maxBlock int64, n int) (Record, error) {
 		return Record{}, fmt.Errorf("warc: record %d lacks WARC-Type, WARC-Record-ID or WARC-Date", n)
 	}
 	rec := Record{Header: h, Block: block}
-	if d := h.Get("WARC-Block-Digest"); d != "" && !digestMatches(d, block) {
-		return rec, fmt.Errorf("warc: record %d: block digest mismatch", n)
+	return rec, checkDigests(&rec, n)
+}
+
+// readVersion reads the version line of record n, after the blank lines
+// that end the record before; io.EOF at the end of the file.
+func readVersion(tr *textproto.Reader, n int) error {
+	line := ""
+	for line == "" {
+		var err error
+		if line, err = tr.ReadLine(); err == io.EOF {
+			return err
+		} else if err != nil {
+			return fmt.Errorf("warc: record %d: %w", n, err)
+		}
+	}
+	if line != "WARC/1.1" && line != "WARC/1.0" {
+		return fmt.Errorf("warc: record %d: bad version line %q", n, line)
+	}
+	return nil
+}
+
+// checkDigests checks record n's block digest, and the payload digest of
+// a response or resource record.
+func checkDigests(rec *Record, n int) error {
+	h := rec.Header
+	if d := h.Get("WARC-Block-Digest"); d != "" && !digestMatches(d, rec.Block) {
+		return fmt.Errorf("warc: record %d: block digest mismatch", n)
 	}
 	if d := h.Get("WARC-Payload-Digest"); d != "" && (rec.Type() == "response" || rec.Type() == "resource") &&
 		!digestMatches(d, rec.Payload()) && !chunked(rec.Block) {
-		return rec, fmt.Errorf("warc: record %d: payload digest mismatch", n)
+		return fmt.Errorf("warc: record %d: payload digest mismatch", n)
 	}
-	return rec, nil
+	return nil
 }
 
 // chunked reports whether an HTTP message's head says its body is chunked

@@ -35,12 +35,13 @@ func (m *Monitor) putPage(ctx context.Context, d Document, pg *page, resp *respo
 	if t, err := time.Parse(time.RFC3339, d.FirstSeen); err == nil {
 		p.FetchedAt = t
 	}
-	// With a Fetcher the page is a rendered DOM, else the bytes received.
-	if m.cfg.Fetcher != nil {
+	// With a renderer the page is a rendered DOM, else the bytes received.
+	if resp.rendered {
 		p.RenderedHTML = pg.src
 	} else {
 		p.RawHTML = pg.src
 	}
+	p.Exchanges = resp.exchanges
 	if err := m.db.PutPages(ctx, []*store.Page{p}); err != nil {
 		return 0, fmt.Errorf("monitor: page of %s: %w", d.URL, err)
 	}
@@ -57,11 +58,12 @@ func (m *Monitor) putPage(ctx context.Context, d Document, pg *page, resp *respo
 // learned on its hubs too, and a template the hubs make is known as one.
 func (m *Monitor) storeHub(ctx context.Context, p pending, pg *page, resp *response) error {
 	sp := &store.Page{URL: p.url, Dataset: HubDataset(m.cfg.Name), Status: resp.status, ContentType: resp.contentType, FetchedAt: m.cfg.Now()}
-	if m.cfg.Fetcher != nil {
+	if resp.rendered {
 		sp.RenderedHTML = pg.src
 	} else {
 		sp.RawHTML = pg.src
 	}
+	sp.Exchanges = resp.exchanges
 	if err := m.db.PutPages(ctx, []*store.Page{sp}); err != nil {
 		return fmt.Errorf("monitor: page of %s: %w", p.url, err)
 	}

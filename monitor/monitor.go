@@ -228,6 +228,10 @@ type response struct {
 	etag         string
 	lastModified string
 	contentType  string
+	// With Config.Fetcher: whether the page is a rendered DOM, and the
+	// HTTP exchanges it recorded (browser.RecordOptions), stored with it.
+	rendered  bool
+	exchanges []store.Exchange
 }
 
 // maxPageBytes bounds an HTML page; sources have feeds.MaxBytes.

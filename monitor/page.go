@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/pagemeta"
@@ -311,7 +312,8 @@ func (m *Monitor) fetchPage(ctx context.Context, u string) (*page, *response, er
 		if bp.Status != http.StatusOK {
 			return nil, nil, fmt.Errorf("url %s: HTTP %d", u, bp.Status)
 		}
-		return m.readPage(u, bp.FinalURL, []byte(bp.HTML)), &response{status: bp.Status, finalURL: bp.FinalURL}, nil
+		return m.readPage(u, bp.FinalURL, []byte(bp.HTML)), &response{status: bp.Status, finalURL: bp.FinalURL,
+			rendered: bp.Rendered, exchanges: capture.Exchanges(bp.Exchanges)}, nil
 	}
 	resp, err := m.get(ctx, u, "", "", readPage)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -145,4 +146,35 @@ func (s *DB) Exchanges(ctx context.Context, pageID int64) ([]Exchange, error) {
 		return nil, fmt.Errorf("store: exchanges of page %d: %w", pageID, err)
 	}
 	return out, nil
+}
+
+// ExchangeRef locates a stored exchange: its page, its place in the page,
+// and what a revisit record referring to its response names.
+type ExchangeRef struct {
+	PageID        int64
+	Seq           int
+	URL           string
+	Method        string
+	At            time.Time
+	PayloadSHA256 string
+}
+
+// FirstExchange is the earliest exchange stored with a page of dataset
+// whose URL and payload digest are these and whose payload is whole: the
+// capture a later one of the same payload is a revisit of (a monitor's
+// rounds re-fetch a site's scripts and styles). ok is false when there is
+// none.
+func (s *DB) FirstExchange(ctx context.Context, dataset, url, payloadSHA256 string) (ref ExchangeRef, ok bool, err error) {
+	var at int64
+	err = s.db.QueryRowContext(ctx, s.d.rebind(`SELECT e.page_id, e.seq, e.method, e.sent_at FROM exchanges e JOIN pages p ON p.id = e.page_id
+		WHERE e.url = ? AND e.payload_sha256 = ? AND e.truncated = ? AND p.dataset = ?
+		ORDER BY e.sent_at, e.page_id, e.seq LIMIT 1`), url, payloadSHA256, false, dataset).Scan(&ref.PageID, &ref.Seq, &ref.Method, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ExchangeRef{}, false, nil
+	}
+	if err != nil {
+		return ExchangeRef{}, false, fmt.Errorf("store: first exchange of %s: %w", url, err)
+	}
+	ref.URL, ref.At, ref.PayloadSHA256 = url, fromMillis(at), payloadSHA256
+	return ref, true, nil
 }

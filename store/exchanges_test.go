@@ -64,3 +64,34 @@ func TestExchanges(t *testing.T) {
 		}
 	})
 }
+
+// TestFirstExchange finds the earliest whole capture of a URL's payload
+// in a dataset, on both backends: not a truncated one, not another
+// dataset's, not another payload's.
+func TestFirstExchange(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		db, _ := openTemp(t, b)
+		at := time.Date(2026, 11, 26, 18, 0, 0, 0, time.UTC)
+		js := func(when time.Duration, payload string, truncated bool) store.Exchange {
+			return store.Exchange{URL: "http://example.org/app.js", Method: "GET", At: at.Add(when), Payload: []byte(payload), Truncated: truncated}
+		}
+		pages := []*store.Page{
+			{URL: "http://example.org/0", Dataset: "monitor:m", Exchanges: []store.Exchange{js(0, "v1", true)}},
+			{URL: "http://example.org/1", Dataset: "monitor:m", Exchanges: []store.Exchange{js(time.Hour, "v1", false)}},
+			{URL: "http://example.org/2", Dataset: "monitor:m", Exchanges: []store.Exchange{js(2*time.Hour, "v2", false), js(3*time.Hour, "v1", false)}},
+			{URL: "http://example.org/3", Dataset: "crawl:c", Exchanges: []store.Exchange{js(-time.Hour, "v1", false)}},
+		}
+		if err := db.PutPages(ctx, pages); err != nil {
+			t.Fatal(err)
+		}
+		sum := pages[2].Exchanges[1].PayloadSHA256
+		ref, ok, err := db.FirstExchange(ctx, "monitor:m", "http://example.org/app.js", sum)
+		if err != nil || !ok || ref.PageID != pages[1].ID || ref.Seq != 0 || !ref.At.Equal(at.Add(time.Hour)) || ref.Method != "GET" {
+			t.Errorf("first v1: %+v %v %v", ref, ok, err)
+		}
+		if _, ok, err := db.FirstExchange(ctx, "monitor:none", "http://example.org/app.js", sum); ok || err != nil {
+			t.Errorf("another dataset: %v %v", ok, err)
+		}
+	})
+}

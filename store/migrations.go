@@ -133,4 +133,7 @@ var migrations = []Migration{
 	{Version: 3, Name: "extractions: page_type", Statements: []string{
 		`ALTER TABLE extractions ADD COLUMN page_type TEXT NOT NULL DEFAULT ''`,
 	}},
+	{Version: 4, Name: "exchanges: by URL and payload digest, for revisits across exports", Statements: []string{
+		`CREATE INDEX exchanges_payload ON exchanges (url, payload_sha256)`,
+	}},
 }

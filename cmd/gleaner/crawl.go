@@ -104,6 +104,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	threshold := fs.Float64("threshold", 0, "fixed relevance threshold (default: calibrated on the first pages)")
 	plain := fs.Bool("plain", false, "plain HTTP fetch, no browser (static sites)")
 	record := fs.Bool("record", false, "keep each page's HTTP exchanges as served, for export --format warc,wacz")
+	warcFlags := addWARCFollowFlags(fs)
 	tabs := fs.Int("tabs", 2, "browser tabs (pages rendered at once)")
 	chromium := fs.String("chromium", "", "Chromium `binary`")
 	withFixtures := fs.Bool("fixtures", false, "serve the bundled fixture web and crawl it on its on-topic theme")
@@ -181,6 +182,9 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(cfg.Seeds) == 0 {
 		return fmt.Errorf("%w: no seed URL (arguments, config seeds, or --fixtures)", errUsage)
 	}
+	if err := warcFlags.check(cfg.Record); err != nil {
+		return err
+	}
 	if *delay < 0 || *workers < 0 || *tabs < 1 {
 		return fmt.Errorf("%w: --delay and --workers must not be negative, --tabs at least 1", errUsage)
 	}
@@ -210,8 +214,13 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	fmt.Fprintf(stdout, "crawl %s: %d seeds, strategy %s, db %s\n", cfg.Name, len(cfg.Seeds), orString(cfg.Strategy, "opic"), *db)
+	stopWARC := warcFlags.start(ctx, st, crawler.Dataset(cfg.Name), stderr)
+	defer stopWARC()
 	sum, runErr := c.Run(ctx)
 	prog.done()
+	if err := stopWARC(); err != nil && runErr == nil {
+		return err
+	}
 	printCrawlSummary(stdout, sum)
 	if err := crawlOutcome(cfg.Name, sum, runErr); err != nil {
 		return err

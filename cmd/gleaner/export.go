@@ -30,7 +30,16 @@ func openForExport(ctx context.Context, path string) (store.Store, error) {
 	return store.OpenReadOnly(ctx, path)
 }
 
+// runExport is "gleaner export": a corpus, or "export pack".
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "pack" {
+		return runExportPack(ctx, args[1:], stdout, stderr)
+	}
+	return runExportCorpus(ctx, args, stdout, stderr)
+}
+
+// runExportCorpus writes the corpus formats of the store's pages.
+func runExportCorpus(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("export", stderr)
 	db := addDBFlag(fs)
 	cf := addChainFlags(fs)
@@ -46,7 +55,8 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	sf := addMonitorSelectFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: gleaner export --db D --format F[,F…] --out DIR [--site S] [--run R] [--gold] [--crawl NAME]\n"+
-			"       gleaner export --db D --format F[,F…] --out DIR --monitor NAME [--round R] [--site HOST] [--lang L] [--since T] [--until T]\n\n"+
+			"       gleaner export --db D --format F[,F…] --out DIR --monitor NAME [--round R] [--site HOST] [--lang L] [--since T] [--until T]\n"+
+			"       gleaner export pack --out FILE.wacz WARC.gz...   (WARC files as they are in one WACZ)\n\n"+
 			"Runs the linguistic chain over the extracted pages of the store (or those of a crawl,\n"+
 			"or a monitor's selected documents) and writes:")
 		names := make([]string, 0, len(export.Formats))

@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"sort"
 	"syscall"
+
+	"github.com/gleaner/gleaner/browser"
 )
 
 // command is one subcommand of gleaner. Each lives in its own file and
@@ -47,6 +49,8 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// Chromium left by gleaner programs that died (SIGKILL, OOM).
+	browser.SweepStale()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

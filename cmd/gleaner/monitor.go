@@ -67,7 +67,8 @@ type monitorFlags struct {
 	seed                    int64
 	articles, perRound      int
 	allow, chromium, terms  string
-	render                  bool
+	render, record          bool
+	warc                    *warcFollowFlags
 	threshold               float64
 	workers                 int
 }
@@ -91,8 +92,10 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string
 	fs.IntVar(&f.workers, "workers", 4, "sites whose pages are fetched at once (one request per host at a time)")
 	fs.BoolVar(&f.render, "render", false, "fetch new article pages with Chromium (scripts run); sources stay plain HTTP")
 	fs.StringVar(&f.chromium, "chromium", "", "Chromium `binary` for --render")
+	fs.BoolVar(&f.record, "record", false, "store the HTTP exchanges of every page fetched (document and, with --render, subresources) as served, for export --format warc,wacz")
 	fs.StringVar(&f.terms, "terms", "", "focus: comma-separated `terms` (a lexicon, as in crawl); articles scoring under --threshold are left out")
 	fs.Float64Var(&f.threshold, "threshold", 0, "focus score an article needs (default the crawler's, 1)")
+	f.warc = addWARCFollowFlags(fs)
 	fs.StringVar(&f.allow, "allow-hosts", "", "comma-separated `hosts` the target guard lets through (e.g. an intranet site)")
 	if err := fs.Parse(args); err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", errUsage, err)
@@ -110,6 +113,9 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string
 		return nil, nil, fmt.Errorf("%w: give the home page URLs of the sites to watch, or --fixtures", errUsage)
 	case f.fixtrs && f.rounds == 0:
 		return nil, nil, fmt.Errorf("%w: --fixtures needs --rounds (at most %d)", errUsage, fixtures.NewsRounds+1)
+	}
+	if err := f.warc.check(f.record); err != nil {
+		return nil, nil, err
 	}
 	return f, fs.Args(), nil
 }
@@ -155,16 +161,13 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			cfg.Guard.Allowed = append(cfg.Guard.Allowed, u.Host)
 		}
 	}
-	if f.render {
-		opt := browser.Options{ExecPath: f.chromium, Tabs: 1, PageTimeout: 30 * time.Second, MaxHTMLBytes: 8 << 20,
-			Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }}
-		// Chromium's own requests and connections pass the monitor's guard.
-		r, err := browser.NewFetcher(cfg.Guard, true, opt)
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		cfg.Fetcher = r
+	fetcher, err := monitorFetcher(f, cfg, stderr)
+	if err != nil {
+		return err
+	}
+	if fetcher != nil {
+		defer fetcher.Close()
+		cfg.Fetcher = fetcher
 	}
 	db, err := store.Open(ctx, f.db)
 	if err != nil {
@@ -175,7 +178,30 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	return monitorLoop(ctx, m, f, srv, stdout)
+	stopWARC := f.warc.start(ctx, db, monitor.Dataset(f.name), stderr)
+	defer stopWARC()
+	if err := monitorLoop(ctx, m, f, srv, stdout); err != nil {
+		return err
+	}
+	return stopWARC()
+}
+
+// monitorFetcher is the fetcher of new pages: Chromium with --render, a
+// recording plain fetcher with --record alone, else nil (the monitor's
+// own GET). Either passes the monitor's guard; --record keeps exchanges.
+func monitorFetcher(f *monitorFlags, cfg monitor.Config, stderr io.Writer) (browser.ClosingFetcher, error) {
+	rec := browser.RecordOptions{On: f.record}
+	if !f.render {
+		if !f.record {
+			return nil, nil
+		}
+		return browser.NewFetcher(cfg.Guard, false, browser.Options{PageTimeout: 30 * time.Second, MaxHTMLBytes: 8 << 20,
+			UserAgent: "gleaner-monitor", Record: rec})
+	}
+	opt := browser.Options{ExecPath: f.chromium, Tabs: 1, PageTimeout: 30 * time.Second, MaxHTMLBytes: 8 << 20, Record: rec,
+		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }}
+	// Chromium's own requests and connections pass the monitor's guard.
+	return browser.NewFetcher(cfg.Guard, true, opt)
 }
 
 // monitorLoop runs the rounds and prints them.

@@ -1,4 +1,4 @@
-package browser
+package snapshot
 
 import (
 	"context"
@@ -11,18 +11,20 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// snapDoc is a page serialized from a DOM snapshot.
-type snapDoc struct {
-	url, title string
-	html       string
-	layout     *Layout
-	frames     []Frame
-	truncated  bool
+// Doc is a page serialized from a DOM snapshot.
+type Doc struct {
+	URL, Title string
+	HTML       string
+	Layout     *Layout
+	Frames     []Frame
+	// Truncated: the HTML was cut at the bound given to Capture.
+	Truncated bool
 }
 
-// snapshot captures the tab's DOM and layout with DOMSnapshot.captureSnapshot
-// and serializes it.
-func snapshot(ctx context.Context, maxBytes int) (*snapDoc, error) {
+// Capture captures the tab of ctx's DOM and layout with
+// DOMSnapshot.captureSnapshot and serializes it, its HTML bounded by
+// maxBytes.
+func Capture(ctx context.Context, maxBytes int) (*Doc, error) {
 	res, err := chromedp.Call(ctx, domsnapshot.CaptureSnapshot, domsnapshot.CaptureSnapshotParams{
 		ComputedStyles: []string{"visibility", "opacity"},
 	})
@@ -72,21 +74,47 @@ type docWriter struct {
 	withBox  bool
 }
 
-func (s *serializer) document(di int, withLayout bool) *snapDoc {
+func (s *serializer) document(di int, withLayout bool) *Doc {
 	d := s.res.Documents[di]
-	n := d.Nodes
-	w := &docWriter{s: s, nodes: n, uaShadow: map[int]bool{}, frameDoc: map[int]int{}, layout: map[int]int{}, lt: d.Layout, withBox: withLayout}
+	w := &docWriter{s: s, nodes: d.Nodes, uaShadow: map[int]bool{}, frameDoc: map[int]int{}, layout: map[int]int{}, lt: d.Layout, withBox: withLayout}
+	w.index(d)
+	if withLayout {
+		w.boxes = map[string]Box{}
+	}
+	// The document node's element child is the root; its path is /html.
+	rootCounts := map[string]int{}
+	for _, c := range w.children[0] {
+		w.node(c, "", rootCounts, 1)
+	}
+	out := &Doc{URL: s.str(d.DocumentURL), Title: s.str(d.Title), HTML: w.b.String(), Frames: w.frames, Truncated: w.cut}
+	if withLayout {
+		out.Layout = &Layout{Width: int(math.Round(d.ContentWidth)), Height: int(math.Round(d.ContentHeight)), Boxes: w.boxes}
+	}
+	return out
+}
+
+// childLists are the children of each node of n, in order.
+func childLists(n *domsnapshot.NodeTreeSnapshot) [][]int {
 	count := len(n.NodeType)
-	w.children = make([][]int, count)
+	children := make([][]int, count)
 	for i := 1; i < count && i < len(n.ParentIndex); i++ {
 		p := int(n.ParentIndex[i])
 		if p >= 0 && p < count {
-			w.children[p] = append(w.children[p], i)
+			children[p] = append(children[p], i)
 		}
 	}
+	return children
+}
+
+// index reads the document's tables into w: each node's children, the
+// user-agent shadow roots, the frames' documents and each node's first
+// layout entry.
+func (w *docWriter) index(d *domsnapshot.DocumentSnapshot) {
+	n := d.Nodes
+	w.children = childLists(n)
 	if n.ShadowRootType != nil {
 		for k, idx := range n.ShadowRootType.Index {
-			if s.str(n.ShadowRootType.Value[k]) == "user-agent" {
+			if w.s.str(n.ShadowRootType.Value[k]) == "user-agent" {
 				w.uaShadow[int(idx)] = true
 			}
 		}
@@ -103,19 +131,6 @@ func (s *serializer) document(di int, withLayout bool) *snapDoc {
 			}
 		}
 	}
-	if withLayout {
-		w.boxes = map[string]Box{}
-	}
-	// The document node's element child is the root; its path is /html.
-	rootCounts := map[string]int{}
-	for _, c := range w.children[0] {
-		w.node(c, "", rootCounts, 1)
-	}
-	out := &snapDoc{url: s.str(d.DocumentURL), title: s.str(d.Title), html: w.b.String(), frames: w.frames, truncated: w.cut}
-	if withLayout {
-		out.layout = &Layout{Width: int(math.Round(d.ContentWidth)), Height: int(math.Round(d.ContentHeight)), Boxes: w.boxes}
-	}
-	return out
 }
 
 func (w *docWriter) name(i int) string {
@@ -173,28 +188,31 @@ func (w *docWriter) node(i int, parentPath string, counts map[string]int, opacit
 		w.cut = true
 		return
 	}
-	n := w.nodes
-	switch n.NodeType[i] {
+	switch w.nodes.NodeType[i] {
 	case 10: // doctype
 		w.b.WriteString("<!DOCTYPE html>")
-		return
 	case 3: // text
-		if p := int(n.ParentIndex[i]); p >= 0 && rawText[w.name(p)] {
-			w.b.WriteString(w.value(i))
-		} else {
-			escapeText(&w.b, w.value(i))
-		}
-		return
+		w.text(i)
 	case 1: // element
-	default: // comments, fragments reached directly, processing instructions
-		return
+		w.element(i, parentPath, counts, opacity)
+	} // comments, fragments reached directly, processing instructions: nothing
+}
+
+// text writes text node i: raw inside script, style and the like.
+func (w *docWriter) text(i int) {
+	if p := int(w.nodes.ParentIndex[i]); p >= 0 && rawText[w.name(p)] {
+		w.b.WriteString(w.value(i))
+	} else {
+		escapeText(&w.b, w.value(i))
 	}
+}
+
+// element writes element i (see node): its box, its tag and attributes,
+// its frame's document, its children.
+func (w *docWriter) element(i int, parentPath string, counts map[string]int, opacity float64) {
 	tag := w.name(i)
-	if strings.HasPrefix(tag, "::") || tag == "" {
-		return // pseudo element
-	}
-	if w.uaShadow[i] {
-		return
+	if strings.HasPrefix(tag, "::") || tag == "" || w.uaShadow[i] {
+		return // pseudo element, user-agent shadow tree
 	}
 	if tag == "slot" {
 		for _, c := range w.children[i] {
@@ -207,32 +225,73 @@ func (w *docWriter) node(i int, parentPath string, counts map[string]int, opacit
 	if parentPath != "" {
 		path = parentPath + "/" + tag + "[" + strconv.Itoa(counts[tag]) + "]"
 	}
-	op := opacity
-	if w.boxes != nil {
-		box := Box{}
-		if li, ok := w.layout[i]; ok && w.lt != nil {
-			if li < len(w.lt.Bounds) && len(w.lt.Bounds[li]) == 4 {
-				r := w.lt.Bounds[li]
-				box = Box{X: int(math.Round(r[0])), Y: int(math.Round(r[1])), W: int(math.Round(r[2])), H: int(math.Round(r[3]))}
+	op := w.box(i, path, opacity)
+	w.startTag(i, tag)
+	if voidElements[tag] {
+		return
+	}
+	w.frame(i, path)
+	kids := map[string]int{}
+	if tag != "template" {
+		for _, c := range w.children[i] {
+			if w.nodes.NodeType[c] != 11 { // template content
+				w.node(c, path, kids, op)
 			}
-			vis := true
-			if li < len(w.lt.Styles) {
-				st := w.lt.Styles[li]
-				if len(st) > 0 && w.s.str(domsnapshot.StringIndex(st[0])) != "visible" {
-					vis = false
-				}
-				if len(st) > 1 {
-					if o, err := strconv.ParseFloat(w.s.str(domsnapshot.StringIndex(st[1])), 64); err == nil {
-						op *= o
-					}
-				}
-			}
-			box.Visible = vis && op > 0.01 && box.W > 1 && box.H > 1 && box.X+box.W > 0 && box.Y+box.H > 0
-		}
-		if !strings.HasPrefix(path, "/html/head") {
-			w.boxes[path] = box
 		}
 	}
+	w.b.WriteString("</")
+	w.b.WriteString(tag)
+	w.b.WriteByte('>')
+}
+
+// box keeps the box of element i at path (when laying out; not for
+// <head>), and returns the opacity its children inherit.
+func (w *docWriter) box(i int, path string, opacity float64) float64 {
+	if w.boxes == nil {
+		return opacity
+	}
+	op := opacity
+	box := Box{}
+	if li, ok := w.layout[i]; ok && w.lt != nil {
+		box = w.bounds(li)
+		var vis bool
+		vis, op = w.style(li, op)
+		box.Visible = vis && op > 0.01 && box.W > 1 && box.H > 1 && box.X+box.W > 0 && box.Y+box.H > 0
+	}
+	if !strings.HasPrefix(path, "/html/head") {
+		w.boxes[path] = box
+	}
+	return op
+}
+
+// bounds is the box of layout entry li (zero without bounds).
+func (w *docWriter) bounds(li int) Box {
+	if li >= len(w.lt.Bounds) || len(w.lt.Bounds[li]) != 4 {
+		return Box{}
+	}
+	r := w.lt.Bounds[li]
+	return Box{X: int(math.Round(r[0])), Y: int(math.Round(r[1])), W: int(math.Round(r[2])), H: int(math.Round(r[3]))}
+}
+
+// style reads layout entry li's visibility and opacity (the computed
+// styles asked for, in order): whether it is visible, and opacity times
+// its own.
+func (w *docWriter) style(li int, opacity float64) (bool, float64) {
+	if li >= len(w.lt.Styles) {
+		return true, opacity
+	}
+	st := w.lt.Styles[li]
+	vis := len(st) == 0 || w.s.str(domsnapshot.StringIndex(st[0])) == "visible"
+	if len(st) > 1 {
+		if o, err := strconv.ParseFloat(w.s.str(domsnapshot.StringIndex(st[1])), 64); err == nil {
+			opacity *= o
+		}
+	}
+	return vis, opacity
+}
+
+// startTag writes element i's start tag with its attributes.
+func (w *docWriter) startTag(i int, tag string) {
 	w.b.WriteByte('<')
 	w.b.WriteString(tag)
 	a := w.attrs(i)
@@ -244,27 +303,20 @@ func (w *docWriter) node(i int, parentPath string, counts map[string]int, opacit
 		w.b.WriteByte('"')
 	}
 	w.b.WriteByte('>')
-	if voidElements[tag] {
+}
+
+// frame writes, as a frame of the page, the document of iframe i at path
+// (three levels deep at most).
+func (w *docWriter) frame(i int, path string) {
+	di, ok := w.frameDoc[i]
+	if !ok || w.s.depth >= 3 || di <= 0 || di >= len(w.s.res.Documents) {
 		return
 	}
-	if di, ok := w.frameDoc[i]; ok && w.s.depth < 3 && di > 0 && di < len(w.s.res.Documents) {
-		w.s.depth++
-		fd := w.s.document(di, false)
-		w.s.depth--
-		w.frames = append(w.frames, Frame{URL: fd.url, Path: path, HTML: fd.html})
-		w.frames = append(w.frames, fd.frames...)
-	}
-	kids := map[string]int{}
-	if tag != "template" {
-		for _, c := range w.children[i] {
-			if n.NodeType[c] != 11 { // template content
-				w.node(c, path, kids, op)
-			}
-		}
-	}
-	w.b.WriteString("</")
-	w.b.WriteString(tag)
-	w.b.WriteByte('>')
+	w.s.depth++
+	fd := w.s.document(di, false)
+	w.s.depth--
+	w.frames = append(w.frames, Frame{URL: fd.URL, Path: path, HTML: fd.HTML})
+	w.frames = append(w.frames, fd.Frames...)
 }
 
 func escapeText(b *strings.Builder, s string) {

@@ -1,4 +1,4 @@
-package browser
+package wire
 
 import (
 	"bufio"
@@ -18,8 +18,6 @@ import (
 	"net/http"
 	"sync"
 	"time"
-
-	"github.com/chromedp/chromedp"
 )
 
 // interceptor terminates the browser's TLS tunnels in the proxy so that
@@ -86,8 +84,9 @@ func (ic *interceptor) cert(host string) (*tls.Certificate, error) {
 
 // startRecording makes the proxy record (see RecordOptions), intercepting
 // TLS unless asked not to.
-func (p *proxy) startRecording(opt RecordOptions) error {
-	p.rec = newRecorder(opt)
+func (p *Proxy) Record(opt RecordOptions) error {
+	p.rec = NewRecorder(opt)
+	p.trans = wireTransport(p.trans) // heads kept as the servers sent them
 	if opt.SkipTLS {
 		return nil
 	}
@@ -96,25 +95,26 @@ func (p *proxy) startRecording(opt RecordOptions) error {
 		return err
 	}
 	p.tls = ic
-	if opt.rootCAs != nil {
-		p.trans.TLSClientConfig = &tls.Config{RootCAs: opt.rootCAs}
+	if opt.RootCAs != nil {
+		p.trans.TLSClientConfig = &tls.Config{RootCAs: opt.RootCAs}
 	}
 	return nil
 }
 
-// recordFlags are the browser's flags for a recording proxy: its
-// certificates accepted by their key.
-func (p *proxy) recordFlags() []chromedp.ExecAllocatorOption {
+// SPKI is the base64 SHA-256 of the public key of the certificates the
+// proxy shows when it records HTTPS, for the browser to accept them
+// (--ignore-certificate-errors-spki-list); "" when it does not.
+func (p *Proxy) SPKI() string {
 	if p.tls == nil {
-		return nil
+		return ""
 	}
-	return []chromedp.ExecAllocatorOption{chromedp.Flag("ignore-certificate-errors-spki-list", p.tls.spki)}
+	return p.tls.spki
 }
 
 // intercept serves a CONNECT by terminating its TLS and forwarding each
 // request in it as the proxy forwards plain ones (recorded, bounded, the
 // connection made by the proxy's dialer).
-func (p *proxy) intercept(w http.ResponseWriter, r *http.Request) {
+func (p *Proxy) intercept(w http.ResponseWriter, r *http.Request) {
 	hj, ok := w.(http.Hijacker)
 	if !ok {
 		http.Error(w, "no hijacking", http.StatusInternalServerError)

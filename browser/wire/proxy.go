@@ -1,4 +1,4 @@
-package browser
+package wire
 
 import (
 	"context"
@@ -14,15 +14,20 @@ import (
 	"time"
 )
 
+// ErrRefused is wrapped by the error of a request the proxy's dialer
+// refused (rather than failed to connect); package browser wraps it in
+// the errors of the pages refused.
+var ErrRefused = errors.New("browser: request refused")
+
 // DialFunc connects to a network address, as net.Dialer.DialContext does.
 // A connection it refuses (rather than fails to make) must be refused with
 // an error wrapping [ErrRefused].
 type DialFunc func(ctx context.Context, network, address string) (net.Conn, error)
 
-// refusedHeader marks a response made by the proxy itself for a request its
+// RefusedHeader marks a response made by the proxy itself for a request its
 // dialer refused, so the renderer knows the page's own server never
 // answered.
-const refusedHeader = "X-Gleaner-Refused"
+const RefusedHeader = "X-Gleaner-Refused"
 
 // proxy is the only way out of the browser when Options.Dial is set: an
 // HTTP proxy on a loopback listener of ours (Chromium's --proxy-server, with
@@ -30,7 +35,7 @@ const refusedHeader = "X-Gleaner-Refused"
 // requests, HTTPS and WebSocket tunnels (CONNECT), and so the requests of
 // pages, frames, workers and prefetches alike, are all dialed by it: the
 // dialer decides on the address actually connected to.
-type proxy struct {
+type Proxy struct {
 	ln    net.Listener
 	srv   *http.Server
 	dial  DialFunc
@@ -45,7 +50,7 @@ type proxy struct {
 	services int                  // requests to the browser's own services refused
 	docs     map[string]*keptDoc
 	order    []string     // of docs, oldest first
-	rec      *recorder    // nil unless recording (Options.Record)
+	rec      *Recorder    // nil unless recording (Options.Record)
 	tls      *interceptor // nil unless recording HTTPS
 }
 
@@ -59,16 +64,20 @@ type keptDoc struct {
 // maxKeptDocs bounds the documents the proxy keeps (the latest ones).
 const maxKeptDocs = 64
 
-// startProxy listens on 127.0.0.1 and serves the proxy until close. It
+// Start listens on 127.0.0.1 and serves the proxy until close. It
 // cuts every response body at maxBytes, decoded (it asks for gzip and
 // decodes it itself: no compression bomb reaches the browser), and keeps
 // the first keep bytes of HTML responses.
-func startProxy(dial DialFunc, maxBytes int64, keep int) (*proxy, error) {
+func Start(dial DialFunc, maxBytes int64, keep int) (*Proxy, error) {
+	if dial == nil {
+		var d net.Dialer
+		dial = d.DialContext
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("browser proxy: %w", err)
 	}
-	p := &proxy{ln: ln, dial: dial, maxBytes: maxBytes, keep: keep, refused: map[string]error{}, cuts: map[string]time.Time{}, docs: map[string]*keptDoc{}}
+	p := &Proxy{ln: ln, dial: dial, maxBytes: maxBytes, keep: keep, refused: map[string]error{}, cuts: map[string]time.Time{}, docs: map[string]*keptDoc{}}
 	p.trans = &http.Transport{DialContext: dial, ForceAttemptHTTP2: false, MaxIdleConnsPerHost: 4,
 		IdleConnTimeout: 30 * time.Second, ResponseHeaderTimeout: time.Minute}
 	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
@@ -77,21 +86,47 @@ func startProxy(dial DialFunc, maxBytes int64, keep int) (*proxy, error) {
 }
 
 // addr is the proxy's address for --proxy-server.
-func (p *proxy) addr() string { return p.ln.Addr().String() }
+func (p *Proxy) Addr() string { return p.ln.Addr().String() }
 
-func (p *proxy) close() {
+func (p *Proxy) Close() {
 	p.srv.Close()
 	p.trans.CloseIdleConnections()
 }
 
+// Services is how many requests to the browser's own services the proxy
+// refused.
+func (p *Proxy) Services() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.services
+}
+
+// TunnelBound is the bytes one opaque (TLS) tunnel may carry down.
+func (p *Proxy) TunnelBound() int64 { return p.maxBytes * tunnelResponses }
+
+// Recording reports whether the proxy records exchanges (Record).
+func (p *Proxy) Recording() bool { return p.rec != nil }
+
+// RecordsTLS reports whether the proxy records HTTPS exchanges too.
+func (p *Proxy) RecordsTLS() bool { return p.tls != nil }
+
+// Claim returns the exchanges of urls the proxy recorded since since (see
+// Recorder.Claim); none when it does not record.
+func (p *Proxy) Claim(urls map[string]bool, since time.Time) ([]Exchange, string) {
+	if p.rec == nil {
+		return nil, ""
+	}
+	return p.rec.Claim(urls, since)
+}
+
 // refusal returns the dialer's refusal of a CONNECT to hostport, if any.
-func (p *proxy) refusal(hostport string) error {
+func (p *Proxy) Refusal(hostport string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.refused[hostport]
 }
 
-func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	host := r.Host
 	if r.URL.IsAbs() && r.Method != http.MethodConnect {
 		host = r.URL.Host
@@ -122,7 +157,7 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // tunnel serves a CONNECT: HTTPS, and WebSockets through the proxy.
-func (p *proxy) tunnel(w http.ResponseWriter, r *http.Request) {
+func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	up, err := p.dial(r.Context(), "tcp", r.Host)
 	if err != nil {
 		if errors.Is(err, ErrRefused) {
@@ -191,7 +226,7 @@ var errTunnelCut = errors.New("browser proxy: tunnel over its byte bound")
 
 // cutSince reports whether a tunnel to hostport was cut at its bound since
 // t.
-func (p *proxy) cutSince(hostport string, t time.Time) bool {
+func (p *Proxy) CutSince(hostport string, t time.Time) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	c, ok := p.cuts[hostport]
@@ -253,7 +288,7 @@ var hopHeaders = []string{"Connection", "Proxy-Connection", "Keep-Alive", "Proxy
 
 // forward serves a plain HTTP request (an absolute URL), upgrades
 // (WebSockets over http:) included.
-func (p *proxy) forward(w http.ResponseWriter, r *http.Request) {
+func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	out := r.Clone(r.Context())
 	out.RequestURI = ""
 	// Without it the transport asks for gzip and decodes it, so the bound
@@ -297,7 +332,7 @@ func (p *proxy) forward(w http.ResponseWriter, r *http.Request) {
 // copyBody passes at most maxBytes of resp's body on, and keeps the start
 // of an HTML one under url. A body over the bound ends there, cleanly, so
 // the browser renders what came; the cut is recorded.
-func (p *proxy) copyBody(w http.ResponseWriter, resp *http.Response, url string) {
+func (p *Proxy) copyBody(w http.ResponseWriter, resp *http.Response, url string) {
 	var doc *keptDoc
 	// Each piece is passed on as it comes: a page streamed slowly (a live
 	// ticker) must reach the browser before it ends, not 4 KiB at a time.
@@ -329,7 +364,7 @@ func (f flushWriter) Write(b []byte) (int, error) {
 }
 
 // keepDoc files doc under url, forgetting the oldest beyond maxKeptDocs.
-func (p *proxy) keepDoc(url string, doc *keptDoc) {
+func (p *Proxy) keepDoc(url string, doc *keptDoc) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if _, ok := p.docs[url]; !ok {
@@ -343,7 +378,7 @@ func (p *proxy) keepDoc(url string, doc *keptDoc) {
 }
 
 // doc returns a copy of what the proxy kept of the document at url.
-func (p *proxy) doc(url string) (body []byte, cut, ok bool) {
+func (p *Proxy) Doc(url string) (body []byte, cut, ok bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	d := p.docs[url]
@@ -355,7 +390,7 @@ func (p *proxy) doc(url string) (body []byte, cut, ok bool) {
 
 // keepWriter appends to a kept document up to the proxy's keep bytes.
 type keepWriter struct {
-	p   *proxy
+	p   *Proxy
 	doc *keptDoc
 }
 
@@ -369,10 +404,10 @@ func (k *keepWriter) Write(b []byte) (int, error) {
 }
 
 // fail answers a request the proxy could not pass on: 403 marked with
-// refusedHeader when the dialer refused the target, 502 otherwise.
-func (p *proxy) fail(w http.ResponseWriter, err error) {
+// RefusedHeader when the dialer refused the target, 502 otherwise.
+func (p *Proxy) fail(w http.ResponseWriter, err error) {
 	if errors.Is(err, ErrRefused) {
-		w.Header().Set(refusedHeader, strings.ReplaceAll(err.Error(), "\n", " "))
+		w.Header().Set(RefusedHeader, strings.ReplaceAll(err.Error(), "\n", " "))
 		http.Error(w, err.Error(), http.StatusForbidden)
 		return
 	}
@@ -380,7 +415,7 @@ func (p *proxy) fail(w http.ResponseWriter, err error) {
 }
 
 // switchProtocols joins the client to an upgraded upstream connection.
-func (p *proxy) switchProtocols(w http.ResponseWriter, resp *http.Response) {
+func (p *Proxy) switchProtocols(w http.ResponseWriter, resp *http.Response) {
 	up, ok := resp.Body.(io.ReadWriteCloser)
 	hj, ok2 := w.(http.Hijacker)
 	if !ok || !ok2 {

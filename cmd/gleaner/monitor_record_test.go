@@ -1,0 +1,154 @@
+package main
+
+import (
+	"archive/zip"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/export"
+	"github.com/gleaner/gleaner/monitor"
+	"github.com/gleaner/gleaner/store"
+)
+
+// TestMonitorRecord runs "gleaner monitor --record" on the fixture
+// newsroom, plain and rendered: every page the monitor stores (articles
+// and hubs) has its exchanges, the document's first, and rendered pages
+// their subresources; a round's WACZ then holds response records, not the
+// DOM as a resource.
+func TestMonitorRecord(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{{"plain", nil}, {"rendered", []string{"--render"}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			if len(tc.args) > 0 {
+				if _, err := browser.FindChromium(); err != nil {
+					t.Skip(err)
+				}
+			}
+			db := filepath.Join(t.TempDir(), "m.db")
+			args := append([]string{"monitor", "--fixtures", "--rounds", "2", "--articles", "3", "--per-round", "1", "--record", "--db", db}, tc.args...)
+			if code, _, stderr := exportCmd(args...); code != 0 {
+				t.Fatalf("monitor: exit %d: %s", code, stderr)
+			}
+			pages, subresources := checkMonitorExchanges(t, db)
+			if pages == 0 || (len(tc.args) > 0) != (subresources > 0) {
+				t.Errorf("%d pages stored, %d subresources recorded", pages, subresources)
+			}
+			out := filepath.Join(t.TempDir(), "r2")
+			if code, _, stderr := exportCmd("export", "--db", db, "--monitor", "default", "--round", "2", "--format", "wacz", "--out", out); code != 0 {
+				t.Fatalf("export: exit %d: %s", code, stderr)
+			}
+			types := waczRecordTypes(t, filepath.Join(out, "corpus.wacz"))
+			t.Logf("%s: %d pages stored with their exchanges, %d subresources; round 2's WACZ records %v", tc.name, pages, subresources, types)
+			if types["response"] == 0 || types["resource"] != 0 || types["request"] < types["response"] {
+				t.Errorf("round 2's WACZ records: %v", types)
+			}
+		})
+	}
+}
+
+// checkMonitorExchanges checks that every page of the default monitor has
+// exchanges, its document's first, and counts the pages and the exchanges
+// of other URLs (subresources).
+func checkMonitorExchanges(t *testing.T, path string) (pages, subresources int) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, ds := range []string{monitor.Dataset("default"), monitor.HubDataset("default")} {
+		ps, err := st.Pages(ctx, store.PageQuery{Dataset: ds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			xs, err := st.Exchanges(ctx, p.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(xs) == 0 || xs[0].URL != p.URL || !strings.HasPrefix(string(xs[0].Response), "HTTP/1.1 200 ") {
+				t.Errorf("%s: %d exchanges, the first not the document's", p.URL, len(xs))
+				continue
+			}
+			pages++
+			subresources += len(xs) - 1
+		}
+	}
+	return pages, subresources
+}
+
+// waczRecordTypes reads the WARC files of a WACZ (checking their
+// digests) and counts their records by type.
+func waczRecordTypes(t *testing.T, path string) map[string]int {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	types := map[string]int{}
+	for _, zf := range zr.File {
+		if !strings.HasPrefix(zf.Name, "archive/") {
+			continue
+		}
+		rc, err := zf.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := export.ReadWARC(rc, 0)
+		rc.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", zf.Name, err)
+		}
+		for _, r := range recs {
+			types[r.Type()]++
+		}
+	}
+	return types
+}
+
+// TestMonitorWARC runs "gleaner monitor --record --warc DIR": the rounds'
+// articles are written to WARC files as they are stored, complete once
+// the command ends (no partial file), every one read back with its
+// digests and by warcio.
+func TestMonitorWARC(t *testing.T) {
+	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "m.db")
+	if code, _, stderr := exportCmd("monitor", "--fixtures", "--rounds", "2", "--articles", "3", "--per-round", "1", "--record",
+		"--warc", dir, "--warc-size", "30000", "--db", db); code != 0 {
+		t.Fatalf("monitor: exit %d: %s", code, stderr)
+	}
+	if p := warcFiles(t, dir, ".open"); len(p) != 0 {
+		t.Errorf("partial files left: %v", p)
+	}
+	files := warcFiles(t, dir, ".warc.gz")
+	got := checkWARCFiles(t, files)
+	t.Logf("%d WARC files, %d responses", len(files), len(got))
+	if len(files) < 2 || len(got) == 0 {
+		t.Errorf("%d files, %d responses", len(files), len(got))
+	}
+	// The files packaged as they are: one WACZ that replay tools open.
+	pkg := filepath.Join(t.TempDir(), "monitor.wacz")
+	if code, stdout, stderr := exportCmd(append([]string{"export", "pack", "--out", pkg}, files...)...); code != 0 || !strings.Contains(stdout, "packed") {
+		t.Fatalf("export pack: exit %d: %s %s", code, stdout, stderr)
+	}
+	if types := waczRecordTypes(t, pkg); types["response"]+types["revisit"] != len(got) || types["warcinfo"] != len(files) {
+		t.Errorf("packed records %v, %d responses in the files", types, len(got))
+	}
+	for _, args := range [][]string{{"--out", pkg}, {"--out", "x.zip", files[0]}, {files[0]}} {
+		if code, _, _ := exportCmd(append([]string{"export", "pack"}, args...)...); code != 2 {
+			t.Errorf("export pack %v: exit %d, want 2", args, code)
+		}
+	}
+	if code, _, stderr := exportCmd("export", "pack", "--out", pkg, filepath.Join(dir, "missing.warc.gz")); code != 1 || !strings.Contains(stderr, "missing.warc.gz") {
+		t.Errorf("export pack of a missing file: exit %d: %s", code, stderr)
+	}
+	if code, _, _ := exportCmd("monitor", "--fixtures", "--rounds", "1", "--warc", dir, "--db", db); code != 2 {
+		t.Errorf("--warc without --record: exit %d, want 2", code)
+	}
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/gleaner/gleaner/export"
+	"github.com/gleaner/gleaner/store"
+)
+
+// warcFollowFlags are the flags of crawl and monitor that write WARC files
+// while they run (export.Follow).
+type warcFollowFlags struct {
+	dir  string
+	size int64
+}
+
+func addWARCFollowFlags(fs *flag.FlagSet) *warcFollowFlags {
+	w := &warcFollowFlags{}
+	fs.StringVar(&w.dir, "warc", "", "with --record: write the recorded pages as WARC files into this `folder` while running (gzip per record, each file complete once named .warc.gz)")
+	fs.Int64Var(&w.size, "warc-size", 1<<30, "with --warc: roll to a new WARC file at this many `bytes`")
+	return w
+}
+
+// check rejects --warc without --record, and a size that is no size.
+func (w *warcFollowFlags) check(record bool) error {
+	if w.dir != "" && !record {
+		return fmt.Errorf("%w: --warc writes the recorded exchanges: give --record", errUsage)
+	}
+	if w.size <= 0 {
+		return fmt.Errorf("%w: --warc-size %d: want a positive size", errUsage, w.size)
+	}
+	return nil
+}
+
+// start follows dataset in st into the WARC folder until the returned
+// stop is called; stop waits for the last file to be closed (call it
+// before closing st) and returns Follow's error. Without --warc it does
+// nothing.
+func (w *warcFollowFlags) start(ctx context.Context, st store.Store, dataset string, stderr io.Writer) (stop func() error) {
+	if w.dir == "" {
+		return func() error { return nil }
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		done <- export.Follow(ctx, st, export.FollowOptions{Dir: w.dir, Dataset: dataset, MaxFileBytes: w.size,
+			WARC: export.WARCOptions{Software: "gleaner"}})
+	}()
+	var once sync.Once
+	var err error
+	return func() error {
+		once.Do(func() {
+			cancel()
+			if err = <-done; err != nil {
+				fmt.Fprintln(stderr, "warc:", err)
+			}
+		})
+		return err
+	}
+}

@@ -1,0 +1,121 @@
+package export
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gleaner/gleaner/store"
+)
+
+// followPage is a crawled page with its one exchange.
+func followPage(i int) *store.Page {
+	u := fmt.Sprintf("http://news.example/a%d", i)
+	body := fmt.Sprintf("<html><body><p>Article %d %s</p></body></html>", i, strings.Repeat("text ", 200))
+	return &store.Page{URL: u, Dataset: "crawl:f", RawHTML: []byte(body), Status: 200, FetchedAt: time.Now(),
+		Exchanges: []store.Exchange{{URL: u, Method: "GET", At: time.Now(),
+			Request:  []byte(fmt.Sprintf("GET /a%d HTTP/1.1\r\nHost: news.example\r\n\r\n", i)),
+			Response: []byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n", len(body))),
+			Payload:  []byte(body)}}}
+}
+
+// runFollow follows dataset crawl:f into dir while add puts pages, then
+// stops it and returns its error.
+func runFollow(t *testing.T, st store.Store, dir string, add func()) error {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- Follow(ctx, st, FollowOptions{Dir: dir, Dataset: "crawl:f", MaxFileBytes: 2000, Every: 10 * time.Millisecond})
+	}()
+	add()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	return <-done
+}
+
+// followed reads the WARC files of dir: their names, and the response
+// records' URIs in order; a record of the text fails the test.
+func followed(t *testing.T, dir string) (names, uris []string) {
+	t.Helper()
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		names = append(names, e.Name())
+		f, err := os.Open(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := ReadWARC(f, 0)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		for _, r := range recs {
+			switch {
+			case r.Type() == "response":
+				uris = append(uris, r.TargetURI())
+			case strings.HasPrefix(r.Header.Get("Content-Type"), "text/plain"):
+				t.Errorf("%s: a text record, written before any extraction", e.Name())
+			}
+		}
+	}
+	sort.Strings(names)
+	return names, uris
+}
+
+// TestFollow follows a crawl's dataset as pages are committed: files
+// rolled at their size, named after their last page, every page written
+// once; a second Follow after a kill (a partial .open file left) removes
+// the partial file and goes on after the last page of the finished files.
+func TestFollow(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "g.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	dir := t.TempDir()
+	put := func(from, to int) func() {
+		return func() {
+			for i := from; i < to; i++ {
+				if err := st.PutPages(ctx, []*store.Page{followPage(i)}); err != nil {
+					t.Error(err)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+	}
+	if err := runFollow(t, st, dir, put(0, 6)); err != nil {
+		t.Fatal(err)
+	}
+	names, uris := followed(t, dir)
+	if len(names) < 2 || len(uris) != 6 || !strings.HasPrefix(names[0], "crawl-f-00000-p") {
+		t.Fatalf("files %v, responses %v", names, uris)
+	}
+	// A killed Follow's partial file: removed, its pages written again.
+	os.WriteFile(filepath.Join(dir, fmt.Sprintf("crawl-f-%05d.open", len(names))), []byte("partial"), 0o644)
+	if err := runFollow(t, st, dir, put(6, 9)); err != nil {
+		t.Fatal(err)
+	}
+	names, uris = followed(t, dir)
+	want := []string{}
+	for i := range 9 {
+		want = append(want, fmt.Sprintf("http://news.example/a%d", i))
+	}
+	if strings.Join(uris, " ") != strings.Join(want, " ") {
+		t.Errorf("responses %v, want each page once, in order", uris)
+	}
+	for _, n := range names {
+		if !strings.HasSuffix(n, ".warc.gz") {
+			t.Errorf("file %s left", n)
+		}
+	}
+	if err := Follow(ctx, st, FollowOptions{Dataset: "crawl:f"}); err == nil {
+		t.Error("Follow without a folder: no error")
+	}
+}
