@@ -54,7 +54,9 @@ func TestWARCWrittenAsCrawlRuns(t *testing.T) {
 	dir, db := t.TempDir(), filepath.Join(t.TempDir(), "g.db")
 	args := []string{"crawl", "--db", db, "--plain", "--record", "--warc", dir, "--warc-size", "20000", "--name", "kill", "--terms", "wind",
 		"--quiet", "--learn-at", "-1", "--delay", "1ms", "--max-pages", "1000", "--allow-host", srv.Listener.Addr().String(), srv.URL + "/a0"}
-	cmd := gleanerProcess(t, args)
+	cmd := gleanerProcess(args)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -81,18 +83,6 @@ func TestWARCWrittenAsCrawlRuns(t *testing.T) {
 	}
 	got := checkWARCFiles(t, warcFiles(t, dir, ".warc.gz"))
 	checkAllPagesArchived(t, db, got)
-}
-
-// gleanerProcess is the gleaner command run as a process of its own (the
-// test binary: TestMain).
-func gleanerProcess(t *testing.T, args []string) *exec.Cmd {
-	t.Helper()
-	js, _ := json.Marshal(args)
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "GLEANER_MAIN_ARGS="+string(js))
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	return cmd
 }
 
 // warcFiles lists the files of dir whose name ends with suffix; any other
