@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/fetchpolicy"
 	"gopkg.in/yaml.v3"
 )
 
@@ -32,7 +33,7 @@ type Config struct {
 	// satisfy to be relevant, e.g. "(wind | solar) & ^football".
 	Formula string `yaml:"formula" json:"formula,omitempty"`
 	// Threshold fixes the relevance threshold on the lexicon score and turns
-	// calibration off; 0 starts at DefaultThreshold and calibrates it after
+	// calibration off; 0 starts at relevance.DefaultThreshold and calibrates it after
 	// the first CalibrateAfter pages (see Crawler).
 	Threshold float64 `yaml:"threshold" json:"threshold,omitempty"`
 	// CalibrateAfter is the number of scored pages of the first iteration,
@@ -96,7 +97,7 @@ type Config struct {
 	// against spider traps with the URL checks of Trap.
 	HostPageCap int `yaml:"host_page_cap" json:"host_page_cap,omitempty"`
 	// Trap rejects trap-like URLs (length, repeated path segments, depth).
-	Trap TrapGuard `yaml:"trap" json:"trap,omitempty"`
+	Trap fetchpolicy.TrapGuard `yaml:"trap" json:"trap,omitempty"`
 	// AllowHosts are exceptions to the guard against private, loopback and
 	// link-local targets (host or host:port), e.g. the fixture sites.
 	AllowHosts []string `yaml:"allow_hosts" json:"allow_hosts,omitempty"`
@@ -151,7 +152,6 @@ type Config struct {
 // Defaults of Config.
 const (
 	DefaultUserAgent = "Gleaner/0.1 (+https://github.com/gleaner/gleaner; focused crawler)"
-	DefaultThreshold = 1.0
 	DefaultWorkers   = 4
 	DefaultDelay     = time.Second
 )

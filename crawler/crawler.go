@@ -14,6 +14,8 @@ import (
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/chain/langid"
+	"github.com/gleaner/gleaner/fetchpolicy"
+	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -25,40 +27,34 @@ type Crawler struct {
 	fr       queue
 	fetch    browser.Fetcher
 	strategy Strategy
-	formula  *Formula
+	formula  *relevance.Formula
 	include  []*regexp.Regexp
 	exclude  []*regexp.Regexp
-	guard    TargetGuard
-	robots   *Robots
-	polite   *Politeness
+	guard    fetchpolicy.TargetGuard
+	robots   *fetchpolicy.Robots
+	polite   *fetchpolicy.Politeness
 	// slots holds the hosts' politeness: polite in memory for a crawl run
 	// by one process, the database's host slots when shared.
-	slots   hostSlots
+	slots   fetchpolicy.HostSlots
 	shared  bool // workers of other processes may run the crawl too (see Join)
 	joined  bool // made by Join: the stored configuration is the crawl's
-	polite2 *politeTransport
+	polite2 *fetchpolicy.PoliteTransport
 	health  *hostHealth
 	lang    *langid.Identifier
 	learner *learner
 
 	mu         sync.Mutex
-	lex        *Lexicon
+	lex        *relevance.Lexicon
 	threshold  float64
 	calibrated bool
-	sample     []sampleDoc
-	dups       NearDuplicates
+	sample     []relevance.Sample
+	dups       relevance.NearDuplicates
 	dupsSeq    int64 // fetch_seq of the last fingerprint loaded (shared crawls)
 	counters   Counters
 	started    time.Time
 	processed  int
 	queued     int // queued URLs, counted at queuedAt
 	queuedAt   time.Time
-}
-
-type sampleDoc struct {
-	text  string
-	score float64
-	match bool // formula (or no formula)
 }
 
 // Summary is what a Run did.
@@ -68,7 +64,7 @@ type Summary struct {
 	Counters  Counters
 	Threshold float64
 	// Lexicon is the topic lexicon at the end, heaviest terms first.
-	Lexicon []WeightedTerm
+	Lexicon []relevance.WeightedTerm
 	Elapsed time.Duration
 	// Pages is the number of URLs processed by this run.
 	Pages int
@@ -110,9 +106,9 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("crawl %s: %w", cfg.Name, err)
 	}
-	c := &Crawler{cfg: cfg, db: db, strategy: s, threshold: DefaultThreshold}
+	c := &Crawler{cfg: cfg, db: db, strategy: s, threshold: relevance.DefaultThreshold}
 	if cfg.Formula != "" {
-		if c.formula, err = ParseFormula(cfg.Formula); err != nil {
+		if c.formula, err = relevance.ParseFormula(cfg.Formula); err != nil {
 			return nil, fmt.Errorf("crawl %s: %w", cfg.Name, err)
 		}
 	}
@@ -136,18 +132,18 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 	if len(terms) == 0 && c.formula != nil {
 		terms = c.formula.Words()
 	}
-	c.lex = NewLexicon(terms)
+	c.lex = relevance.NewLexicon(terms)
 	if cfg.Threshold > 0 {
 		c.threshold, c.calibrated = cfg.Threshold, true
 	}
 	c.dups.MaxBits = cfg.NearDuplicateBits
 	c.guard = cfg.Guard()
 	client := &http.Client{Timeout: cfg.Timeout}
-	c.robots = &Robots{Client: client, UserAgent: cfg.UserAgent}
-	c.polite = &Politeness{Delay: cfg.Delay}
+	c.robots = &fetchpolicy.Robots{Client: client, UserAgent: cfg.UserAgent}
+	c.polite = &fetchpolicy.Politeness{Delay: cfg.Delay}
 	c.health = newHostHealth(cfg.HostBackoff, cfg.OutageHosts, cfg.OutageWait)
 	c.slots = c.polite
-	c.polite2 = &politeTransport{next: c.guard.Transport(), polite: c.polite, robots: c.robots}
+	c.polite2 = &fetchpolicy.PoliteTransport{Next: c.guard.Transport(), Slots: c.polite, Robots: c.robots}
 	client.Transport = c.polite2
 	// On PostgreSQL, crawls are shared: `gleaner worker` processes may join.
 	c.shared = db.Backend() == "postgres"
@@ -166,7 +162,9 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 // cfg. A browser given as Config.Fetcher must pass it (Config.Renderer
 // starts one that does): the crawler itself only sees the URLs it asks for
 // and where they ended.
-func (cfg Config) Guard() TargetGuard { return TargetGuard{Allowed: cfg.AllowHosts} }
+func (cfg Config) Guard() fetchpolicy.TargetGuard {
+	return fetchpolicy.TargetGuard{Allowed: cfg.AllowHosts}
+}
 
 // Renderer starts the Chromium a crawl of cfg renders with
 // (browser.NewFetcher): the crawl's timeout, user agent and size bound
@@ -209,7 +207,7 @@ func (c *Crawler) Run(ctx context.Context) (Summary, error) {
 	}
 	defer leave()
 	if len(row.Lexicon) > 0 {
-		c.lex = &Lexicon{weights: row.Lexicon}
+		c.lex = relevance.LexiconOf(row.Lexicon)
 	}
 	if row.Threshold > 0 && cfg.Threshold == 0 {
 		c.threshold, c.calibrated = row.Threshold, row.Calibrated
@@ -295,7 +293,7 @@ func (c *Crawler) recover(ctx context.Context) error {
 func (c *Crawler) seedFrontier(ctx context.Context) error {
 	var seeds []discovered
 	for _, s := range c.cfg.Seeds {
-		u, err := Canonicalize(nil, s)
+		u, err := fetchpolicy.Canonicalize(nil, s)
 		if err != nil {
 			return fmt.Errorf("crawl %s: seed: %w", c.cfg.Name, err)
 		}
@@ -463,7 +461,7 @@ func (c *Crawler) work(ctx context.Context, e entry) error {
 		c.cfg.Logf("refused %s: %v", e.URL, err)
 		return c.finish(ctx, e, doneRecord{Outcome: OutcomeForbidden, Detail: err.Error()})
 	}
-	release, allowed, crawlDelay, rerr := admit(ctx, c.slots, c.robots, u)
+	release, allowed, crawlDelay, rerr := fetchpolicy.Admit(ctx, c.slots, c.robots, u)
 	if ctx.Err() != nil {
 		return c.interrupted(e)
 	}
@@ -481,7 +479,7 @@ func (c *Crawler) work(ctx context.Context, e entry) error {
 	if handled, err := c.fetchFailed(e, ferr); handled {
 		return err
 	}
-	if failureOf(ferr) == browser.FailureRefused {
+	if fetchpolicy.FailureOf(ferr) == browser.FailureRefused {
 		// A guard refused the page or a redirect hop of it.
 		return c.finish(ctx, e, doneRecord{Outcome: OutcomeForbidden, Detail: ferr.Error()})
 	}
@@ -522,7 +520,7 @@ const outageLog = "network outage (host %s: %v): crawl paused until a host answe
 // (nil while an outage is waited out).
 func (c *Crawler) fetchFailed(e entry, ferr error) (handled bool, err error) {
 	var stop error
-	switch failureOf(ferr) {
+	switch fetchpolicy.FailureOf(ferr) {
 	case browser.FailureNone:
 		c.health.succeeded(e.Host)
 	case browser.FailureFetcher:
@@ -554,7 +552,7 @@ func (c *Crawler) robotsFailed(ctx context.Context, e entry, rerr error) error {
 	if handled, err := c.fetchFailed(e, rerr); handled {
 		return err
 	}
-	if failureOf(rerr) != browser.FailureNetwork {
+	if fetchpolicy.FailureOf(rerr) != browser.FailureNetwork {
 		return c.finish(ctx, e, doneRecord{Outcome: OutcomeRobots, Detail: rerr.Error()})
 	}
 	if e.Attempts < c.cfg.Retries {

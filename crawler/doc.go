@@ -61,8 +61,8 @@
 // formula, if any, holds. The first CalibrateAfter scored pages are the
 // first iteration: the lexicon is expanded with the log-odds terms of the
 // pages the seed terms found relevant against the others (weights at most
-// ExpandedWeight), and the threshold is calibrated by Otsu's method on the
-// new scores (see calibrateScores); both are stored with the crawl.
+// relevance.ExpandedWeight), and the threshold is calibrated by Otsu's method on the
+// new scores (see relevance.Calibrate); both are stored with the crawl.
 //
 // # Politeness and safety
 //

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -367,8 +368,8 @@ func (f *frontier) paused(ctx context.Context) (bool, error) {
 	return p, err
 }
 
-func (f *frontier) saveModel(ctx context.Context, lex *Lexicon, threshold float64, calibrated bool) error {
-	b, err := json.Marshal(lex.weights)
+func (f *frontier) saveModel(ctx context.Context, lex *relevance.Lexicon, threshold float64, calibrated bool) error {
+	b, err := json.Marshal(lex.Weights())
 	if err != nil {
 		return err
 	}
@@ -578,7 +579,7 @@ type doneRecord struct {
 	Score    float64
 	Relevant bool
 	Tokens   int
-	SimHash  SimHash
+	SimHash  relevance.SimHash
 	Depth    int // the page's own depth (0 when relevant)
 	Aliases  []string
 	Links    []discovered
@@ -776,20 +777,20 @@ func (f *frontier) reserveSeq(ctx context.Context, column string, n int) (int64,
 
 // simhashes returns the fingerprints of the pages kept so far, for the
 // near-duplicate filter after a restart.
-func (f *frontier) simhashes(ctx context.Context) ([]SimHash, error) {
+func (f *frontier) simhashes(ctx context.Context) ([]relevance.SimHash, error) {
 	rows, err := f.sqldb.QueryContext(ctx, f.q(`SELECT simhash FROM crawl_frontier WHERE crawl = ? AND state = ? AND outcome IN (?, ?) ORDER BY fetch_seq`),
 		f.crawl, StateDone, OutcomeValidated, OutcomeIrrelevant)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []SimHash
+	var out []relevance.SimHash
 	for rows.Next() {
 		var h int64
 		if err := rows.Scan(&h); err != nil {
 			return nil, err
 		}
-		out = append(out, SimHash(uint64(h)))
+		out = append(out, relevance.SimHash(uint64(h)))
 	}
 	return out, rows.Err()
 }

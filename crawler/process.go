@@ -3,13 +3,13 @@ package crawler
 import (
 	"context"
 	"fmt"
-	"math"
 	"mime"
 	"net/url"
-	"sort"
 	"strings"
 
 	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/fetchpolicy"
+	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
@@ -47,14 +47,14 @@ func (c *Crawler) judge(ctx context.Context, e entry, sp *store.Page) (doneRecor
 	}
 	base, _ := url.Parse(e.URL)
 	if cp := sp.Capture; cp != nil && cp.FinalURL != "" {
-		if fu, err := Canonicalize(nil, cp.FinalURL); err == nil && fu.String() != e.URL {
+		if fu, err := fetchpolicy.Canonicalize(nil, cp.FinalURL); err == nil && fu.String() != e.URL {
 			base = fu
 			hops := []string{e.URL}
 			for i, r := range cp.Redirects {
 				if i == 0 {
 					continue // the requested URL itself
 				}
-				if ru, err := Canonicalize(nil, r.URL); err == nil && ru.String() != hops[len(hops)-1] {
+				if ru, err := fetchpolicy.Canonicalize(nil, r.URL); err == nil && ru.String() != hops[len(hops)-1] {
 					hops = append(hops, ru.String())
 				}
 			}
@@ -126,7 +126,7 @@ func (c *Crawler) judge(ctx context.Context, e entry, sp *store.Page) (doneRecor
 		return d, fmt.Errorf("store extraction of %s: %w", e.URL, err)
 	}
 	text := res.Text()
-	counts, n := Counts(text)
+	counts, n := relevance.Counts(text)
 	d.Tokens = n
 	if n < cfg.MinTokens {
 		d.Outcome, d.Detail = OutcomeSize, fmt.Sprintf("too small: %d words, under %d", n, cfg.MinTokens)
@@ -139,7 +139,7 @@ func (c *Crawler) judge(ctx context.Context, e entry, sp *store.Page) (doneRecor
 			return d, nil
 		}
 	}
-	d.SimHash = NewSimHash(res.Body)
+	d.SimHash = relevance.NewSimHash(res.Body)
 	if cfg.NearDuplicateBits >= 0 {
 		c.mu.Lock()
 		dup := c.dups.Seen(d.SimHash)
@@ -229,7 +229,7 @@ func (c *Crawler) judgeText(ctx context.Context, text string, counts map[string]
 	defer c.mu.Unlock()
 	score := c.lex.ScoreCounts(counts, n)
 	if !c.calibrated && c.cfg.CalibrateAfter > 0 {
-		c.sample = append(c.sample, sampleDoc{text: text, score: score, match: match})
+		c.sample = append(c.sample, relevance.Sample{Text: text, Score: score, Match: match})
 		if len(c.sample) >= c.cfg.CalibrateAfter {
 			c.calibrate(ctx)
 			score = c.lex.ScoreCounts(counts, n)
@@ -239,84 +239,23 @@ func (c *Crawler) judgeText(ctx context.Context, text string, counts map[string]
 	return score, relevant
 }
 
-// calibrate expands the lexicon with the terms most specific to the
-// sample's relevant texts (log-odds against the others) and sets the
-// threshold by Otsu's method on the sample's new scores. c.mu is held.
+// calibrate runs the first iteration on the sample (relevance.Calibrate)
+// and stores the model it leaves. c.mu is held.
 func (c *Crawler) calibrate(ctx context.Context) {
-	var rel, ref []string
-	for _, s := range c.sample {
-		if s.match && s.score >= c.threshold {
-			rel = append(rel, s.text)
-		} else {
-			ref = append(ref, s.text)
-		}
-	}
-	var added []WeightedTerm
-	if len(rel) >= 2 && len(ref) >= 2 && len(c.cfg.Terms) > 0 {
-		added = c.lex.Expand(rel, ref, ExpandOptions{MaxWeight: ExpandedWeight, MinLen: 4})
-	}
-	scores := make([]float64, len(c.sample))
-	for i, s := range c.sample {
-		scores[i] = c.lex.Score(s.text)
-	}
 	old := c.threshold
-	if t, ok := calibrateScores(scores); ok {
-		// The cut must keep most pages the seed terms found relevant: a
-		// sample of nearly only relevant pages has no valley to find.
-		var pos []float64
-		for i, s := range c.sample {
-			if s.match && s.score >= old {
-				pos = append(pos, scores[i])
-			}
-		}
-		if len(pos) > 0 {
-			sort.Float64s(pos)
-			if q := pos[len(pos)/10]; q < t {
-				t = q
-			}
-		}
-		c.threshold = t
-	}
-	c.calibrated = true
+	cal := relevance.Calibrate(c.lex, c.sample, old, len(c.cfg.Terms) > 0)
+	c.threshold, c.calibrated = cal.Threshold, true
+	n := len(c.sample)
 	c.sample = nil
 	var names []string
-	for _, a := range added {
+	for _, a := range cal.Added {
 		names = append(names, a.Term)
 	}
 	c.cfg.Logf("calibrated on the first %d pages (%d relevant): lexicon +%d terms %v, threshold %.3f -> %.3f",
-		len(scores), len(rel), len(added), names, old, c.threshold)
+		n, cal.Relevant, len(cal.Added), names, old, c.threshold)
 	if err := c.fr.saveModel(context.WithoutCancel(ctx), c.lex, c.threshold, true); err != nil {
 		c.cfg.Logf("%v", err)
 	}
-}
-
-// Expansion keeps words of 4 letters or more: in a sample of a few dozen
-// pages, 3-letter function words of one language ("and", "les", "den")
-// pass the log-odds test when the relevant pages lean towards it.
-//
-// ExpandedWeight is the weight of the strongest term added by the first
-// iteration: half a seed term, since the sample it comes from is small and
-// skewed towards the sites and languages crawled first.
-const ExpandedWeight = 0.5
-
-// calibrateScores is the threshold of a sample of scores: Otsu's cut on the
-// scores and on their logarithms, whichever is lower. Scores are heavy-tailed
-// (an expanded lexicon adds up on pages of the sample's majority language,
-// far above equally relevant pages in other languages); the log scale
-// keeps those from pulling the cut above the minority's relevant pages.
-func calibrateScores(scores []float64) (float64, bool) {
-	t, err := CalibrateThreshold(scores)
-	if err != nil || t <= 0 {
-		return 0, false
-	}
-	logs := make([]float64, len(scores))
-	for i, s := range scores {
-		logs[i] = math.Log1p(s)
-	}
-	if lt, err := CalibrateThreshold(logs); err == nil && math.Expm1(lt) < t {
-		t = math.Expm1(lt)
-	}
-	return t, true
 }
 
 // links returns the URLs to enqueue from a page and its link edges.
@@ -333,7 +272,7 @@ func (c *Crawler) links(e entry, sp *store.Page, tree *treediff.Tree, base *url.
 	relNofollow := nofollowLinks(tree, base)
 	seen := map[string]bool{source: true, base.String(): true}
 	for _, l := range sp.Capture.Links {
-		u, err := Canonicalize(base, l.URL)
+		u, err := fetchpolicy.Canonicalize(base, l.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 			continue
 		}
@@ -433,7 +372,7 @@ func nofollowLinks(t *treediff.Tree, base *url.URL) map[string]bool {
 		if !ok || !contains(strings.Fields(rel), "nofollow") {
 			continue
 		}
-		if u, err := Canonicalize(base, href); err == nil {
+		if u, err := fetchpolicy.Canonicalize(base, href); err == nil {
 			out[u.String()] = true
 		}
 	}
@@ -470,7 +409,7 @@ func linkContexts(t *treediff.Tree, base *url.URL) map[string]string {
 		var sp *span
 		if n.Kind == treediff.Element && n.Label == "a" {
 			if href, ok := n.Attr("href"); ok {
-				if u, err := Canonicalize(base, href); err == nil {
+				if u, err := fetchpolicy.Canonicalize(base, href); err == nil {
 					spans = append(spans, span{target: u.String(), start: len(words)})
 					sp = &spans[len(spans)-1]
 				}

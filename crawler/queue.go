@@ -3,6 +3,8 @@ package crawler
 import (
 	"context"
 	"time"
+
+	"github.com/gleaner/gleaner/relevance"
 )
 
 // queue is the crawl's storage as the engine sees it, like colly's queue
@@ -20,7 +22,7 @@ type queue interface {
 	heartbeat(ctx context.Context, ttl time.Duration) error
 	release(ctx context.Context) error
 	paused(ctx context.Context) (bool, error)
-	saveModel(ctx context.Context, lex *Lexicon, threshold float64, calibrated bool) error
+	saveModel(ctx context.Context, lex *relevance.Lexicon, threshold float64, calibrated bool) error
 
 	// The frontier.
 	seed(ctx context.Context, seeds []discovered, s Strategy) error
@@ -37,7 +39,7 @@ type queue interface {
 	count(ctx context.Context, state string) (int, error)
 	state(ctx context.Context, u string) (state, outcome string, err error)
 	keptPages(ctx context.Context) ([]int64, error)
-	simhashesAfter(ctx context.Context, seq int64) ([]SimHash, int64, error)
+	simhashesAfter(ctx context.Context, seq int64) ([]relevance.SimHash, int64, error)
 
 	// Shared by the workers.
 	takeSlot(ctx context.Context, host string, hold time.Duration) (bool, error)

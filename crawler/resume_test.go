@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/capture"
+	"github.com/gleaner/gleaner/fetchpolicy"
 	"github.com/gleaner/gleaner/fixtures"
 	"github.com/gleaner/gleaner/store"
 )
@@ -184,7 +185,7 @@ func TestKillResume(t *testing.T) {
 		if h.Path == "/robots.txt" {
 			continue // fetched once per process and host
 		}
-		u, err := Canonicalize(nil, base[h.Site]+h.Path)
+		u, err := fetchpolicy.Canonicalize(nil, base[h.Site]+h.Path)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -25,16 +26,6 @@ func nowExpr(pg bool) string {
 		return `CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)`
 	}
 	return `CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`
-}
-
-// hostSlots is where a crawler reserves a host before fetching from it:
-// Politeness in memory, or dbSlots in the database for a shared crawl.
-type hostSlots interface {
-	// Acquire waits until host may be fetched and reserves it; release
-	// ends the fetch, with the host's Crawl-delay (0 for none).
-	Acquire(ctx context.Context, host string) (release func(crawlDelay time.Duration), err error)
-	// Ready reports whether host could be acquired now without waiting.
-	Ready(host string) bool
 }
 
 // dbSlots are the politeness slots of a shared crawl: one row per host in
@@ -269,20 +260,20 @@ func (f *frontier) claimJob(ctx context.Context, site, kind string, level int) (
 
 // simhashesAfter returns the fingerprints of the pages kept with a fetch
 // sequence number above seq, and the last such number.
-func (f *frontier) simhashesAfter(ctx context.Context, seq int64) ([]SimHash, int64, error) {
+func (f *frontier) simhashesAfter(ctx context.Context, seq int64) ([]relevance.SimHash, int64, error) {
 	rows, err := f.sqldb.QueryContext(ctx, f.q(`SELECT simhash, fetch_seq FROM crawl_frontier WHERE crawl = ? AND state = ? AND outcome IN (?, ?) AND fetch_seq > ? ORDER BY fetch_seq`),
 		f.crawl, StateDone, OutcomeValidated, OutcomeIrrelevant, seq)
 	if err != nil {
 		return nil, seq, err
 	}
 	defer rows.Close()
-	var out []SimHash
+	var out []relevance.SimHash
 	for rows.Next() {
 		var h int64
 		if err := rows.Scan(&h, &seq); err != nil {
 			return nil, seq, err
 		}
-		out = append(out, SimHash(uint64(h)))
+		out = append(out, relevance.SimHash(uint64(h)))
 	}
 	return out, seq, rows.Err()
 }

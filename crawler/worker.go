@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -93,7 +94,7 @@ func (c *Crawler) start(ctx context.Context) (row *crawlRow, created bool, leave
 	// A slot is held at most a fetch's time (robots.txt or page) after a
 	// worker died with it.
 	c.slots = &dbSlots{fr: c.fr, delay: c.cfg.Delay, hold: c.cfg.Timeout + 2*time.Second, poll: 10 * time.Millisecond, logf: c.cfg.Logf}
-	c.polite2.polite = c.slots
+	c.polite2.Slots = c.slots
 	c.learner.shared = true
 	c.learner.claim = c.fr.claimJob
 	return row, created, func() {}, nil
@@ -151,7 +152,7 @@ func (c *Crawler) loadDups(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if last > c.dupsSeq {
-		c.dups.seen = append(c.dups.seen, hs...)
+		c.dups.Add(hs...)
 		c.dupsSeq = last
 	}
 	return nil
@@ -187,7 +188,7 @@ func (c *Crawler) refreshShared(ctx context.Context) (string, error) {
 		}
 		if row != nil && row.Calibrated && len(row.Lexicon) > 0 {
 			c.mu.Lock()
-			c.lex, c.threshold, c.calibrated, c.sample = &Lexicon{weights: row.Lexicon}, row.Threshold, true, nil
+			c.lex, c.threshold, c.calibrated, c.sample = relevance.LexiconOf(row.Lexicon), row.Threshold, true, nil
 			c.mu.Unlock()
 		}
 	}

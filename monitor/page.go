@@ -15,9 +15,10 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/gleaner/gleaner/crawler"
+	"github.com/gleaner/gleaner/fetchpolicy"
 	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/pagemeta"
+	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -193,7 +194,7 @@ func (m *Monitor) fetchNew(ctx context.Context, r int, p pending, rep *Report, m
 		}
 		rep.Errors++
 		state := "pending"
-		if p.attempts+1 >= maxAttempts || errors.Is(err, errDisallowed) || errors.Is(err, crawler.ErrForbiddenTarget) {
+		if p.attempts+1 >= maxAttempts || errors.Is(err, errDisallowed) || errors.Is(err, fetchpolicy.ErrForbiddenTarget) {
 			state = "error"
 		}
 		return m.outcome(ctx, p, state, 0, err.Error(), nil)
@@ -347,7 +348,7 @@ type page struct {
 	words       int
 	canonical   string
 	structured  bool // the page says it is an article (og:type, JSON-LD)
-	hash        crawler.SimHash
+	hash        relevance.SimHash
 	contentHash string
 	method      string  // the single-page extraction's method
 	confidence  float64 // and its confidence
@@ -373,7 +374,7 @@ func (m *Monitor) readPage(u, final string, src []byte) *page {
 		Text: pg.text, Languages: m.langs})
 	pg.meta = heuristics.Meta{Title: pg.pm.Title, Date: pg.pm.Published, Author: strings.Join(pg.pm.Authors, ", ")}
 	pg.words = len(strings.Fields(pg.text))
-	pg.hash = crawler.NewSimHash(pg.text)
+	pg.hash = relevance.NewSimHash(pg.text)
 	return pg
 }
 
@@ -477,7 +478,7 @@ const maxDupBits = 3
 type storedHash struct {
 	id   int64
 	site string
-	hash crawler.SimHash
+	hash relevance.SimHash
 }
 
 // loadHashes reads the fingerprints of the stored documents.
@@ -494,7 +495,7 @@ func (m *Monitor) loadHashes(ctx context.Context) error {
 		if err := rows.Scan(&s.id, &s.site, &h); err != nil {
 			return fmt.Errorf("monitor: fingerprints: %w", err)
 		}
-		s.hash = crawler.SimHash(h)
+		s.hash = relevance.SimHash(h)
 		m.hashes = append(m.hashes, s)
 	}
 	return rows.Err()

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/cluster"
-	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
@@ -279,7 +279,7 @@ func (m *Monitor) placeDoc(ctx context.Context, d unplaced, p siteextract.PageRe
 		run, template = 0, -1
 	}
 	_, err := m.db.SQL().ExecContext(ctx, m.q(`UPDATE monitor_docs SET body = ?, simhash = ?, method = ?, confidence = ?, run_id = ?, template = ?, tried_run = ?
-		WHERE id = ?`), p.Result.Body, int64(crawler.NewSimHash(p.Result.Body)), p.Result.Method, p.Result.Confidence, run, template, runID, d.docID)
+		WHERE id = ?`), p.Result.Body, int64(relevance.NewSimHash(p.Result.Body)), p.Result.Method, p.Result.Confidence, run, template, runID, d.docID)
 	if err != nil {
 		return fmt.Errorf("monitor: template text of document %d: %w", d.docID, err)
 	}

@@ -1,4 +1,4 @@
-package crawler
+package fetchpolicy
 
 import (
 	"context"
@@ -9,108 +9,17 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/gleaner/gleaner/browser"
-	"github.com/temoto/robotstxt"
 )
 
-// maxRobotsBytes caps a robots.txt body, as Google does (500 KiB).
-const maxRobotsBytes = 500 << 10
-
-// Robots fetches, caches and applies the robots.txt of each host
-// (github.com/temoto/robotstxt parses them: Google's rules, Crawl-delay,
-// wildcards). A host whose robots.txt is missing (4xx) allows everything; one
-// whose robots.txt fails (5xx, network error) is disallowed until retried,
-// as Google's specification says.
-type Robots struct {
-	Client    *http.Client
-	UserAgent string
-
-	mu    sync.Mutex
-	hosts map[string]*robotsEntry
-}
-
-type robotsEntry struct {
-	once sync.Once
-	data *robotstxt.RobotsData
-	err  error
-}
-
-// Rules returns the robots.txt of u's host, fetching it once per scheme and
-// host.
-func (r *Robots) Rules(ctx context.Context, u *url.URL) (*robotstxt.RobotsData, error) {
-	key := u.Scheme + "://" + u.Host
-	r.mu.Lock()
-	if r.hosts == nil {
-		r.hosts = map[string]*robotsEntry{}
-	}
-	e := r.hosts[key]
-	if e == nil {
-		e = &robotsEntry{}
-		r.hosts[key] = e
-	}
-	r.mu.Unlock()
-	e.once.Do(func() { e.data, e.err = r.fetch(ctx, key) })
-	if e.err != nil && failureOf(e.err) == browser.FailureNetwork {
-		// The host could not be reached: ask again next time.
-		r.mu.Lock()
-		if r.hosts[key] == e {
-			delete(r.hosts, key)
-		}
-		r.mu.Unlock()
-	}
-	return e.data, e.err
-}
-
-// Cached reports whether the robots.txt of u's host was fetched already (so
-// that Rules and Allowed will not request it).
-func (r *Robots) Cached(u *url.URL) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	_, ok := r.hosts[u.Scheme+"://"+u.Host]
-	return ok
-}
-
-// Allowed reports whether u may be fetched, and the host's Crawl-delay (0
-// when none is given).
-func (r *Robots) Allowed(ctx context.Context, u *url.URL) (bool, time.Duration, error) {
-	data, err := r.Rules(ctx, u)
-	if err != nil {
-		return false, 0, err
-	}
-	p := u.EscapedPath()
-	if u.RawQuery != "" {
-		p += "?" + u.RawQuery
-	}
-	return data.TestAgent(p, r.UserAgent), data.FindGroup(r.UserAgent).CrawlDelay, nil
-}
-
-func (r *Robots) fetch(ctx context.Context, base string) (*robotstxt.RobotsData, error) {
-	client := r.Client
-	if client == nil {
-		client = &http.Client{Timeout: 15 * time.Second}
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/robots.txt", nil)
-	if err != nil {
-		return nil, fmt.Errorf("robots.txt of %s: %w", base, err)
-	}
-	if r.UserAgent != "" {
-		req.Header.Set("User-Agent", r.UserAgent)
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("robots.txt of %s: %w", base, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRobotsBytes))
-	if err != nil {
-		return nil, fmt.Errorf("robots.txt of %s: read: %w", base, err)
-	}
-	data, err := robotstxt.FromStatusAndBytes(resp.StatusCode, body)
-	if err != nil {
-		return nil, fmt.Errorf("robots.txt of %s: status %d: %w", base, resp.StatusCode, err)
-	}
-	return data, nil
+// HostSlots is where a fetcher reserves a host before fetching from it:
+// Politeness in memory, or a crawl's slots in its database when the crawl
+// is shared between processes.
+type HostSlots interface {
+	// Acquire waits until host may be fetched and reserves it; release
+	// ends the fetch, with the host's Crawl-delay (0 for none).
+	Acquire(ctx context.Context, host string) (release func(crawlDelay time.Duration), err error)
+	// Ready reports whether host could be acquired now without waiting.
+	Ready(host string) bool
 }
 
 // Politeness spaces the fetches of each host: one fetch of a host at a time,
@@ -198,11 +107,11 @@ func (p *Politeness) release(host string, crawlDelay time.Duration) {
 	p.mu.Unlock()
 }
 
-// admit reserves u's host in p and reads its robots.txt within that slot (a
+// Admit reserves u's host in p and reads its robots.txt within that slot (a
 // robots.txt fetch is a fetch of the host like any other). When the answer
 // is not allowed or err is set, the slot is already released; otherwise the
 // caller fetches u and then calls release(crawlDelay).
-func admit(ctx context.Context, p hostSlots, r *Robots, u *url.URL) (release func(time.Duration), allowed bool, crawlDelay time.Duration, err error) {
+func Admit(ctx context.Context, p HostSlots, r *Robots, u *url.URL) (release func(time.Duration), allowed bool, crawlDelay time.Duration, err error) {
 	release, err = p.Acquire(ctx, u.Host)
 	if err != nil {
 		return nil, false, 0, err
@@ -222,33 +131,38 @@ func admit(ctx context.Context, p hostSlots, r *Robots, u *url.URL) (release fun
 	return release, true, crawlDelay, nil
 }
 
-// politeTransport holds redirects to another host to that host's rules: the
+// PoliteTransport holds redirects to another host to that host's rules: the
 // HTTP client follows redirects within one fetch, and without this the
 // target host would be fetched outside its politeness slot and its
 // robots.txt. A redirect within the fetched host is already covered by the
 // slot the fetch holds.
-type politeTransport struct {
-	next   http.RoundTripper
-	polite hostSlots
-	robots *Robots
+type PoliteTransport struct {
+	// Next makes the requests (the guard's transport).
+	Next http.RoundTripper
+	// Slots are the hosts' politeness slots a redirect's target waits for.
+	Slots HostSlots
+	// Robots are the robots.txt rules a redirect's target obeys.
+	Robots *Robots
 }
 
-func (t *politeTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+// RoundTrip follows one request, admitting a redirect to another host
+// first (see PoliteTransport).
+func (t *PoliteTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	first := req
 	for first.Response != nil && first.Response.Request != nil {
 		first = first.Response.Request
 	}
 	if first == req || strings.EqualFold(first.URL.Host, req.URL.Host) {
-		return t.next.RoundTrip(req)
+		return t.Next.RoundTrip(req)
 	}
-	release, allowed, delay, err := admit(req.Context(), t.polite, t.robots, req.URL)
+	release, allowed, delay, err := Admit(req.Context(), t.Slots, t.Robots, req.URL)
 	if err != nil {
 		return nil, fmt.Errorf("redirect to %s: %w", req.URL, err)
 	}
 	if !allowed {
 		return nil, fmt.Errorf("redirect to %s: disallowed by robots.txt", req.URL)
 	}
-	resp, err := t.next.RoundTrip(req)
+	resp, err := t.Next.RoundTrip(req)
 	if err != nil {
 		release(delay)
 		return nil, err

@@ -1,4 +1,4 @@
-package crawler
+package relevance
 
 import (
 	"fmt"
@@ -32,6 +32,24 @@ func NewLexicon(seeds []string) *Lexicon {
 		}
 	}
 	return l
+}
+
+// LexiconOf returns the lexicon of the given term weights (as Weights
+// returns them; the map is the lexicon's from then on).
+func LexiconOf(weights map[string]float64) *Lexicon {
+	if weights == nil {
+		weights = map[string]float64{}
+	}
+	return &Lexicon{weights: weights}
+}
+
+// Weights returns a copy of the term weights, to store the lexicon.
+func (l *Lexicon) Weights() map[string]float64 {
+	out := make(map[string]float64, len(l.weights))
+	for t, w := range l.weights {
+		out[t] = w
+	}
+	return out
 }
 
 // Len is the number of terms.
