@@ -43,7 +43,7 @@ func quick(t *testing.T, name string, edit func(*Config)) (*store.DB, Summary, C
 	return db, sum, cfg
 }
 
-func outcomeDetails(t *testing.T, db *store.DB, name, outcome string) []string {
+func outcomeDetails(t *testing.T, db *store.DB, name string, outcome Outcome) []string {
 	t.Helper()
 	rows, err := db.SQL().Query(db.Rebind(`SELECT url || ' ' || detail FROM crawl_frontier WHERE crawl = ? AND outcome = ?`), name, outcome)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/store/frontier"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -31,10 +32,10 @@ type learner struct {
 	db  *store.DB
 	cfg Config
 
-	// shared: other workers crawl (and learn) the same sites; claim takes
-	// a learning job for this process, false when another took it.
-	shared bool
-	claim  func(ctx context.Context, site, kind string, level int) (bool, error)
+	// claim, when other workers crawl (and learn) the same sites, takes a
+	// learning job for this process, false when another took it; nil
+	// when the crawl is run alone.
+	claim func(ctx context.Context, site string, kind frontier.JobKind, level int) (bool, error)
 
 	mu    sync.Mutex
 	sites map[string]*siteState
@@ -241,7 +242,7 @@ func (l *learner) finish(ctx context.Context, c *Crawler) error {
 	if l.cfg.LearnAt < 0 {
 		return nil
 	}
-	ids, err := c.fr.keptPages(ctx)
+	ids, err := c.crawl.KeptPages(ctx)
 	if err != nil {
 		return err
 	}
@@ -261,9 +262,9 @@ func (l *learner) finish(ctx context.Context, c *Crawler) error {
 	}
 	sort.Strings(sites)
 	for _, site := range sites {
-		if l.shared {
+		if l.claim != nil {
 			// Once per site and page count, whichever worker stops last.
-			if ok, err := l.claim(ctx, site, "final", len(bySite[site])); err != nil || !ok {
+			if ok, err := l.claim(ctx, site, frontier.FinalJob, len(bySite[site])); err != nil || !ok {
 				if err != nil {
 					return err
 				}
@@ -309,7 +310,7 @@ func (l *learner) finishSite(ctx context.Context, site string, s *siteState, ids
 // sync, in a shared crawl, reads what the other workers did to a site: its
 // stored page count and its latest learning run (at most every 2 seconds).
 func (l *learner) sync(ctx context.Context, site string, s *siteState) error {
-	if !l.shared || time.Since(s.synced) < 2*time.Second {
+	if l.claim == nil || time.Since(s.synced) < 2*time.Second {
 		return nil
 	}
 	s.synced = time.Now()
@@ -335,7 +336,7 @@ func (l *learner) sync(ctx context.Context, site string, s *siteState) error {
 // doubling) is a job that runs once, on whichever worker claims it first —
 // the others read its run (sync).
 func (l *learner) due(ctx context.Context, site string, s *siteState) bool {
-	if !l.shared {
+	if l.claim == nil {
 		return true
 	}
 	level := 0
@@ -343,7 +344,7 @@ func (l *learner) due(ctx context.Context, site string, s *siteState) bool {
 		level++
 	}
 	s.nextLearn = l.cfg.LearnAt << (level + 1)
-	ok, err := l.claim(ctx, site, "learn", level)
+	ok, err := l.claim(ctx, site, frontier.LearnJob, level)
 	if err != nil {
 		l.cfg.Logf("templates of %s: %v", site, err)
 		return false

@@ -310,12 +310,12 @@ func checkPolite(t *testing.T, hits []fixtures.Hit, delay time.Duration) {
 // servers being one) with the same outcomes, hence the same corpus.
 func sameCorpus(t *testing.T, a *store.DB, an string, b *store.DB, bn string) {
 	t.Helper()
-	outcomes := func(db *store.DB, name string) map[string]string {
+	outcomes := func(db *store.DB, name string) map[string]Outcome {
 		f, err := Fetched(context.Background(), db, name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := map[string]string{}
+		out := map[string]Outcome{}
 		for _, u := range f {
 			out[u.URL] = u.Outcome
 		}

@@ -272,7 +272,7 @@ func TestResumeFromStoredPage(t *testing.T) {
 			t.Errorf("%s requested again after resume", u)
 		}
 	}
-	var state string
+	var state State
 	var pageID int64
 	db.SQL().QueryRow(db.Rebind(`SELECT state, page_id FROM crawl_frontier WHERE crawl = 'stored' AND url = ?`), u).Scan(&state, &pageID)
 	if state != StateDone || pageID != sp.ID {
