@@ -84,6 +84,7 @@ const (
 	StopRelevantExhausted = "relevant-frontier-exhausted"
 	StopPaused            = "paused"
 	StopCancelled         = "cancelled"
+	StopError             = "error" // a worker failed: Run returns its error
 )
 
 // Progress is reported after each processed URL.

@@ -53,7 +53,7 @@ func (c *Crawler) loop(ctx context.Context) (string, error) {
 func (s *scheduler) step(ctx context.Context) {
 	switch {
 	case s.firstErr != nil:
-		s.stop = "error"
+		s.stop = StopError
 		return
 	case ctx.Err() != nil:
 		s.stop = StopCancelled
