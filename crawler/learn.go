@@ -246,15 +246,9 @@ func (l *learner) finish(ctx context.Context, c *Crawler) error {
 	if err != nil {
 		return err
 	}
-	bySite := map[string][]int64{}
-	for start := 0; start < len(ids); start += 200 {
-		metas, err := c.db.Pages(ctx, store.PageQuery{IDs: ids[start:min(start+200, len(ids))]})
-		if err != nil {
-			return err
-		}
-		for _, m := range metas {
-			bySite[m.Site] = append(bySite[m.Site], m.ID)
-		}
+	bySite, err := l.pagesBySite(ctx, ids)
+	if err != nil {
+		return err
 	}
 	sites := make([]string, 0, len(bySite))
 	for s := range bySite {
@@ -262,25 +256,47 @@ func (l *learner) finish(ctx context.Context, c *Crawler) error {
 	}
 	sort.Strings(sites)
 	for _, site := range sites {
-		if l.claim != nil {
-			// Once per site and page count, whichever worker stops last.
-			if ok, err := l.claim(ctx, site, frontier.FinalJob, len(bySite[site])); err != nil || !ok {
-				if err != nil {
-					return err
-				}
-				continue
-			}
+		if err := l.finishOnce(ctx, site, bySite[site]); err != nil {
+			return err
 		}
-		s := l.site(site)
-		s.mu.Lock()
-		err := l.finishSite(ctx, site, s, bySite[site])
-		s.mu.Unlock()
+	}
+	return nil
+}
+
+// pagesBySite groups stored pages' ids by site.
+func (l *learner) pagesBySite(ctx context.Context, ids []int64) (map[string][]int64, error) {
+	bySite := map[string][]int64{}
+	for start := 0; start < len(ids); start += 200 {
+		metas, err := l.db.Pages(ctx, store.PageQuery{IDs: ids[start:min(start+200, len(ids))]})
 		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			l.cfg.Logf("templates of %s: %v", site, err)
+			return nil, err
 		}
+		for _, m := range metas {
+			bySite[m.Site] = append(bySite[m.Site], m.ID)
+		}
+	}
+	return bySite, nil
+}
+
+// finishOnce finishes a site (finishSite) unless another worker took the
+// job of its page count: once per site and page count, whichever worker
+// stops last. A site's failure is logged; only a store failure to claim
+// the job, or the end of ctx, is an error.
+func (l *learner) finishOnce(ctx context.Context, site string, ids []int64) error {
+	if l.claim != nil {
+		if ok, err := l.claim(ctx, site, frontier.FinalJob, len(ids)); err != nil || !ok {
+			return err
+		}
+	}
+	s := l.site(site)
+	s.mu.Lock()
+	err := l.finishSite(ctx, site, s, ids)
+	s.mu.Unlock()
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		l.cfg.Logf("templates of %s: %v", site, err)
 	}
 	return nil
 }

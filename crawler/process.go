@@ -342,30 +342,7 @@ func (c *Crawler) links(e frontier.Entry, sp *store.Page, tree *treediff.Tree, b
 	if sp.Capture == nil {
 		return nil, edges
 	}
-	source := base.String() // the final URL when the page was redirected
-	type cand struct {
-		u    *url.URL
-		text string
-	}
-	var kept []cand
-	relNofollow := nofollowLinks(tree, base)
-	seen := map[string]bool{source: true, base.String(): true}
-	for _, l := range sp.Capture.Links {
-		u, err := fetchpolicy.Canonicalize(base, l.URL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-			continue
-		}
-		s := u.String()
-		if seen[s] {
-			continue
-		}
-		seen[s] = true
-		edges = append(edges, frontier.Edge{Source: source, Target: s, Kind: frontier.LinkEdge, Anchor: strings.TrimSpace(l.Text)})
-		if c.cfg.Trap.Check(u) != nil || !c.urlAllowed(s) || relNofollow[s] {
-			continue
-		}
-		kept = append(kept, cand{u, l.Text})
-	}
+	kept, edges := c.pageLinks(sp.Capture.Links, tree, base, edges)
 	if len(kept) == 0 {
 		return nil, edges
 	}
@@ -376,6 +353,7 @@ func (c *Crawler) links(e frontier.Entry, sp *store.Page, tree *treediff.Tree, b
 		sims[i] = LinkSims{Anchor: c.sim(c.scoreText(k.text)), Context: c.sim(c.scoreText(contexts[k.u.String()]))}
 		parent.LinkWeights += sims[i].Weight()
 	}
+	source := base.String() // the final URL when the page was redirected
 	out := make([]frontier.Link, 0, len(kept))
 	for i, k := range kept {
 		s := k.u.String()
@@ -383,6 +361,36 @@ func (c *Crawler) links(e frontier.Entry, sp *store.Page, tree *treediff.Tree, b
 			Hops: e.Hops + 1, Parent: source, Anchor: strings.TrimSpace(k.text), FromRelevant: relevant})
 	}
 	return out, edges
+}
+
+// linkCand is a link to follow: its canonical URL and its anchor text.
+type linkCand struct {
+	u    *url.URL
+	text string
+}
+
+// pageLinks adds a page's links to edges (canonical http(s) URLs, each
+// once) and returns those to follow: not trap-like, allowed by the
+// include and exclude expressions, not rel="nofollow".
+func (c *Crawler) pageLinks(links []store.Link, tree *treediff.Tree, base *url.URL, edges []frontier.Edge) ([]linkCand, []frontier.Edge) {
+	source := base.String()
+	relNofollow := nofollowLinks(tree, base)
+	seen := map[string]bool{source: true}
+	var kept []linkCand
+	for _, l := range links {
+		u, err := fetchpolicy.Canonicalize(base, l.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || seen[u.String()] {
+			continue
+		}
+		s := u.String()
+		seen[s] = true
+		edges = append(edges, frontier.Edge{Source: source, Target: s, Kind: frontier.LinkEdge, Anchor: strings.TrimSpace(l.Text)})
+		if c.cfg.Trap.Check(u) != nil || !c.urlAllowed(s) || relNofollow[s] {
+			continue
+		}
+		kept = append(kept, linkCand{u, l.Text})
+	}
+	return kept, edges
 }
 
 func (c *Crawler) scoreText(s string) float64 {

@@ -18,6 +18,7 @@ const (
 	Done   State = "done"   // finished, with an Outcome
 )
 
+// String is the state as stored.
 func (s State) String() string { return string(s) }
 
 // Outcome is how a finished URL ended: the Babouk counters (see Counters).
@@ -42,6 +43,7 @@ const (
 	Interrupted Outcome = "interrupted" // stopped before the end (context cancelled); requeued on resume
 )
 
+// String is the outcome as stored and counted.
 func (o Outcome) String() string { return string(o) }
 
 // Fetched reports whether a URL with this outcome was requested (Babouk's
@@ -170,6 +172,7 @@ const (
 	RedirectEdge EdgeKind = "redirect" // a redirect hop
 )
 
+// String is the kind as stored.
 func (k EdgeKind) String() string { return string(k) }
 
 // Edge is a hyperlink or redirect between two URLs.
