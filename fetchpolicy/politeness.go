@@ -43,46 +43,58 @@ type hostSlot struct {
 // (0 for none).
 func (p *Politeness) Acquire(ctx context.Context, host string) (release func(crawlDelay time.Duration), err error) {
 	for {
-		p.mu.Lock()
-		if p.hosts == nil {
-			p.hosts = map[string]*hostSlot{}
-		}
-		s := p.hosts[host]
-		if s == nil {
-			s = &hostSlot{wake: make(chan struct{})}
-			p.hosts[host] = s
-		}
-		now := time.Now()
-		if !s.busy && !now.Before(s.next) {
-			s.busy = true
-			p.mu.Unlock()
+		wake, wait, ok := p.take(host)
+		if ok {
 			return func(crawlDelay time.Duration) { p.release(host, crawlDelay) }, nil
 		}
-		wake := s.wake
-		wait := time.Duration(0)
-		if !s.busy {
-			wait = s.next.Sub(now)
-		}
-		p.mu.Unlock()
-		var timer *time.Timer
-		var tick <-chan time.Time
-		if wait > 0 {
-			timer = time.NewTimer(wait)
-			tick = timer.C
-		}
-		select {
-		case <-ctx.Done():
-			err = ctx.Err()
-		case <-wake:
-		case <-tick:
-		}
-		if timer != nil {
-			timer.Stop()
-		}
-		if err != nil {
+		if err := sleepUntil(ctx, wake, wait); err != nil {
 			return nil, err
 		}
 	}
+}
+
+// take reserves host when it is free and its delay has passed (ok);
+// otherwise it returns what to wait for: wake, closed when the slot is
+// released, and, when the slot is free, how long its delay still runs (0
+// when busy).
+func (p *Politeness) take(host string) (wake <-chan struct{}, wait time.Duration, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.hosts == nil {
+		p.hosts = map[string]*hostSlot{}
+	}
+	s := p.hosts[host]
+	if s == nil {
+		s = &hostSlot{wake: make(chan struct{})}
+		p.hosts[host] = s
+	}
+	now := time.Now()
+	if !s.busy && !now.Before(s.next) {
+		s.busy = true
+		return nil, 0, true
+	}
+	if !s.busy {
+		wait = s.next.Sub(now)
+	}
+	return s.wake, wait, false
+}
+
+// sleepUntil waits for wake to be closed or, when wait is positive, for
+// wait to pass; ctx's error when it ends first.
+func sleepUntil(ctx context.Context, wake <-chan struct{}, wait time.Duration) error {
+	var tick <-chan time.Time
+	if wait > 0 {
+		timer := time.NewTimer(wait)
+		defer timer.Stop()
+		tick = timer.C
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-wake:
+	case <-tick:
+	}
+	return nil
 }
 
 // Ready reports whether host could be acquired now without waiting.
