@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/gleaner/gleaner/process"
 )
 
 // dirPrefix starts the name of every user data directory this package
@@ -43,7 +45,7 @@ func procsWithArg(match func(arg string) bool) []int {
 		}
 		for arg := range bytes.SplitSeq(cmdline, []byte{0}) {
 			if match(string(arg)) {
-				if alive(pid) {
+				if process.Alive(pid) {
 					pids = append(pids, pid)
 				}
 				break
@@ -96,26 +98,13 @@ func sweepStale() {
 			continue
 		}
 		pid, err := strconv.Atoi(rest[:i])
-		if err != nil || pid == os.Getpid() || alive(pid) {
+		if err != nil || pid == os.Getpid() || process.Alive(pid) {
 			continue
 		}
 		dir := filepath.Join(os.TempDir(), name)
 		killTree(0, dir)
 		os.RemoveAll(dir)
 	}
-}
-
-// alive reports whether a process with this pid exists (and is not a zombie).
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return syscall.Kill(pid, 0) == nil
-	}
-	// The state follows the parenthesized command name.
-	if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) {
-		return b[i+2] != 'Z'
-	}
-	return true
 }
 
 // descendants returns pid and every process below it in the process tree.

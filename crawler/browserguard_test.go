@@ -14,7 +14,7 @@ import (
 )
 
 // TestBrowserRequestsGuarded crawls an allowed loopback page with Chromium
-// guarded by the crawl's TargetGuard: the page's image, its fetch() and a
+// guarded by the crawl's guard (fetchpolicy.TargetGuard): the page's image, its fetch() and a
 // seed that redirects to a loopback port not allowed must not reach that
 // port; the redirected seed ends forbidden.
 func TestBrowserRequestsGuarded(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/fetchpolicy"
 	"gopkg.in/yaml.v3"
 )
 
@@ -32,7 +34,7 @@ type Config struct {
 	// satisfy to be relevant, e.g. "(wind | solar) & ^football".
 	Formula string `yaml:"formula" json:"formula,omitempty"`
 	// Threshold fixes the relevance threshold on the lexicon score and turns
-	// calibration off; 0 starts at DefaultThreshold and calibrates it after
+	// calibration off; 0 starts at relevance.DefaultThreshold and calibrates it after
 	// the first CalibrateAfter pages (see Crawler).
 	Threshold float64 `yaml:"threshold" json:"threshold,omitempty"`
 	// CalibrateAfter is the number of scored pages of the first iteration,
@@ -96,7 +98,7 @@ type Config struct {
 	// against spider traps with the URL checks of Trap.
 	HostPageCap int `yaml:"host_page_cap" json:"host_page_cap,omitempty"`
 	// Trap rejects trap-like URLs (length, repeated path segments, depth).
-	Trap TrapGuard `yaml:"trap" json:"trap,omitempty"`
+	Trap fetchpolicy.TrapGuard `yaml:"trap" json:"trap,omitempty"`
 	// AllowHosts are exceptions to the guard against private, loopback and
 	// link-local targets (host or host:port), e.g. the fixture sites.
 	AllowHosts []string `yaml:"allow_hosts" json:"allow_hosts,omitempty"`
@@ -151,7 +153,6 @@ type Config struct {
 // Defaults of Config.
 const (
 	DefaultUserAgent = "Gleaner/0.1 (+https://github.com/gleaner/gleaner; focused crawler)"
-	DefaultThreshold = 1.0
 	DefaultWorkers   = 4
 	DefaultDelay     = time.Second
 )
@@ -159,29 +160,12 @@ const (
 var defaultMIME = []string{"text/html", "application/xhtml+xml", "text/plain"}
 
 func (c Config) withDefaults() Config {
+	c = c.withFetchDefaults()
 	if c.Strategy == "" {
 		c.Strategy = "opic"
 	}
 	if c.Workers <= 0 {
 		c.Workers = DefaultWorkers
-	}
-	if c.Delay == 0 {
-		c.Delay = DefaultDelay
-	}
-	if c.Delay < 0 {
-		c.Delay = 0
-	}
-	if c.Timeout <= 0 {
-		c.Timeout = 30 * time.Second
-	}
-	if c.UserAgent == "" {
-		c.UserAgent = DefaultUserAgent
-	}
-	if c.MaxBytes <= 0 {
-		c.MaxBytes = 8 << 20
-	}
-	if len(c.MIMETypes) == 0 {
-		c.MIMETypes = defaultMIME
 	}
 	if c.NearDuplicateBits == 0 {
 		c.NearDuplicateBits = 3
@@ -195,6 +179,34 @@ func (c Config) withDefaults() Config {
 	if c.LearnAt == 0 {
 		c.LearnAt = 8
 	}
+	if c.LeaseTTL <= 0 {
+		c.LeaseTTL = 10 * time.Minute
+	}
+	if c.Logf == nil {
+		c.Logf = func(string, ...any) {}
+	}
+	return c
+}
+
+// withFetchDefaults sets the defaults of how pages are fetched: delay,
+// timeout, user agent, size and type bounds, retries and outage handling.
+func (c Config) withFetchDefaults() Config {
+	if c.Delay == 0 {
+		c.Delay = DefaultDelay
+	}
+	c.Delay = max(c.Delay, 0)
+	if c.Timeout <= 0 {
+		c.Timeout = 30 * time.Second
+	}
+	if c.UserAgent == "" {
+		c.UserAgent = DefaultUserAgent
+	}
+	if c.MaxBytes <= 0 {
+		c.MaxBytes = 8 << 20
+	}
+	if len(c.MIMETypes) == 0 {
+		c.MIMETypes = slices.Clone(defaultMIME)
+	}
 	if c.Retries == 0 {
 		c.Retries = 2
 	}
@@ -206,12 +218,6 @@ func (c Config) withDefaults() Config {
 	}
 	if c.OutageWait <= 0 {
 		c.OutageWait = 10 * time.Minute
-	}
-	if c.LeaseTTL <= 0 {
-		c.LeaseTTL = 10 * time.Minute
-	}
-	if c.Logf == nil {
-		c.Logf = func(string, ...any) {}
 	}
 	return c
 }
@@ -241,7 +247,7 @@ func (c Config) check() error {
 	if len(c.Terms) == 0 && c.Formula == "" {
 		return fmt.Errorf("crawl %s: no topic: give seed terms or a formula", c.Name)
 	}
-	if c.MaxPages < 0 || c.MaxDocs < 0 || c.MaxTokens < 0 || c.MaxDepth < 0 || c.MaxDuration < 0 || c.MinBytes < 0 || c.MinTokens < 0 {
+	if c.negativeLimit() {
 		return fmt.Errorf("crawl %s: limits must not be negative", c.Name)
 	}
 	if c.Threshold < 0 {
@@ -251,6 +257,11 @@ func (c Config) check() error {
 		return fmt.Errorf("crawl %s: min_bytes %d above max_bytes %d", c.Name, c.MinBytes, c.MaxBytes)
 	}
 	return nil
+}
+
+// negativeLimit reports whether a limit or filter is negative.
+func (c Config) negativeLimit() bool {
+	return min(int64(c.MaxPages), int64(c.MaxDocs), c.MaxTokens, int64(c.MaxDepth), int64(c.MaxDuration), c.MinBytes, int64(c.MinTokens)) < 0
 }
 
 // LoadConfig reads a crawl configuration from a YAML (.yaml, .yml) or JSON

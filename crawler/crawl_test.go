@@ -15,7 +15,9 @@ import (
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/chain/langid"
+	"github.com/gleaner/gleaner/fetchpolicy"
 	"github.com/gleaner/gleaner/fixtures"
+	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -41,7 +43,7 @@ func quick(t *testing.T, name string, edit func(*Config)) (*store.DB, Summary, C
 	return db, sum, cfg
 }
 
-func outcomeDetails(t *testing.T, db *store.DB, name, outcome string) []string {
+func outcomeDetails(t *testing.T, db *store.DB, name string, outcome Outcome) []string {
 	t.Helper()
 	rows, err := db.SQL().Query(db.Rebind(`SELECT url || ' ' || detail FROM crawl_frontier WHERE crawl = ? AND outcome = ?`), name, outcome)
 	if err != nil {
@@ -172,7 +174,7 @@ func TestFilters(t *testing.T) {
 		{"formula", func(c *Config) {
 			c.Terms, c.Formula = nil, "(wind | solar | grid | éolien | solaire | windkraft) & ^football"
 		}, func(t *testing.T, db *store.DB, s Summary) {
-			f, _ := ParseFormula("(wind | solar | grid | éolien | solaire | windkraft) & ^football")
+			f, _ := relevance.ParseFormula("(wind | solar | grid | éolien | solaire | windkraft) & ^football")
 			docs, err := Corpus(context.Background(), db, s.Name)
 			if err != nil || len(docs) == 0 {
 				t.Fatalf("%d documents kept, %v: %s", len(docs), err, s.Counters)
@@ -415,7 +417,7 @@ func TestTargetGuardCrawl(t *testing.T) {
 	if inner != 0 || sum.Counters.Outcomes[OutcomeForbidden] != 1 {
 		t.Errorf("redirect to a forbidden target: %d requests reached it, %s", inner, sum.Counters)
 	}
-	if d := outcomeDetails(t, db, "ssrf-redirect", OutcomeForbidden); len(d) != 1 || !strings.Contains(d[0], ErrForbiddenTarget.Error()) {
+	if d := outcomeDetails(t, db, "ssrf-redirect", OutcomeForbidden); len(d) != 1 || !strings.Contains(d[0], fetchpolicy.ErrForbiddenTarget.Error()) {
 		t.Errorf("detail %q does not name the guard", d)
 	}
 

@@ -14,7 +14,10 @@ import (
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/chain/langid"
+	"github.com/gleaner/gleaner/fetchpolicy"
+	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/store/frontier"
 )
 
 // Crawler runs one focused crawl over a store. Make it with New, then call
@@ -22,43 +25,40 @@ import (
 type Crawler struct {
 	cfg      Config
 	db       *store.DB
+	fs       *frontier.Store
 	fr       queue
+	crawl    *frontier.Frontier // fr itself, for what only an owner or a worker does (Leased, ExpireDead, slots, jobs)
+	member   membership
 	fetch    browser.Fetcher
 	strategy Strategy
-	formula  *Formula
+	formula  *relevance.Formula
 	include  []*regexp.Regexp
 	exclude  []*regexp.Regexp
-	guard    TargetGuard
-	robots   *Robots
-	polite   *Politeness
+	guard    fetchpolicy.TargetGuard
+	robots   *fetchpolicy.Robots
+	polite   *fetchpolicy.Politeness
 	// slots holds the hosts' politeness: polite in memory for a crawl run
 	// by one process, the database's host slots when shared.
-	slots   hostSlots
+	slots   fetchpolicy.HostSlots
 	shared  bool // workers of other processes may run the crawl too (see Join)
 	joined  bool // made by Join: the stored configuration is the crawl's
-	polite2 *politeTransport
+	polite2 *fetchpolicy.PoliteTransport
 	health  *hostHealth
 	lang    *langid.Identifier
 	learner *learner
 
 	mu         sync.Mutex
-	lex        *Lexicon
+	lex        *relevance.Lexicon
 	threshold  float64
 	calibrated bool
-	sample     []sampleDoc
-	dups       NearDuplicates
+	sample     []relevance.Sample
+	dups       relevance.NearDuplicates
 	dupsSeq    int64 // fetch_seq of the last fingerprint loaded (shared crawls)
 	counters   Counters
 	started    time.Time
 	processed  int
 	queued     int // queued URLs, counted at queuedAt
 	queuedAt   time.Time
-}
-
-type sampleDoc struct {
-	text  string
-	score float64
-	match bool // formula (or no formula)
 }
 
 // Summary is what a Run did.
@@ -68,7 +68,7 @@ type Summary struct {
 	Counters  Counters
 	Threshold float64
 	// Lexicon is the topic lexicon at the end, heaviest terms first.
-	Lexicon []WeightedTerm
+	Lexicon []relevance.WeightedTerm
 	Elapsed time.Duration
 	// Pages is the number of URLs processed by this run.
 	Pages int
@@ -84,6 +84,7 @@ const (
 	StopRelevantExhausted = "relevant-frontier-exhausted"
 	StopPaused            = "paused"
 	StopCancelled         = "cancelled"
+	StopError             = "error" // a worker failed: Run returns its error
 )
 
 // Progress is reported after each processed URL.
@@ -94,7 +95,7 @@ type Progress struct {
 	PagesPerSecond float64
 	Frontier       int // queued URLs
 	Last           string
-	LastOutcome    string
+	LastOutcome    Outcome
 }
 
 // New checks cfg and prepares a crawl over db.
@@ -110,47 +111,71 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("crawl %s: %w", cfg.Name, err)
 	}
-	c := &Crawler{cfg: cfg, db: db, strategy: s, threshold: DefaultThreshold}
-	if cfg.Formula != "" {
-		if c.formula, err = ParseFormula(cfg.Formula); err != nil {
-			return nil, fmt.Errorf("crawl %s: %w", cfg.Name, err)
-		}
-	}
-	if c.include, err = compileAll("include", cfg.Include); err != nil {
+	c := &Crawler{cfg: cfg, db: db, strategy: s, threshold: relevance.DefaultThreshold}
+	if err := c.compileFilters(); err != nil {
 		return nil, fmt.Errorf("crawl %s: %w", cfg.Name, err)
 	}
-	if c.exclude, err = compileAll("exclude", cfg.Exclude); err != nil {
-		return nil, fmt.Errorf("crawl %s: %w", cfg.Name, err)
-	}
-	if len(cfg.Languages) > 0 {
-		// Detection is among every language: restricted to the wanted
-		// ones, it would find one of them in any text.
-		if _, err = langid.New(cfg.Languages); err != nil {
-			return nil, fmt.Errorf("crawl %s: languages: %w", cfg.Name, err)
-		}
-		if c.lang, err = langid.New(nil); err != nil {
-			return nil, fmt.Errorf("crawl %s: languages: %w", cfg.Name, err)
-		}
-	}
-	terms := cfg.Terms
-	if len(terms) == 0 && c.formula != nil {
-		terms = c.formula.Words()
-	}
-	c.lex = NewLexicon(terms)
+	c.lex = relevance.NewLexicon(c.seedTerms())
 	if cfg.Threshold > 0 {
 		c.threshold, c.calibrated = cfg.Threshold, true
 	}
 	c.dups.MaxBits = cfg.NearDuplicateBits
+	c.health = newHostHealth(cfg.HostBackoff, cfg.OutageHosts, cfg.OutageWait)
+	c.setFetcher()
+	c.learner = newLearner(db, cfg)
+	return c, nil
+}
+
+// compileFilters reads the crawl's formula, its include and exclude
+// expressions and its languages.
+func (c *Crawler) compileFilters() error {
+	var err error
+	if c.cfg.Formula != "" {
+		if c.formula, err = relevance.ParseFormula(c.cfg.Formula); err != nil {
+			return err
+		}
+	}
+	if c.include, err = compileAll("include", c.cfg.Include); err != nil {
+		return err
+	}
+	if c.exclude, err = compileAll("exclude", c.cfg.Exclude); err != nil {
+		return err
+	}
+	if len(c.cfg.Languages) == 0 {
+		return nil
+	}
+	// Detection is among every language: restricted to the wanted ones, it
+	// would find one of them in any text.
+	if _, err = langid.New(c.cfg.Languages); err != nil {
+		return fmt.Errorf("languages: %w", err)
+	}
+	if c.lang, err = langid.New(nil); err != nil {
+		return fmt.Errorf("languages: %w", err)
+	}
+	return nil
+}
+
+// seedTerms are the terms the lexicon starts from: the crawl's, or the
+// positive words of its formula.
+func (c *Crawler) seedTerms() []string {
+	if len(c.cfg.Terms) == 0 && c.formula != nil {
+		return c.formula.Words()
+	}
+	return c.cfg.Terms
+}
+
+// setFetcher sets up the fetch policy of the crawl (guard, robots.txt,
+// politeness in this process) and its fetcher: the configured one, or a
+// plain HTTP fetcher under that policy.
+func (c *Crawler) setFetcher() {
+	cfg := c.cfg
 	c.guard = cfg.Guard()
 	client := &http.Client{Timeout: cfg.Timeout}
-	c.robots = &Robots{Client: client, UserAgent: cfg.UserAgent}
-	c.polite = &Politeness{Delay: cfg.Delay}
-	c.health = newHostHealth(cfg.HostBackoff, cfg.OutageHosts, cfg.OutageWait)
+	c.robots = &fetchpolicy.Robots{Client: client, UserAgent: cfg.UserAgent}
+	c.polite = &fetchpolicy.Politeness{Delay: cfg.Delay}
 	c.slots = c.polite
-	c.polite2 = &politeTransport{next: c.guard.Transport(), polite: c.polite, robots: c.robots}
+	c.polite2 = &fetchpolicy.PoliteTransport{Next: c.guard.Transport(), Slots: c.polite, Robots: c.robots}
 	client.Transport = c.polite2
-	// On PostgreSQL, crawls are shared: `gleaner worker` processes may join.
-	c.shared = db.Backend() == "postgres"
 	c.fetch = cfg.Fetcher
 	if c.fetch == nil {
 		// Every hop is checked by the seed's rule (Check: host and port
@@ -158,15 +183,15 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 		c.fetch = &browser.HTTPFetcher{Guard: c.guard, Client: client, Timeout: cfg.Timeout, MaxBytes: cfg.MaxBytes + 1, UserAgent: cfg.UserAgent,
 			Record: browser.RecordOptions{On: cfg.Record}}
 	}
-	c.learner = newLearner(db, cfg)
-	return c, nil
 }
 
 // Guard is the guard against server-side request forgery of a crawl of
 // cfg. A browser given as Config.Fetcher must pass it (Config.Renderer
 // starts one that does): the crawler itself only sees the URLs it asks for
 // and where they ended.
-func (cfg Config) Guard() TargetGuard { return TargetGuard{Allowed: cfg.AllowHosts} }
+func (cfg Config) Guard() fetchpolicy.TargetGuard {
+	return fetchpolicy.TargetGuard{Allowed: cfg.AllowHosts}
+}
 
 // Renderer starts the Chromium a crawl of cfg renders with
 // (browser.NewFetcher): the crawl's timeout, user agent and size bound
@@ -194,69 +219,72 @@ func Dataset(name string) string { return "crawl:" + name }
 // store, never fetched again), and at the end learns the templates of the
 // sites crawled and re-extracts their pages with them.
 func (c *Crawler) Run(ctx context.Context) (Summary, error) {
-	cfg := c.cfg
-	sum := Summary{Name: cfg.Name}
+	sum := Summary{Name: c.cfg.Name}
 	c.started = time.Now()
-	fr, err := openFrontier(ctx, c.db, cfg.Name)
+	row, created, err := c.start(ctx)
 	if err != nil {
 		return sum, err
 	}
-	fr.shared = c.shared
-	c.fr = fr
-	row, created, leave, err := c.start(ctx)
-	if err != nil {
+	defer c.member.leave(ctx)
+	if err := c.resume(ctx, row); err != nil {
 		return sum, err
 	}
-	defer leave()
-	if len(row.Lexicon) > 0 {
-		c.lex = &Lexicon{weights: row.Lexicon}
-	}
-	if row.Threshold > 0 && cfg.Threshold == 0 {
-		c.threshold, c.calibrated = row.Threshold, row.Calibrated
-	}
-	if err := c.loadDups(ctx); err != nil {
-		return sum, err
-	}
-	if c.counters, err = CrawlCounters(ctx, c.db, cfg.Name); err != nil {
-		return sum, err
-	}
-	if err := c.learner.load(ctx); err != nil {
-		return sum, err
-	}
-
 	// Ownership (or leases) heartbeat.
 	hbCtx, hbStop := context.WithCancel(ctx)
 	defer hbStop()
 	go c.heartbeat(hbCtx)
+	if err := c.prepare(ctx, created); err != nil {
+		return sum, err
+	}
+	stop, err := c.loop(ctx)
+	if err == nil && c.finishing(ctx, stop) {
+		err = c.learner.finish(ctx, c)
+	}
+	return c.summary(ctx, stop, err)
+}
 
-	if !c.shared {
-		if err := c.recover(ctx); err != nil {
-			return sum, err
-		}
+// resume takes up what the crawl's row and frontier keep: the calibrated
+// lexicon and threshold, the fingerprints of the pages kept, the counters.
+func (c *Crawler) resume(ctx context.Context, row *frontier.CrawlRow) error {
+	if len(row.Lexicon) > 0 {
+		c.lex = relevance.LexiconOf(row.Lexicon)
+	}
+	if row.Threshold > 0 && c.cfg.Threshold == 0 {
+		c.threshold, c.calibrated = row.Threshold, row.Calibrated
+	}
+	if err := c.loadDups(ctx); err != nil {
+		return err
+	}
+	var err error
+	if c.counters, err = c.fs.Counters(ctx, c.cfg.Name); err != nil {
+		return err
+	}
+	return c.learner.load(ctx)
+}
+
+// prepare readies the frontier before the loop: what a dead run left
+// leased is taken over (membership.recover); a new crawl, or one started
+// rather than joined, is seeded.
+func (c *Crawler) prepare(ctx context.Context, created bool) error {
+	if err := c.member.recover(ctx); err != nil {
+		return err
 	}
 	if created || !c.joined {
-		if err := c.seedFrontier(ctx); err != nil {
-			return sum, err
-		}
+		return c.seedFrontier(ctx)
 	}
-	var stop string
-	if c.shared {
-		stop, err = c.loopShared(ctx)
-	} else {
-		stop, err = c.loop(ctx)
-	}
-	sum.Stop = stop
-	if err == nil && c.finishing(ctx, stop) {
-		if ferr := c.learner.finish(ctx, c); ferr != nil {
-			err = ferr
-		}
-	}
+	return nil
+}
+
+// summary is what the run did, its error err or that of reading the
+// final counters.
+func (c *Crawler) summary(ctx context.Context, stop string, err error) (Summary, error) {
+	sum := Summary{Name: c.cfg.Name, Stop: stop}
 	c.mu.Lock()
 	sum.Threshold = c.threshold
 	sum.Lexicon = c.lex.Terms()
 	sum.Pages = c.processed
 	c.mu.Unlock()
-	cnt, cerr := CrawlCounters(context.WithoutCancel(ctx), c.db, cfg.Name)
+	cnt, cerr := c.fs.Counters(context.WithoutCancel(ctx), c.cfg.Name)
 	if cerr == nil {
 		sum.Counters = cnt
 	}
@@ -269,7 +297,7 @@ func (c *Crawler) Run(ctx context.Context) (Summary, error) {
 
 // recover takes over the URLs a dead crawler left leased.
 func (c *Crawler) recover(ctx context.Context) error {
-	left, err := c.fr.leased(ctx)
+	left, err := c.crawl.Leased(ctx)
 	if err != nil {
 		return fmt.Errorf("crawl %s: leased URLs: %w", c.cfg.Name, err)
 	}
@@ -282,7 +310,7 @@ func (c *Crawler) recover(ctx context.Context) error {
 				return err
 			}
 		case errors.Is(err, store.ErrNotFound):
-			if err := c.fr.requeue(ctx, e.URL); err != nil {
+			if err := c.fr.Requeue(ctx, e.URL, false); err != nil {
 				return err
 			}
 		default:
@@ -293,18 +321,18 @@ func (c *Crawler) recover(ctx context.Context) error {
 }
 
 func (c *Crawler) seedFrontier(ctx context.Context) error {
-	var seeds []discovered
+	var seeds []frontier.Link
 	for _, s := range c.cfg.Seeds {
-		u, err := Canonicalize(nil, s)
+		u, err := fetchpolicy.Canonicalize(nil, s)
 		if err != nil {
 			return fmt.Errorf("crawl %s: seed: %w", c.cfg.Name, err)
 		}
 		if u.Scheme != "http" && u.Scheme != "https" {
 			return fmt.Errorf("crawl %s: seed %s: scheme %q is not http or https", c.cfg.Name, s, u.Scheme)
 		}
-		seeds = append(seeds, discovered{URL: u.String(), Host: u.Host, Priority: c.strategy.SeedPriority(), FromRelevant: true})
+		seeds = append(seeds, frontier.Link{URL: u.String(), Host: u.Host, Priority: c.strategy.SeedPriority(), FromRelevant: true})
 	}
-	return c.fr.seed(ctx, seeds, c.strategy)
+	return c.fr.Seed(ctx, seeds, c.strategy.Merge)
 }
 
 // stopReason returns why the crawl must stop now, "" to go on; inflight
@@ -335,174 +363,81 @@ func (cfg Config) limitReached(cnt Counters, inflight int) string {
 	return ""
 }
 
-// loop leases URLs and runs the workers until a stop.
-func (c *Crawler) loop(ctx context.Context) (string, error) {
-	cfg := c.cfg
-	type result struct {
-		host string
-		err  error
-	}
-	done := make(chan result)
-	inflight := map[string]bool{}
-	n := 0
-	var firstErr error
-	var lastPauseCheck time.Time
-	stop := ""
-	wait := func(d time.Duration) {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case r := <-done:
-			n--
-			delete(inflight, r.host)
-			if r.err != nil && firstErr == nil {
-				firstErr = r.err
-			}
-		case <-t.C:
-		case <-ctx.Done():
-		}
-	}
-	for {
-		if firstErr != nil {
-			stop = "error"
-			break
-		}
-		if ctx.Err() != nil {
-			stop = StopCancelled
-			break
-		}
-		if s := c.stopReason(n); s != "" {
-			if s != StopMaxPages || n == 0 {
-				stop = s
-				break
-			}
-			wait(time.Second)
-			continue
-		}
-		if time.Since(lastPauseCheck) > 50*time.Millisecond {
-			lastPauseCheck = time.Now()
-			p, err := c.fr.paused(ctx)
-			if err != nil {
-				firstErr = err
-				continue
-			}
-			if p {
-				stop = StopPaused
-				break
-			}
-		}
-		if n >= cfg.Workers {
-			wait(time.Second)
-			continue
-		}
-		cands, err := c.fr.candidates(ctx, 256, cfg.ExhaustRelevant)
-		if err != nil {
-			firstErr = err
-			continue
-		}
-		var pick *entry
-		now := time.Now()
-		for i := range cands {
-			h := cands[i].Host
-			if !inflight[h] && c.polite.Ready(h) && c.health.ready(h, now) {
-				pick = &cands[i]
-				break
-			}
-		}
-		if pick == nil {
-			if len(cands) == 0 && n == 0 {
-				stop = StopExhausted
-				if cfg.ExhaustRelevant {
-					if q, err := c.fr.count(ctx, StateQueued); err == nil && q > 0 {
-						stop = StopRelevantExhausted
-					}
-				}
-				break
-			}
-			wait(5 * time.Millisecond)
-			continue
-		}
-		ok, err := c.fr.lease(ctx, pick.URL, cfg.LeaseTTL)
-		if err != nil {
-			firstErr = err
-			continue
-		}
-		if !ok {
-			continue
-		}
-		e := *pick
-		inflight[e.Host] = true
-		n++
-		go func() {
-			done <- result{e.Host, c.unleaseOnError(e, c.work(ctx, e))}
-		}()
-	}
-	for n > 0 {
-		r := <-done
-		n--
-		if r.err != nil && firstErr == nil {
-			firstErr = r.err
-		}
-	}
-	if firstErr != nil && !errors.Is(firstErr, context.Canceled) {
-		return stop, firstErr
-	}
-	if ctx.Err() != nil {
-		return StopCancelled, nil
-	}
-	return stop, nil
-}
-
 // work fetches one leased URL, stores the page and processes it.
-func (c *Crawler) work(ctx context.Context, e entry) error {
+func (c *Crawler) work(ctx context.Context, e frontier.Entry) error {
 	u, err := url.Parse(e.URL)
 	if err != nil {
-		return c.finish(ctx, e, doneRecord{Outcome: OutcomeForbidden, Detail: err.Error()})
+		return c.finish(ctx, e, frontier.Record{Outcome: OutcomeForbidden, Detail: err.Error()})
 	}
 	if err := c.guard.Check(ctx, u); err != nil {
 		c.cfg.Logf("refused %s: %v", e.URL, err)
-		return c.finish(ctx, e, doneRecord{Outcome: OutcomeForbidden, Detail: err.Error()})
+		return c.finish(ctx, e, frontier.Record{Outcome: OutcomeForbidden, Detail: err.Error()})
 	}
-	release, allowed, crawlDelay, rerr := admit(ctx, c.slots, c.robots, u)
-	if ctx.Err() != nil {
-		return c.interrupted(e)
-	}
-	if rerr != nil {
-		return c.robotsFailed(ctx, e, rerr)
-	}
-	if !allowed {
-		return c.finish(ctx, e, doneRecord{Outcome: OutcomeRobots, Detail: "disallowed by robots.txt"})
-	}
-	p, ferr := c.fetchPage(ctx, e.URL)
-	release(crawlDelay)
-	if ctx.Err() != nil {
-		return c.interrupted(e)
+	p, ferr, done, err := c.fetchAdmitted(ctx, e, u)
+	if done {
+		return err
 	}
 	if handled, err := c.fetchFailed(e, ferr); handled {
 		return err
 	}
-	if failureOf(ferr) == browser.FailureRefused {
+	if fetchpolicy.FailureOf(ferr) == browser.FailureRefused {
 		// A guard refused the page or a redirect hop of it.
-		return c.finish(ctx, e, doneRecord{Outcome: OutcomeForbidden, Detail: ferr.Error()})
+		return c.finish(ctx, e, frontier.Record{Outcome: OutcomeForbidden, Detail: ferr.Error()})
 	}
-	if ferr == nil && p != nil && c.cfg.Fetcher != nil {
-		// A fetcher of the caller's (a browser) follows redirects itself:
-		// check where it went before keeping anything.
-		hops := []string{p.FinalURL}
-		for _, r := range p.Redirects {
-			hops = append(hops, r.URL)
-		}
-		for _, h := range hops {
-			if hu, err := url.Parse(h); err == nil && hu.Host != "" {
-				if err := c.guard.Check(ctx, hu); err != nil {
-					return c.finish(ctx, e, doneRecord{Outcome: OutcomeForbidden, Detail: "redirected: " + err.Error()})
-				}
+	if err := c.checkRedirects(ctx, p, ferr); err != nil {
+		return c.finish(ctx, e, frontier.Record{Outcome: OutcomeForbidden, Detail: "redirected: " + err.Error()})
+	}
+	return c.store(ctx, e, p, ferr)
+}
+
+// fetchAdmitted fetches u within its host's politeness slot when its
+// robots.txt allows. done is true when the URL was dealt with already
+// (interrupted, refused by robots.txt, or its robots.txt failed): err is
+// then the work's result.
+func (c *Crawler) fetchAdmitted(ctx context.Context, e frontier.Entry, u *url.URL) (p *browser.Page, ferr error, done bool, err error) {
+	release, allowed, crawlDelay, rerr := fetchpolicy.Admit(ctx, c.slots, c.robots, u)
+	switch {
+	case ctx.Err() != nil:
+		return nil, nil, true, c.interrupted(e)
+	case rerr != nil:
+		return nil, nil, true, c.robotsFailed(ctx, e, rerr)
+	case !allowed:
+		return nil, nil, true, c.finish(ctx, e, frontier.Record{Outcome: OutcomeRobots, Detail: "disallowed by robots.txt"})
+	}
+	p, ferr = c.fetchPage(ctx, e.URL)
+	release(crawlDelay)
+	if ctx.Err() != nil {
+		return nil, nil, true, c.interrupted(e)
+	}
+	return p, ferr, false, nil
+}
+
+// checkRedirects checks where a fetcher of the caller's (a browser), which
+// follows redirects itself, went before anything is kept: the guard's
+// refusal of a hop, nil when all are allowed.
+func (c *Crawler) checkRedirects(ctx context.Context, p *browser.Page, ferr error) error {
+	if ferr != nil || p == nil || c.cfg.Fetcher == nil {
+		return nil
+	}
+	hops := []string{p.FinalURL}
+	for _, r := range p.Redirects {
+		hops = append(hops, r.URL)
+	}
+	for _, h := range hops {
+		if hu, err := url.Parse(h); err == nil && hu.Host != "" {
+			if err := c.guard.Check(ctx, hu); err != nil {
+				return err
 			}
 		}
 	}
+	return nil
+}
+
+// store stores a fetched page (or its failure) and processes it.
+func (c *Crawler) store(ctx context.Context, e frontier.Entry, p *browser.Page, ferr error) error {
 	sp, err := capture.ToStore(e.URL, Dataset(c.cfg.Name), store.SiteFromDomain, p, ferr)
 	if err != nil {
-		return c.finish(ctx, e, doneRecord{Outcome: OutcomeHTTPError, Detail: err.Error()})
+		return c.finish(ctx, e, frontier.Record{Outcome: OutcomeHTTPError, Detail: err.Error()})
 	}
 	if err := c.db.PutPages(ctx, []*store.Page{sp}); err != nil {
 		if ctx.Err() != nil {
@@ -520,9 +455,9 @@ const outageLog = "network outage (host %s: %v): crawl paused until a host answe
 // failure is not the page's (the fetcher itself failed, or the network is
 // down) the URL is left queued and handled is true; err then stops the run
 // (nil while an outage is waited out).
-func (c *Crawler) fetchFailed(e entry, ferr error) (handled bool, err error) {
+func (c *Crawler) fetchFailed(e frontier.Entry, ferr error) (handled bool, err error) {
 	var stop error
-	switch failureOf(ferr) {
+	switch fetchpolicy.FailureOf(ferr) {
 	case browser.FailureNone:
 		c.health.succeeded(e.Host)
 	case browser.FailureFetcher:
@@ -550,28 +485,28 @@ func (c *Crawler) fetchFailed(e entry, ferr error) (handled bool, err error) {
 // robotsFailed handles a URL whose host's robots.txt could not be read: an
 // unreachable host is suspended and the URL tried again later, like a page
 // that could not be fetched.
-func (c *Crawler) robotsFailed(ctx context.Context, e entry, rerr error) error {
+func (c *Crawler) robotsFailed(ctx context.Context, e frontier.Entry, rerr error) error {
 	if handled, err := c.fetchFailed(e, rerr); handled {
 		return err
 	}
-	if failureOf(rerr) != browser.FailureNetwork {
-		return c.finish(ctx, e, doneRecord{Outcome: OutcomeRobots, Detail: rerr.Error()})
+	if fetchpolicy.FailureOf(rerr) != browser.FailureNetwork {
+		return c.finish(ctx, e, frontier.Record{Outcome: OutcomeRobots, Detail: rerr.Error()})
 	}
 	if e.Attempts < c.cfg.Retries {
-		return c.fr.retry(context.WithoutCancel(ctx), e.URL)
+		return c.fr.Requeue(context.WithoutCancel(ctx), e.URL, true)
 	}
-	return c.finish(ctx, e, doneRecord{Outcome: OutcomeHTTPError, Detail: rerr.Error()})
+	return c.finish(ctx, e, frontier.Record{Outcome: OutcomeHTTPError, Detail: rerr.Error()})
 }
 
 // interrupted puts a URL back in the queue after a cancellation.
-func (c *Crawler) interrupted(e entry) error {
-	return c.fr.requeue(context.Background(), e.URL)
+func (c *Crawler) interrupted(e frontier.Entry) error {
+	return c.fr.Requeue(context.Background(), e.URL, false)
 }
 
 // unleaseOnError puts e back in the queue when its work failed with err
 // (a store failure, a fetcher that stopped): a URL is never left leased by
 // a run that goes on or stops, whatever ended its page.
-func (c *Crawler) unleaseOnError(e entry, err error) error {
+func (c *Crawler) unleaseOnError(e frontier.Entry, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -582,16 +517,16 @@ func (c *Crawler) unleaseOnError(e entry, err error) error {
 }
 
 // finish commits a URL that was not fetched.
-func (c *Crawler) finish(ctx context.Context, e entry, d doneRecord) error {
+func (c *Crawler) finish(ctx context.Context, e frontier.Entry, d frontier.Record) error {
 	d.URL = e.URL
 	d.Depth = e.Depth
-	d.Strategy = c.strategy
+	d.Merge = c.strategy.Merge
 	return c.commit(ctx, d)
 }
 
-func (c *Crawler) commit(ctx context.Context, d doneRecord) error {
+func (c *Crawler) commit(ctx context.Context, d frontier.Record) error {
 	d.HostPageCap = c.cfg.HostPageCap
-	err := c.fr.commit(context.WithoutCancel(ctx), d)
+	err := c.fr.Commit(context.WithoutCancel(ctx), d)
 	if errors.Is(err, ErrLeaseLost) {
 		c.cfg.Logf("%v", err)
 		return nil
@@ -599,22 +534,9 @@ func (c *Crawler) commit(ctx context.Context, d doneRecord) error {
 	c.mu.Lock()
 	if err == nil {
 		c.processed++
-		c.counters.Outcomes[d.Outcome]++
-		for _, o := range fetchedOutcomes {
-			if o == d.Outcome {
-				c.counters.Tried++
-			}
-		}
-		if d.Outcome == OutcomeValidated {
-			c.counters.Validated++
-			c.counters.Tokens += int64(d.Tokens)
-		}
+		c.counters.Add(d.Outcome, d.Tokens)
 	}
-	cnt := c.counters
-	cnt.Outcomes = map[string]int{}
-	for k, v := range c.counters.Outcomes {
-		cnt.Outcomes[k] = v
-	}
+	cnt := c.counters.Clone()
 	processed := c.processed
 	c.mu.Unlock()
 	if err != nil {
@@ -624,7 +546,7 @@ func (c *Crawler) commit(ctx context.Context, d doneRecord) error {
 		// Counting the queue costs a scan: at most once a second.
 		c.mu.Lock()
 		if time.Since(c.queuedAt) > time.Second {
-			c.queued, _ = c.fr.count(ctx, StateQueued)
+			c.queued, _ = c.fr.Count(ctx, StateQueued)
 			c.queuedAt = time.Now()
 		}
 		q := c.queued

@@ -13,8 +13,9 @@
 //
 // # Frontier
 //
-// The frontier lives in the store's database, in the crawler's own tables
-// (migrations of component "crawler"): one row per URL with its state
+// The frontier lives in the store's database, in the crawl tables that
+// package store/frontier keeps (all of their SQL, both dialects): one row
+// per URL with its state
 // (queued, leased by a process until an expiry, done with an outcome), its
 // priority, Shark-Search's inherited score, Nguyen's depth, its hop count,
 // parent and anchor text; an edge table (links with anchor text, redirects);
@@ -51,8 +52,11 @@
 // database; a commit is refused when the lease was lost (ErrLeaseLost).
 // Template learning at each level is a job (crawl_jobs) that runs once, on
 // the worker that claims it; the last worker to stop learns the sites
-// again. The engine reaches all of this through one interface (queue), one
-// implementation in portable SQL (frontier) on SQLite and PostgreSQL.
+// again. The engine reaches all of this through one small interface
+// (queue) and runs one scheduling loop over it, alone or as a worker: a
+// Local frontier (the crawl run by one process) or a Shared one
+// (frontier.Frontier), what differs between the two held by its
+// membership (owner or worker).
 //
 // # Relevance
 //
@@ -61,8 +65,8 @@
 // formula, if any, holds. The first CalibrateAfter scored pages are the
 // first iteration: the lexicon is expanded with the log-odds terms of the
 // pages the seed terms found relevant against the others (weights at most
-// ExpandedWeight), and the threshold is calibrated by Otsu's method on the
-// new scores (see calibrateScores); both are stored with the crawl.
+// relevance.ExpandedWeight), and the threshold is calibrated by Otsu's method on the
+// new scores (see relevance.Calibrate); both are stored with the crawl.
 //
 // # Politeness and safety
 //

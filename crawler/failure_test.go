@@ -79,11 +79,11 @@ func (d *dropper) accepts() []time.Time {
 func frontierStates(t *testing.T, c *Crawler) (queued, done int) {
 	t.Helper()
 	ctx := context.Background()
-	q, err := c.fr.count(ctx, StateQueued)
+	q, err := c.fr.Count(ctx, StateQueued)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := c.fr.count(ctx, StateDone)
+	d, err := c.fr.Count(ctx, StateDone)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package crawler
 import (
 	"context"
 	"testing"
+
+	"github.com/gleaner/gleaner/relevance"
 )
 
 // TestHarvestRate crawls 200 pages of the fixture web with each strategy and
@@ -51,7 +53,7 @@ func TestHarvestRate(t *testing.T) {
 		}
 		p, r := float64(tp)/float64(max(1, tp+fp)), float64(tp)/float64(max(1, tp+fn))
 		t.Logf("%-5s judgement precision %.3f recall %.3f", s, p, r)
-		if sum.Threshold == DefaultThreshold || p < 0.75 || r < 0.6 {
+		if sum.Threshold == relevance.DefaultThreshold || p < 0.75 || r < 0.6 {
 			t.Errorf("%s: threshold %.3f (calibrated?), judgement precision %.3f recall %.3f, want >= 0.75 and >= 0.6", s, sum.Threshold, p, r)
 		}
 		t.Logf("%-5s harvest %.3f over %d pages (crawler's own: %.3f; %s; threshold %.3f; stop %s, %v)", s, h, n,

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"sync"
 	"time"
-
-	"github.com/gleaner/gleaner/browser"
 )
 
 // ErrFetcherFailed is wrapped by the error of a run stopped because the
@@ -18,15 +16,6 @@ var ErrFetcherFailed = errors.New("the fetcher failed; its URLs are left queued"
 // than Config.OutageWait: the network (or a proxy) is down, not the sites.
 // Their URLs are left queued.
 var ErrOutage = errors.New("general network outage; URLs left queued")
-
-// failureOf is the kind of a fetch error for the crawler: a refusal of its
-// own guard (at dial time) is a refusal, not a network failure.
-func failureOf(err error) browser.Failure {
-	if errors.Is(err, ErrForbiddenTarget) {
-		return browser.FailureRefused
-	}
-	return browser.Classify(err)
-}
 
 // hostHealth suspends hosts that could not be reached and tells a general
 // outage from a host's: Config.HostBackoff, Config.OutageHosts and

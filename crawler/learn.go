@@ -15,6 +15,7 @@ import (
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/store/frontier"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -31,10 +32,10 @@ type learner struct {
 	db  *store.DB
 	cfg Config
 
-	// shared: other workers crawl (and learn) the same sites; claim takes
-	// a learning job for this process, false when another took it.
-	shared bool
-	claim  func(ctx context.Context, site, kind string, level int) (bool, error)
+	// claim, when other workers crawl (and learn) the same sites, takes a
+	// learning job for this process, false when another took it; nil
+	// when the crawl is run alone.
+	claim func(ctx context.Context, site string, kind frontier.JobKind, level int) (bool, error)
 
 	mu    sync.Mutex
 	sites map[string]*siteState
@@ -241,19 +242,13 @@ func (l *learner) finish(ctx context.Context, c *Crawler) error {
 	if l.cfg.LearnAt < 0 {
 		return nil
 	}
-	ids, err := c.fr.keptPages(ctx)
+	ids, err := c.crawl.KeptPages(ctx)
 	if err != nil {
 		return err
 	}
-	bySite := map[string][]int64{}
-	for start := 0; start < len(ids); start += 200 {
-		metas, err := c.db.Pages(ctx, store.PageQuery{IDs: ids[start:min(start+200, len(ids))]})
-		if err != nil {
-			return err
-		}
-		for _, m := range metas {
-			bySite[m.Site] = append(bySite[m.Site], m.ID)
-		}
+	bySite, err := l.pagesBySite(ctx, ids)
+	if err != nil {
+		return err
 	}
 	sites := make([]string, 0, len(bySite))
 	for s := range bySite {
@@ -261,25 +256,47 @@ func (l *learner) finish(ctx context.Context, c *Crawler) error {
 	}
 	sort.Strings(sites)
 	for _, site := range sites {
-		if l.shared {
-			// Once per site and page count, whichever worker stops last.
-			if ok, err := l.claim(ctx, site, "final", len(bySite[site])); err != nil || !ok {
-				if err != nil {
-					return err
-				}
-				continue
-			}
+		if err := l.finishOnce(ctx, site, bySite[site]); err != nil {
+			return err
 		}
-		s := l.site(site)
-		s.mu.Lock()
-		err := l.finishSite(ctx, site, s, bySite[site])
-		s.mu.Unlock()
+	}
+	return nil
+}
+
+// pagesBySite groups stored pages' ids by site.
+func (l *learner) pagesBySite(ctx context.Context, ids []int64) (map[string][]int64, error) {
+	bySite := map[string][]int64{}
+	for start := 0; start < len(ids); start += 200 {
+		metas, err := l.db.Pages(ctx, store.PageQuery{IDs: ids[start:min(start+200, len(ids))]})
 		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			l.cfg.Logf("templates of %s: %v", site, err)
+			return nil, err
 		}
+		for _, m := range metas {
+			bySite[m.Site] = append(bySite[m.Site], m.ID)
+		}
+	}
+	return bySite, nil
+}
+
+// finishOnce finishes a site (finishSite) unless another worker took the
+// job of its page count: once per site and page count, whichever worker
+// stops last. A site's failure is logged; only a store failure to claim
+// the job, or the end of ctx, is an error.
+func (l *learner) finishOnce(ctx context.Context, site string, ids []int64) error {
+	if l.claim != nil {
+		if ok, err := l.claim(ctx, site, frontier.FinalJob, len(ids)); err != nil || !ok {
+			return err
+		}
+	}
+	s := l.site(site)
+	s.mu.Lock()
+	err := l.finishSite(ctx, site, s, ids)
+	s.mu.Unlock()
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		l.cfg.Logf("templates of %s: %v", site, err)
 	}
 	return nil
 }
@@ -309,7 +326,7 @@ func (l *learner) finishSite(ctx context.Context, site string, s *siteState, ids
 // sync, in a shared crawl, reads what the other workers did to a site: its
 // stored page count and its latest learning run (at most every 2 seconds).
 func (l *learner) sync(ctx context.Context, site string, s *siteState) error {
-	if !l.shared || time.Since(s.synced) < 2*time.Second {
+	if l.claim == nil || time.Since(s.synced) < 2*time.Second {
 		return nil
 	}
 	s.synced = time.Now()
@@ -335,7 +352,7 @@ func (l *learner) sync(ctx context.Context, site string, s *siteState) error {
 // doubling) is a job that runs once, on whichever worker claims it first —
 // the others read its run (sync).
 func (l *learner) due(ctx context.Context, site string, s *siteState) bool {
-	if !l.shared {
+	if l.claim == nil {
 		return true
 	}
 	level := 0
@@ -343,7 +360,7 @@ func (l *learner) due(ctx context.Context, site string, s *siteState) bool {
 		level++
 	}
 	s.nextLearn = l.cfg.LearnAt << (level + 1)
-	ok, err := l.claim(ctx, site, "learn", level)
+	ok, err := l.claim(ctx, site, frontier.LearnJob, level)
 	if err != nil {
 		l.cfg.Logf("templates of %s: %v", site, err)
 		return false

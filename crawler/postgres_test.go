@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/fixtures"
+	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/store/storetest"
 )
@@ -60,7 +61,7 @@ func workerChild(dsn, name string) int {
 // fetched first), nor the never-ending and oversized pages.
 func sharedConfig(srv *fixtures.Server, name string) Config {
 	cfg := fixtureConfig(srv, name)
-	cfg.Threshold = DefaultThreshold
+	cfg.Threshold = relevance.DefaultThreshold
 	cfg.NearDuplicateBits = -1
 	cfg.LearnAt = -1
 	cfg.Exclude = []string{`/clic\?`, `/go/`, `/artikel/`, `/a/[0-9]`, `/live/ticker`, `/archive/full`}
@@ -309,12 +310,12 @@ func checkPolite(t *testing.T, hits []fixtures.Hit, delay time.Duration) {
 // servers being one) with the same outcomes, hence the same corpus.
 func sameCorpus(t *testing.T, a *store.DB, an string, b *store.DB, bn string) {
 	t.Helper()
-	outcomes := func(db *store.DB, name string) map[string]string {
+	outcomes := func(db *store.DB, name string) map[string]Outcome {
 		f, err := Fetched(context.Background(), db, name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := map[string]string{}
+		out := map[string]Outcome{}
 		for _, u := range f {
 			out[u.URL] = u.Outcome
 		}

@@ -3,21 +3,23 @@ package crawler
 import (
 	"context"
 	"fmt"
-	"math"
 	"mime"
 	"net/url"
-	"sort"
 	"strings"
 
 	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/fetchpolicy"
+	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
+	"github.com/gleaner/gleaner/store/frontier"
 	"github.com/gleaner/gleaner/treediff"
 )
 
 // processStored judges a fetched page (just fetched, or found in the store
 // after a restart) and commits the outcome with its links and edges.
-func (c *Crawler) processStored(ctx context.Context, e entry, sp *store.Page) error {
+func (c *Crawler) processStored(ctx context.Context, e frontier.Entry, sp *store.Page) error {
 	d, err := c.judge(ctx, e, sp)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -27,10 +29,10 @@ func (c *Crawler) processStored(ctx context.Context, e entry, sp *store.Page) er
 	}
 	if d.Outcome == OutcomeHTTPError && e.Attempts < c.cfg.Retries && transient(sp) {
 		c.cfg.Logf("retry %s (attempt %d): %s", e.URL, e.Attempts+2, d.Detail)
-		return c.fr.retry(context.WithoutCancel(ctx), e.URL)
+		return c.fr.Requeue(context.WithoutCancel(ctx), e.URL, true)
 	}
-	d.URL, d.PageID, d.Strategy = e.URL, sp.ID, c.strategy
-	if d.FetchSeq, err = c.fr.reserveSeq(context.WithoutCancel(ctx), "next_fetch_seq", 1); err != nil {
+	d.URL, d.PageID, d.Merge = e.URL, sp.ID, c.strategy.Merge
+	if d.FetchSeq, err = c.fr.ReserveSeq(context.WithoutCancel(ctx), frontier.NextFetchSeq, 1); err != nil {
 		return err
 	}
 	return c.commit(ctx, d)
@@ -38,116 +40,162 @@ func (c *Crawler) processStored(ctx context.Context, e entry, sp *store.Page) er
 
 // judge decides the outcome of a stored page. Errors are store failures;
 // everything wrong with the page itself is an outcome.
-func (c *Crawler) judge(ctx context.Context, e entry, sp *store.Page) (doneRecord, error) {
-	cfg := c.cfg
-	d := doneRecord{Depth: e.Depth}
+func (c *Crawler) judge(ctx context.Context, e frontier.Entry, sp *store.Page) (frontier.Record, error) {
+	d := frontier.Record{Depth: e.Depth}
 	if sp.Error != "" {
 		d.Outcome, d.Detail = failureOutcome(storedFailure(sp)), sp.Error
 		return d, nil
 	}
-	base, _ := url.Parse(e.URL)
-	if cp := sp.Capture; cp != nil && cp.FinalURL != "" {
-		if fu, err := Canonicalize(nil, cp.FinalURL); err == nil && fu.String() != e.URL {
-			base = fu
-			hops := []string{e.URL}
-			for i, r := range cp.Redirects {
-				if i == 0 {
-					continue // the requested URL itself
-				}
-				if ru, err := Canonicalize(nil, r.URL); err == nil && ru.String() != hops[len(hops)-1] {
-					hops = append(hops, ru.String())
-				}
-			}
-			if hops[len(hops)-1] != fu.String() {
-				hops = append(hops, fu.String())
-			}
-			for i := 0; i+1 < len(hops); i++ {
-				d.Edges = append(d.Edges, edge{Source: hops[i], Target: hops[i+1], Kind: "redirect"})
-			}
-			done, err := c.fetchedBefore(ctx, fu.String())
-			if err != nil {
-				return d, err
-			}
-			if done {
-				d.Outcome, d.Detail = OutcomeDuplicate, "redirects to "+fu.String()+", fetched already"
-				return d, nil
-			}
-			d.Aliases = hops[1:]
-		}
+	base, dup, err := c.redirects(ctx, e, sp, &d)
+	if err != nil || dup {
+		return d, err
 	}
-	if sp.Status >= 400 {
-		d.Outcome, d.Detail = OutcomeHTTPError, fmt.Sprintf("HTTP status %d", sp.Status)
+	if d.Outcome, d.Detail = c.cfg.refused(sp); d.Outcome != "" {
 		return d, nil
 	}
-	if mt := mediaType(sp.ContentType); mt != "" && !contains(cfg.MIMETypes, mt) {
-		d.Outcome, d.Detail = OutcomeMIME, "content type "+sp.ContentType
-		return d, nil
-	}
-	html := sp.HTML()
-	if cp := sp.Capture; int64(len(html)) > cfg.MaxBytes || (cp != nil && cp.Partial && tooLarge(cp.PartialReason)) {
-		d.Outcome, d.Detail = OutcomeSize, fmt.Sprintf("too large: over %d bytes", cfg.MaxBytes)
-		return d, nil
-	}
-	if int64(len(html)) < cfg.MinBytes {
-		d.Outcome, d.Detail = OutcomeSize, fmt.Sprintf("too small: %d bytes, under %d", len(html), cfg.MinBytes)
-		return d, nil
-	}
-	tree, err := treediff.Parse(e.URL, html, treediff.ParseOptions{ContentType: sp.ContentType, MaxBytes: int(cfg.MaxBytes) + 1})
+	tree, err := treediff.Parse(e.URL, sp.HTML(), treediff.ParseOptions{ContentType: sp.ContentType, MaxBytes: int(c.cfg.MaxBytes) + 1})
 	if err != nil {
 		d.Outcome, d.Detail = OutcomeNoExtract, err.Error()
 		return d, nil
 	}
-	noindex, nofollow := metaRobots(tree)
-	follow := func(relevant bool, pageDepth int, score float64) {
-		if nofollow || (cfg.MaxDepth > 0 && pageDepth >= cfg.MaxDepth) {
-			return
+	j := &judgement{c: c, e: e, sp: sp, tree: tree, base: base, d: d}
+	err = j.judge(ctx)
+	return j.d, err
+}
+
+// redirects records the redirect hops of a page fetched at another final
+// URL as edges and aliases, and reports a page whose final URL was fetched
+// already (dup, its outcome set). It returns the URL the page's links are
+// relative to: the final one.
+func (c *Crawler) redirects(ctx context.Context, e frontier.Entry, sp *store.Page, d *frontier.Record) (base *url.URL, dup bool, err error) {
+	base, _ = url.Parse(e.URL)
+	cp := sp.Capture
+	if cp == nil || cp.FinalURL == "" {
+		return base, false, nil
+	}
+	fu, err := fetchpolicy.Canonicalize(nil, cp.FinalURL)
+	if err != nil || fu.String() == e.URL {
+		return base, false, nil
+	}
+	hops := redirectHops(e.URL, cp.Redirects, fu.String())
+	for i := 0; i+1 < len(hops); i++ {
+		d.Edges = append(d.Edges, frontier.Edge{Source: hops[i], Target: hops[i+1], Kind: frontier.RedirectEdge})
+	}
+	done, err := c.fetchedBefore(ctx, fu.String())
+	if err != nil {
+		return fu, false, err
+	}
+	if done {
+		d.Outcome, d.Detail = OutcomeDuplicate, "redirects to "+fu.String()+", fetched already"
+		return fu, true, nil
+	}
+	d.Aliases = hops[1:]
+	return fu, false, nil
+}
+
+// redirectHops is the chain of canonical URLs from the requested URL u to
+// the final one, without repeats in a row.
+func redirectHops(u string, redirects []store.Redirect, final string) []string {
+	hops := []string{u}
+	for i, r := range redirects {
+		if i == 0 {
+			continue // the requested URL itself
 		}
-		parent := FetchedPage{Priority: e.Priority, Depth: e.Hops, Sim: c.sim(score), Relevant: relevant}
-		d.Links, d.Edges = c.links(e, sp, tree, base, parent, pageDepth, relevant, d.Edges)
+		if ru, err := fetchpolicy.Canonicalize(nil, r.URL); err == nil && ru.String() != hops[len(hops)-1] {
+			hops = append(hops, ru.String())
+		}
 	}
+	if hops[len(hops)-1] != final {
+		hops = append(hops, final)
+	}
+	return hops
+}
+
+// refused is the outcome of a fetched page the crawl's filters refuse
+// before reading it (its status, media type or size), "" when none does.
+func (cfg Config) refused(sp *store.Page) (Outcome, string) {
+	html := sp.HTML()
+	switch cp := sp.Capture; {
+	case sp.Status >= 400:
+		return OutcomeHTTPError, fmt.Sprintf("HTTP status %d", sp.Status)
+	case !cfg.acceptedType(sp.ContentType):
+		return OutcomeMIME, "content type " + sp.ContentType
+	case int64(len(html)) > cfg.MaxBytes || (cp != nil && cp.Partial && tooLarge(cp.PartialReason)):
+		return OutcomeSize, fmt.Sprintf("too large: over %d bytes", cfg.MaxBytes)
+	case int64(len(html)) < cfg.MinBytes:
+		return OutcomeSize, fmt.Sprintf("too small: %d bytes, under %d", len(html), cfg.MinBytes)
+	}
+	return "", ""
+}
+
+// acceptedType reports whether a page of content type ct may be kept (one
+// without a type may).
+func (cfg Config) acceptedType(ct string) bool {
+	mt := mediaType(ct)
+	return mt == "" || contains(cfg.MIMETypes, mt)
+}
+
+// judgement is the judging of one parsed page: its record d filled step
+// by step.
+type judgement struct {
+	c    *Crawler
+	e    frontier.Entry
+	sp   *store.Page
+	tree *treediff.Tree
+	base *url.URL
+	d    frontier.Record
+}
+
+// judge reads the page's meta robots, extracts its content and judges it,
+// following its links unless told not to.
+func (j *judgement) judge(ctx context.Context) error {
+	noindex, nofollow := metaRobots(j.tree)
 	if noindex {
-		d.Outcome, d.Detail = OutcomeNoIndex, "meta robots noindex"
-		follow(false, e.Depth, 0)
-		return d, nil
+		j.d.Outcome, j.d.Detail = OutcomeNoIndex, "meta robots noindex"
+		j.follow(nofollow, false, j.e.Depth, 0)
+		return nil
 	}
-	res, runID, err := c.learner.extract(ctx, sp, tree)
+	res, runID, err := j.c.learner.extract(ctx, j.sp, j.tree)
 	if err != nil && ctx.Err() != nil {
-		return d, ctx.Err()
+		return ctx.Err()
 	}
 	if err != nil || strings.TrimSpace(res.Body) == "" {
-		d.Outcome, d.Detail = OutcomeNoExtract, "no content found"
+		j.d.Outcome, j.d.Detail = OutcomeNoExtract, "no content found"
 		if err != nil {
-			d.Detail = err.Error()
+			j.d.Detail = err.Error()
 		}
-		follow(false, e.Depth, 0)
-		return d, nil
+		j.follow(nofollow, false, j.e.Depth, 0)
+		return nil
 	}
-	if err := c.db.PutExtractions(ctx, []store.Extraction{siteextract.StoreExtraction(res, sp.ID, runID)}); err != nil {
-		return d, fmt.Errorf("store extraction of %s: %w", e.URL, err)
+	if err := j.c.db.PutExtractions(ctx, []store.Extraction{siteextract.StoreExtraction(res, j.sp.ID, runID)}); err != nil {
+		return fmt.Errorf("store extraction of %s: %w", j.e.URL, err)
 	}
+	if score, ok := j.judgeText(ctx, res); ok {
+		j.follow(nofollow, j.d.Relevant, j.d.Depth, score)
+	}
+	return nil
+}
+
+// judgeText judges an extracted text: its size, its language, whether it
+// is a near-duplicate, then its relevance. ok is false when the text was
+// refused before its relevance was judged (its links are not followed).
+func (j *judgement) judgeText(ctx context.Context, res heuristics.Result) (score float64, ok bool) {
+	c, d := j.c, &j.d
 	text := res.Text()
-	counts, n := Counts(text)
+	counts, n := relevance.Counts(text)
 	d.Tokens = n
-	if n < cfg.MinTokens {
-		d.Outcome, d.Detail = OutcomeSize, fmt.Sprintf("too small: %d words, under %d", n, cfg.MinTokens)
-		return d, nil
+	if n < c.cfg.MinTokens {
+		d.Outcome, d.Detail = OutcomeSize, fmt.Sprintf("too small: %d words, under %d", n, c.cfg.MinTokens)
+		return 0, false
 	}
-	if c.lang != nil {
-		lang, _ := c.lang.Detect(res.Body)
-		if !contains(cfg.Languages, lang) {
-			d.Outcome, d.Detail = OutcomeLanguage, "language "+lang
-			return d, nil
-		}
+	if lang, ok := c.languageRefused(res.Body); ok {
+		d.Outcome, d.Detail = OutcomeLanguage, "language "+lang
+		return 0, false
 	}
-	d.SimHash = NewSimHash(res.Body)
-	if cfg.NearDuplicateBits >= 0 {
-		c.mu.Lock()
-		dup := c.dups.Seen(d.SimHash)
-		c.mu.Unlock()
-		if dup {
-			d.Outcome, d.Detail = OutcomeDuplicate, "near-duplicate text"
-			return d, nil
-		}
+	d.SimHash = relevance.NewSimHash(res.Body)
+	if c.nearDuplicate(d.SimHash) {
+		d.Outcome, d.Detail = OutcomeDuplicate, "near-duplicate text"
+		return 0, false
 	}
 	score, relevant := c.judgeText(ctx, text, counts, n)
 	d.Score, d.Relevant = score, relevant
@@ -155,8 +203,39 @@ func (c *Crawler) judge(ctx context.Context, e entry, sp *store.Page) (doneRecor
 	if relevant {
 		d.Outcome, d.Depth = OutcomeValidated, 0
 	}
-	follow(relevant, d.Depth, score)
-	return d, nil
+	return score, true
+}
+
+// languageRefused reports the language of a body the crawl does not want
+// (ok true), when it asks for some.
+func (c *Crawler) languageRefused(body string) (lang string, ok bool) {
+	if c.lang == nil {
+		return "", false
+	}
+	lang, _ = c.lang.Detect(body)
+	return lang, !contains(c.cfg.Languages, lang)
+}
+
+// nearDuplicate reports whether h is a near-duplicate of a text kept
+// before, remembering it if not (when the filter is on).
+func (c *Crawler) nearDuplicate(h relevance.SimHash) bool {
+	if c.cfg.NearDuplicateBits < 0 {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.dups.Seen(h)
+}
+
+// follow enqueues the page's links (a page at pageDepth, relevant or not,
+// of lexicon score score) unless nofollow or MaxDepth forbids.
+func (j *judgement) follow(nofollow, relevant bool, pageDepth int, score float64) {
+	c := j.c
+	if nofollow || (c.cfg.MaxDepth > 0 && pageDepth >= c.cfg.MaxDepth) {
+		return
+	}
+	parent := FetchedPage{Priority: j.e.Priority, Depth: j.e.Hops, Sim: c.sim(score), Relevant: relevant}
+	j.d.Links, j.d.Edges = c.links(j.e, j.sp, j.tree, j.base, parent, pageDepth, relevant, j.d.Edges)
 }
 
 // transient reports whether a failed fetch may succeed if tried again: a
@@ -186,7 +265,7 @@ func storedFailure(sp *store.Page) browser.Failure {
 }
 
 // failureOutcome is the outcome of a URL whose fetch failed with kind k.
-func failureOutcome(k browser.Failure) string {
+func failureOutcome(k browser.Failure) Outcome {
 	switch k {
 	case browser.FailureNotHTML:
 		return OutcomeMIME
@@ -202,7 +281,7 @@ func failureOutcome(k browser.Failure) string {
 
 // fetchedBefore reports whether u was fetched (or taken as an alias) already.
 func (c *Crawler) fetchedBefore(ctx context.Context, u string) (bool, error) {
-	state, outcome, err := c.fr.state(ctx, u)
+	state, outcome, err := c.fr.State(ctx, u)
 	if err != nil {
 		return false, err
 	}
@@ -229,7 +308,7 @@ func (c *Crawler) judgeText(ctx context.Context, text string, counts map[string]
 	defer c.mu.Unlock()
 	score := c.lex.ScoreCounts(counts, n)
 	if !c.calibrated && c.cfg.CalibrateAfter > 0 {
-		c.sample = append(c.sample, sampleDoc{text: text, score: score, match: match})
+		c.sample = append(c.sample, relevance.Sample{Text: text, Score: score, Match: match})
 		if len(c.sample) >= c.cfg.CalibrateAfter {
 			c.calibrate(ctx)
 			score = c.lex.ScoreCounts(counts, n)
@@ -239,115 +318,31 @@ func (c *Crawler) judgeText(ctx context.Context, text string, counts map[string]
 	return score, relevant
 }
 
-// calibrate expands the lexicon with the terms most specific to the
-// sample's relevant texts (log-odds against the others) and sets the
-// threshold by Otsu's method on the sample's new scores. c.mu is held.
+// calibrate runs the first iteration on the sample (relevance.Calibrate)
+// and stores the model it leaves. c.mu is held.
 func (c *Crawler) calibrate(ctx context.Context) {
-	var rel, ref []string
-	for _, s := range c.sample {
-		if s.match && s.score >= c.threshold {
-			rel = append(rel, s.text)
-		} else {
-			ref = append(ref, s.text)
-		}
-	}
-	var added []WeightedTerm
-	if len(rel) >= 2 && len(ref) >= 2 && len(c.cfg.Terms) > 0 {
-		added = c.lex.Expand(rel, ref, ExpandOptions{MaxWeight: ExpandedWeight, MinLen: 4})
-	}
-	scores := make([]float64, len(c.sample))
-	for i, s := range c.sample {
-		scores[i] = c.lex.Score(s.text)
-	}
 	old := c.threshold
-	if t, ok := calibrateScores(scores); ok {
-		// The cut must keep most pages the seed terms found relevant: a
-		// sample of nearly only relevant pages has no valley to find.
-		var pos []float64
-		for i, s := range c.sample {
-			if s.match && s.score >= old {
-				pos = append(pos, scores[i])
-			}
-		}
-		if len(pos) > 0 {
-			sort.Float64s(pos)
-			if q := pos[len(pos)/10]; q < t {
-				t = q
-			}
-		}
-		c.threshold = t
-	}
-	c.calibrated = true
+	cal := relevance.Calibrate(c.lex, c.sample, old, len(c.cfg.Terms) > 0)
+	c.threshold, c.calibrated = cal.Threshold, true
+	n := len(c.sample)
 	c.sample = nil
 	var names []string
-	for _, a := range added {
+	for _, a := range cal.Added {
 		names = append(names, a.Term)
 	}
 	c.cfg.Logf("calibrated on the first %d pages (%d relevant): lexicon +%d terms %v, threshold %.3f -> %.3f",
-		len(scores), len(rel), len(added), names, old, c.threshold)
-	if err := c.fr.saveModel(context.WithoutCancel(ctx), c.lex, c.threshold, true); err != nil {
+		n, cal.Relevant, len(cal.Added), names, old, c.threshold)
+	if err := c.fr.SaveModel(context.WithoutCancel(ctx), c.lex.Weights(), c.threshold, true); err != nil {
 		c.cfg.Logf("%v", err)
 	}
 }
 
-// Expansion keeps words of 4 letters or more: in a sample of a few dozen
-// pages, 3-letter function words of one language ("and", "les", "den")
-// pass the log-odds test when the relevant pages lean towards it.
-//
-// ExpandedWeight is the weight of the strongest term added by the first
-// iteration: half a seed term, since the sample it comes from is small and
-// skewed towards the sites and languages crawled first.
-const ExpandedWeight = 0.5
-
-// calibrateScores is the threshold of a sample of scores: Otsu's cut on the
-// scores and on their logarithms, whichever is lower. Scores are heavy-tailed
-// (an expanded lexicon adds up on pages of the sample's majority language,
-// far above equally relevant pages in other languages); the log scale
-// keeps those from pulling the cut above the minority's relevant pages.
-func calibrateScores(scores []float64) (float64, bool) {
-	t, err := CalibrateThreshold(scores)
-	if err != nil || t <= 0 {
-		return 0, false
-	}
-	logs := make([]float64, len(scores))
-	for i, s := range scores {
-		logs[i] = math.Log1p(s)
-	}
-	if lt, err := CalibrateThreshold(logs); err == nil && math.Expm1(lt) < t {
-		t = math.Expm1(lt)
-	}
-	return t, true
-}
-
 // links returns the URLs to enqueue from a page and its link edges.
-func (c *Crawler) links(e entry, sp *store.Page, tree *treediff.Tree, base *url.URL, parent FetchedPage, pageDepth int, relevant bool, edges []edge) ([]discovered, []edge) {
+func (c *Crawler) links(e frontier.Entry, sp *store.Page, tree *treediff.Tree, base *url.URL, parent FetchedPage, pageDepth int, relevant bool, edges []frontier.Edge) ([]frontier.Link, []frontier.Edge) {
 	if sp.Capture == nil {
 		return nil, edges
 	}
-	source := base.String() // the final URL when the page was redirected
-	type cand struct {
-		u    *url.URL
-		text string
-	}
-	var kept []cand
-	relNofollow := nofollowLinks(tree, base)
-	seen := map[string]bool{source: true, base.String(): true}
-	for _, l := range sp.Capture.Links {
-		u, err := Canonicalize(base, l.URL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-			continue
-		}
-		s := u.String()
-		if seen[s] {
-			continue
-		}
-		seen[s] = true
-		edges = append(edges, edge{Source: source, Target: s, Kind: "link", Anchor: strings.TrimSpace(l.Text)})
-		if c.cfg.Trap.Check(u) != nil || !c.urlAllowed(s) || relNofollow[s] {
-			continue
-		}
-		kept = append(kept, cand{u, l.Text})
-	}
+	kept, edges := c.pageLinks(sp.Capture.Links, tree, base, edges)
 	if len(kept) == 0 {
 		return nil, edges
 	}
@@ -358,13 +353,44 @@ func (c *Crawler) links(e entry, sp *store.Page, tree *treediff.Tree, base *url.
 		sims[i] = LinkSims{Anchor: c.sim(c.scoreText(k.text)), Context: c.sim(c.scoreText(contexts[k.u.String()]))}
 		parent.LinkWeights += sims[i].Weight()
 	}
-	out := make([]discovered, 0, len(kept))
+	source := base.String() // the final URL when the page was redirected
+	out := make([]frontier.Link, 0, len(kept))
 	for i, k := range kept {
 		s := k.u.String()
-		out = append(out, discovered{URL: s, Host: k.u.Host, Priority: c.strategy.Child(parent, sims[i]), Depth: pageDepth + 1,
+		out = append(out, frontier.Link{URL: s, Host: k.u.Host, Priority: c.strategy.Child(parent, sims[i]), Depth: pageDepth + 1,
 			Hops: e.Hops + 1, Parent: source, Anchor: strings.TrimSpace(k.text), FromRelevant: relevant})
 	}
 	return out, edges
+}
+
+// linkCand is a link to follow: its canonical URL and its anchor text.
+type linkCand struct {
+	u    *url.URL
+	text string
+}
+
+// pageLinks adds a page's links to edges (canonical http(s) URLs, each
+// once) and returns those to follow: not trap-like, allowed by the
+// include and exclude expressions, not rel="nofollow".
+func (c *Crawler) pageLinks(links []store.Link, tree *treediff.Tree, base *url.URL, edges []frontier.Edge) ([]linkCand, []frontier.Edge) {
+	source := base.String()
+	relNofollow := nofollowLinks(tree, base)
+	seen := map[string]bool{source: true}
+	var kept []linkCand
+	for _, l := range links {
+		u, err := fetchpolicy.Canonicalize(base, l.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || seen[u.String()] {
+			continue
+		}
+		s := u.String()
+		seen[s] = true
+		edges = append(edges, frontier.Edge{Source: source, Target: s, Kind: frontier.LinkEdge, Anchor: strings.TrimSpace(l.Text)})
+		if c.cfg.Trap.Check(u) != nil || !c.urlAllowed(s) || relNofollow[s] {
+			continue
+		}
+		kept = append(kept, linkCand{u, l.Text})
+	}
+	return kept, edges
 }
 
 func (c *Crawler) scoreText(s string) float64 {
@@ -433,7 +459,7 @@ func nofollowLinks(t *treediff.Tree, base *url.URL) map[string]bool {
 		if !ok || !contains(strings.Fields(rel), "nofollow") {
 			continue
 		}
-		if u, err := Canonicalize(base, href); err == nil {
+		if u, err := fetchpolicy.Canonicalize(base, href); err == nil {
 			out[u.String()] = true
 		}
 	}
@@ -470,7 +496,7 @@ func linkContexts(t *treediff.Tree, base *url.URL) map[string]string {
 		var sp *span
 		if n.Kind == treediff.Element && n.Label == "a" {
 			if href, ok := n.Attr("href"); ok {
-				if u, err := Canonicalize(base, href); err == nil {
+				if u, err := fetchpolicy.Canonicalize(base, href); err == nil {
 					spans = append(spans, span{target: u.String(), start: len(words)})
 					sp = &spans[len(spans)-1]
 				}

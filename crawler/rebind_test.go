@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/fetchpolicy"
 	"golang.org/x/net/dns/dnsmessage"
 )
 
@@ -110,7 +111,7 @@ func TestDialerDecidesOnDialedAddress(t *testing.T) {
 	defer target.Close()
 	port := target.Listener.Addr().(*net.TCPAddr).Port
 	decide, _ := watchDials()
-	g := TargetGuard{Resolver: rebindingResolver(t, publicTestAddr, netip.MustParseAddr("127.0.0.1")), Decide: decide}
+	g := fetchpolicy.TargetGuard{Resolver: rebindingResolver(t, publicTestAddr, netip.MustParseAddr("127.0.0.1")), Decide: decide}
 	u, _ := url.Parse(fmt.Sprintf("http://rebind.test:%d/", port))
 	ctx := context.Background()
 	if err := g.Check(ctx, u); err != nil {
@@ -118,7 +119,7 @@ func TestDialerDecidesOnDialedAddress(t *testing.T) {
 	}
 	c := &http.Client{Transport: g.Transport(), Timeout: 5 * time.Second}
 	_, err := c.Get(u.String())
-	if !errors.Is(err, ErrForbiddenTarget) || hits.Load() != 0 {
+	if !errors.Is(err, fetchpolicy.ErrForbiddenTarget) || hits.Load() != 0 {
 		t.Errorf("get after rebinding: err %v, %d requests reached loopback", err, hits.Load())
 	}
 }
@@ -145,7 +146,7 @@ func TestBrowserDNSRebinding(t *testing.T) {
 	}))
 	defer front.Close()
 	decide, dials := watchDials()
-	g := TargetGuard{Allowed: []string{front.Listener.Addr().String()},
+	g := fetchpolicy.TargetGuard{Allowed: []string{front.Listener.Addr().String()},
 		Resolver: rebindingResolver(t, publicTestAddr, netip.MustParseAddr("127.0.0.1")), Decide: decide}
 	opt := browser.Options{Tabs: 1, PageTimeout: 15 * time.Second, NoBlock: true, Wait: browser.WaitOptions{ScrollSteps: -1, LoadMoreClicks: -1}}
 	r, err := browser.NewFetcher(g, true, opt)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/capture"
+	"github.com/gleaner/gleaner/fetchpolicy"
 	"github.com/gleaner/gleaner/fixtures"
 	"github.com/gleaner/gleaner/store"
 )
@@ -184,7 +185,7 @@ func TestKillResume(t *testing.T) {
 		if h.Path == "/robots.txt" {
 			continue // fetched once per process and host
 		}
-		u, err := Canonicalize(nil, base[h.Site]+h.Path)
+		u, err := fetchpolicy.Canonicalize(nil, base[h.Site]+h.Path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -271,7 +272,7 @@ func TestResumeFromStoredPage(t *testing.T) {
 			t.Errorf("%s requested again after resume", u)
 		}
 	}
-	var state string
+	var state State
 	var pageID int64
 	db.SQL().QueryRow(db.Rebind(`SELECT state, page_id FROM crawl_frontier WHERE crawl = 'stored' AND url = ?`), u).Scan(&state, &pageID)
 	if state != StateDone || pageID != sp.ID {

@@ -52,14 +52,6 @@ func (s Strategy) String() string {
 	return fmt.Sprintf("strategy(%d)", uint8(s))
 }
 
-// Priority is what the frontier keeps per URL to order it.
-type Priority struct {
-	// Score orders the frontier: highest first.
-	Score float64
-	// Inherited is Shark-Search's inherited score, passed down to children.
-	Inherited float64
-}
-
 // SeedPriority is the priority of a seed URL.
 func (s Strategy) SeedPriority() Priority {
 	switch s {

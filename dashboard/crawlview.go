@@ -14,7 +14,7 @@ import (
 
 // outcomeColumns are Babouk's counters, in his order, after tried and
 // validated.
-var outcomeColumns = []string{crawler.OutcomeIrrelevant, crawler.OutcomeDuplicate, crawler.OutcomeLanguage, crawler.OutcomeHTTPError,
+var outcomeColumns = []crawler.Outcome{crawler.OutcomeIrrelevant, crawler.OutcomeDuplicate, crawler.OutcomeLanguage, crawler.OutcomeHTTPError,
 	crawler.OutcomeTimeout, crawler.OutcomeSize, crawler.OutcomeMIME, crawler.OutcomeNoExtract, crawler.OutcomeNoIndex,
 	crawler.OutcomeRobots, crawler.OutcomeForbidden}
 
@@ -29,16 +29,16 @@ type crawlRow struct {
 
 // counterView is the JSON and template form of a crawl's counters.
 type counterView struct {
-	Tried          int            `json:"tried"`
-	Validated      int            `json:"validated"`
-	Queued         int            `json:"queued"`
-	Leased         int            `json:"leased"`
-	Harvest        float64        `json:"harvest"`
-	Tokens         int64          `json:"tokens"`
-	Outcomes       map[string]int `json:"outcomes"`
-	PagesPerSecond float64        `json:"pages_per_second"`
-	State          string         `json:"state"`
-	Stop           string         `json:"stop,omitempty"`
+	Tried          int                     `json:"tried"`
+	Validated      int                     `json:"validated"`
+	Queued         int                     `json:"queued"`
+	Leased         int                     `json:"leased"`
+	Harvest        float64                 `json:"harvest"`
+	Tokens         int64                   `json:"tokens"`
+	Outcomes       map[crawler.Outcome]int `json:"outcomes"`
+	PagesPerSecond float64                 `json:"pages_per_second"`
+	State          string                  `json:"state"`
+	Stop           string                  `json:"stop,omitempty"`
 }
 
 func (s *Server) crawlRow(r *http.Request, name string) (crawlRow, error) {
@@ -58,7 +58,7 @@ func (s *Server) crawlRow(r *http.Request, name string) (crawlRow, error) {
 
 type crawlsData struct {
 	Crawls   []crawlRow
-	Outcomes []string
+	Outcomes []crawler.Outcome
 	Form     launchForm
 	Error    string
 }
@@ -101,7 +101,7 @@ func (s *Server) handleLaunch(w http.ResponseWriter, r *http.Request) {
 
 type crawlData struct {
 	Row      crawlRow
-	Outcomes []string
+	Outcomes []crawler.Outcome
 	Log      []string
 }
 

@@ -23,7 +23,7 @@
 //
 // # Pages
 //
-// A candidate URL is canonicalised (crawler.Canonicalize: tracking
+// A candidate URL is canonicalised (fetchpolicy.Canonicalize: tracking
 // parameters such as utm_* dropped) and fetched only if the monitor never
 // saw it. The page is classified article or hub (hub-like URL paths, page
 // structure, the URL shapes of the site's known articles, and whether a
@@ -31,7 +31,7 @@
 // fetched (Document.URL; the page's canonical link beside it, the site the
 // one monitored). An HTTP error status is an error, never a document. A
 // second URL of a stored story (the same canonical link, or a canonical
-// link naming a stored URL) or a near-duplicate text (crawler.SimHash) of
+// link naming a stored URL) or a near-duplicate text (relevance.SimHash) of
 // another site's article is linked to it as a duplicate instead. A known
 // article is fetched again only with Config.Updates, when a source says it
 // was modified since, with a conditional GET.

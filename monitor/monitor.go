@@ -13,7 +13,8 @@ import (
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/chain/langid"
-	"github.com/gleaner/gleaner/crawler"
+	"github.com/gleaner/gleaner/fetchpolicy"
+	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/store/monitoring"
 )
@@ -26,7 +27,7 @@ type Config struct {
 	Sites []string
 	// Guard refuses what must not be fetched; loopback fixture hosts must be
 	// listed in its Allowed.
-	Guard crawler.TargetGuard
+	Guard fetchpolicy.TargetGuard
 	// UserAgent is sent with every request (default "gleaner-monitor").
 	UserAgent string
 	// Delay is the minimum time between two requests to one host (a
@@ -50,11 +51,11 @@ type Config struct {
 	// dates ("7 hours ago") are resolved against it.
 	Now func() time.Time
 	// Focus, when set, keeps only the articles whose title and text score
-	// at least Threshold on this lexicon (crawler.Lexicon, as in a focused
+	// at least Threshold on this lexicon (relevance.Lexicon, as in a focused
 	// crawl); the others are recorded as off-focus, not stored.
-	Focus *crawler.Lexicon
+	Focus *relevance.Lexicon
 	// Threshold is the focus score an article needs (default
-	// crawler.DefaultThreshold).
+	// relevance.DefaultThreshold).
 	Threshold float64
 	// Languages restricts language identification (default en, fr, de, es,
 	// it, nl, pt).
@@ -91,7 +92,7 @@ func (c Config) withDefaults() Config {
 		c.Now = time.Now
 	}
 	if c.Focus != nil && c.Threshold == 0 {
-		c.Threshold = crawler.DefaultThreshold
+		c.Threshold = relevance.DefaultThreshold
 	}
 	if len(c.Languages) == 0 {
 		c.Languages = []string{"en", "fr", "de", "es", "it", "nl", "pt"}
@@ -125,8 +126,8 @@ type Monitor struct {
 	repo     *monitoring.Repo // the monitor's own state
 	cfg      Config
 	client   *http.Client
-	polite   *crawler.Politeness
-	robots   *crawler.Robots
+	polite   *fetchpolicy.Politeness
+	robots   *fetchpolicy.Robots
 	langs    *langid.Identifier
 	requests atomic.Int64
 	shapes   map[string]map[string]bool // site → URL shapes of its articles
@@ -186,10 +187,10 @@ func Open(ctx context.Context, db *store.DB, cfg Config) (*Monitor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("monitor: %w: %w", err, ErrConfig)
 	}
-	m := &Monitor{db: db, repo: repo, cfg: cfg, polite: &crawler.Politeness{Delay: cfg.Delay}, langs: langs}
+	m := &Monitor{db: db, repo: repo, cfg: cfg, polite: &fetchpolicy.Politeness{Delay: cfg.Delay}, langs: langs}
 	m.client = &http.Client{Transport: &counter{next: cfg.Guard.Transport(), n: &m.requests}, Timeout: cfg.Timeout,
 		CheckRedirect: m.checkRedirect}
-	m.robots = &crawler.Robots{Client: m.client, UserAgent: cfg.UserAgent}
+	m.robots = &fetchpolicy.Robots{Client: m.client, UserAgent: cfg.UserAgent}
 	return m, nil
 }
 
@@ -319,7 +320,7 @@ func site(raw string) string {
 
 // canonical returns the form under which the monitor knows a URL.
 func canonical(base *url.URL, ref string) (string, error) {
-	u, err := crawler.Canonicalize(base, ref)
+	u, err := fetchpolicy.Canonicalize(base, ref)
 	if err != nil {
 		return "", err
 	}

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/fixtures"
+	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -389,7 +389,7 @@ func TestFocus(t *testing.T) {
 	for _, l := range []fixtures.Lang{fixtures.English, fixtures.French, fixtures.German} {
 		terms = append(terms, fixtures.TopicKeywords(fixtures.OnTopic, l)...)
 	}
-	cfg.Focus = crawler.NewLexicon(terms)
+	cfg.Focus = relevance.NewLexicon(terms)
 	m, err := Open(ctx, openDB(t, filepath.Join(t.TempDir(), "m.db")), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -15,9 +15,10 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/gleaner/gleaner/capture"
-	"github.com/gleaner/gleaner/crawler"
+	"github.com/gleaner/gleaner/fetchpolicy"
 	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/pagemeta"
+	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/store/monitoring"
 	"github.com/gleaner/gleaner/treediff"
@@ -225,7 +226,7 @@ func (m *Monitor) fetchFailed(ctx context.Context, p pending, err error, rep *Re
 	}
 	rep.Errors++
 	state := monitoring.URLPending
-	if p.attempts+1 >= maxAttempts || errors.Is(err, errDisallowed) || errors.Is(err, crawler.ErrForbiddenTarget) {
+	if p.attempts+1 >= maxAttempts || errors.Is(err, errDisallowed) || errors.Is(err, fetchpolicy.ErrForbiddenTarget) {
 		state = monitoring.URLError
 	}
 	return m.outcome(ctx, p, state, 0, err.Error(), nil)
@@ -367,7 +368,7 @@ type page struct {
 	words       int
 	canonical   string
 	structured  bool // the page says it is an article (og:type, JSON-LD)
-	hash        crawler.SimHash
+	hash        relevance.SimHash
 	contentHash string
 	method      string  // the single-page extraction's method
 	confidence  float64 // and its confidence
@@ -393,7 +394,7 @@ func (m *Monitor) readPage(u, final string, src []byte) *page {
 		Text: pg.text, Languages: m.langs})
 	pg.meta = heuristics.Meta{Title: pg.pm.Title, Date: pg.pm.Published, Author: strings.Join(pg.pm.Authors, ", ")}
 	pg.words = len(strings.Fields(pg.text))
-	pg.hash = crawler.NewSimHash(pg.text)
+	pg.hash = relevance.NewSimHash(pg.text)
 	return pg
 }
 
@@ -487,7 +488,7 @@ const maxDupBits = 3
 type storedHash struct {
 	id   int64
 	site string
-	hash crawler.SimHash
+	hash relevance.SimHash
 }
 
 // loadHashes reads the fingerprints of the stored documents.
@@ -495,7 +496,7 @@ func (m *Monitor) loadHashes(ctx context.Context) error {
 	prints, err := m.repo.Fingerprints(ctx)
 	m.hashes = m.hashes[:0]
 	for _, f := range prints {
-		m.hashes = append(m.hashes, storedHash{f.ID, f.Site, crawler.SimHash(f.SimHash)})
+		m.hashes = append(m.hashes, storedHash{f.ID, f.Site, relevance.SimHash(f.SimHash)})
 	}
 	return err
 }

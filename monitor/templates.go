@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/cluster"
-	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
@@ -305,7 +305,7 @@ func (m *Monitor) placeDoc(ctx context.Context, d unplaced, p siteextract.PageRe
 	if !templated(p) {
 		run, template = 0, -1
 	}
-	err := m.repo.SetTemplateText(ctx, d.docID, monitoring.TemplateText{Text: p.Result.Body, SimHash: int64(crawler.NewSimHash(p.Result.Body)),
+	err := m.repo.SetTemplateText(ctx, d.docID, monitoring.TemplateText{Text: p.Result.Body, SimHash: int64(relevance.NewSimHash(p.Result.Body)),
 		Method: p.Result.Method, Confidence: p.Result.Confidence, Run: run, Template: template, Tried: runID})
 	if err != nil {
 		return err

@@ -3,12 +3,11 @@ package sitelearn
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"syscall"
 	"time"
 
+	"github.com/gleaner/gleaner/process"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -70,21 +69,10 @@ func abandoned(r *store.Run) string {
 	switch o := p.Owner; {
 	case o != nil && o.Host == me.Host && o.PID == me.PID:
 		return "" // this process: learning now
-	case o != nil && o.Host == me.Host && !processAlive(o.PID):
+	case o != nil && o.Host == me.Host && !process.Alive(o.PID):
 		return fmt.Sprintf("its learner (pid %d on %s) died", o.PID, o.Host)
 	case (o == nil || o.Host != me.Host) && time.Since(r.StartedAt) > MaxRunAge:
 		return fmt.Sprintf("running for more than %v", MaxRunAge)
 	}
 	return ""
-}
-
-// processAlive reports whether a process with this PID exists (signal 0:
-// no signal sent; EPERM means it exists under another user).
-func processAlive(pid int) bool {
-	p, err := os.FindProcess(pid)
-	if err != nil {
-		return false
-	}
-	err = p.Signal(syscall.Signal(0))
-	return err == nil || errors.Is(err, syscall.EPERM)
 }

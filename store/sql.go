@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -37,6 +38,8 @@ type DB struct {
 	name string
 	// readOnly: opened with OpenReadOnly; Migrate only checks versions.
 	readOnly bool
+	// migrated: the components MigrateOnce brought up to date.
+	migrated sync.Map
 }
 
 var _ Store = (*DB)(nil)

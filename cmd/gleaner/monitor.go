@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
-	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/eval"
 	"github.com/gleaner/gleaner/fixtures"
 	"github.com/gleaner/gleaner/monitor"
+	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -144,7 +144,7 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	cfg := monitor.Config{Name: f.name, Sites: sites, Updates: f.updates, Delay: f.delay, Threshold: f.threshold, Workers: f.workers}
 	if terms := eval.SplitList(f.terms); len(terms) > 0 {
-		cfg.Focus = crawler.NewLexicon(terms)
+		cfg.Focus = relevance.NewLexicon(terms)
 	}
 	cfg.Guard.Allowed = eval.SplitList(f.allow)
 	var srv *fixtures.Server

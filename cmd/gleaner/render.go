@@ -13,8 +13,8 @@ import (
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/capture"
-	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/eval"
+	"github.com/gleaner/gleaner/fetchpolicy"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -100,7 +100,7 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 	// The guard of crawl, with its defaults: no private, loopback or
 	// link-local target unless allowed.
-	guard := crawler.TargetGuard{Allowed: allow}
+	guard := fetchpolicy.TargetGuard{Allowed: allow}
 	opt := browser.Options{
 		ExecPath: *chromium, Tabs: *tabs, PageTimeout: *timeout, Retries: *retries,
 		Isolate: *isolate, Screenshot: *screenshots != "", NoBlock: *noBlock, Record: browser.RecordOptions{On: *record},

@@ -1,4 +1,4 @@
-package crawler
+package fetchpolicy
 
 import (
 	"fmt"
@@ -28,6 +28,19 @@ func Canonicalize(base *url.URL, ref string) (*url.URL, error) {
 	u.Scheme = strings.ToLower(u.Scheme)
 	u.Fragment, u.RawFragment = "", ""
 	u.User = nil
+	u.Host = canonicalHost(u)
+	u.Path = canonicalPath(u.Path)
+	u.RawPath = ""
+	if u.RawQuery != "" {
+		u.RawQuery = canonicalQuery(u.Query())
+	}
+	u.ForceQuery = false
+	return u, nil
+}
+
+// canonicalHost is u's host lower-cased, without the scheme's default
+// port.
+func canonicalHost(u *url.URL) string {
 	host := strings.ToLower(u.Hostname())
 	port := u.Port()
 	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
@@ -39,47 +52,51 @@ func Canonicalize(base *url.URL, ref string) (*url.URL, error) {
 	if port != "" {
 		host += ":" + port
 	}
-	u.Host = host
-	if u.Path == "" {
-		u.Path = "/"
-	} else {
-		trailing := strings.HasSuffix(u.Path, "/")
-		u.Path = path.Clean(u.Path)
-		if trailing && u.Path != "/" {
-			u.Path += "/"
+	return host
+}
+
+// canonicalPath is a path cleaned of dot segments, its trailing slash
+// kept; "/" when empty.
+func canonicalPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	trailing := strings.HasSuffix(p, "/")
+	p = path.Clean(p)
+	if trailing && p != "/" {
+		p += "/"
+	}
+	return p
+}
+
+// canonicalQuery is a query without its tracking parameters, parameters
+// and values sorted.
+func canonicalQuery(q url.Values) string {
+	for k := range q {
+		lk := strings.ToLower(k)
+		if strings.HasPrefix(lk, "utm_") || lk == "fbclid" || lk == "gclid" {
+			q.Del(k)
 		}
 	}
-	u.RawPath = ""
-	if u.RawQuery != "" {
-		q := u.Query()
-		for k := range q {
-			lk := strings.ToLower(k)
-			if strings.HasPrefix(lk, "utm_") || lk == "fbclid" || lk == "gclid" {
-				q.Del(k)
-			}
-		}
-		keys := make([]string, 0, len(q))
-		for k := range q {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		var b strings.Builder
-		for _, k := range keys {
-			vs := q[k]
-			sort.Strings(vs)
-			for _, v := range vs {
-				if b.Len() > 0 {
-					b.WriteByte('&')
-				}
-				b.WriteString(url.QueryEscape(k))
-				b.WriteByte('=')
-				b.WriteString(url.QueryEscape(v))
-			}
-		}
-		u.RawQuery = b.String()
+	keys := make([]string, 0, len(q))
+	for k := range q {
+		keys = append(keys, k)
 	}
-	u.ForceQuery = false
-	return u, nil
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		vs := q[k]
+		sort.Strings(vs)
+		for _, v := range vs {
+			if b.Len() > 0 {
+				b.WriteByte('&')
+			}
+			b.WriteString(url.QueryEscape(k))
+			b.WriteByte('=')
+			b.WriteString(url.QueryEscape(v))
+		}
+	}
+	return b.String()
 }
 
 // TrapGuard rejects URLs typical of spider traps.

@@ -1,4 +1,4 @@
-package crawler
+package relevance
 
 import (
 	"hash/fnv"
@@ -59,6 +59,10 @@ type NearDuplicates struct {
 	MaxBits int
 	seen    []SimHash
 }
+
+// Add remembers fingerprints without checking them (those of texts kept
+// before, by this process or another).
+func (d *NearDuplicates) Add(hs ...SimHash) { d.seen = append(d.seen, hs...) }
 
 // Seen reports whether h is a near-duplicate of an earlier fingerprint, and
 // remembers h if not. A linear scan: crawls keep thousands, not billions.

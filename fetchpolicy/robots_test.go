@@ -1,4 +1,4 @@
-package crawler
+package fetchpolicy
 
 import (
 	"context"
@@ -166,11 +166,11 @@ func TestRedirectToAnotherHostIsPolite(t *testing.T) {
 	client := &http.Client{}
 	robots := &Robots{Client: client, UserAgent: "GleanerTest/1"}
 	polite := &Politeness{Delay: delay}
-	client.Transport = &politeTransport{next: http.DefaultTransport, polite: polite, robots: robots}
+	client.Transport = &PoliteTransport{Next: http.DefaultTransport, Slots: polite, Robots: robots}
 	ctx := context.Background()
 	get := func(raw string) error {
 		u, _ := url.Parse(raw)
-		release, allowed, d, err := admit(ctx, polite, robots, u)
+		release, allowed, d, err := Admit(ctx, polite, robots, u)
 		if err != nil {
 			return err
 		}

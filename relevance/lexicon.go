@@ -1,4 +1,4 @@
-package crawler
+package relevance
 
 import (
 	"fmt"
@@ -34,6 +34,24 @@ func NewLexicon(seeds []string) *Lexicon {
 	return l
 }
 
+// LexiconOf returns the lexicon of the given term weights (as Weights
+// returns them; the map is the lexicon's from then on).
+func LexiconOf(weights map[string]float64) *Lexicon {
+	if weights == nil {
+		weights = map[string]float64{}
+	}
+	return &Lexicon{weights: weights}
+}
+
+// Weights returns a copy of the term weights, to store the lexicon.
+func (l *Lexicon) Weights() map[string]float64 {
+	out := make(map[string]float64, len(l.weights))
+	for t, w := range l.weights {
+		out[t] = w
+	}
+	return out
+}
+
 // Len is the number of terms.
 func (l *Lexicon) Len() int { return len(l.weights) }
 
@@ -46,12 +64,7 @@ func (l *Lexicon) Terms() []WeightedTerm {
 	for t, w := range l.weights {
 		out = append(out, WeightedTerm{t, w})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Weight != out[j].Weight {
-			return out[i].Weight > out[j].Weight
-		}
-		return out[i].Term < out[j].Term
-	})
+	sortTerms(out)
 	return out
 }
 
@@ -118,6 +131,35 @@ type ExpandOptions struct {
 // a seed term).
 // It returns the added terms.
 func (l *Lexicon) Expand(relevant, reference []string, opt ExpandOptions) []WeightedTerm {
+	opt = opt.withDefaults()
+	e, r := corpusCounts(relevant), corpusCounts(reference)
+	var cand []WeightedTerm
+	for t, tf := range e.tf {
+		if _, ok := l.weights[t]; ok || e.docs[t] < opt.MinDocs || len([]rune(t)) < opt.MinLen || isNumber(t) {
+			continue
+		}
+		rf := r.tf[t]
+		lo := math.Log(float64(tf)+1) + math.Log(float64(r.n-rf)+1) - math.Log(float64(rf)+1) - math.Log(float64(e.n-tf)+1)
+		if lo > 0 {
+			cand = append(cand, WeightedTerm{t, lo})
+		}
+	}
+	sortTerms(cand)
+	if len(cand) > opt.MaxTerms {
+		cand = cand[:opt.MaxTerms]
+	}
+	if len(cand) == 0 {
+		return nil
+	}
+	top := cand[0].Weight
+	for i := range cand {
+		cand[i].Weight = cand[i].Weight / top * opt.MaxWeight
+		l.weights[cand[i].Term] = cand[i].Weight
+	}
+	return cand
+}
+
+func (opt ExpandOptions) withDefaults() ExpandOptions {
 	if opt.MaxTerms <= 0 {
 		opt.MaxTerms = 30
 	}
@@ -127,57 +169,40 @@ func (l *Lexicon) Expand(relevant, reference []string, opt ExpandOptions) []Weig
 	if opt.MinLen <= 0 {
 		opt.MinLen = 3
 	}
-	tfE, docsE := map[string]int{}, map[string]int{}
-	nE := 0
-	for _, d := range relevant {
-		c, n := Counts(d)
-		nE += n
-		for t, k := range c {
-			tfE[t] += k
-			docsE[t]++
-		}
-	}
-	tfR := map[string]int{}
-	nR := 0
-	for _, d := range reference {
-		c, n := Counts(d)
-		nR += n
-		for t, k := range c {
-			tfR[t] += k
-		}
-	}
-	var cand []WeightedTerm
-	for t, e := range tfE {
-		if _, ok := l.weights[t]; ok || docsE[t] < opt.MinDocs || len([]rune(t)) < opt.MinLen || isNumber(t) {
-			continue
-		}
-		r := tfR[t]
-		lo := math.Log(float64(e)+1) + math.Log(float64(nR-r)+1) - math.Log(float64(r)+1) - math.Log(float64(nE-e)+1)
-		if lo > 0 {
-			cand = append(cand, WeightedTerm{t, lo})
-		}
-	}
-	sort.Slice(cand, func(i, j int) bool {
-		if cand[i].Weight != cand[j].Weight {
-			return cand[i].Weight > cand[j].Weight
-		}
-		return cand[i].Term < cand[j].Term
-	})
-	if len(cand) > opt.MaxTerms {
-		cand = cand[:opt.MaxTerms]
-	}
-	if len(cand) == 0 {
-		return nil
-	}
-	top := cand[0].Weight
 	if opt.MaxWeight <= 0 || opt.MaxWeight > 1 {
 		opt.MaxWeight = 1
 	}
-	for i := range cand {
-		cand[i].Weight = cand[i].Weight / top * opt.MaxWeight
-		l.weights[cand[i].Term] = cand[i].Weight
+	return opt
+}
+
+// corpus is what Expand counts of a set of texts: each term's count and
+// number of texts, and the word total.
+type corpus struct {
+	tf, docs map[string]int
+	n        int
+}
+
+func corpusCounts(texts []string) corpus {
+	c := corpus{tf: map[string]int{}, docs: map[string]int{}}
+	for _, d := range texts {
+		counts, n := Counts(d)
+		c.n += n
+		for t, k := range counts {
+			c.tf[t] += k
+			c.docs[t]++
+		}
 	}
-	return cand
+	return c
+}
+
+// sortTerms sorts terms heaviest first, ties in alphabetical order.
+func sortTerms(ts []WeightedTerm) {
+	sort.Slice(ts, func(i, j int) bool {
+		if ts[i].Weight != ts[j].Weight {
+			return ts[i].Weight > ts[j].Weight
+		}
+		return ts[i].Term < ts[j].Term
+	})
 }
 
 func isNumber(s string) bool {
