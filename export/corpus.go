@@ -85,6 +85,9 @@ type CorpusOptions struct {
 	// PageIDs keeps only these pages (a monitor's selected documents);
 	// nil for no restriction, an empty non-nil slice selects nothing.
 	PageIDs []int64
+	// Judgements are, by page id, what the crawl or monitor whose
+	// documents are exported said of each page (JSONL carries them).
+	Judgements map[int64]Judgement
 	// Gold exports the pages' gold annotations instead of extractions
 	// (for annotated datasets).
 	Gold bool
@@ -153,6 +156,9 @@ func Corpus(ctx context.Context, st store.Store, c *chain.Chain, opt CorpusOptio
 			return nil, fmt.Errorf("export: page %d: %w", it.pageID, err)
 		}
 		page := toPage(p, it)
+		if j, ok := opt.Judgements[p.ID]; ok {
+			page.Judgement = &j
+		}
 		if want["warc"] || want["wacz"] {
 			if page.Exchanges, err = st.Exchanges(ctx, p.ID); err != nil {
 				return nil, fmt.Errorf("export: page %d: %w", it.pageID, err)

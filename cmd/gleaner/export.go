@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/export"
 	"github.com/gleaner/gleaner/store"
 )
@@ -42,10 +41,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	runID := fs.Int64("run", 0, "export the extractions of this learning `run` (default: each page's latest)")
 	gold := fs.Bool("gold", false, "export the pages' gold annotations instead of extractions")
 	limit := fs.Int("limit", 0, "stop after `N` pages (0: all)")
-	crawl := fs.String("crawl", "", "export only the pages of this `crawl`")
-	sf := addMonitorSelectFlags(fs)
+	sf := addSelectFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: gleaner export --db D --format F[,F…] --out DIR [--site S] [--run R] [--gold] [--crawl NAME]\n"+
+		fmt.Fprintln(stderr, "Usage: gleaner export --db D --format F[,F…] --out DIR [--site S] [--run R] [--gold] [--crawl NAME [--kind K] [--min-relevance X]]\n"+
 			"       gleaner export --db D --format F[,F…] --out DIR --monitor NAME [--round R] [--site HOST] [--lang L] [--since T] [--until T]\n\n"+
 			"Runs the linguistic chain over the extracted pages of the store (or those of a crawl,\n"+
 			"or a monitor's selected documents) and writes:")
@@ -78,9 +76,6 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	opt := export.CorpusOptions{Formats: fl, Site: *site, RunID: *runID, Gold: *gold, Limit: *limit, Progress: stderr, Workers: *cf.workers,
 		WACZ: export.WACZOptions{Text: *waczText, WARC: export.WARCOptions{Software: "gleaner", Digest: *digest}}}
-	if *crawl != "" {
-		opt.Dataset = crawler.Dataset(*crawl)
-	}
 	if err := sf.check(opt); err != nil {
 		return err
 	}

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/gleaner/gleaner/crawler"
+	"github.com/gleaner/gleaner/export"
+	"github.com/gleaner/gleaner/monitor"
+	"github.com/gleaner/gleaner/store"
+)
+
+// selectFlags are export's flags choosing the documents of a crawl or a
+// monitor: the selection of "gleaner monitor docs" (monitor.Selection),
+// by kind and relevance for both, by round, language and time for a
+// monitor.
+type selectFlags struct {
+	crawl, monitor, lang, since, until, kind string
+	round                                    int
+	minRelevance                             float64
+}
+
+func addSelectFlags(fs *flag.FlagSet) *selectFlags {
+	f := &selectFlags{}
+	fs.StringVar(&f.crawl, "crawl", "", "export only the documents of this `crawl` (articles by default; --kind all: every page it stored, for an archive)")
+	fs.StringVar(&f.monitor, "monitor", "", "export only the documents of this `monitor` (with --site: its host:port)")
+	fs.IntVar(&f.round, "round", 0, "with --monitor: documents first stored in this `round`")
+	fs.StringVar(&f.lang, "lang", "", "with --monitor: documents in this `language` (ISO 639-1)")
+	fs.StringVar(&f.since, "since", "", "with --monitor: documents first seen at or after this `time`")
+	fs.StringVar(&f.until, "until", "", "with --monitor: documents first seen before this `time`")
+	fs.StringVar(&f.kind, "kind", monitor.KindArticle, "with --crawl or --monitor: documents of this `kind` (article, hub or all; a crawl's also off-topic, duplicate…)")
+	fs.Float64Var(&f.minRelevance, "min-relevance", 0, "with --crawl or --monitor: documents whose focus score is at least this")
+	return f
+}
+
+// check rejects selection flags without the crawl or monitor they select
+// from, flags that do not go with them, and bad values.
+func (f *selectFlags) check(opt export.CorpusOptions) error {
+	if err := f.checkScope(opt); err != nil {
+		return err
+	}
+	if f.round < 0 {
+		return fmt.Errorf("%w: --round %d: want a round number", errUsage, f.round)
+	}
+	if f.crawl == "" {
+		return checkKind(f.kind)
+	}
+	if err := crawler.CheckKind(f.kind); err != nil {
+		return fmt.Errorf("%w: --kind: %v", errUsage, err)
+	}
+	return nil
+}
+
+// checkScope rejects flags that select from no crawl or monitor, and
+// flags that do not go together.
+func (f *selectFlags) checkScope(opt export.CorpusOptions) error {
+	switch {
+	case f.monitor == "" && f.monitorOnly():
+		return fmt.Errorf("%w: --round, --lang, --since and --until select a monitor's documents: give --monitor", errUsage)
+	case f.monitor == "" && f.crawl == "" && f.selects():
+		return fmt.Errorf("%w: --kind and --min-relevance select a crawl's or a monitor's documents: give --crawl or --monitor", errUsage)
+	case f.monitor != "" && f.crawl != "":
+		return fmt.Errorf("%w: --monitor does not go with --crawl", errUsage)
+	case f.monitor+f.crawl != "" && (opt.Gold || opt.RunID != 0):
+		// Gold and runs are not what a crawl or a monitor kept.
+		return fmt.Errorf("%w: --crawl and --monitor do not go with --gold or --run", errUsage)
+	}
+	return nil
+}
+
+// monitorOnly reports whether a flag that selects a monitor's documents
+// alone is given.
+func (f *selectFlags) monitorOnly() bool {
+	return f.round != 0 || f.lang != "" || f.since != "" || f.until != ""
+}
+
+// selects reports whether the kind or the relevance is chosen.
+func (f *selectFlags) selects() bool {
+	return f.kind != monitor.KindArticle || f.minRelevance != 0
+}
+
+// selection is the monitor.Selection the flags give.
+func (f *selectFlags) selection(site string) (monitor.Selection, error) {
+	sel := monitor.Selection{Round: f.round, Site: site, Lang: f.lang, Kind: f.kind, MinRelevance: f.minRelevance}
+	var err error
+	if sel.Since, err = parseWhen("--since", f.since); err != nil {
+		return sel, err
+	}
+	sel.Until, err = parseWhen("--until", f.until)
+	return sel, err
+}
+
+// open opens the store for export; with --crawl or --monitor, it selects
+// their documents into opt (their pages, in their dataset, with what the
+// crawl or monitor said of each).
+func (f *selectFlags) open(ctx context.Context, path string, opt *export.CorpusOptions) (store.Store, error) {
+	if f.monitor == "" && f.crawl == "" {
+		return openForExport(ctx, path)
+	}
+	sel, err := f.selection(opt.Site)
+	if err != nil {
+		return nil, err
+	}
+	// The crawl's and the monitor's tables are migrated on open, so not
+	// read-only.
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if f.crawl != "" {
+		err = f.selectCrawl(ctx, db, sel, opt)
+	} else {
+		err = f.selectMonitor(ctx, db, sel, opt)
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// selectMonitor restricts opt to the pages of the monitor's selected
+// documents.
+func (f *selectFlags) selectMonitor(ctx context.Context, db *store.DB, sel monitor.Selection, opt *export.CorpusOptions) error {
+	m, err := monitor.Open(ctx, db, monitor.Config{Name: f.monitor})
+	if err != nil {
+		return err
+	}
+	docs, err := m.Documents(ctx, sel)
+	if err != nil {
+		return err
+	}
+	opt.Site = "" // the monitor's site (host:port), selected above
+	opt.Dataset = monitor.Dataset(f.monitor)
+	opt.PageIDs = make([]int64, 0, len(docs))
+	opt.Judgements = map[int64]export.Judgement{}
+	for _, d := range docs {
+		if d.PageID != 0 {
+			opt.PageIDs = append(opt.PageIDs, d.PageID)
+			opt.Judgements[d.PageID] = export.Judgement{Kind: d.Kind, Relevance: d.Relevance, Template: d.Template}
+		}
+	}
+	if len(opt.PageIDs) == 0 {
+		return fmt.Errorf("export: monitor %q: no document selected (%d without a page in the store)", f.monitor, len(docs))
+	}
+	return nil
+}
+
+// selectCrawl restricts opt to the pages of the crawl's selected
+// documents.
+func (f *selectFlags) selectCrawl(ctx context.Context, db *store.DB, sel monitor.Selection, opt *export.CorpusOptions) error {
+	if err := crawlExists(ctx, db, f.crawl); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	docs, err := crawler.Documents(ctx, db, f.crawl, sel.Kind, sel.MinRelevance)
+	if err != nil {
+		return err
+	}
+	opt.Dataset = crawler.Dataset(f.crawl)
+	opt.PageIDs = make([]int64, 0, len(docs))
+	opt.Judgements = map[int64]export.Judgement{}
+	for _, d := range docs {
+		opt.PageIDs = append(opt.PageIDs, d.PageID)
+		opt.Judgements[d.PageID] = export.Judgement{Kind: d.Kind, Relevance: d.Relevance, Template: d.Cluster}
+	}
+	if len(opt.PageIDs) == 0 {
+		return fmt.Errorf("export: crawl %q: no document of kind %s with relevance %v or more", f.crawl, sel.Kind, sel.MinRelevance)
+	}
+	return nil
+}
