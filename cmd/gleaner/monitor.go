@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/eval"
 	"github.com/gleaner/gleaner/fixtures"
+	"github.com/gleaner/gleaner/fixturescore"
 	"github.com/gleaner/gleaner/monitor"
 	"github.com/gleaner/gleaner/store"
 )
@@ -97,21 +97,30 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string
 	if err := fs.Parse(args); err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	switch {
-	case f.workers < 1:
-		return nil, nil, fmt.Errorf("%w: --workers %d: want at least 1", errUsage, f.workers)
-	case f.threshold < 0:
-		return nil, nil, fmt.Errorf("%w: --threshold %v: want 0 or more", errUsage, f.threshold)
-	case f.rounds < 0:
-		return nil, nil, fmt.Errorf("%w: --rounds %d: want 0 or more", errUsage, f.rounds)
-	case f.fixtrs && fs.NArg() > 0:
-		return nil, nil, fmt.Errorf("%w: --fixtures takes no site URL", errUsage)
-	case !f.fixtrs && fs.NArg() == 0:
-		return nil, nil, fmt.Errorf("%w: give the home page URLs of the sites to watch, or --fixtures", errUsage)
-	case f.fixtrs && f.rounds == 0:
-		return nil, nil, fmt.Errorf("%w: --fixtures needs --rounds (at most %d)", errUsage, fixtures.NewsRounds+1)
+	if err := f.check(fs.NArg()); err != nil {
+		return nil, nil, err
 	}
 	return f, fs.Args(), nil
+}
+
+// check rejects bad values, and sites given with --fixtures or none
+// without.
+func (f *monitorFlags) check(sites int) error {
+	switch {
+	case f.workers < 1:
+		return fmt.Errorf("%w: --workers %d: want at least 1", errUsage, f.workers)
+	case f.threshold < 0:
+		return fmt.Errorf("%w: --threshold %v: want 0 or more", errUsage, f.threshold)
+	case f.rounds < 0:
+		return fmt.Errorf("%w: --rounds %d: want 0 or more", errUsage, f.rounds)
+	case f.fixtrs && sites > 0:
+		return fmt.Errorf("%w: --fixtures takes no site URL", errUsage)
+	case !f.fixtrs && sites == 0:
+		return fmt.Errorf("%w: give the home page URLs of the sites to watch, or --fixtures", errUsage)
+	case f.fixtrs && f.rounds == 0:
+		return fmt.Errorf("%w: --fixtures needs --rounds (at most %d)", errUsage, fixtures.NewsRounds+1)
+	}
+	return nil
 }
 
 // roundLine is the summary of a round as printed.
@@ -136,30 +145,18 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	cfg := monitor.Config{Name: f.name, Sites: sites, Updates: f.updates, Delay: f.delay, Threshold: f.threshold, Workers: f.workers}
-	if terms := eval.SplitList(f.terms); len(terms) > 0 {
-		cfg.Focus = crawler.NewLexicon(terms)
-	}
-	cfg.Guard.Allowed = eval.SplitList(f.allow)
+	cfg := f.config(sites)
 	var srv *fixtures.Server
 	if f.fixtrs {
-		srv, err = fixtures.Start(ctx, fixtures.Options{Seed: f.seed, Articles: f.articles, NewsPerRound: f.perRound, Slow: -1, CrawlDelay: -1})
-		if err != nil {
+		if srv, err = startMonitorFixtures(ctx, f, &cfg); err != nil {
 			return err
 		}
 		defer srv.Close()
-		cfg.Delay = 0
-		for _, s := range srv.Sites {
-			u, _ := url.Parse(s.Base)
-			cfg.Sites = append(cfg.Sites, s.Base+"/")
-			cfg.Guard.Allowed = append(cfg.Guard.Allowed, u.Host)
-		}
 	}
 	if f.render {
-		opt := browser.Options{ExecPath: f.chromium, Tabs: 1, PageTimeout: 30 * time.Second, MaxHTMLBytes: 8 << 20,
-			Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }}
 		// Chromium's own requests and connections pass the monitor's guard.
-		r, err := browser.NewFetcher(cfg.Guard, true, opt)
+		r, err := browser.NewFetcher(cfg.Guard, true, browser.Options{ExecPath: f.chromium, Tabs: 1, PageTimeout: 30 * time.Second, MaxHTMLBytes: 8 << 20,
+			Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) }})
 		if err != nil {
 			return err
 		}
@@ -178,35 +175,35 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return monitorLoop(ctx, m, f, srv, stdout)
 }
 
+// config is the monitor's configuration the flags give.
+func (f *monitorFlags) config(sites []string) monitor.Config {
+	cfg := monitor.Config{Name: f.name, Sites: sites, Updates: f.updates, Delay: f.delay, Threshold: f.threshold, Workers: f.workers}
+	if terms := eval.SplitList(f.terms); len(terms) > 0 {
+		cfg.Focus = crawler.NewLexicon(terms)
+	}
+	cfg.Guard.Allowed = eval.SplitList(f.allow)
+	return cfg
+}
+
+// startMonitorFixtures serves the fixture newsroom and points cfg at its
+// sites, allowed, without delay.
+func startMonitorFixtures(ctx context.Context, f *monitorFlags, cfg *monitor.Config) (*fixtures.Server, error) {
+	srv, err := fixtures.Start(ctx, fixtures.Options{Seed: f.seed, Articles: f.articles, NewsPerRound: f.perRound, Slow: -1, CrawlDelay: -1})
+	if err != nil {
+		return nil, err
+	}
+	cfg.Delay = 0
+	cfg.Sites = append(cfg.Sites, srv.HomePages()...)
+	cfg.Guard.Allowed = append(cfg.Guard.Allowed, srv.Hosts()...)
+	return srv, nil
+}
+
 // monitorLoop runs the rounds and prints them.
 func monitorLoop(ctx context.Context, m *monitor.Monitor, f *monitorFlags, srv *fixtures.Server, stdout io.Writer) error {
 	known := map[string]bool{}
 	for i := 0; f.rounds == 0 || i < f.rounds; i++ {
 		start := time.Now()
-		next, err := m.NextRound(ctx)
-		if err != nil {
-			return err
-		}
-		if srv != nil {
-			srv.SetRound(next - 1)
-			srv.ResetHits()
-		}
-		rep, err := m.Round(ctx)
-		if err != nil {
-			return err
-		}
-		line := roundLine{Report: rep}
-		if rep.New > 0 {
-			line.RequestsPerNew = float64(rep.Requests) / float64(rep.New)
-		}
-		if srv != nil {
-			score(&line, srv, known)
-			scoreText(&line, srv, f.render)
-		}
-		if err := printRound(stdout, line, f.asJSON); err != nil {
-			return err
-		}
-		if err := appendDocs(f.out, rep.Documents); err != nil {
+		if err := monitorRound(ctx, m, f, srv, known, stdout); err != nil {
 			return err
 		}
 		if srv != nil || (f.rounds != 0 && i == f.rounds-1) {
@@ -221,38 +218,41 @@ func monitorLoop(ctx context.Context, m *monitor.Monitor, f *monitorFlags, srv *
 	return nil
 }
 
-// score compares a round's new documents with what the fixtures published.
-func score(line *roundLine, srv *fixtures.Server, known map[string]bool) {
-	var urls []string
-	for _, d := range line.Documents {
-		urls = append(urls, d.URL)
+// monitorRound runs one round (on the fixtures: their next round, scored),
+// prints it and appends its documents to --out.
+func monitorRound(ctx context.Context, m *monitor.Monitor, f *monitorFlags, srv *fixtures.Server, known map[string]bool, stdout io.Writer) error {
+	next, err := m.NextRound(ctx)
+	if err != nil {
+		return err
 	}
-	p, r, _, _ := srv.NewsScore(line.Round-1, urls)
-	n := srv.Refetches(srv.Hits(), known, line.Round-1)
-	line.NewPrecision, line.NewRecall, line.UnchangedRefetched = &p, &r, &n
+	if srv != nil {
+		srv.SetRound(next - 1)
+		srv.ResetHits()
+	}
+	rep, err := m.Round(ctx)
+	if err != nil {
+		return err
+	}
+	line := roundLine{Report: rep}
+	if rep.New > 0 {
+		line.RequestsPerNew = float64(rep.Requests) / float64(rep.New)
+	}
+	if srv != nil {
+		scoreRound(&line, srv, known, f.render)
+	}
+	if err := printRound(stdout, line, f.asJSON); err != nil {
+		return err
+	}
+	return appendDocs(f.out, rep.Documents)
 }
 
-// scoreText scores the round's new documents against the fixtures' gold
-// bodies; without rendering, articles whose body a script inserts are left
-// out (their text is not in the served HTML).
-func scoreText(line *roundLine, srv *fixtures.Server, rendered bool) {
-	var scores []eval.PageScore
-	for _, d := range line.Documents {
-		info, err := srv.Classify(d.URL)
-		if err != nil || info.Article == nil || info.Article.Scripted && !rendered {
-			continue
-		}
-		pred := d.Text
-		if d.Title != "" {
-			pred = d.Title + "\n\n" + d.Text
-		}
-		scores = append(scores, eval.ScorePage(d.URL, d.Site, info.Article.Gold(), pred))
-	}
-	n := len(scores)
-	line.TextScored = &n
-	if n > 0 {
-		f1 := eval.Summarize(scores).F1
-		line.TextF1 = &f1
+// scoreRound scores the round on the fixtures' newsroom.
+func scoreRound(line *roundLine, srv *fixtures.Server, known map[string]bool, rendered bool) {
+	sc := fixturescore.ScoreRound(srv, line.Round, line.Documents, known, rendered)
+	line.NewPrecision, line.NewRecall, line.UnchangedRefetched = &sc.NewPrecision, &sc.NewRecall, &sc.UnchangedRefetched
+	line.TextScored = &sc.TextScored
+	if sc.TextScored > 0 {
+		line.TextF1 = &sc.TextF1
 	}
 }
 
