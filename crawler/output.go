@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
+	"github.com/gleaner/gleaner/atomicfile"
 	"github.com/gleaner/gleaner/export"
 	"github.com/gleaner/gleaner/store"
 )
@@ -260,4 +263,33 @@ func WriteCorpus(ctx context.Context, db *store.DB, name string, w io.Writer) (i
 		}
 	}
 	return len(docs), nil
+}
+
+// WriteCorpusFile writes the crawl's validated documents as JSON Lines to
+// path, whole or not at all (atomicfile).
+func WriteCorpusFile(ctx context.Context, db *store.DB, name, path string) (int, error) {
+	n := 0
+	err := atomicfile.Write(path, func(w io.Writer) error {
+		var err error
+		n, err = WriteCorpus(ctx, db, name, w)
+		return err
+	})
+	return n, err
+}
+
+// WriteGraphFiles writes the crawl's hyperlink graph to dir/links.csv and
+// dir/links.graphml, each whole or not at all (atomicfile).
+func WriteGraphFiles(ctx context.Context, db *store.DB, name, dir string) (int, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, err
+	}
+	n := 0
+	err := atomicfile.Write(filepath.Join(dir, "links.csv"), func(fc io.Writer) error {
+		return atomicfile.Write(filepath.Join(dir, "links.graphml"), func(fg io.Writer) error {
+			var err error
+			n, err = WriteGraph(ctx, db, name, fc, fg)
+			return err
+		})
+	})
+	return n, err
 }

@@ -8,25 +8,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/fixtures"
 	"github.com/gleaner/gleaner/fixturescore"
+	"github.com/gleaner/gleaner/statusline"
 	"github.com/gleaner/gleaner/store"
 )
-
-func init() {
-	register(&command{
-		name:  "crawl",
-		short: "focused crawl: render, learn templates, extract and judge relevance as it goes (resumable; pause|resume|status|harvest)",
-		run:   runCrawl,
-	})
-}
 
 const crawlUsage = `Usage:
   gleaner crawl [--db PATH] [--config crawl.yaml] [flags] [SEED_URL...]
@@ -265,16 +256,16 @@ func (f *crawlFlags) setters(cfg *crawler.Config) map[string]func() {
 // crawlAndReport runs the crawl, prints its summary and writes the outputs
 // the flags ask for.
 func crawlAndReport(ctx context.Context, st *store.DB, cfg crawler.Config, f *crawlFlags, srv *fixtures.Server, stdout io.Writer) error {
-	prog := newProgress(stdout, f.quiet)
-	cfg.Progress = prog.update
-	cfg.Logf = prog.logf
+	prog := statusline.New(stdout, f.quiet)
+	cfg.Progress = func(pr crawler.Progress) { prog.Update(func() string { return progressLine(pr) }) }
+	cfg.Logf = prog.Logf
 	c, err := crawler.New(st, cfg)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	fmt.Fprintf(stdout, "crawl %s: %d seeds, strategy %s, db %s\n", cfg.Name, len(cfg.Seeds), cmp.Or(cfg.Strategy, "opic"), f.db)
 	sum, runErr := c.Run(ctx)
-	prog.done()
+	prog.Done()
 	printCrawlSummary(stdout, sum)
 	if err := crawlOutcome(cfg.Name, sum, runErr); err != nil {
 		return err
@@ -290,14 +281,18 @@ func crawlAndReport(ctx context.Context, st *store.DB, cfg crawler.Config, f *cr
 // and scores the crawl on the fixtures it crawled.
 func writeCrawlOutputs(ctx context.Context, st *store.DB, name string, f *crawlFlags, srv *fixtures.Server, stdout io.Writer) error {
 	if f.corpusOut != "" {
-		if err := writeCorpus(ctx, st, name, f.corpusOut, stdout); err != nil {
-			return err
+		n, err := crawler.WriteCorpusFile(ctx, st, name, f.corpusOut)
+		if err != nil {
+			return fmt.Errorf("--corpus: %w", err)
 		}
+		fmt.Fprintf(stdout, "corpus: %d documents in %s\n", n, f.corpusOut)
 	}
 	if f.graphOut != "" {
-		if err := writeCrawlGraph(ctx, st, name, f.graphOut, stdout); err != nil {
-			return err
+		n, err := crawler.WriteGraphFiles(ctx, st, name, f.graphOut)
+		if err != nil {
+			return fmt.Errorf("--graph: %w", err)
 		}
+		fmt.Fprintf(stdout, "graph: %d edges in %s/links.csv and links.graphml\n", n, f.graphOut)
 	}
 	if srv == nil {
 		return nil
@@ -325,42 +320,6 @@ func crawlOutcome(name string, sum crawler.Summary, runErr error) error {
 		return fmt.Errorf("crawl %s: nothing fetched: %d URLs refused by the guard (a private, loopback or link-local target needs --allow-host)",
 			name, sum.Counters.Outcomes[crawler.OutcomeForbidden])
 	}
-	return nil
-}
-
-// writeCorpus writes the crawl's relevant documents to path, through a
-// temporary file renamed at the end: an interrupted write leaves no
-// truncated corpus under the name.
-func writeCorpus(ctx context.Context, st *store.DB, name, path string, stdout io.Writer) error {
-	n := 0
-	err := writeAtomic(path, func(w io.Writer) error {
-		var err error
-		n, err = crawler.WriteCorpus(ctx, st, name, w)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("--corpus: %w", err)
-	}
-	fmt.Fprintf(stdout, "corpus: %d documents in %s\n", n, path)
-	return nil
-}
-
-func writeCrawlGraph(ctx context.Context, st *store.DB, name, dir string, stdout io.Writer) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("--graph: %w", err)
-	}
-	n := 0
-	err := writeAtomic(filepath.Join(dir, "links.csv"), func(fc io.Writer) error {
-		return writeAtomic(filepath.Join(dir, "links.graphml"), func(fg io.Writer) error {
-			var err error
-			n, err = crawler.WriteGraph(ctx, st, name, fc, fg)
-			return err
-		})
-	})
-	if err != nil {
-		return fmt.Errorf("--graph: %w", err)
-	}
-	fmt.Fprintf(stdout, "graph: %d edges in %s/links.csv and links.graphml\n", n, dir)
 	return nil
 }
 
@@ -536,69 +495,11 @@ func runCrawlHarvest(ctx context.Context, args []string, stdout, stderr io.Write
 	return err
 }
 
-// progress shows the crawl's progress: a status line rewritten in place on
-// a terminal, a log line every few seconds otherwise.
-type progress struct {
-	mu       sync.Mutex
-	w        io.Writer
-	tty      bool
-	quiet    bool
-	last     time.Time
-	shown    bool
-	interval time.Duration
-}
-
-func newProgress(w io.Writer, quiet bool) *progress {
-	p := &progress{w: w, quiet: quiet, interval: 5 * time.Second}
-	if f, ok := w.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			p.tty, p.interval = true, 200*time.Millisecond
-		}
-	}
-	return p
-}
-
-func (p *progress) update(pr crawler.Progress) {
-	if p.quiet {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if time.Since(p.last) < p.interval {
-		return
-	}
-	p.last = time.Now()
+// progressLine is the status line of a crawl's progress.
+func progressLine(pr crawler.Progress) string {
 	c := pr.Counters
-	line := fmt.Sprintf("%6.1fs %5.1f pages/s  frontier %d  tried %d  validated %d  harvest %.2f  irrelevant %d dup/lang %d http %d timeout %d size %d no-extract %d",
+	return fmt.Sprintf("%6.1fs %5.1f pages/s  frontier %d  tried %d  validated %d  harvest %.2f  irrelevant %d dup/lang %d http %d timeout %d size %d no-extract %d",
 		pr.Elapsed.Seconds(), pr.PagesPerSecond, pr.Frontier, c.Tried, c.Validated, c.HarvestRate(), c.Outcomes[crawler.OutcomeIrrelevant],
 		c.Outcomes[crawler.OutcomeDuplicate]+c.Outcomes[crawler.OutcomeLanguage], c.Outcomes[crawler.OutcomeHTTPError],
 		c.Outcomes[crawler.OutcomeTimeout], c.Outcomes[crawler.OutcomeSize], c.Outcomes[crawler.OutcomeNoExtract])
-	if p.tty {
-		fmt.Fprintf(p.w, "\r\033[K%s", line)
-		p.shown = true
-	} else {
-		fmt.Fprintln(p.w, line)
-	}
-}
-
-func (p *progress) logf(format string, a ...any) {
-	if p.quiet {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.tty && p.shown {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.shown = false
-	}
-	fmt.Fprintf(p.w, format+"\n", a...)
-}
-
-func (p *progress) done() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.tty && p.shown {
-		fmt.Fprintln(p.w)
-		p.shown = false
-	}
 }

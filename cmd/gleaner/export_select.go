@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"time"
 
 	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/export"
@@ -25,13 +26,20 @@ func addSelectFlags(fs *flag.FlagSet) *selectFlags {
 	f := &selectFlags{}
 	fs.StringVar(&f.crawl, "crawl", "", "export only the documents of this `crawl` (articles by default; --kind all: every page it stored, for an archive)")
 	fs.StringVar(&f.monitor, "monitor", "", "export only the documents of this `monitor` (with --site: its host:port)")
-	fs.IntVar(&f.round, "round", 0, "with --monitor: documents first stored in this `round`")
-	fs.StringVar(&f.lang, "lang", "", "with --monitor: documents in this `language` (ISO 639-1)")
-	fs.StringVar(&f.since, "since", "", "with --monitor: documents first seen at or after this `time`")
-	fs.StringVar(&f.until, "until", "", "with --monitor: documents first seen before this `time`")
-	fs.StringVar(&f.kind, "kind", monitor.KindArticle, "with --crawl or --monitor: documents of this `kind` (article, hub or all; a crawl's also off-topic, duplicate…)")
-	fs.Float64Var(&f.minRelevance, "min-relevance", 0, "with --crawl or --monitor: documents whose focus score is at least this")
+	f.addSelection(fs, "with --monitor: ", "with --crawl or --monitor: ")
 	return f
+}
+
+// addSelection adds the flags of a selection (monitor.Selection), their
+// help prefixed with monitorOnly (round, language, time) or either (kind,
+// relevance).
+func (f *selectFlags) addSelection(fs *flag.FlagSet, monitorOnly, either string) {
+	fs.IntVar(&f.round, "round", 0, monitorOnly+"documents first stored in this `round` (0: all)")
+	fs.StringVar(&f.lang, "lang", "", monitorOnly+"documents in this `language` (ISO 639-1)")
+	fs.StringVar(&f.since, "since", "", monitorOnly+"documents first seen at or after this `time` (RFC 3339 or YYYY-MM-DD)")
+	fs.StringVar(&f.until, "until", "", monitorOnly+"documents first seen before this `time`")
+	fs.StringVar(&f.kind, "kind", monitor.KindArticle, either+"documents of this `kind`: article, hub (found on a template of the site's hubs) or all; a crawl's also off-topic, duplicate…")
+	fs.Float64Var(&f.minRelevance, "min-relevance", 0, either+"documents whose focus score (relevance) is at least this")
 }
 
 // check rejects selection flags without the crawl or monitor they select
@@ -168,4 +176,26 @@ func (f *selectFlags) selectCrawl(ctx context.Context, db *store.DB, sel monitor
 		return fmt.Errorf("export: crawl %q: no document of kind %s with relevance %v or more", f.crawl, sel.Kind, sel.MinRelevance)
 	}
 	return nil
+}
+
+// checkKind rejects a --kind that names no document kind.
+func checkKind(k string) error {
+	switch k {
+	case monitor.KindArticle, monitor.KindHub, monitor.KindAll:
+		return nil
+	}
+	return fmt.Errorf("%w: --kind %q: want article, hub or all", errUsage, k)
+}
+
+// parseWhen reads a --since/--until time: RFC 3339 or a day.
+func parseWhen(flag, v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02"} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%w: %s %q: want RFC 3339 (2026-03-02T18:00:00Z) or a day (2026-03-02)", errUsage, flag, v)
 }

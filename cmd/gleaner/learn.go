@@ -5,21 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
 )
-
-func init() {
-	register(&command{
-		name:  "learn",
-		short: "group each site's pages by template (pq-gram distance, MDS, k-means, silhouette) and record the run with its cost",
-		run:   runLearn,
-	})
-}
 
 // learnJSON is the --json output of gleaner learn.
 type learnJSON struct {
@@ -101,6 +94,15 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	opt := sitelearn.Options{Options: cluster.Options{Seed: *seed, Medoid: rule, MaxK: *maxK}, Relearn: *relearn}
+	if err := learnSites(ctx, st, sites, opt, *asJSON, stdout); err != nil {
+		return err
+	}
+	return st.Close()
+}
+
+// learnSites learns each site and prints it (as JSON with asJSON), and
+// the total cost.
+func learnSites(ctx context.Context, st store.Store, sites []string, opt sitelearn.Options, asJSON bool, stdout io.Writer) error {
 	var out learnJSON
 	var total cluster.Cost
 	for _, s := range sites {
@@ -109,24 +111,22 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		total.Add(sr.Cost)
-		if *asJSON {
+		if asJSON {
 			out.Sites = append(out.Sites, siteJSON(sr))
 		} else {
 			printSiteRun(stdout, sr)
 		}
 	}
-	if !*asJSON && len(sites) > 1 {
-		fmt.Fprintf(stdout, "learning cost, %d sites: %s\n", len(sites), total)
-	}
-	if *asJSON {
-		out.Cost = costJSON(total)
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
-			return err
+	if !asJSON {
+		if len(sites) > 1 {
+			fmt.Fprintf(stdout, "learning cost, %d sites: %s\n", len(sites), total)
 		}
+		return nil
 	}
-	return st.Close()
+	out.Cost = costJSON(total)
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }
 
 func siteJSON(sr *sitelearn.SiteRun) learnSiteJSON {
@@ -161,39 +161,47 @@ func printSiteRun(w io.Writer, sr *sitelearn.SiteRun) {
 	if sr.Note != "" && !strings.Contains(r.Message, sr.Note) {
 		fmt.Fprintf(w, "  %s\n", sr.Note)
 	}
-	if len(r.Silhouette) > 0 {
-		ks := make([]int, 0, len(r.Silhouette))
-		for k := range r.Silhouette {
-			ks = append(ks, k)
-		}
-		sort.Ints(ks)
-		fmt.Fprint(w, "  silhouette:")
-		for _, k := range ks {
-			mark := ""
-			if k == r.K {
-				mark = "*"
-			}
-			fmt.Fprintf(w, " k=%d %.3f%s", k, r.Silhouette[k], mark)
-		}
-		fmt.Fprintln(w)
-	}
+	printSilhouette(w, r.Silhouette, r.K)
 	for _, c := range sr.Clusters {
-		fmt.Fprintf(w, "  cluster %d: %s, medoid %s", c.ID, pagesN(c.Size), sr.Names[c.Medoid])
-		if t, ok := sr.Params.TrueMedoids[c.ID]; ok && t != c.Medoid {
-			fmt.Fprintf(w, " (true medoid %s)", sr.Names[t])
-		} else if ct, ok := sr.Params.CentroidMedoids[c.ID]; ok && ct != c.Medoid {
-			fmt.Fprintf(w, " (centroid medoid %s)", sr.Names[ct])
-		}
-		fmt.Fprintln(w)
-		var names []string
-		for _, id := range sr.MembersOf(c.ID) {
-			names = append(names, sr.Names[id])
-		}
-		fmt.Fprintf(w, "    %s\n", strings.Join(names, " "))
+		printCluster(w, sr, c)
 	}
 	for _, m := range sr.Outliers() {
 		fmt.Fprintf(w, "  outlier %s: %s\n", sr.Names[m.PageID], m.Reason)
 	}
+}
+
+// printSilhouette prints the silhouette of each k tried, the chosen one
+// marked.
+func printSilhouette(w io.Writer, sil map[int]float64, chosen int) {
+	if len(sil) == 0 {
+		return
+	}
+	fmt.Fprint(w, "  silhouette:")
+	for _, k := range slices.Sorted(maps.Keys(sil)) {
+		mark := ""
+		if k == chosen {
+			mark = "*"
+		}
+		fmt.Fprintf(w, " k=%d %.3f%s", k, sil[k], mark)
+	}
+	fmt.Fprintln(w)
+}
+
+// printCluster prints a cluster: its size, its medoid (and the other
+// rule's when it differs), its members.
+func printCluster(w io.Writer, sr *sitelearn.SiteRun, c store.Cluster) {
+	fmt.Fprintf(w, "  cluster %d: %s, medoid %s", c.ID, pagesN(c.Size), sr.Names[c.Medoid])
+	if t, ok := sr.Params.TrueMedoids[c.ID]; ok && t != c.Medoid {
+		fmt.Fprintf(w, " (true medoid %s)", sr.Names[t])
+	} else if ct, ok := sr.Params.CentroidMedoids[c.ID]; ok && ct != c.Medoid {
+		fmt.Fprintf(w, " (centroid medoid %s)", sr.Names[ct])
+	}
+	fmt.Fprintln(w)
+	var names []string
+	for _, id := range sr.MembersOf(c.ID) {
+		names = append(names, sr.Names[id])
+	}
+	fmt.Fprintf(w, "    %s\n", strings.Join(names, " "))
 }
 
 // selectSites returns the site given, or every site of the store with pages

@@ -17,14 +17,6 @@ import (
 	"github.com/gleaner/gleaner/store"
 )
 
-func init() {
-	register(&command{
-		name:  "monitor",
-		short: "watch news sites over time: feeds, sitemaps, new articles only",
-		run:   runMonitor,
-	})
-}
-
 const monitorUsage = `usage: gleaner monitor [flags] SITE-URL...
        gleaner monitor --fixtures [flags]
        gleaner monitor docs [--name N] [--round R] [--site HOST] [--lang L] [--since T] [--until T] [--kind K] [--min-relevance X]
@@ -315,25 +307,17 @@ func runMonitorDocs(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs.Usage = func() { fmt.Fprint(stderr, monitorUsage); fs.PrintDefaults() }
 	db := addDBFlag(fs)
 	name := fs.String("name", "default", "monitor `name`")
-	var sel monitor.Selection
-	fs.IntVar(&sel.Round, "round", 0, "documents first stored in this round (0: all)")
-	fs.StringVar(&sel.Site, "site", "", "documents of this site (host:port as in the documents)")
-	fs.StringVar(&sel.Lang, "lang", "", "documents in this language (ISO 639-1)")
-	since := fs.String("since", "", "first seen at or after this `time`")
-	until := fs.String("until", "", "first seen before this `time`")
-	fs.StringVar(&sel.Kind, "kind", monitor.KindArticle, "documents of this `kind`: article, hub (found on a template of the site's hubs) or all")
-	fs.Float64Var(&sel.MinRelevance, "min-relevance", 0, "documents whose focus score (relevance) is at least this")
+	site := fs.String("site", "", "documents of this site (host:port as in the documents)")
+	var f selectFlags
+	f.addSelection(fs, "", "")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if err := checkKind(sel.Kind); err != nil {
+	if err := checkKind(f.kind); err != nil {
 		return err
 	}
-	var err error
-	if sel.Since, err = parseWhen("--since", *since); err != nil {
-		return err
-	}
-	if sel.Until, err = parseWhen("--until", *until); err != nil {
+	sel, err := f.selection(*site)
+	if err != nil {
 		return err
 	}
 	st, err := store.Open(ctx, *db)
@@ -356,26 +340,4 @@ func runMonitorDocs(ctx context.Context, args []string, stdout, stderr io.Writer
 		}
 	}
 	return nil
-}
-
-// checkKind rejects a --kind that names no document kind.
-func checkKind(k string) error {
-	switch k {
-	case monitor.KindArticle, monitor.KindHub, monitor.KindAll:
-		return nil
-	}
-	return fmt.Errorf("%w: --kind %q: want article, hub or all", errUsage, k)
-}
-
-// parseWhen reads a --since/--until time: RFC 3339 or a day.
-func parseWhen(flag, v string) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, nil
-	}
-	for _, layout := range []string{time.RFC3339, "2006-01-02"} {
-		if t, err := time.Parse(layout, v); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("%w: %s %q: want RFC 3339 (2026-03-02T18:00:00Z) or a day (2026-03-02)", errUsage, flag, v)
 }

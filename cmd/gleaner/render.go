@@ -17,14 +17,6 @@ import (
 	"github.com/gleaner/gleaner/store"
 )
 
-func init() {
-	register(&command{
-		name:  "render",
-		short: "render pages in headless Chromium and store them with their capture data",
-		run:   runRender,
-	})
-}
-
 // renderFlags are the options of gleaner render.
 type renderFlags struct {
 	db, urlsFile, block, loadMore, screenshots, chromium, siteFrom, dataset *string

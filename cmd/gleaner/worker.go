@@ -12,14 +12,6 @@ import (
 	"github.com/gleaner/gleaner/store"
 )
 
-func init() {
-	register(&command{
-		name:  "worker",
-		short: "join a crawl (or every running crawl) as one more worker; any number of them, on any number of machines sharing a PostgreSQL --db",
-		run:   runWorker,
-	})
-}
-
 const workerUsage = `Usage:
   gleaner worker --db postgres://user@host:5432/gleaner [--crawl NAME] [flags]
 
