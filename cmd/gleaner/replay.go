@@ -7,15 +7,15 @@ import (
 	"io"
 	"time"
 
-	"github.com/gleaner/gleaner/fixtures"
+	"github.com/gleaner/gleaner/fixtures/replay"
 )
 
-// runReplay serves a dataset as live sites (fixtures.Replay) and publishes
+// runReplay serves a dataset as live sites (replay.Server) and publishes
 // its rounds on a timer or at each line of stdin.
 func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("fixtures replay", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, fixturesUsage) }
-	var opt fixtures.ReplayOptions
+	var opt replay.Options
 	fs.StringVar(&opt.Manifest, "manifest", "", "the dataset's manifest.tsv (required)")
 	fs.IntVar(&opt.PerRound, "per-round", 5, "pages each site publishes per round")
 	fs.IntVar(&opt.MinPages, "min-pages", 1, "leave out the sites with fewer pages")
@@ -30,7 +30,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r, err := fixtures.StartReplay(ctx, opt)
+	r, err := replay.Start(ctx, opt)
 	if err != nil {
 		return err
 	}
@@ -48,7 +48,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 // publishRounds publishes a round at once and one at each tick of next,
 // until every page is published or rounds rounds were (true), or ctx is
 // done (false). When next closes (stdin did), it waits for ctx.
-func publishRounds(ctx context.Context, r *fixtures.Replay, next <-chan struct{}, rounds int, stdout io.Writer) bool {
+func publishRounds(ctx context.Context, r *replay.Server, next <-chan struct{}, rounds int, stdout io.Writer) bool {
 	for {
 		n := len(r.Publish())
 		fmt.Fprintf(stdout, "round %d: %d pages published (%d in all)\n", r.Round(), n, len(r.Published()))
