@@ -4,8 +4,11 @@
 package renderbatch
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
+	"strings"
 	"sync"
 
 	"github.com/gleaner/gleaner/browser"
@@ -109,4 +112,18 @@ func put(ctx context.Context, st store.Store, res Result, opt Options) Result {
 	res.StoreErr = st.PutPages(ctx, []*store.Page{sp})
 	res.Stored = res.StoreErr == nil
 	return res
+}
+
+// ReadURLs reads a URL list: one URL per line, blank lines and # comments
+// skipped.
+func ReadURLs(r io.Reader) ([]string, error) {
+	var urls []string
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line != "" && !strings.HasPrefix(line, "#") {
+			urls = append(urls, line)
+		}
+	}
+	return urls, sc.Err()
 }

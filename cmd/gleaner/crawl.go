@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,30 +20,10 @@ import (
 	"github.com/gleaner/gleaner/store"
 )
 
-const crawlUsage = `Usage:
-  gleaner crawl [--db PATH] [--config crawl.yaml] [flags] [SEED_URL...]
-  gleaner crawl pause|resume --name N [--db PATH]
-  gleaner crawl status [--name N] [--db PATH]
-  gleaner crawl harvest [--pages 200] [--seed 1]
-
-Crawls from seed URLs towards the topic given by seed terms (and an optional
-Boolean formula): each page is rendered, stored, assigned to its site's
-templates, extracted, and judged relevant on its extracted text; the frontier
-(SQLite or PostgreSQL, in --db) is ordered by OPIC, Shark-Search or
-breadth-first. Killed at any moment, the same command continues the crawl
-(--name identifies it). On PostgreSQL the crawl is shared: "gleaner worker"
-processes, on this or other machines, may join it at any time.
-Flags override the config file (YAML or JSON, see crawler/testdata/crawl.yaml).
-
-With --fixtures the bundled fixture web is served on loopback, seeded, allowed
-and its topic (energy) used; the summary then scores harvest rate and
-extraction F1 against the fixtures' ground truth.
-
-"harvest" crawls the fixture web with each strategy and prints the harvest
-rate after --pages pages (plain HTTP, one worker: reproducible).
-
-Flags:
-`
+// crawlUsage is the usage text of gleaner crawl.
+//
+//go:embed usage/crawl.txt
+var crawlUsage string
 
 // listFlag is a repeatable or comma-separated string flag.
 type listFlag []string
@@ -99,10 +80,7 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // crawlSubcommands are the subcommands of gleaner crawl, by name.
 var crawlSubcommands = map[string]func(ctx context.Context, sub string, args []string, stdout, stderr io.Writer) error{
-	"pause": runCrawlControl, "resume": runCrawlControl, "status": runCrawlControl,
-	"harvest": func(ctx context.Context, _ string, args []string, stdout, stderr io.Writer) error {
-		return runCrawlHarvest(ctx, args, stdout, stderr)
-	},
+	"pause": runCrawlControl, "resume": runCrawlControl, "status": runCrawlControl, "harvest": runCrawlHarvest,
 }
 
 // useRenderer makes the crawl render its pages in Chromium, unless
@@ -461,7 +439,7 @@ func crawlExists(ctx context.Context, st *store.DB, name string) error {
 
 // runCrawlHarvest prints the harvest-rate table of the three strategies on
 // the fixture web.
-func runCrawlHarvest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runCrawlHarvest(ctx context.Context, _ string, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("crawl harvest", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, crawlUsage); fs.PrintDefaults() }
 	pages := fs.Int("pages", 200, "pages fetched per strategy")

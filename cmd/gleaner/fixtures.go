@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"flag"
 	"fmt"
 	"io"
@@ -15,22 +16,10 @@ import (
 	"github.com/gleaner/gleaner/netguard"
 )
 
-const fixturesUsage = `Usage:
-  gleaner fixtures serve [--addr 127.0.0.1:0] [--seed N] [--articles N] [--distinct-ips] [--manifest DIR] [--log]
-                        [--slow 400ms] [--crawl-delay 1s]
-      serve the fixture sites until interrupted; prints one base URL per site
-  gleaner fixtures manifest --out DIR [--addr 127.0.0.1:8700] [--seed N] [--articles N] [--per-site N] [--distinct-ips]
-      write DIR/manifest.tsv, html/, gold/ and relevance.tsv for "gleaner eval --manifest";
-      the URLs are those "gleaner fixtures serve" uses with the same --addr and --seed
-  gleaner fixtures replay --manifest M.tsv [--per-round 5] [--min-pages 1] [--shuffle N] [--every 0] [--rounds 0]
-      serve an annotated dataset's pages as live sites on 127.0.0.1, one port per site, at their
-      original URL paths, with a home page, an RSS feed and a sitemap; each round publishes
-      --per-round more pages per site: every --every, or at each line read on stdin (--every 0);
-      --rounds N stops publishing after N rounds
-
-Site i listens on the port of --addr plus i (a random port each when the port is 0),
-or on 127.0.0.(10+i) with --distinct-ips.
-`
+// fixturesUsage is the usage text of gleaner fixtures.
+//
+//go:embed usage/fixtures.txt
+var fixturesUsage string
 
 func runFixtures(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {

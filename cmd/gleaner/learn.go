@@ -5,55 +5,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
-	"strings"
 
 	"github.com/gleaner/gleaner/cluster"
+	"github.com/gleaner/gleaner/learnreport"
 	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
 )
 
 // learnJSON is the --json output of gleaner learn.
-type learnJSON struct {
-	Sites []learnSiteJSON `json:"sites"`
-	// Cost sums the sites' costs (the peak is the process's).
-	Cost learnCostJSON `json:"cost"`
-}
+type learnJSON = learnreport.Report
 
-// learnCostJSON is what learning spent (cluster.Cost).
-type learnCostJSON struct {
-	Pages      int     `json:"pages"`
-	Fast       int     `json:"fast_distances"`
-	Exact      int     `json:"exact_teds"`
-	CPUSeconds float64 `json:"cpu_seconds"`
-	PeakRSSMB  int64   `json:"peak_rss_mb"`
-}
+// learnSiteJSON is one site of learnJSON.
+type learnSiteJSON = learnreport.Site
 
-func costJSON(c cluster.Cost) learnCostJSON {
-	return learnCostJSON{Pages: c.Pages, Fast: c.Fast, Exact: c.Exact, CPUSeconds: c.CPU.Seconds(), PeakRSSMB: c.PeakRSS >> 20}
-}
-
-type learnSiteJSON struct {
-	Site       string             `json:"site"`
-	K          int                `json:"k"`
-	Silhouette map[string]float64 `json:"silhouette"`
-	Clusters   []learnClusterJSON `json:"clusters"`
-	Outliers   []learnOutlierJSON `json:"outliers"`
-	Mode       string             `json:"mode"`
-	Cost       learnCostJSON      `json:"cost"`
-}
-
-type learnClusterJSON struct {
-	ID      int      `json:"id"`
-	Medoid  string   `json:"medoid"`
-	Members []string `json:"members"`
-}
-
-type learnOutlierJSON struct {
-	Page   string `json:"page"`
-	Reason string `json:"reason"`
-}
+// learnCostJSON is the cost of learnJSON.
+type learnCostJSON = learnreport.Cost
 
 func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("learn", stderr)
@@ -112,9 +78,9 @@ func learnSites(ctx context.Context, st store.Store, sites []string, opt sitelea
 		}
 		total.Add(sr.Cost)
 		if asJSON {
-			out.Sites = append(out.Sites, siteJSON(sr))
+			out.Sites = append(out.Sites, learnreport.SiteOf(sr))
 		} else {
-			printSiteRun(stdout, sr)
+			learnreport.WriteText(stdout, sr)
 		}
 	}
 	if !asJSON {
@@ -123,85 +89,10 @@ func learnSites(ctx context.Context, st store.Store, sites []string, opt sitelea
 		}
 		return nil
 	}
-	out.Cost = costJSON(total)
+	out.Cost = learnreport.CostOf(total)
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
-}
-
-func siteJSON(sr *sitelearn.SiteRun) learnSiteJSON {
-	j := learnSiteJSON{Site: sr.Site, K: sr.Run.K, Silhouette: map[string]float64{},
-		Clusters: []learnClusterJSON{}, Outliers: []learnOutlierJSON{}, Mode: sr.Mode, Cost: costJSON(sr.Cost)}
-	for k, s := range sr.Run.Silhouette {
-		j.Silhouette[fmt.Sprint(k)] = s
-	}
-	for _, c := range sr.Clusters {
-		jc := learnClusterJSON{ID: c.ID, Medoid: sr.Names[c.Medoid], Members: []string{}}
-		for _, id := range sr.MembersOf(c.ID) {
-			jc.Members = append(jc.Members, sr.Names[id])
-		}
-		j.Clusters = append(j.Clusters, jc)
-	}
-	for _, m := range sr.Outliers() {
-		j.Outliers = append(j.Outliers, learnOutlierJSON{Page: sr.Names[m.PageID], Reason: m.Reason})
-	}
-	return j
-}
-
-func printSiteRun(w io.Writer, sr *sitelearn.SiteRun) {
-	r := sr.Run
-	fmt.Fprintf(w, "site %s: %s, k = %d (run %d, %s", sr.Site, pagesN(r.Pages), r.K, r.ID, sr.Mode)
-	if sr.Result != nil {
-		fmt.Fprintf(w, ", %d distances, %d computed", sr.Result.Distances, sr.Result.Computed)
-	}
-	fmt.Fprintf(w, ")\n  %s\n", r.Message)
-	if sr.Mode != sitelearn.ModeUnchanged {
-		fmt.Fprintf(w, "  cost: %s\n", sr.Cost)
-	}
-	if sr.Note != "" && !strings.Contains(r.Message, sr.Note) {
-		fmt.Fprintf(w, "  %s\n", sr.Note)
-	}
-	printSilhouette(w, r.Silhouette, r.K)
-	for _, c := range sr.Clusters {
-		printCluster(w, sr, c)
-	}
-	for _, m := range sr.Outliers() {
-		fmt.Fprintf(w, "  outlier %s: %s\n", sr.Names[m.PageID], m.Reason)
-	}
-}
-
-// printSilhouette prints the silhouette of each k tried, the chosen one
-// marked.
-func printSilhouette(w io.Writer, sil map[int]float64, chosen int) {
-	if len(sil) == 0 {
-		return
-	}
-	fmt.Fprint(w, "  silhouette:")
-	for _, k := range slices.Sorted(maps.Keys(sil)) {
-		mark := ""
-		if k == chosen {
-			mark = "*"
-		}
-		fmt.Fprintf(w, " k=%d %.3f%s", k, sil[k], mark)
-	}
-	fmt.Fprintln(w)
-}
-
-// printCluster prints a cluster: its size, its medoid (and the other
-// rule's when it differs), its members.
-func printCluster(w io.Writer, sr *sitelearn.SiteRun, c store.Cluster) {
-	fmt.Fprintf(w, "  cluster %d: %s, medoid %s", c.ID, pagesN(c.Size), sr.Names[c.Medoid])
-	if t, ok := sr.Params.TrueMedoids[c.ID]; ok && t != c.Medoid {
-		fmt.Fprintf(w, " (true medoid %s)", sr.Names[t])
-	} else if ct, ok := sr.Params.CentroidMedoids[c.ID]; ok && ct != c.Medoid {
-		fmt.Fprintf(w, " (centroid medoid %s)", sr.Names[ct])
-	}
-	fmt.Fprintln(w)
-	var names []string
-	for _, id := range sr.MembersOf(c.ID) {
-		names = append(names, sr.Names[id])
-	}
-	fmt.Fprintf(w, "    %s\n", strings.Join(names, " "))
 }
 
 // selectSites returns the site given, or every site of the store with pages
@@ -224,11 +115,4 @@ func selectSites(ctx context.Context, st store.Store, only, db string) ([]string
 		return nil, fmt.Errorf("no pages in %s: import or crawl some first (gleaner import)", db)
 	}
 	return sites, nil
-}
-
-func pagesN(n int) string {
-	if n == 1 {
-		return "1 page"
-	}
-	return fmt.Sprintf("%d pages", n)
 }

@@ -16,7 +16,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"syscall"
 )
 
@@ -29,7 +28,7 @@ type command struct {
 	run func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
-// commandList lists the commands, by name.
+// commandList lists the commands, sorted by name.
 var commandList = []command{
 	{"chain", "annotate text or HTML files with the linguistic chain (language, sentences, tokens, POS, lemmas)", runChain},
 	{"crawl", "focused crawl: render, learn templates, extract and judge relevance as it goes (resumable; pause|resume|status|harvest)", runCrawl},
@@ -141,13 +140,8 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "Gleaner renders news sites, learns their page templates and extracts the useful content.")
 	fmt.Fprintln(w, "\nUsage: gleaner <command> [flags] [arguments]\n\nCommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].short)
+	for _, c := range commandList {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.short)
 	}
 	fmt.Fprintln(w, "\nRun \"gleaner <command> -h\" for a command's flags.")
 }

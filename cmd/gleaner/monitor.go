@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,38 +18,10 @@ import (
 	"github.com/gleaner/gleaner/store"
 )
 
-const monitorUsage = `usage: gleaner monitor [flags] SITE-URL...
-       gleaner monitor --fixtures [flags]
-       gleaner monitor docs [--name N] [--round R] [--site HOST] [--lang L] [--since T] [--until T] [--kind K] [--min-relevance X]
-
-Watches the sites in rounds; a site is given by its home page, a feed, a
-sitemap or a sitemap index URL (its kind is read from what it serves; one
-that yields nothing says why). Each round checks the due sources (feeds,
-sitemaps, robots.txt, home pages; discovered from the home page and
-robots.txt) with conditional GETs, fetches only URLs never seen before,
-and stores each article once, under the URL fetched (its canonical link
-beside it). Once a site has a few pages its templates are learned
-(relearned on drift) and each new article is extracted against its
-template (pair diff with the medoid, the template's rules). Prints a summary per round (one JSON
-object with --json) and appends the round's new documents to --out as
-JSONL. --rounds 0 runs until interrupted, --every apart. A round that was
-interrupted is redone by the next run.
-
-"gleaner monitor docs" prints a monitor's stored documents as JSONL,
-selected by round, site (host:port), language, first-seen time window
-(RFC 3339 or YYYY-MM-DD), kind (articles by default; hub: pages found on
-a template of the site's hubs; all) and focus score (--min-relevance).
-Each carries its kind, relevance, extraction method, confidence and
-template (learning run and cluster; -1 for the single-page method). "gleaner export --monitor NAME" takes the same
-selection and writes the documents in the corpus formats.
-
-With --fixtures it watches the fixture newsroom on 127.0.0.1, which
-publishes between rounds, and scores each round against the fixtures'
-ground truth (new_precision, new_recall, unchanged_refetched, and text_f1:
-the new articles' title and text against the gold, over the text_scored
-articles whose body the fetch could see).
-
-`
+// monitorUsage is the usage text of gleaner monitor.
+//
+//go:embed usage/monitor.txt
+var monitorUsage string
 
 // monitorFlags are the command's options.
 type monitorFlags struct {

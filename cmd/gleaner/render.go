@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -190,7 +189,8 @@ func orNegative(n int) int {
 	return n
 }
 
-// readURLList reads one URL per line, skipping blank lines and # comments.
+// readURLList reads the URL list of --urls: a file, or standard input
+// for "-".
 func readURLList(name string) ([]string, error) {
 	var r io.Reader = os.Stdin
 	if name != "-" {
@@ -201,15 +201,8 @@ func readURLList(name string) ([]string, error) {
 		defer f.Close()
 		r = f
 	}
-	var urls []string
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line != "" && !strings.HasPrefix(line, "#") {
-			urls = append(urls, line)
-		}
-	}
-	if err := sc.Err(); err != nil {
+	urls, err := renderbatch.ReadURLs(r)
+	if err != nil {
 		return nil, fmt.Errorf("--urls %s: %w", name, err)
 	}
 	return urls, nil
