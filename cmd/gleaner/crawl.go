@@ -52,13 +52,19 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	var srv *fixtures.Server
-	if f.fixtures {
-		if srv, err = startCrawlFixtures(ctx, f, &cfg); err != nil {
-			return err
-		}
+	srv, err := startCrawlFixtures(ctx, f, &cfg)
+	if err != nil {
+		return err
+	}
+	if srv != nil {
 		defer srv.Close()
 	}
+	return f.crawl(ctx, cfg, srv, stdout, stderr)
+}
+
+// crawl runs the crawl cfg, with what the command line overrides, its
+// renderer and the store of --db.
+func (f *crawlFlags) crawl(ctx context.Context, cfg crawler.Config, srv *fixtures.Server, stdout, stderr io.Writer) error {
 	if err := f.override(&cfg); err != nil {
 		return err
 	}
@@ -170,10 +176,13 @@ func (f *crawlFlags) config() (crawler.Config, error) {
 	return crawler.LoadConfig(f.configPath)
 }
 
-// startCrawlFixtures serves the fixture web and points cfg at it: its
-// home pages as seeds, its hosts allowed, its theme's keywords as terms
-// unless the config has some.
+// startCrawlFixtures serves the fixture web with --fixtures (nil without)
+// and points cfg at it: its home pages as seeds, its hosts allowed, its
+// theme's keywords as terms unless the config has some.
 func startCrawlFixtures(ctx context.Context, f *crawlFlags, cfg *crawler.Config) (*fixtures.Server, error) {
+	if !f.fixtures {
+		return nil, nil
+	}
 	srv, err := fixtures.Start(ctx, fixtures.Options{Seed: f.fixturesSeed, Addr: f.fixturesAddr, Slow: -1})
 	if err != nil {
 		return nil, fmt.Errorf("--fixtures: %w", err)

@@ -66,7 +66,7 @@ func (f *selectFlags) checkScope(opt export.CorpusOptions) error {
 	switch {
 	case f.monitor == "" && f.monitorOnly():
 		return fmt.Errorf("%w: --round, --lang, --since and --until select a monitor's documents: give --monitor", errUsage)
-	case f.monitor == "" && f.crawl == "" && f.selects():
+	case f.monitor+f.crawl == "" && f.selects():
 		return fmt.Errorf("%w: --kind and --min-relevance select a crawl's or a monitor's documents: give --crawl or --monitor", errUsage)
 	case f.monitor != "" && f.crawl != "":
 		return fmt.Errorf("%w: --monitor does not go with --crawl", errUsage)

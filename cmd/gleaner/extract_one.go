@@ -79,18 +79,31 @@ func (o *oneFlags) run(ctx context.Context, opt heuristics.ExtractOptions, stdou
 
 // check refuses flags that do not fit the page argument.
 func (o *oneFlags) check() error {
-	isURL := isHTTPURL(o.target)
+	if err := o.checkURLFlags(); err != nil {
+		return err
+	}
 	switch {
-	case isURL && *o.url != "":
-		return fmt.Errorf("%w: --url names the page of a FILE or -, not of a URL", errUsage)
-	case !isURL && *o.plain:
-		return fmt.Errorf("%w: --plain applies to a URL", errUsage)
-	case !isURL && (*o.keepErrors || len(o.allow) > 0):
-		return fmt.Errorf("%w: --keep-errors and --allow-host apply to a URL", errUsage)
 	case o.site != "" && o.db == "":
 		return fmt.Errorf("%w: --site with one page names the site whose templates to use: it needs --db", errUsage)
 	case o.medoid != "" && o.db != "":
 		return fmt.Errorf("%w: --medoid and --db both choose the page to compare with: give one", errUsage)
+	}
+	return nil
+}
+
+// checkURLFlags refuses --url with a URL, and the flags of a fetch without
+// one.
+func (o *oneFlags) checkURLFlags() error {
+	isURL := isHTTPURL(o.target)
+	switch {
+	case isURL && *o.url != "":
+		return fmt.Errorf("%w: --url names the page of a FILE or -, not of a URL", errUsage)
+	case isURL:
+		return nil
+	case *o.plain:
+		return fmt.Errorf("%w: --plain applies to a URL", errUsage)
+	case *o.keepErrors || len(o.allow) > 0:
+		return fmt.Errorf("%w: --keep-errors and --allow-host apply to a URL", errUsage)
 	}
 	return nil
 }
