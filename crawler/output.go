@@ -213,6 +213,16 @@ func document(ctx context.Context, db *store.DB, f FetchedURL, tpl *templates) (
 	return d, true, nil
 }
 
+// Judgements are what the crawl said of each of docs, by page, for its
+// export.
+func Judgements(docs []Document) map[int64]export.Judgement {
+	out := make(map[int64]export.Judgement, len(docs))
+	for _, d := range docs {
+		out[d.PageID] = export.Judgement{Kind: d.Kind, Relevance: d.Relevance, Template: d.Cluster}
+	}
+	return out
+}
+
 // latestExtraction is the newest of xs (the later run on a tie).
 func latestExtraction(xs []store.Extraction) store.Extraction {
 	x := xs[0]

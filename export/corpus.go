@@ -103,6 +103,17 @@ type CorpusOptions struct {
 	WACZ WACZOptions
 }
 
+// SelectDocuments restricts o to the pages of dataset that judged holds,
+// with what was said of each: a crawl's or a monitor's documents.
+func (o *CorpusOptions) SelectDocuments(dataset string, judged map[int64]Judgement) {
+	o.Dataset = dataset
+	o.PageIDs = make([]int64, 0, len(judged))
+	for id := range judged {
+		o.PageIDs = append(o.PageIDs, id)
+	}
+	o.Judgements = judged
+}
+
 // CorpusStats reports an export.
 type CorpusStats struct {
 	Documents int
@@ -155,10 +166,7 @@ func Corpus(ctx context.Context, st store.Store, c *chain.Chain, opt CorpusOptio
 		if err != nil {
 			return nil, fmt.Errorf("export: page %d: %w", it.pageID, err)
 		}
-		page := toPage(p, it)
-		if j, ok := opt.Judgements[p.ID]; ok {
-			page.Judgement = &j
-		}
+		page := toPage(p, it, opt.Judgements)
 		if want["warc"] || want["wacz"] {
 			if page.Exchanges, err = st.Exchanges(ctx, p.ID); err != nil {
 				return nil, fmt.Errorf("export: page %d: %w", it.pageID, err)
@@ -371,7 +379,9 @@ func restrict(ctx context.Context, st store.Store, opt CorpusOptions, items []it
 	return items, nil
 }
 
-func toPage(p *store.Page, it item) *Page {
+// toPage is the page to export: its extraction (or gold), its links, and
+// what the crawl or monitor that kept it said of it (judged).
+func toPage(p *store.Page, it item, judged map[int64]Judgement) *Page {
 	page := &Page{ID: fmt.Sprintf("p%d", p.ID), URL: p.URL, FetchedAt: p.FetchedAt, Status: p.Status,
 		ContentType: p.ContentType, HTML: p.HTML()}
 	if p.URL == "" {
@@ -387,6 +397,9 @@ func toPage(p *store.Page, it item) *Page {
 	} else {
 		page.Title, page.Text, page.Date, page.Author = it.x.Title, it.x.Body, it.x.Date, it.x.Author
 		page.Method, page.Confidence, page.Run = it.x.Method, it.x.Confidence, it.x.RunID
+	}
+	if j, ok := judged[p.ID]; ok {
+		page.Judgement = &j
 	}
 	if p.Capture != nil {
 		for _, l := range p.Capture.Links {

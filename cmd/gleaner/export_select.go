@@ -140,15 +140,13 @@ func (f *selectFlags) selectMonitor(ctx context.Context, db *store.DB, sel monit
 		return err
 	}
 	opt.Site = "" // the monitor's site (host:port), selected above
-	opt.Dataset = monitor.Dataset(f.monitor)
-	opt.PageIDs = make([]int64, 0, len(docs))
-	opt.Judgements = map[int64]export.Judgement{}
+	judged := map[int64]export.Judgement{}
 	for _, d := range docs {
 		if d.PageID != 0 {
-			opt.PageIDs = append(opt.PageIDs, d.PageID)
-			opt.Judgements[d.PageID] = export.Judgement{Kind: d.Kind, Relevance: d.Relevance, Template: d.Template}
+			judged[d.PageID] = export.Judgement{Kind: d.Kind, Relevance: d.Relevance, Template: d.Template}
 		}
 	}
+	opt.SelectDocuments(monitor.Dataset(f.monitor), judged)
 	if len(opt.PageIDs) == 0 {
 		return fmt.Errorf("export: monitor %q: no document selected (%d without a page in the store)", f.monitor, len(docs))
 	}
@@ -165,13 +163,7 @@ func (f *selectFlags) selectCrawl(ctx context.Context, db *store.DB, sel monitor
 	if err != nil {
 		return err
 	}
-	opt.Dataset = crawler.Dataset(f.crawl)
-	opt.PageIDs = make([]int64, 0, len(docs))
-	opt.Judgements = map[int64]export.Judgement{}
-	for _, d := range docs {
-		opt.PageIDs = append(opt.PageIDs, d.PageID)
-		opt.Judgements[d.PageID] = export.Judgement{Kind: d.Kind, Relevance: d.Relevance, Template: d.Cluster}
-	}
+	opt.SelectDocuments(crawler.Dataset(f.crawl), crawler.Judgements(docs))
 	if len(opt.PageIDs) == 0 {
 		return fmt.Errorf("export: crawl %q: no document of kind %s with relevance %v or more", f.crawl, sel.Kind, sel.MinRelevance)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -58,9 +57,9 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			"(pair diff), otherwise the single-page method is used; the output says which.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	targets, err := parseInterspersedTargets(fs, args)
+	targets, err := parseInterspersed(fs, args)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	opt := heuristics.ExtractOptions{RulesFirst: *rulesFirst, MinConfidence: *minConf}
 	if *minConf <= 0 || *minConf > 1 {
@@ -81,22 +80,6 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("%w: --url, --plain and --charset apply to one page (URL, FILE or -)", errUsage)
 	}
 	return extractStored(ctx, *db, *site, opt, *asJSON, stdout, stderr)
-}
-
-// parseInterspersedTargets parses args, flags after the page argument
-// included, and returns the page arguments.
-func parseInterspersedTargets(fs *flag.FlagSet, args []string) ([]string, error) {
-	var targets []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
-		}
-		if fs.NArg() == 0 {
-			return targets, nil
-		}
-		targets = append(targets, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
 }
 
 // extractStored extracts the stored pages of site (every site when "")

@@ -27,9 +27,9 @@ func runTED(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintln(stderr, "Usage: gleaner ted [flags] A B\n\nPrints the unit-cost tree edit distance between A and B (HTML files, or\nbracket trees with --bracket; - reads standard input). With --mapping, prints\nJSON with the edit mapping: every node of A and B once, op match, rename,\ndelete or insert, each node with its preorder index, label and path.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	files, err := parseInterspersedTargets(fs, args)
+	files, err := parseInterspersed(fs, args)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if len(files) != 2 {
 		return fmt.Errorf("%w: want two inputs A B, got %d", errUsage, len(files))
