@@ -113,10 +113,3 @@ func storedConfig(ctx context.Context, fs *frontier.Store, name string) (Config,
 	}
 	return cfg, nil
 }
-
-// ensureTables brings the crawl tables of db up to date (once per handle,
-// see frontier.Open); output.go reads the edges with it.
-func ensureTables(ctx context.Context, db *store.DB) error {
-	_, err := frontier.Open(ctx, db)
-	return err
-}

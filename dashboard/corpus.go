@@ -69,17 +69,32 @@ func readCorpusFilter(v url.Values) (corpusFilter, error) {
 }
 
 func (f corpusFilter) keep(d corpusDoc) bool {
-	switch {
-	case f.Lang != "" && d.Lang != f.Lang,
-		f.From != "" && (d.Date == "" || d.Date < f.From),
-		f.To != "" && (d.Date == "" || d.Date > f.To),
-		f.MinRelevanceText != "" && (!d.Judged || d.Relevance < f.MinRelevance):
+	if !f.inLang(d) || !f.inDates(d) || !f.relevant(d) {
 		return false
-	case f.Q == "":
+	}
+	if f.Q == "" {
 		return true
 	}
 	q := strings.ToLower(f.Q)
 	return strings.Contains(strings.ToLower(d.Title), q) || strings.Contains(strings.ToLower(d.Snippet), q) || strings.Contains(strings.ToLower(d.URL), q)
+}
+
+// inLang reports whether d is in the language asked for (any when none).
+func (f corpusFilter) inLang(d corpusDoc) bool { return f.Lang == "" || d.Lang == f.Lang }
+
+// inDates reports whether d is dated within the dates asked for; an
+// undated document is kept only when none are.
+func (f corpusFilter) inDates(d corpusDoc) bool {
+	if f.From == "" && f.To == "" {
+		return true
+	}
+	return d.Date != "" && (f.From == "" || d.Date >= f.From) && (f.To == "" || d.Date <= f.To)
+}
+
+// relevant reports whether d was judged at least as relevant as asked
+// (any document when no relevance is asked).
+func (f corpusFilter) relevant(d corpusDoc) bool {
+	return f.MinRelevanceText == "" || d.Judged && d.Relevance >= f.MinRelevance
 }
 
 func (s *Server) handleCorpus(w http.ResponseWriter, r *http.Request) {

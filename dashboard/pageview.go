@@ -78,20 +78,27 @@ func (s *Server) template(ctx context.Context, runID, pageID int64) (*store.Memb
 	if m == nil {
 		return nil, nil, nil
 	}
+	med, err := s.medoid(ctx, runID, m.Cluster)
+	return m, med, err
+}
+
+// medoid is the medoid page of cluster in run (nil when it has none).
+func (s *Server) medoid(ctx context.Context, runID int64, cluster int) (*store.Page, error) {
 	cs, err := s.db.Clusters(ctx, runID)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	for _, c := range cs {
-		if c.ID == m.Cluster && c.Medoid != 0 {
-			ps, err := s.db.Pages(ctx, store.PageQuery{IDs: []int64{c.Medoid}})
-			if err != nil || len(ps) == 0 {
-				return m, nil, err
-			}
-			return m, ps[0], nil
+		if c.ID != cluster || c.Medoid == 0 {
+			continue
 		}
+		ps, err := s.db.Pages(ctx, store.PageQuery{IDs: []int64{c.Medoid}})
+		if err != nil || len(ps) == 0 {
+			return nil, err
+		}
+		return ps[0], nil
 	}
-	return m, nil, nil
+	return nil, nil
 }
 
 // handleRender serves the page's inert static copy with its extracted

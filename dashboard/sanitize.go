@@ -94,25 +94,41 @@ func mark(n *html.Node) {
 func clean(n *html.Node) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
-		switch {
-		case c.Type == html.ElementNode && (dropElements[c.DataAtom] || c.Namespace != "" && strings.EqualFold(c.Data, "script")):
+		if dropped(c) {
 			n.RemoveChild(c)
-		case c.Type == html.CommentNode:
-			n.RemoveChild(c)
-		default:
+		} else {
 			if c.Type == html.ElementNode {
-				kept := c.Attr[:0]
-				for _, a := range c.Attr {
-					if keepAttr(a) {
-						kept = append(kept, a)
-					}
-				}
-				c.Attr = kept
+				c.Attr = keptAttrs(c.Attr)
 			}
 			clean(c)
 		}
 		c = next
 	}
+}
+
+// dropped reports whether n goes with everything under it: comments,
+// and the elements that run or load something (a script of another
+// namespace, SVG's, included).
+func dropped(n *html.Node) bool {
+	switch n.Type {
+	case html.CommentNode:
+		return true
+	case html.ElementNode:
+		return dropElements[n.DataAtom] || n.Namespace != "" && strings.EqualFold(n.Data, "script")
+	}
+	return false
+}
+
+// keptAttrs keeps, in place, the attributes that neither run nor load
+// anything.
+func keptAttrs(attrs []html.Attribute) []html.Attribute {
+	kept := attrs[:0]
+	for _, a := range attrs {
+		if keepAttr(a) {
+			kept = append(kept, a)
+		}
+	}
+	return kept
 }
 
 // addStyle puts the charset and the highlight style in the head.

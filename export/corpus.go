@@ -85,6 +85,9 @@ type CorpusOptions struct {
 	// PageIDs keeps only these pages (a monitor's selected documents);
 	// nil for no restriction, an empty non-nil slice selects nothing.
 	PageIDs []int64
+	// Judgements are, by page id, what the crawl or monitor whose
+	// documents are exported said of each page (JSONL carries them).
+	Judgements map[int64]Judgement
 	// Gold exports the pages' gold annotations instead of extractions
 	// (for annotated datasets).
 	Gold bool
@@ -98,6 +101,17 @@ type CorpusOptions struct {
 	// WACZ configures the wacz format (its warcinfo names Dataset unless
 	// WACZ.WARC.Crawl is set).
 	WACZ WACZOptions
+}
+
+// SelectDocuments restricts o to the pages of dataset that judged holds,
+// with what was said of each: a crawl's or a monitor's documents.
+func (o *CorpusOptions) SelectDocuments(dataset string, judged map[int64]Judgement) {
+	o.Dataset = dataset
+	o.PageIDs = make([]int64, 0, len(judged))
+	for id := range judged {
+		o.PageIDs = append(o.PageIDs, id)
+	}
+	o.Judgements = judged
 }
 
 // CorpusStats reports an export.
@@ -149,7 +163,7 @@ func Corpus(ctx context.Context, st store.Store, c *chain.Chain, opt CorpusOptio
 		if err != nil {
 			return nil, fmt.Errorf("export: page %d: %w", it.pageID, err)
 		}
-		page := toPage(p, it)
+		page := toPage(p, it, opt.Judgements)
 		if want["warc"] || want["wacz"] {
 			if page.Exchanges, err = st.Exchanges(ctx, p.ID); err != nil {
 				return nil, fmt.Errorf("export: page %d: %w", it.pageID, err)
@@ -404,7 +418,9 @@ func restrict(ctx context.Context, st store.Store, opt CorpusOptions, items []it
 	return items, nil
 }
 
-func toPage(p *store.Page, it item) *Page {
+// toPage is the page to export: its extraction (or gold), its links, and
+// what the crawl or monitor that kept it said of it (judged).
+func toPage(p *store.Page, it item, judged map[int64]Judgement) *Page {
 	page := &Page{ID: pageID(p.ID), URL: p.URL, FetchedAt: p.FetchedAt, Status: p.Status,
 		ContentType: p.ContentType, HTML: p.HTML()}
 	if p.URL == "" {
@@ -420,6 +436,9 @@ func toPage(p *store.Page, it item) *Page {
 	} else {
 		page.Title, page.Text, page.Date, page.Author = it.x.Title, it.x.Body, it.x.Date, it.x.Author
 		page.Method, page.Confidence, page.Run = it.x.Method, it.x.Confidence, it.x.RunID
+	}
+	if j, ok := judged[p.ID]; ok {
+		page.Judgement = &j
 	}
 	if p.Capture != nil {
 		for _, l := range p.Capture.Links {

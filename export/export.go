@@ -26,11 +26,24 @@ type Page struct {
 	Method     string
 	Confidence float64
 	Run        int64
-	Links      []Link
-	Doc        *chain.Document // nil when the page was not annotated
+	// Judgement is what the crawl or monitor that kept the page said of
+	// it (nil for pages of neither).
+	Judgement *Judgement
+	Links     []Link
+	Doc       *chain.Document // nil when the page was not annotated
 	// Exchanges are the HTTP exchanges recorded with the page, for WARC
 	// and WACZ (nil when none were).
 	Exchanges []store.Exchange
+}
+
+// Judgement is what a crawl or a monitor said of a page it kept: the
+// corpus an analyst selects by kind and relevance.
+type Judgement struct {
+	Kind      string  // article, hub, off-topic…
+	Relevance float64 // the focus score of the page's text
+	// Template is the cluster, in the learning run Page.Run, of the
+	// template the page was extracted against; -1 for none.
+	Template int
 }
 
 // Link is a hyperlink of a page.

@@ -187,7 +187,7 @@ func (f *follower) write(p *store.Page, xs []store.Exchange) error {
 			return err
 		}
 	}
-	page := toPage(p, item{})
+	page := toPage(p, item{}, nil)
 	page.Exchanges = xs
 	if p.Capture != nil {
 		page.Title = p.Capture.Title

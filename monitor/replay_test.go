@@ -14,7 +14,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/gleaner/gleaner/eval"
-	"github.com/gleaner/gleaner/fixtures"
+	"github.com/gleaner/gleaner/fixtures/replay"
 	"github.com/gleaner/gleaner/internal/shareddata"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
@@ -83,9 +83,9 @@ func singlePageText(t *testing.T, m *Monitor, d Document) string {
 	return ""
 }
 
-// replayMonitor replays a dataset (fixtures.Replay) round by round, runs
+// replayMonitor replays a dataset (replay.Server) round by round, runs
 // one monitor round after each publication and scores what it found.
-func replayMonitor(t *testing.T, manifest string, opt fixtures.ReplayOptions, rounds int) []replayRound {
+func replayMonitor(t *testing.T, manifest string, opt replay.Options, rounds int) []replayRound {
 	t.Helper()
 	ctx := context.Background()
 	ds, err := eval.LoadDataset(manifest)
@@ -97,7 +97,7 @@ func replayMonitor(t *testing.T, manifest string, opt fixtures.ReplayOptions, ro
 		gold[p.ID] = p.Gold
 	}
 	opt.Manifest = manifest
-	rp, err := fixtures.StartReplay(ctx, opt)
+	rp, err := replay.Start(ctx, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,10 +131,10 @@ func replayMonitor(t *testing.T, manifest string, opt fixtures.ReplayOptions, ro
 
 // scoreReplayRound matches a round's documents with the pages published
 // before it and scores their bodies, and go-trafilatura's, on the gold.
-func scoreReplayRound(t *testing.T, m *Monitor, rp *fixtures.Replay, rep *Report, pages []*fixtures.ReplayPage, gold map[string]string) replayRound {
+func scoreReplayRound(t *testing.T, m *Monitor, rp *replay.Server, rep *Report, pages []*replay.Page, gold map[string]string) replayRound {
 	rr := replayRound{Round: rep.Round, Published: len(pages), Duplicates: rep.Duplicates, Hubs: rep.Hubs, Errors: rep.Errors,
 		Requests: rep.Requests, Templated: rep.Templated, Methods: map[string]int{}, Scores: map[string][2][]eval.PageScore{}}
-	byURL := map[string]*fixtures.ReplayPage{}
+	byURL := map[string]*replay.Page{}
 	for _, p := range pages {
 		u, err := canonical(nil, p.URL) // as the monitor knows it
 		if err != nil {
@@ -262,7 +262,7 @@ func TestReplayBig9(t *testing.T) {
 		t.Skip("replays 180 real pages")
 	}
 	dir := shareddata.Dir(t, "big9-dev")
-	rounds := replayMonitor(t, filepath.Join(dir, "manifest.tsv"), fixtures.ReplayOptions{PerRound: 5}, 4)
+	rounds := replayMonitor(t, filepath.Join(dir, "manifest.tsv"), replay.Options{PerRound: 5}, 4)
 	published, found, other, dups := replayTotals(rounds)
 	t.Logf("total: %d of %d found, %d other, %d duplicates", found, published, other, dups)
 	logSources(t, rounds)
@@ -354,7 +354,7 @@ func TestReplayWide(t *testing.T) {
 		t.Skip("replays 775 real pages")
 	}
 	dir := shareddata.Dir(t, "wide-dev")
-	rounds := replayMonitor(t, filepath.Join(dir, "manifest.tsv"), fixtures.ReplayOptions{PerRound: 5, MinPages: 3}, 5)
+	rounds := replayMonitor(t, filepath.Join(dir, "manifest.tsv"), replay.Options{PerRound: 5, MinPages: 3}, 5)
 	published, found, other, dups := replayTotals(rounds)
 	t.Logf("total: %d of %d found, %d other, %d duplicates", found, published, other, dups)
 	logSources(t, rounds)

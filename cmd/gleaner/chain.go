@@ -16,14 +16,6 @@ import (
 	"github.com/gleaner/gleaner/treediff"
 )
 
-func init() {
-	register(&command{
-		name:  "chain",
-		short: "annotate text or HTML files with the linguistic chain (language, sentences, tokens, POS, lemmas)",
-		run:   runChain,
-	})
-}
-
 // chainFlags are the flags that configure the linguistic chain.
 type chainFlags struct {
 	workers     *int
@@ -114,47 +106,69 @@ func runChain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
-	jl := export.NewJSONL(out)
+	w := chainWriter{out: out, jl: export.NewJSONL(out), format: *format}
 	for _, name := range files {
-		var src []byte
-		if name == "-" {
-			src, err = io.ReadAll(io.LimitReader(os.Stdin, 64<<20))
-		} else {
-			src, err = os.ReadFile(name)
-		}
+		in, err := chainInput(name, *lang, *html)
 		if err != nil {
 			return err
-		}
-		in := chain.Input{ID: filepath.Base(name), Lang: *lang}
-		ext := strings.ToLower(filepath.Ext(name))
-		if *html || ext == ".html" || ext == ".htm" {
-			tree, err := treediff.Parse(name, src, treediff.ParseOptions{})
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			for _, b := range blocks.Split(tree.Root, blocks.Options{}) {
-				in.Blocks = append(in.Blocks, b.Text)
-			}
-		} else {
-			in.Text = string(src)
 		}
 		doc, err := c.Process(ctx, in)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		switch *format {
-		case "conllu":
-			err = export.WriteCoNLLU(out, doc)
-		case "vertical":
-			err = export.WriteVertical(out, doc)
-		case "jsonl":
-			err = jl.Write(&export.Page{ID: doc.ID, Text: in.Text, Doc: doc})
-		case "tei":
-			err = export.WriteTEI(out, &export.Page{ID: doc.ID, Doc: doc})
-		}
-		if err != nil {
+		if err := w.write(doc, in.Text); err != nil {
 			return err
 		}
 	}
 	return out.Flush()
+}
+
+// chainInput reads file name ("-": standard input) as the chain's input in
+// language lang ("" to identify): an HTML file (or any with asHTML) as its
+// coherent blocks, another as text.
+func chainInput(name, lang string, asHTML bool) (chain.Input, error) {
+	var src []byte
+	var err error
+	if name == "-" {
+		src, err = io.ReadAll(io.LimitReader(os.Stdin, 64<<20))
+	} else {
+		src, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return chain.Input{}, err
+	}
+	in := chain.Input{ID: filepath.Base(name), Lang: lang}
+	ext := strings.ToLower(filepath.Ext(name))
+	if !asHTML && ext != ".html" && ext != ".htm" {
+		in.Text = string(src)
+		return in, nil
+	}
+	tree, err := treediff.Parse(name, src, treediff.ParseOptions{})
+	if err != nil {
+		return in, fmt.Errorf("%s: %w", name, err)
+	}
+	for _, b := range blocks.Split(tree.Root, blocks.Options{}) {
+		in.Blocks = append(in.Blocks, b.Text)
+	}
+	return in, nil
+}
+
+// chainWriter writes annotated documents in one format.
+type chainWriter struct {
+	out    io.Writer
+	jl     *export.JSONL
+	format string
+}
+
+// write writes doc, annotated from text (empty for HTML input).
+func (w chainWriter) write(doc *chain.Document, text string) error {
+	switch w.format {
+	case "conllu":
+		return export.WriteCoNLLU(w.out, doc)
+	case "vertical":
+		return export.WriteVertical(w.out, doc)
+	case "jsonl":
+		return w.jl.Write(&export.Page{ID: doc.ID, Text: text, Doc: doc})
+	}
+	return export.WriteTEI(w.out, &export.Page{ID: doc.ID, Doc: doc})
 }

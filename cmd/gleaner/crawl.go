@@ -1,56 +1,29 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	_ "embed"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
-	"path/filepath"
+	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gleaner/gleaner/crawler"
-	"github.com/gleaner/gleaner/eval"
 	"github.com/gleaner/gleaner/fixtures"
+	"github.com/gleaner/gleaner/fixturescore"
+	"github.com/gleaner/gleaner/statusline"
 	"github.com/gleaner/gleaner/store"
 )
 
-func init() {
-	register(&command{
-		name:  "crawl",
-		short: "focused crawl: render, learn templates, extract and judge relevance as it goes (resumable; pause|resume|status|harvest)",
-		run:   runCrawl,
-	})
-}
-
-const crawlUsage = `Usage:
-  gleaner crawl [--db PATH] [--config crawl.yaml] [flags] [SEED_URL...]
-  gleaner crawl pause|resume --name N [--db PATH]
-  gleaner crawl status [--name N] [--db PATH]
-  gleaner crawl harvest [--pages 200] [--seed 1]
-
-Crawls from seed URLs towards the topic given by seed terms (and an optional
-Boolean formula): each page is rendered, stored, assigned to its site's
-templates, extracted, and judged relevant on its extracted text; the frontier
-(SQLite or PostgreSQL, in --db) is ordered by OPIC, Shark-Search or
-breadth-first. Killed at any moment, the same command continues the crawl
-(--name identifies it). On PostgreSQL the crawl is shared: "gleaner worker"
-processes, on this or other machines, may join it at any time.
-Flags override the config file (YAML or JSON, see crawler/testdata/crawl.yaml).
-
-With --fixtures the bundled fixture web is served on loopback, seeded, allowed
-and its topic (energy) used; the summary then scores harvest rate and
-extraction F1 against the fixtures' ground truth.
-
-"harvest" crawls the fixture web with each strategy and prints the harvest
-rate after --pages pages (plain HTTP, one worker: reproducible).
-
-Flags:
-`
+// crawlUsage is the usage text of gleaner crawl.
+//
+//go:embed usage/crawl.txt
+var crawlUsage string
 
 // listFlag is a repeatable or comma-separated string flag.
 type listFlag []string
@@ -67,114 +40,180 @@ func (l *listFlag) Set(s string) error {
 
 func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
-		switch args[0] {
-		case "pause", "resume", "status":
-			return runCrawlControl(ctx, args[0], args[1:], stdout, stderr)
-		case "harvest":
-			return runCrawlHarvest(ctx, args[1:], stdout, stderr)
+		if sub, ok := crawlSubcommands[args[0]]; ok {
+			return sub(ctx, args[0], args[1:], stdout, stderr)
 		}
 	}
+	f, err := parseCrawlFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	cfg, err := f.config()
+	if err != nil {
+		return err
+	}
+	srv, err := startCrawlFixtures(ctx, f, &cfg)
+	if err != nil {
+		return err
+	}
+	if srv != nil {
+		defer srv.Close()
+	}
+	return f.crawl(ctx, cfg, srv, stdout, stderr)
+}
+
+// crawl runs the crawl cfg, with what the command line overrides, its
+// renderer and the store of --db.
+func (f *crawlFlags) crawl(ctx context.Context, cfg crawler.Config, srv *fixtures.Server, stdout, stderr io.Writer) error {
+	if err := f.override(&cfg); err != nil {
+		return err
+	}
+	closeRenderer, err := f.useRenderer(&cfg, stderr)
+	if err != nil {
+		return err
+	}
+	defer closeRenderer()
+	st, err := store.Open(ctx, f.db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := crawlAndReport(ctx, st, cfg, f, srv, stdout, stderr); err != nil {
+		return err
+	}
+	return st.Close()
+}
+
+// crawlSubcommands are the subcommands of gleaner crawl, by name.
+var crawlSubcommands = map[string]func(ctx context.Context, sub string, args []string, stdout, stderr io.Writer) error{
+	"pause": runCrawlControl, "resume": runCrawlControl, "status": runCrawlControl, "harvest": runCrawlHarvest,
+}
+
+// useRenderer makes the crawl render its pages in Chromium, unless
+// --plain; the function returned closes the browser.
+func (f *crawlFlags) useRenderer(cfg *crawler.Config, stderr io.Writer) (func(), error) {
+	if f.plain {
+		return func() {}, nil
+	}
+	r, err := cfg.Renderer(f.chromium, f.tabs, func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) })
+	if err != nil {
+		return nil, err
+	}
+	cfg.Fetcher = r
+	cfg.Workers = cmp.Or(cfg.Workers, f.tabs)
+	return func() { r.Close() }, nil
+}
+
+// crawlFlags are the options of gleaner crawl.
+type crawlFlags struct {
+	fs                                           *flag.FlagSet
+	db, configPath, name, formula, strategy, ua  string
+	chromium, fixturesAddr, corpusOut, graphOut  string
+	terms, include, exclude, langs, allow, seeds listFlag
+	workers, maxPages, maxDocs, maxDepth         int
+	minTokens, learnAt, tabs                     int
+	delay, timeout, maxDuration                  time.Duration
+	maxTokens, minBytes, maxBytes, fixturesSeed  int64
+	threshold                                    float64
+	exhaust, plain, record, fixtures, quiet      bool
+	warc                                         *warcFollowFlags
+}
+
+func parseCrawlFlags(args []string, stderr io.Writer) (*crawlFlags, error) {
 	fs := newFlagSet("crawl", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, crawlUsage); fs.PrintDefaults() }
-	db := addDBFlag(fs)
-	configPath := fs.String("config", "", "crawl configuration `file` (.yaml, .yml or .json)")
-	name := fs.String("name", "", "crawl `name` (default: from the config, else \"crawl\")")
-	var terms, include, exclude, langs, allow listFlag
-	fs.Var(&terms, "terms", "seed `terms` of the topic (comma-separated or repeated)")
-	formula := fs.String("formula", "", "Boolean `formula` a relevant page must satisfy, e.g. \"(wind | solar) & ^football\"")
-	strategy := fs.String("strategy", "", "frontier order: opic (default), shark or bfs")
-	workers := fs.Int("workers", 0, "pages fetched at once (default 4)")
-	delay := fs.Duration("delay", 0, "least time between two fetches of one host (default 1s; robots.txt Crawl-delay wins when longer)")
-	timeout := fs.Duration("timeout", 0, "cap per page (default 30s)")
-	userAgent := fs.String("user-agent", "", "User-Agent of the crawler")
-	maxPages := fs.Int("max-pages", 0, "stop after this many pages requested")
-	maxDocs := fs.Int("max-docs", 0, "stop after this many relevant documents")
-	maxTokens := fs.Int64("max-tokens", 0, "stop once the relevant documents hold this many words")
-	maxDepth := fs.Int("max-depth", 0, "do not follow links of pages this many irrelevant hops from a relevant page")
-	maxDuration := fs.Duration("max-duration", 0, "stop after this long")
-	exhaust := fs.Bool("exhaust-relevant", false, "stop when no queued URL comes from a relevant page")
-	minBytes := fs.Int64("min-bytes", 0, "drop pages with less HTML")
-	maxBytes := fs.Int64("max-bytes", 0, "drop pages with more HTML (default 8 MiB)")
-	minTokens := fs.Int("min-tokens", 0, "drop pages whose extracted text has fewer words")
-	fs.Var(&langs, "lang", "keep pages in these `languages` (ISO 639-1, comma-separated)")
-	fs.Var(&include, "include", "follow only URLs matching this `regexp` (repeatable)")
-	fs.Var(&exclude, "exclude", "never follow URLs matching this `regexp` (repeatable)")
-	fs.Var(&allow, "allow-host", "allow this private/loopback `host[:port]` (repeatable)")
-	learnAt := fs.Int("learn-at", 0, "learn a site's templates once it has this many pages (default 8; negative: never)")
-	threshold := fs.Float64("threshold", 0, "fixed relevance threshold (default: calibrated on the first pages)")
-	plain := fs.Bool("plain", false, "plain HTTP fetch, no browser (static sites)")
-	record := fs.Bool("record", false, "keep each page's HTTP exchanges as served, for export --format warc,wacz")
-	warcFlags := addWARCFollowFlags(fs)
-	tabs := fs.Int("tabs", 2, "browser tabs (pages rendered at once)")
-	chromium := fs.String("chromium", "", "Chromium `binary`")
-	withFixtures := fs.Bool("fixtures", false, "serve the bundled fixture web and crawl it on its on-topic theme")
-	fixturesAddr := fs.String("fixtures-addr", "127.0.0.1:8700", "address of the first fixture site (fixed, so a rerun resumes)")
-	fixturesSeed := fs.Int64("fixtures-seed", 1, "seed of the fixture web")
-	corpusOut := fs.String("corpus", "", "write the relevant documents as JSON Lines to `file` at the end")
-	graphOut := fs.String("graph", "", "write the hyperlink graph to `dir`/links.csv and links.graphml at the end")
-	quiet := fs.Bool("quiet", false, "no progress display")
-	seedArgs, err := parseInterspersed(fs, args)
+	f := &crawlFlags{fs: fs}
+	fs.StringVar(&f.db, "db", defaultDB, "database `path` (SQLite; created if missing)")
+	fs.StringVar(&f.configPath, "config", "", "crawl configuration `file` (.yaml, .yml or .json)")
+	fs.StringVar(&f.name, "name", "", "crawl `name` (default: from the config, else \"crawl\")")
+	fs.Var(&f.terms, "terms", "seed `terms` of the topic (comma-separated or repeated)")
+	fs.StringVar(&f.formula, "formula", "", "Boolean `formula` a relevant page must satisfy, e.g. \"(wind | solar) & ^football\"")
+	fs.StringVar(&f.strategy, "strategy", "", "frontier order: opic (default), shark or bfs")
+	fs.IntVar(&f.workers, "workers", 0, "pages fetched at once (default 4)")
+	fs.DurationVar(&f.delay, "delay", 0, "least time between two fetches of one host (default 1s; robots.txt Crawl-delay wins when longer)")
+	fs.DurationVar(&f.timeout, "timeout", 0, "cap per page (default 30s)")
+	fs.StringVar(&f.ua, "user-agent", "", "User-Agent of the crawler")
+	fs.IntVar(&f.maxPages, "max-pages", 0, "stop after this many pages requested")
+	fs.IntVar(&f.maxDocs, "max-docs", 0, "stop after this many relevant documents")
+	fs.Int64Var(&f.maxTokens, "max-tokens", 0, "stop once the relevant documents hold this many words")
+	fs.IntVar(&f.maxDepth, "max-depth", 0, "do not follow links of pages this many irrelevant hops from a relevant page")
+	fs.DurationVar(&f.maxDuration, "max-duration", 0, "stop after this long")
+	fs.BoolVar(&f.exhaust, "exhaust-relevant", false, "stop when no queued URL comes from a relevant page")
+	fs.Int64Var(&f.minBytes, "min-bytes", 0, "drop pages with less HTML")
+	fs.Int64Var(&f.maxBytes, "max-bytes", 0, "drop pages with more HTML (default 8 MiB)")
+	fs.IntVar(&f.minTokens, "min-tokens", 0, "drop pages whose extracted text has fewer words")
+	fs.Var(&f.langs, "lang", "keep pages in these `languages` (ISO 639-1, comma-separated)")
+	fs.Var(&f.include, "include", "follow only URLs matching this `regexp` (repeatable)")
+	fs.Var(&f.exclude, "exclude", "never follow URLs matching this `regexp` (repeatable)")
+	fs.Var(&f.allow, "allow-host", "allow this private/loopback `host[:port]` (repeatable)")
+	fs.IntVar(&f.learnAt, "learn-at", 0, "learn a site's templates once it has this many pages (default 8; negative: never)")
+	fs.Float64Var(&f.threshold, "threshold", 0, "fixed relevance threshold (default: calibrated on the first pages)")
+	fs.BoolVar(&f.plain, "plain", false, "plain HTTP fetch, no browser (static sites)")
+	fs.BoolVar(&f.record, "record", false, "keep each page's HTTP exchanges as served, for export --format warc,wacz")
+	f.warc = addWARCFollowFlags(fs)
+	fs.IntVar(&f.tabs, "tabs", 2, "browser tabs (pages rendered at once)")
+	fs.StringVar(&f.chromium, "chromium", "", "Chromium `binary`")
+	fs.BoolVar(&f.fixtures, "fixtures", false, "serve the bundled fixture web and crawl it on its on-topic theme")
+	fs.StringVar(&f.fixturesAddr, "fixtures-addr", "127.0.0.1:8700", "address of the first fixture site (fixed, so a rerun resumes)")
+	fs.Int64Var(&f.fixturesSeed, "fixtures-seed", 1, "seed of the fixture web")
+	fs.StringVar(&f.corpusOut, "corpus", "", "write the relevant documents as JSON Lines to `file` at the end")
+	fs.StringVar(&f.graphOut, "graph", "", "write the hyperlink graph to `dir`/links.csv and links.graphml at the end")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress display")
+	seeds, err := parseInterspersed(fs, args)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if *timeout < 0 || *maxDuration < 0 || *delay < 0 {
-		return fmt.Errorf("%w: --timeout, --max-duration and --delay must not be negative", errUsage)
+	f.seeds = seeds
+	if f.timeout < 0 || f.maxDuration < 0 || f.delay < 0 {
+		return nil, fmt.Errorf("%w: --timeout, --max-duration and --delay must not be negative", errUsage)
 	}
-	var cfg crawler.Config
-	if *configPath != "" {
-		c, err := crawler.LoadConfig(*configPath)
-		if err != nil {
-			return err
-		}
-		cfg = c
+	return f, nil
+}
+
+// config is the crawl configuration of --config (empty without).
+func (f *crawlFlags) config() (crawler.Config, error) {
+	if f.configPath == "" {
+		return crawler.Config{}, nil
 	}
-	var srv *fixtures.Server
-	if *withFixtures {
-		var err error
-		srv, err = fixtures.Start(ctx, fixtures.Options{Seed: *fixturesSeed, Addr: *fixturesAddr, Slow: -1})
-		if err != nil {
-			return fmt.Errorf("--fixtures: %w", err)
-		}
-		defer srv.Close()
-		for _, s := range srv.Sites {
-			cfg.Seeds = append(cfg.Seeds, s.Base+"/")
-			u, _ := url.Parse(s.Base)
-			cfg.AllowHosts = append(cfg.AllowHosts, u.Host)
-		}
-		if len(cfg.Terms) == 0 {
-			for _, l := range []fixtures.Lang{fixtures.English, fixtures.French, fixtures.German} {
-				cfg.Terms = append(cfg.Terms, fixtures.TopicKeywords(fixtures.OnTopic, l)...)
-			}
-		}
-		if cfg.Name == "" {
-			cfg.Name = "fixtures"
-		}
+	return crawler.LoadConfig(f.configPath)
+}
+
+// startCrawlFixtures serves the fixture web with --fixtures (nil without)
+// and points cfg at it: its home pages as seeds, its hosts allowed, its
+// theme's keywords as terms unless the config has some.
+func startCrawlFixtures(ctx context.Context, f *crawlFlags, cfg *crawler.Config) (*fixtures.Server, error) {
+	if !f.fixtures {
+		return nil, nil
 	}
+	srv, err := fixtures.Start(ctx, fixtures.Options{Seed: f.fixturesSeed, Addr: f.fixturesAddr, Slow: -1})
+	if err != nil {
+		return nil, fmt.Errorf("--fixtures: %w", err)
+	}
+	cfg.Seeds = append(cfg.Seeds, srv.HomePages()...)
+	cfg.AllowHosts = append(cfg.AllowHosts, srv.Hosts()...)
+	if len(cfg.Terms) == 0 {
+		cfg.Terms = fixtures.OnTopicKeywords()
+	}
+	cfg.Name = cmp.Or(cfg.Name, "fixtures")
+	return srv, nil
+}
+
+// override sets in cfg what the command line gives: the flags given win
+// over the config file, the lists add to its own.
+func (f *crawlFlags) override(cfg *crawler.Config) error {
 	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	f.fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
 	if set["name"] {
-		cfg.Name = *name
+		cfg.Name = f.name
 	}
-	if cfg.Name == "" {
-		cfg.Name = "crawl"
-	}
-	cfg.Seeds = append(cfg.Seeds, seedArgs...)
-	cfg.Terms = append(cfg.Terms, terms...)
-	cfg.Include = append(cfg.Include, include...)
-	cfg.Exclude = append(cfg.Exclude, exclude...)
-	cfg.Languages = append(cfg.Languages, langs...)
-	cfg.AllowHosts = append(cfg.AllowHosts, allow...)
-	for fl, apply := range map[string]func(){
-		"formula": func() { cfg.Formula = *formula }, "strategy": func() { cfg.Strategy = *strategy },
-		"workers": func() { cfg.Workers = *workers }, "delay": func() { cfg.Delay = *delay },
-		"timeout": func() { cfg.Timeout = *timeout }, "user-agent": func() { cfg.UserAgent = *userAgent },
-		"max-pages": func() { cfg.MaxPages = *maxPages }, "max-docs": func() { cfg.MaxDocs = *maxDocs },
-		"max-tokens": func() { cfg.MaxTokens = *maxTokens }, "max-depth": func() { cfg.MaxDepth = *maxDepth },
-		"max-duration": func() { cfg.MaxDuration = *maxDuration }, "exhaust-relevant": func() { cfg.ExhaustRelevant = *exhaust },
-		"min-bytes": func() { cfg.MinBytes = *minBytes }, "max-bytes": func() { cfg.MaxBytes = *maxBytes },
-		"min-tokens": func() { cfg.MinTokens = *minTokens }, "learn-at": func() { cfg.LearnAt = *learnAt },
-		"threshold": func() { cfg.Threshold = *threshold }, "record": func() { cfg.Record = *record },
-	} {
+	cfg.Name = cmp.Or(cfg.Name, "crawl")
+	cfg.Seeds = append(cfg.Seeds, f.seeds...)
+	cfg.Terms = append(cfg.Terms, f.terms...)
+	cfg.Include = append(cfg.Include, f.include...)
+	cfg.Exclude = append(cfg.Exclude, f.exclude...)
+	cfg.Languages = append(cfg.Languages, f.langs...)
+	cfg.AllowHosts = append(cfg.AllowHosts, f.allow...)
+	for fl, apply := range f.setters(cfg) {
 		if set[fl] {
 			apply()
 		}
@@ -182,42 +221,45 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(cfg.Seeds) == 0 {
 		return fmt.Errorf("%w: no seed URL (arguments, config seeds, or --fixtures)", errUsage)
 	}
-	if err := warcFlags.check(cfg.Record); err != nil {
+	if err := f.warc.check(cfg.Record); err != nil {
 		return err
 	}
-	if *delay < 0 || *workers < 0 || *tabs < 1 {
+	if f.workers < 0 || f.tabs < 1 {
 		return fmt.Errorf("%w: --delay and --workers must not be negative, --tabs at least 1", errUsage)
 	}
+	return nil
+}
 
-	if !*plain {
-		r, err := cfg.Renderer(*chromium, *tabs, func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) })
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		cfg.Fetcher = r
-		if cfg.Workers == 0 {
-			cfg.Workers = *tabs
-		}
+// setters set each flag's value in cfg, by flag name.
+func (f *crawlFlags) setters(cfg *crawler.Config) map[string]func() {
+	return map[string]func(){
+		"formula": func() { cfg.Formula = f.formula }, "strategy": func() { cfg.Strategy = f.strategy },
+		"workers": func() { cfg.Workers = f.workers }, "delay": func() { cfg.Delay = f.delay },
+		"timeout": func() { cfg.Timeout = f.timeout }, "user-agent": func() { cfg.UserAgent = f.ua },
+		"max-pages": func() { cfg.MaxPages = f.maxPages }, "max-docs": func() { cfg.MaxDocs = f.maxDocs },
+		"max-tokens": func() { cfg.MaxTokens = f.maxTokens }, "max-depth": func() { cfg.MaxDepth = f.maxDepth },
+		"max-duration": func() { cfg.MaxDuration = f.maxDuration }, "exhaust-relevant": func() { cfg.ExhaustRelevant = f.exhaust },
+		"min-bytes": func() { cfg.MinBytes = f.minBytes }, "max-bytes": func() { cfg.MaxBytes = f.maxBytes },
+		"min-tokens": func() { cfg.MinTokens = f.minTokens }, "learn-at": func() { cfg.LearnAt = f.learnAt },
+		"threshold": func() { cfg.Threshold = f.threshold }, "record": func() { cfg.Record = f.record },
 	}
-	st, err := store.Open(ctx, *db)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
+}
 
-	prog := newProgress(stdout, *quiet)
-	cfg.Progress = prog.update
-	cfg.Logf = prog.logf
+// crawlAndReport runs the crawl, prints its summary and writes the outputs
+// the flags ask for.
+func crawlAndReport(ctx context.Context, st *store.DB, cfg crawler.Config, f *crawlFlags, srv *fixtures.Server, stdout, stderr io.Writer) error {
+	prog := statusline.New(stdout, f.quiet)
+	cfg.Progress = func(pr crawler.Progress) { prog.Update(func() string { return progressLine(pr) }) }
+	cfg.Logf = prog.Logf
 	c, err := crawler.New(st, cfg)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	fmt.Fprintf(stdout, "crawl %s: %d seeds, strategy %s, db %s\n", cfg.Name, len(cfg.Seeds), orString(cfg.Strategy, "opic"), *db)
-	stopWARC := warcFlags.start(ctx, st, crawler.Dataset(cfg.Name), stderr)
+	fmt.Fprintf(stdout, "crawl %s: %d seeds, strategy %s, db %s\n", cfg.Name, len(cfg.Seeds), cmp.Or(cfg.Strategy, "opic"), f.db)
+	stopWARC := f.warc.start(ctx, st, crawler.Dataset(cfg.Name), stderr)
 	defer stopWARC()
 	sum, runErr := c.Run(ctx)
-	prog.done()
+	prog.Done()
 	if err := stopWARC(); err != nil && runErr == nil {
 		return err
 	}
@@ -229,22 +271,35 @@ func runCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "crawl %s paused: run the same command again to continue it\n", cfg.Name)
 		return nil
 	}
-	if *corpusOut != "" {
-		if err := writeCorpus(ctx, st, cfg.Name, *corpusOut, stdout); err != nil {
-			return err
+	return writeCrawlOutputs(ctx, st, cfg.Name, f, srv, stdout)
+}
+
+// writeCrawlOutputs writes the corpus and the graph the flags ask for,
+// and scores the crawl on the fixtures it crawled.
+func writeCrawlOutputs(ctx context.Context, st *store.DB, name string, f *crawlFlags, srv *fixtures.Server, stdout io.Writer) error {
+	if f.corpusOut != "" {
+		n, err := crawler.WriteCorpusFile(ctx, st, name, f.corpusOut)
+		if err != nil {
+			return fmt.Errorf("--corpus: %w", err)
 		}
+		fmt.Fprintf(stdout, "corpus: %d documents in %s\n", n, f.corpusOut)
 	}
-	if *graphOut != "" {
-		if err := writeCrawlGraph(ctx, st, cfg.Name, *graphOut, stdout); err != nil {
-			return err
+	if f.graphOut != "" {
+		n, err := crawler.WriteGraphFiles(ctx, st, name, f.graphOut)
+		if err != nil {
+			return fmt.Errorf("--graph: %w", err)
 		}
+		fmt.Fprintf(stdout, "graph: %d edges in %s/links.csv and links.graphml\n", n, f.graphOut)
 	}
-	if srv != nil {
-		if err := scoreOnFixtures(ctx, st, cfg.Name, srv.Web, stdout); err != nil {
-			return err
-		}
+	if srv == nil {
+		return nil
 	}
-	return st.Close()
+	sc, err := fixturescore.ScoreCrawl(ctx, st, name, srv.Web)
+	if err != nil {
+		return err
+	}
+	printCrawlScore(stdout, sc)
+	return nil
 }
 
 // errInterrupted is wrapped by the error of a crawl stopped by a signal.
@@ -265,51 +320,8 @@ func crawlOutcome(name string, sum crawler.Summary, runErr error) error {
 	return nil
 }
 
-// writeCorpus writes the crawl's relevant documents to path, through a
-// temporary file renamed at the end: an interrupted write leaves no
-// truncated corpus under the name.
-func writeCorpus(ctx context.Context, st *store.DB, name, path string, stdout io.Writer) error {
-	n := 0
-	err := writeAtomic(path, func(w io.Writer) error {
-		var err error
-		n, err = crawler.WriteCorpus(ctx, st, name, w)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("--corpus: %w", err)
-	}
-	fmt.Fprintf(stdout, "corpus: %d documents in %s\n", n, path)
-	return nil
-}
-
-func orString(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-func writeCrawlGraph(ctx context.Context, st *store.DB, name, dir string, stdout io.Writer) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("--graph: %w", err)
-	}
-	n := 0
-	err := writeAtomic(filepath.Join(dir, "links.csv"), func(fc io.Writer) error {
-		return writeAtomic(filepath.Join(dir, "links.graphml"), func(fg io.Writer) error {
-			var err error
-			n, err = crawler.WriteGraph(ctx, st, name, fc, fg)
-			return err
-		})
-	})
-	if err != nil {
-		return fmt.Errorf("--graph: %w", err)
-	}
-	fmt.Fprintf(stdout, "graph: %d edges in %s/links.csv and links.graphml\n", n, dir)
-	return nil
-}
-
 func printCrawlSummary(w io.Writer, s crawler.Summary) {
-	fmt.Fprintf(w, "crawl %s stopped: %s after %v, %d URLs processed by this run\n", s.Name, orString(s.Stop, "error"), s.Elapsed.Round(time.Millisecond), s.Pages)
+	fmt.Fprintf(w, "crawl %s stopped: %s after %v, %d URLs processed by this run\n", s.Name, cmp.Or(s.Stop, "error"), s.Elapsed.Round(time.Millisecond), s.Pages)
 	fmt.Fprintf(w, "  %s\n", s.Counters)
 	fmt.Fprintf(w, "  harvest rate (validated/tried) %.3f, %d words kept, threshold %.3f\n", s.Counters.HarvestRate(), s.Counters.Tokens, s.Threshold)
 	var terms []string
@@ -323,79 +335,17 @@ func printCrawlSummary(w io.Writer, s crawler.Summary) {
 	fmt.Fprintf(w, "  lexicon: %s\n", strings.Join(terms, ", "))
 }
 
-// scoreOnFixtures prints the ground-truth harvest rate of the crawl and the
-// extraction scores of its validated article pages against their gold.
-func scoreOnFixtures(ctx context.Context, st *store.DB, name string, web *fixtures.Web, w io.Writer) error {
-	fetched, err := crawler.Fetched(ctx, st, name)
-	if err != nil {
-		return err
-	}
-	rel := 0
-	for _, f := range fetched {
-		if web.Relevant(f.URL) {
-			rel++
-		}
-	}
-	docs, err := crawler.Corpus(ctx, st, name)
-	if err != nil {
-		return err
-	}
-	var scores []eval.PageScore
-	methods := map[string]int{}
-	onTopic := 0
-	for _, d := range docs {
-		info, err := web.Classify(d.URL)
-		if err != nil || info.Article == nil {
-			continue
-		}
-		if info.Relevant {
-			onTopic++
-		}
-		pred := d.Text
-		if d.Title != "" {
-			pred = d.Title + "\n\n" + d.Text
-		}
-		scores = append(scores, eval.ScorePage(d.URL, d.Site, info.Article.Gold(), pred))
-		methods[d.Method]++
-	}
-	if len(fetched) > 0 {
-		p, r := judgement(fetched, web)
+// printCrawlScore prints a crawl's scores against the fixtures' ground
+// truth.
+func printCrawlScore(w io.Writer, sc fixturescore.Crawl) {
+	if sc.Fetched > 0 {
 		fmt.Fprintf(w, "fixtures ground truth: %d of %d fetched pages on topic (harvest rate %.3f); %d of %d kept documents on topic; relevance judgement precision %.3f recall %.3f\n",
-			rel, len(fetched), float64(rel)/float64(len(fetched)), onTopic, len(docs), p, r)
+			sc.OnTopic, sc.Fetched, sc.HarvestRate(), sc.KeptOnTopic, sc.Kept, sc.Precision, sc.Recall)
 	}
-	if len(scores) > 0 {
-		s := eval.Summarize(scores)
+	if s := sc.Extraction; s.Pages > 0 {
 		fmt.Fprintf(w, "extraction vs gold on %d kept article pages: shingle P %.3f R %.3f F1 %.3f, mean cos %.3f, exact %d (methods %v)\n",
-			s.Pages, s.Precision, s.Recall, s.F1, s.MeanCos, s.Exact, methods)
+			s.Pages, s.Precision, s.Recall, s.F1, s.MeanCos, s.Exact, sc.Methods)
 	}
-	return nil
-}
-
-// judgement scores the crawler's relevance decisions on the pages it judged
-// (validated or irrelevant) against the fixtures' ground truth.
-func judgement(fetched []crawler.FetchedURL, web *fixtures.Web) (precision, recall float64) {
-	var tp, fp, fn int
-	for _, f := range fetched {
-		if f.Outcome != crawler.OutcomeValidated && f.Outcome != crawler.OutcomeIrrelevant {
-			continue
-		}
-		truth := web.Relevant(f.URL)
-		switch {
-		case f.Relevant && truth:
-			tp++
-		case f.Relevant:
-			fp++
-		case truth:
-			fn++
-		}
-	}
-	if tp+fp > 0 {
-		precision = float64(tp) / float64(tp+fp)
-	}
-	if tp+fn > 0 {
-		recall = float64(tp) / float64(tp+fn)
-	}
-	return precision, recall
 }
 
 func runCrawlControl(ctx context.Context, sub string, args []string, stdout, stderr io.Writer) error {
@@ -412,62 +362,86 @@ func runCrawlControl(ctx context.Context, sub string, args []string, stdout, std
 		}
 		return fmt.Errorf("%w: crawl %s takes --name N and no argument", errUsage, sub)
 	}
-	if _, err := os.Stat(*db); err != nil && !store.IsPostgresURL(*db) {
-		return fmt.Errorf("crawl %s: database %s: %w", sub, *db, err)
-	}
-	open := store.Open
-	if sub == "status" {
-		open = store.OpenReadOnly // works on a database it may not write
-	}
-	st, err := open(ctx, *db)
+	st, err := openCrawlDB(ctx, sub, *db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	if *name == "" {
-		names, err := crawler.Crawls(ctx, st)
-		if err != nil {
+		err = printCrawls(ctx, st, *db, stdout)
+	} else {
+		err = controlCrawl(ctx, st, sub, *name, *db, stdout)
+	}
+	if err != nil {
+		return err
+	}
+	return st.Close()
+}
+
+// openCrawlDB opens the existing database of crawl sub: read-only for
+// status, which works on a database it may not write.
+func openCrawlDB(ctx context.Context, sub, db string) (*store.DB, error) {
+	if _, err := os.Stat(db); err != nil && !store.IsPostgresURL(db) {
+		return nil, fmt.Errorf("crawl %s: database %s: %w", sub, db, err)
+	}
+	if sub == "status" {
+		return store.OpenReadOnly(ctx, db)
+	}
+	return store.Open(ctx, db)
+}
+
+// printCrawls prints the counters of every crawl of st.
+func printCrawls(ctx context.Context, st *store.DB, db string, stdout io.Writer) error {
+	names, err := crawler.Crawls(ctx, st)
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		fmt.Fprintf(stdout, "no crawl in %s\n", db)
+	}
+	for _, n := range names {
+		if err := printCrawlCounters(ctx, st, n, stdout); err != nil {
 			return err
 		}
-		if len(names) == 0 {
-			fmt.Fprintf(stdout, "no crawl in %s\n", *db)
-		}
-		for _, n := range names {
-			cnt, err := crawler.CrawlCounters(ctx, st, n)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "crawl %s: %s; harvest rate %.3f\n", n, cnt, cnt.HarvestRate())
-		}
-		return st.Close()
 	}
-	if err := crawlExists(ctx, st, *name); err != nil {
+	return nil
+}
+
+// printCrawlCounters prints the counters of crawl name.
+func printCrawlCounters(ctx context.Context, st *store.DB, name string, stdout io.Writer) error {
+	cnt, err := crawler.CrawlCounters(ctx, st, name)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "crawl %s: %s; harvest rate %.3f\n", name, cnt, cnt.HarvestRate())
+	return nil
+}
+
+// controlCrawl pauses, resumes or shows crawl name.
+func controlCrawl(ctx context.Context, st *store.DB, sub, name, db string, stdout io.Writer) error {
+	if err := crawlExists(ctx, st, name); err != nil {
 		return fmt.Errorf("crawl %s: %w", sub, err)
 	}
+	var err error
 	switch sub {
 	case "pause":
-		err = crawler.Pause(ctx, st, *name)
+		err = crawler.Pause(ctx, st, name)
 	case "resume":
-		err = crawler.Resume(ctx, st, *name)
+		err = crawler.Resume(ctx, st, name)
 	}
 	if errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("crawl %s: no crawl named %q in %s", sub, *name, *db)
+		return fmt.Errorf("crawl %s: no crawl named %q in %s", sub, name, db)
 	}
-	if err != nil {
-		return err
-	}
-	cnt, err := crawler.CrawlCounters(ctx, st, *name)
 	if err != nil {
 		return err
 	}
 	switch sub {
 	case "pause":
-		fmt.Fprintf(stdout, "crawl %s paused (a running crawler stops after the pages in flight; \"gleaner crawl resume --name %s\" then rerun to continue)\n", *name, *name)
+		fmt.Fprintf(stdout, "crawl %s paused (a running crawler stops after the pages in flight; \"gleaner crawl resume --name %s\" then rerun to continue)\n", name, name)
 	case "resume":
-		fmt.Fprintf(stdout, "crawl %s resumed: rerun the crawl command to continue it\n", *name)
+		fmt.Fprintf(stdout, "crawl %s resumed: rerun the crawl command to continue it\n", name)
 	}
-	fmt.Fprintf(stdout, "crawl %s: %s; harvest rate %.3f\n", *name, cnt, cnt.HarvestRate())
-	return st.Close()
+	return printCrawlCounters(ctx, st, name, stdout)
 }
 
 // crawlExists fails when db holds no crawl named name.
@@ -476,17 +450,15 @@ func crawlExists(ctx context.Context, st *store.DB, name string) error {
 	if err != nil {
 		return err
 	}
-	for _, n := range names {
-		if n == name {
-			return nil
-		}
+	if slices.Contains(names, name) {
+		return nil
 	}
 	return fmt.Errorf("no crawl named %q: %w", name, store.ErrNotFound)
 }
 
 // runCrawlHarvest prints the harvest-rate table of the three strategies on
 // the fixture web.
-func runCrawlHarvest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runCrawlHarvest(ctx context.Context, _ string, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("crawl harvest", stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, crawlUsage); fs.PrintDefaults() }
 	pages := fs.Int("pages", 200, "pages fetched per strategy")
@@ -509,125 +481,22 @@ func runCrawlHarvest(ctx context.Context, args []string, stdout, stderr io.Write
 	defer os.RemoveAll(dir)
 	fmt.Fprintf(stdout, "harvest rate after %d pages on the fixture web (seed %d; ground truth of the fixtures; crawler's own judgement)\n", *pages, *seed)
 	fmt.Fprintf(stdout, "%-8s %6s %8s %8s %7s   %s\n", "strategy", "pages", "harvest", "vs bfs", "own", "own judgement vs truth (judged pages)")
-	var bfs float64
-	for _, s := range []string{"bfs", "opic", "shark"} {
-		st, err := store.Open(ctx, filepath.Join(dir, s+".db"))
-		if err != nil {
-			return err
-		}
-		cfg := crawler.Config{Name: "harvest-" + s, Strategy: s, Workers: 1, Delay: -1, MaxPages: *pages, LearnAt: -1, Timeout: 5 * time.Second}
-		for _, site := range srv.Sites {
-			cfg.Seeds = append(cfg.Seeds, site.Base+"/")
-			u, _ := url.Parse(site.Base)
-			cfg.AllowHosts = append(cfg.AllowHosts, u.Host)
-		}
-		for _, l := range []fixtures.Lang{fixtures.English, fixtures.French, fixtures.German} {
-			cfg.Terms = append(cfg.Terms, fixtures.TopicKeywords(fixtures.OnTopic, l)...)
-		}
-		c, err := crawler.New(st, cfg)
-		if err != nil {
-			st.Close()
-			return err
-		}
-		sum, err := c.Run(ctx)
-		if err != nil {
-			st.Close()
-			return err
-		}
-		fetched, err := crawler.Fetched(ctx, st, cfg.Name)
-		st.Close()
-		if err != nil {
-			return err
-		}
-		if len(fetched) > *pages {
-			fetched = fetched[:*pages]
-		}
-		rel := 0
-		for _, f := range fetched {
-			if srv.Relevant(f.URL) {
-				rel++
-			}
-		}
-		p, r := judgement(fetched, srv.Web)
-		h := 0.0
-		if len(fetched) > 0 {
-			h = float64(rel) / float64(len(fetched))
-		}
-		if s == "bfs" {
-			bfs = h
-		}
+	hs, err := fixturescore.Harvests(ctx, srv, []string{"bfs", "opic", "shark"}, *pages, dir)
+	for _, h := range hs {
 		ratio := "-"
-		if bfs > 0 {
-			ratio = fmt.Sprintf("%.2fx", h/bfs)
+		if hs[0].Rate > 0 {
+			ratio = fmt.Sprintf("%.2fx", h.Rate/hs[0].Rate)
 		}
-		fmt.Fprintf(stdout, "%-8s %6d %8.3f %8s %7.3f   precision %.3f recall %.3f\n", s, len(fetched), h, ratio, sum.Counters.HarvestRate(), p, r)
+		fmt.Fprintf(stdout, "%-8s %6d %8.3f %8s %7.3f   precision %.3f recall %.3f\n", h.Strategy, h.Pages, h.Rate, ratio, h.Own, h.Precision, h.Recall)
 	}
-	return nil
+	return err
 }
 
-// progress shows the crawl's progress: a status line rewritten in place on
-// a terminal, a log line every few seconds otherwise.
-type progress struct {
-	mu       sync.Mutex
-	w        io.Writer
-	tty      bool
-	quiet    bool
-	last     time.Time
-	shown    bool
-	interval time.Duration
-}
-
-func newProgress(w io.Writer, quiet bool) *progress {
-	p := &progress{w: w, quiet: quiet, interval: 5 * time.Second}
-	if f, ok := w.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			p.tty, p.interval = true, 200*time.Millisecond
-		}
-	}
-	return p
-}
-
-func (p *progress) update(pr crawler.Progress) {
-	if p.quiet {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if time.Since(p.last) < p.interval {
-		return
-	}
-	p.last = time.Now()
+// progressLine is the status line of a crawl's progress.
+func progressLine(pr crawler.Progress) string {
 	c := pr.Counters
-	line := fmt.Sprintf("%6.1fs %5.1f pages/s  frontier %d  tried %d  validated %d  harvest %.2f  irrelevant %d dup/lang %d http %d timeout %d size %d no-extract %d",
+	return fmt.Sprintf("%6.1fs %5.1f pages/s  frontier %d  tried %d  validated %d  harvest %.2f  irrelevant %d dup/lang %d http %d timeout %d size %d no-extract %d",
 		pr.Elapsed.Seconds(), pr.PagesPerSecond, pr.Frontier, c.Tried, c.Validated, c.HarvestRate(), c.Outcomes[crawler.OutcomeIrrelevant],
 		c.Outcomes[crawler.OutcomeDuplicate]+c.Outcomes[crawler.OutcomeLanguage], c.Outcomes[crawler.OutcomeHTTPError],
 		c.Outcomes[crawler.OutcomeTimeout], c.Outcomes[crawler.OutcomeSize], c.Outcomes[crawler.OutcomeNoExtract])
-	if p.tty {
-		fmt.Fprintf(p.w, "\r\033[K%s", line)
-		p.shown = true
-	} else {
-		fmt.Fprintln(p.w, line)
-	}
-}
-
-func (p *progress) logf(format string, a ...any) {
-	if p.quiet {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.tty && p.shown {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.shown = false
-	}
-	fmt.Fprintf(p.w, format+"\n", a...)
-}
-
-func (p *progress) done() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.tty && p.shown {
-		fmt.Fprintln(p.w)
-		p.shown = false
-	}
 }

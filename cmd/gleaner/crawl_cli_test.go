@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -139,25 +137,6 @@ func TestCrawlConfigDurations(t *testing.T) {
 		if _, err := crawler.LoadConfig(path); err == nil || !strings.Contains(err.Error(), path) {
 			t.Errorf("%s: err %v, want one naming the file", bad, err)
 		}
-	}
-}
-
-// TestWriteAtomic: a write that fails leaves nothing under the name (and
-// an older file untouched); one that succeeds replaces it.
-func TestWriteAtomic(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "sub", "out.txt")
-	if err := writeAtomic(path, func(w io.Writer) error { _, err := io.WriteString(w, "old"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	err := writeAtomic(path, func(w io.Writer) error {
-		io.WriteString(w, "half")
-		return errors.New("interrupted")
-	})
-	if b, _ := os.ReadFile(path); err == nil || string(b) != "old" {
-		t.Errorf("failed write: err %v, file %q", err, b)
-	}
-	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*part*")); len(left) != 0 {
-		t.Errorf("temporary files left: %q", left)
 	}
 }
 

@@ -14,51 +14,59 @@ import (
 	"github.com/gleaner/gleaner/sitelearn"
 )
 
-func init() {
-	register(&command{
-		name:  "eval",
-		short: "extract an annotated dataset and score it against its gold texts",
-		run:   runEval,
-	})
+// evalFlags are the options of gleaner eval.
+type evalFlags struct {
+	manifest, bodyOnly, predictions, db, method, compare *string
+	asJSON, pages                                        *bool
+	seed                                                 *int64
+}
+
+func parseEvalFlags(args []string, stderr io.Writer) (*evalFlags, error) {
+	fs := newFlagSet("eval", stderr)
+	f := &evalFlags{
+		manifest:    fs.String("manifest", "", "dataset manifest (TSV: id, site, html_path, gold_path)"),
+		asJSON:      fs.Bool("json", false, "print the report as JSON"),
+		bodyOnly:    fs.String("body-only", "", "comma-separated `sources` (era column) whose gold has no headline: score their body alone (wide-dev: readability)"),
+		pages:       fs.Bool("pages", false, "also list every page, failing pages first"),
+		predictions: fs.String("predictions", "", "write one JSON line per page {id, source, title, body, date (ISO 8601), author, text[, error], method, confidence, page_type} to this `file`"),
+		db:          fs.String("db", "", "also import the dataset into this store `path` (SQLite) and cache tree edit distances there"),
+		method:      fs.String("method", "gleaner", "method: gleaner (learn each site's templates, pair diff against the medoid, cluster vote, single-page fallback) or single (single-page extractor alone)"),
+		seed:        fs.Int64("seed", 1, "`seed` of template learning"),
+		compare:     fs.String("compare", "", "also run this `extractor` on the same pages and print both side by side (trafilatura: go-trafilatura, through the "+evalcmpName+" program built from the evalcmp module)"),
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, fmt.Errorf("%w: %w", errUsage, err)
+	}
+	if *f.manifest == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return nil, fmt.Errorf("%w: --manifest is required and no argument is taken", errUsage)
+	}
+	switch {
+	case *f.method != "gleaner" && *f.method != "single":
+		return nil, fmt.Errorf("%w: unknown --method %q (want gleaner or single)", errUsage, *f.method)
+	case *f.compare != "" && *f.compare != "trafilatura":
+		return nil, fmt.Errorf("%w: unknown --compare %q (want trafilatura)", errUsage, *f.compare)
+	}
+	return f, nil
 }
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("eval", stderr)
-	manifest := fs.String("manifest", "", "dataset manifest (TSV: id, site, html_path, gold_path)")
-	asJSON := fs.Bool("json", false, "print the report as JSON")
-	bodyOnly := fs.String("body-only", "", "comma-separated `sources` (era column) whose gold has no headline: score their body alone (wide-dev: readability)")
-	pages := fs.Bool("pages", false, "also list every page, failing pages first")
-	predictions := fs.String("predictions", "", "write one JSON line per page {id, source, title, body, date (ISO 8601), author, text[, error], method, confidence, page_type} to this `file`")
-	db := fs.String("db", "", "also import the dataset into this store `path` (SQLite) and cache tree edit distances there")
-	method := fs.String("method", "gleaner", "method: gleaner (learn each site's templates, pair diff against the medoid, cluster vote, single-page fallback) or single (single-page extractor alone)")
-	seed := fs.Int64("seed", 1, "`seed` of template learning")
-	compare := fs.String("compare", "", "also run this `extractor` on the same pages and print both side by side (trafilatura: go-trafilatura, through the "+evalcmpName+" program built from the evalcmp module)")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %w", errUsage, err)
+	f, err := parseEvalFlags(args, stderr)
+	if err != nil {
+		return err
 	}
-	if *manifest == "" || fs.NArg() > 0 {
-		fs.Usage()
-		return fmt.Errorf("%w: --manifest is required and no argument is taken", errUsage)
-	}
-	switch *compare {
-	case "":
-	case "trafilatura":
-		if *method != "gleaner" && *method != "single" {
-			return fmt.Errorf("%w: unknown --method %q (want gleaner or single)", errUsage, *method)
-		}
-		cargs := []string{"--manifest", *manifest, "--methods", *method + ",trafilatura"}
-		if *asJSON {
+	if *f.compare == "trafilatura" {
+		cargs := []string{"--manifest", *f.manifest, "--methods", *f.method + ",trafilatura"}
+		if *f.asJSON {
 			cargs = append(cargs, "--json")
 		}
 		return runEvalcmp(ctx, cargs, stdout, stderr)
-	default:
-		return fmt.Errorf("%w: unknown --compare %q (want trafilatura)", errUsage, *compare)
 	}
-	opt := eval.Options{Method: *method, BodyOnly: eval.SplitList(*bodyOnly)}
+	opt := eval.Options{Method: *f.method, BodyOnly: eval.SplitList(*f.bodyOnly)}
 	var timing eval.Timing
-	lo := eval.LearnOptions{Cluster: cluster.Options{Seed: *seed}, Timing: &timing}
-	if *db != "" {
-		st, err := openStore(ctx, *db)
+	lo := eval.LearnOptions{Cluster: cluster.Options{Seed: *f.seed}, Timing: &timing}
+	if *f.db != "" {
+		st, err := openStore(ctx, *f.db)
 		if err != nil {
 			return err
 		}
@@ -66,36 +74,47 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		opt.Store = st
 		lo.Cluster.Cache = sitelearn.Cache(st)
 	}
-	switch *method {
-	case "gleaner":
+	opt.Extract = eval.Single
+	if *f.method == "gleaner" {
 		opt.Extract = eval.Learned(lo)
-	case "single":
-		opt.Extract = eval.Single
-	default:
-		return fmt.Errorf("%w: unknown --method %q (want gleaner or single)", errUsage, *method)
 	}
-	rep, err := eval.Run(ctx, *manifest, opt)
+	rep, err := eval.Run(ctx, *f.manifest, opt)
 	if err != nil {
 		return err
 	}
-	if *method == "gleaner" {
+	if *f.method == "gleaner" {
 		rep.SetTiming(&timing)
 	}
-	if *predictions != "" {
-		f, err := os.Create(*predictions)
-		if err != nil {
-			return fmt.Errorf("predictions: %w", err)
-		}
-		if err := rep.WritePredictions(f); err != nil {
-			f.Close()
-			return fmt.Errorf("predictions %s: %w", *predictions, err)
-		}
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("predictions %s: %w", *predictions, err)
-		}
+	if err := writePredictions(rep, *f.predictions); err != nil {
+		return err
 	}
-	if *asJSON {
-		if !*pages {
+	return printEvalReport(stdout, rep, *f.asJSON, *f.pages)
+}
+
+// writePredictions writes the report's predictions to path ("" for none).
+func writePredictions(rep *eval.Report, path string) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("predictions: %w", err)
+	}
+	if err := rep.WritePredictions(f); err != nil {
+		f.Close()
+		return fmt.Errorf("predictions %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("predictions %s: %w", path, err)
+	}
+	return nil
+}
+
+// printEvalReport prints the report: as JSON (its pages with pages), or
+// its tables and calibration (and its pages with pages).
+func printEvalReport(stdout io.Writer, rep *eval.Report, asJSON, pages bool) error {
+	if asJSON {
+		if !pages {
 			rep.Pages = nil
 		}
 		enc := json.NewEncoder(stdout)
@@ -109,8 +128,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := eval.WriteCalibration(stdout, rep.Calibration); err != nil {
 		return err
 	}
-
-	if *pages {
+	if pages {
 		fmt.Fprintln(stdout)
 		return rep.WritePages(stdout)
 	}

@@ -1,25 +1,20 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 
-	"github.com/gleaner/gleaner/crawler"
+	"github.com/gleaner/gleaner/atomicfile"
 	"github.com/gleaner/gleaner/export"
 	"github.com/gleaner/gleaner/store"
 )
-
-func init() {
-	register(&command{
-		name:  "export",
-		short: "write the extracted pages as a corpus: CoNLL-U, vertical, TEI, JSONL, WARC, link graph, terms, matrix",
-		run:   runExport,
-	})
-}
 
 // openForExport opens an existing database read-only (export only reads,
 // so a database it may not write is fine), and a missing one as usual.
@@ -51,46 +46,17 @@ func runExportCorpus(ctx context.Context, args []string, stdout, stderr io.Write
 	runID := fs.Int64("run", 0, "export the extractions of this learning `run` (default: each page's latest)")
 	gold := fs.Bool("gold", false, "export the pages' gold annotations instead of extractions")
 	limit := fs.Int("limit", 0, "stop after `N` pages (0: all)")
-	crawl := fs.String("crawl", "", "export only the pages of this `crawl`")
-	sf := addMonitorSelectFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: gleaner export --db D --format F[,F…] --out DIR [--site S] [--run R] [--gold] [--crawl NAME]\n"+
-			"       gleaner export --db D --format F[,F…] --out DIR --monitor NAME [--round R] [--site HOST] [--lang L] [--since T] [--until T]\n"+
-			"       gleaner export pack --out FILE.wacz WARC.gz...   (WARC files as they are in one WACZ)\n\n"+
-			"Runs the linguistic chain over the extracted pages of the store (or those of a crawl,\n"+
-			"or a monitor's selected documents) and writes:")
-		names := make([]string, 0, len(export.Formats))
-		for k := range export.Formats {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, k := range names {
-			fmt.Fprintf(stderr, "  %-9s %s\n", k, export.Formats[k])
-		}
-		fmt.Fprintln(stderr, "\nFlags:")
-		fs.PrintDefaults()
-	}
+	sf := addSelectFlags(fs)
+	fs.Usage = func() { exportUsage(fs, stderr) }
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
-	}
-	if *out == "" || *formats == "" {
-		return fmt.Errorf("%w: give --format and --out", errUsage)
-	}
-	fl, err := export.ParseFormats(*formats)
+	fl, err := checkExportFlags(fs, *out, *formats, *digest)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if *digest != "sha256" && *digest != "sha1" {
-		return fmt.Errorf("%w: --warc-digest %q: want sha256 or sha1", errUsage, *digest)
+		return err
 	}
 	opt := export.CorpusOptions{Formats: fl, Site: *site, RunID: *runID, Gold: *gold, Limit: *limit, Progress: stderr, Workers: *cf.workers,
 		WACZ: export.WACZOptions{Text: *waczText, WARC: export.WARCOptions{Software: "gleaner", Digest: *digest}}}
-	if *crawl != "" {
-		opt.Dataset = crawler.Dataset(*crawl)
-	}
 	if err := sf.check(opt); err != nil {
 		return err
 	}
@@ -106,7 +72,7 @@ func runExportCorpus(ctx context.Context, args []string, stdout, stderr io.Write
 	defer st.Close()
 	var stats *export.CorpusStats
 	var tmpDir string
-	err = intoFolderAtomic(*out, func(tmp string) error {
+	err = atomicfile.IntoFolder(*out, func(tmp string) error {
 		tmpDir = tmp
 		opt.Out = tmp
 		stats, err = export.Corpus(ctx, st, c, opt)
@@ -115,31 +81,61 @@ func runExportCorpus(ctx context.Context, args []string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
+	printExportStats(stdout, stats, tmpDir, *out)
+	return nil
+}
+
+// exportUsage prints the command's usage, its formats and its flags.
+func exportUsage(fs *flag.FlagSet, stderr io.Writer) {
+	fmt.Fprintln(stderr, "Usage: gleaner export --db D --format F[,F…] --out DIR [--site S] [--run R] [--gold] [--crawl NAME [--kind K] [--min-relevance X]]\n"+
+		"       gleaner export --db D --format F[,F…] --out DIR --monitor NAME [--round R] [--site HOST] [--lang L] [--since T] [--until T]\n"+
+		"       gleaner export pack --out FILE.wacz WARC.gz...   (WARC files as they are in one WACZ)\n\n"+
+		"Runs the linguistic chain over the extracted pages of the store (or those of a crawl,\n"+
+		"or a monitor's selected documents) and writes:")
+	for _, k := range slices.Sorted(maps.Keys(export.Formats)) {
+		fmt.Fprintf(stderr, "  %-9s %s\n", k, export.Formats[k])
+	}
+	fmt.Fprintln(stderr, "\nFlags:")
+	fs.PrintDefaults()
+}
+
+// checkExportFlags rejects arguments and missing or bad values, and
+// returns the formats.
+func checkExportFlags(fs *flag.FlagSet, out, formats, digest string) ([]string, error) {
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
+	}
+	if out == "" || formats == "" {
+		return nil, fmt.Errorf("%w: give --format and --out", errUsage)
+	}
+	fl, err := export.ParseFormats(formats)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if digest != "sha256" && digest != "sha1" {
+		return nil, fmt.Errorf("%w: --warc-digest %q: want sha256 or sha1", errUsage, digest)
+	}
+	return fl, nil
+}
+
+// printExportStats prints what an export wrote: counts, languages,
+// taggers, and the files, written into tmpDir and moved into out.
+func printExportStats(stdout io.Writer, stats *export.CorpusStats, tmpDir, out string) {
 	secs := stats.Elapsed.Seconds()
 	fmt.Fprintf(stdout, "exported %d documents, %d tokens, %d link edges in %.1fs (%.1f docs/s)\n", stats.Documents, stats.Tokens, stats.Edges, secs, float64(stats.Documents)/max(secs, 1e-9))
-	for _, m := range []struct {
-		name string
-		m    map[string]int
-	}{{"languages", stats.Languages}, {"taggers", stats.Taggers}} {
-		keys := make([]string, 0, len(m.m))
-		for k := range m.m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			name := k
-			if name == "" {
-				name = "(not identified)"
-			}
-			fmt.Fprintf(stdout, "  %s: %s: %d documents\n", m.name, name, m.m[k])
-		}
-	}
+	printDocumentCounts(stdout, "languages", stats.Languages)
+	printDocumentCounts(stdout, "taggers", stats.Taggers)
 	for _, f := range stats.Files {
-		// The files were written into a temporary folder, then moved.
 		if rel, err := filepath.Rel(tmpDir, f); err == nil {
-			f = filepath.Join(*out, rel)
+			f = filepath.Join(out, rel)
 		}
 		fmt.Fprintln(stdout, "  wrote", f)
 	}
-	return nil
+}
+
+// printDocumentCounts prints the documents per key of what, by key.
+func printDocumentCounts(stdout io.Writer, what string, counts map[string]int) {
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		fmt.Fprintf(stdout, "  %s: %s: %d documents\n", what, cmp.Or(k, "(not identified)"), counts[k])
+	}
 }

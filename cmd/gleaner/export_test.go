@@ -11,11 +11,11 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gleaner/gleaner/browser"
-	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/export"
 	"github.com/gleaner/gleaner/store"
 )
@@ -177,38 +177,79 @@ func jsonlField(t *testing.T, s string, fields ...string) []string {
 	return out
 }
 
-// TestExportCrawl exports the pages of one crawl only.
+// crawlSite serves, on loopback, two articles about wind power and a
+// page about cooking, each linking to the next.
+func crawlSite(t *testing.T) *httptest.Server {
+	t.Helper()
+	texts := map[string]string{
+		"/wind1": "The wind farm near the harbour produced more wind power this winter than ever; wind turbines turned through the storms.",
+		"/wind2": "Offshore wind turbines feed the grid: wind power now covers a third of the region's demand, the wind operators said.",
+		"/cake":  "Beat the butter with the sugar, add the eggs one by one, fold in the flour and bake the cake for forty minutes.",
+	}
+	next := map[string]string{"/wind1": "/wind2", "/wind2": "/cake", "/cake": "/wind1"}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		text, ok := texts[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprintf(w, "<html><head><title>%s</title></head><body><main><h1>%s</h1><p>%s</p><p>%s</p><a href=%q>next</a></main></body></html>",
+			r.URL.Path, r.URL.Path, text, text, next[r.URL.Path])
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestExportCrawl crawls a loopback site and exports the crawl's
+// documents: its articles by default, every kind with --kind all, those
+// of a relevance with --min-relevance; each JSONL line says its kind,
+// relevance, method, confidence and template.
 func TestExportCrawl(t *testing.T) {
-	ctx := context.Background()
-	db := filepath.Join(t.TempDir(), "g.db")
-	st, err := store.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
+	srv := crawlSite(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "g.db")
+	if code, _, stderr := exportCmd("crawl", "--db", db, "--plain", "--terms", "wind,turbines", "--threshold", "1", "--allow-host", strings.TrimPrefix(srv.URL, "http://"),
+		"--name", "c", "--delay", "1ms", "--learn-at", "-1", "--max-pages", "3", "--quiet", srv.URL+"/wind1"); code != 0 {
+		t.Fatalf("crawl: exit %d: %s", code, stderr)
 	}
-	body := "Le port a rouvert lundi. Les navires sont partis."
-	var pages []*store.Page
-	for _, ds := range []string{crawler.Dataset("a"), crawler.Dataset("b"), ""} {
-		pages = append(pages, &store.Page{URL: "https://example.org/" + ds, Dataset: ds, RawHTML: []byte("<p>" + body + "</p>")})
-	}
-	if err := st.PutPages(ctx, pages); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range pages {
-		if err := st.PutExtractions(ctx, []store.Extraction{{PageID: p.ID, Title: "Le port", Body: body}}); err != nil {
+	for i, tc := range []struct {
+		args []string
+		want []string // url path, kind
+	}{
+		{nil, []string{"/wind1 article", "/wind2 article"}},
+		{[]string{"--kind", "all"}, []string{"/cake off-topic", "/wind1 article", "/wind2 article"}},
+		{[]string{"--kind", "off-topic"}, []string{"/cake off-topic"}},
+		{[]string{"--kind", "all", "--min-relevance", "1"}, []string{"/wind1 article", "/wind2 article"}},
+	} {
+		out := filepath.Join(dir, fmt.Sprint("corpus", i))
+		args := append([]string{"export", "--db", db, "--crawl", "c", "--format", "jsonl", "--out", out}, tc.args...)
+		if code, stdout, stderr := exportCmd(args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s %s", tc.args, code, stdout, stderr)
+		}
+		b, err := os.ReadFile(filepath.Join(out, "corpus.jsonl"))
+		if err != nil {
 			t.Fatal(err)
 		}
+		var got []string
+		for _, l := range jsonlField(t, string(b), "url", "kind", "relevance", "method", "confidence", "template") {
+			f := strings.Split(strings.TrimPrefix(l, srv.URL), "\t")
+			got = append(got, f[0]+" "+f[1])
+			if rel, err := strconv.ParseFloat(f[2], 64); err != nil || (f[1] == "article") != (rel >= 1) {
+				t.Errorf("%v: %s: relevance %q", tc.args, f[0], f[2])
+			}
+			if f[3] == "<nil>" || f[3] == "" || f[4] == "<nil>" || f[5] != "-1" {
+				t.Errorf("%v: %s: method %q confidence %q template %q (no learning: -1)", tc.args, f[0], f[3], f[4], f[5])
+			}
+		}
+		if strings.Join(got, ", ") != strings.Join(tc.want, ", ") {
+			t.Errorf("%v: exported %q, want %q", tc.args, got, tc.want)
+		}
 	}
-	st.Close()
-	out := filepath.Join(t.TempDir(), "corpus")
-	if code, stdout, stderr := exportCmd("export", "--db", db, "--crawl", "b", "--format", "jsonl", "--out", out); code != 0 {
-		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
-	}
-	b, err := os.ReadFile(filepath.Join(out, "corpus.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := jsonlField(t, string(b), "url"); len(got) != 1 || got[0] != pages[1].URL {
-		t.Errorf("export --crawl b: %q, want %s", got, pages[1].URL)
+	for _, args := range [][]string{{"--kind", "nosuch"}, {"--kind", "hub"}, {"--crawl", "c", "--kind", "nosuch"}, {"--crawl", "c", "--gold"}} {
+		args = append([]string{"export", "--db", db, "--format", "jsonl", "--out", filepath.Join(dir, "x")}, args...)
+		if code, _, stderr := exportCmd(args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, code, stderr)
+		}
 	}
 }
 
@@ -245,7 +286,9 @@ func TestExportWACZOfRecordedCrawl(t *testing.T) {
 		t.Fatalf("crawl: exit %d: %s", code, stderr)
 	}
 	out := filepath.Join(t.TempDir(), "corpus")
-	code, stdout, stderr := exportCmd("export", "--db", db, "--crawl", "rec", "--format", "warc,wacz", "--wacz-text", "--out", out)
+	// --kind all: the archive holds every page fetched (a2 is a near
+	// duplicate of a1, no article of its own).
+	code, stdout, stderr := exportCmd("export", "--db", db, "--crawl", "rec", "--kind", "all", "--format", "warc,wacz", "--wacz-text", "--out", out)
 	if code != 0 {
 		t.Fatalf("export: exit %d: %s", code, stderr)
 	}

@@ -9,43 +9,14 @@ import (
 	"strings"
 
 	"github.com/gleaner/gleaner/capture"
-	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/heuristics"
-	"github.com/gleaner/gleaner/pagemeta"
+	"github.com/gleaner/gleaner/pageextract"
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
-	"github.com/gleaner/gleaner/treediff"
 )
 
-func init() {
-	register(&command{
-		name:  "extract",
-		short: "extract title, body, date and author of stored pages (pair diff with template medoids, cluster rules)",
-		run:   runExtract,
-	})
-}
-
 // extractPageJSON is one page of the --json output.
-type extractPageJSON struct {
-	Page       string  `json:"page"`
-	Method     string  `json:"method"`
-	Selector   string  `json:"selector,omitempty"`
-	Confidence float64 `json:"confidence"`
-	// PageType is the page's kind (heuristics.PageTypes).
-	PageType string `json:"page_type,omitempty"`
-	Title    string `json:"title"`
-	Body     string `json:"body"`
-	Date     string `json:"date,omitempty"`
-	Author   string `json:"author,omitempty"`
-	// Templates says, for one page, which templates were consulted and why
-	// the method was chosen.
-	Templates string `json:"templates,omitempty"`
-	Error     string `json:"error,omitempty"`
-	// Meta is, for one page, everything it states about itself
-	// (modification date, authors, language, site name, canonical URL,
-	// section) and where each came from.
-	Meta *pagemeta.Meta `json:"meta,omitempty"`
-}
+type extractPageJSON = pageextract.Result
 
 type extractRuleJSON struct {
 	Cluster  int     `json:"cluster"`
@@ -86,18 +57,9 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			"(pair diff), otherwise the single-page method is used; the output says which.\n\nFlags:")
 		fs.PrintDefaults()
 	}
-	// Flags may follow the page argument.
-	var targets []string
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		targets = append(targets, fs.Arg(0))
-		rest = fs.Args()[1:]
+	targets, err := parseInterspersed(fs, args)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	opt := heuristics.ExtractOptions{RulesFirst: *rulesFirst, MinConfidence: *minConf}
 	if *minConf <= 0 || *minConf > 1 {
@@ -117,12 +79,18 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case one.pageOnly():
 		return fmt.Errorf("%w: --url, --plain and --charset apply to one page (URL, FILE or -)", errUsage)
 	}
-	st, err := openStore(ctx, *db)
+	return extractStored(ctx, *db, *site, opt, *asJSON, stdout, stderr)
+}
+
+// extractStored extracts the stored pages of site (every site when "")
+// and prints them, as JSON with asJSON.
+func extractStored(ctx context.Context, db, site string, opt heuristics.ExtractOptions, asJSON bool, stdout, stderr io.Writer) error {
+	st, err := openStore(ctx, db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	sites, err := selectSites(ctx, st, *site, *db)
+	sites, err := selectSites(ctx, st, site, db)
 	if err != nil {
 		return err
 	}
@@ -132,13 +100,13 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err != nil {
 			return err
 		}
-		if *asJSON {
+		if asJSON {
 			out = append(out, res)
 		} else {
 			printExtractSite(stdout, res)
 		}
 	}
-	if *asJSON {
+	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(map[string]any{"sites": out}); err != nil {
@@ -146,26 +114,6 @@ func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	return st.Close()
-}
-
-func parseFile(path string) (*treediff.Tree, []byte, error) {
-	src, err := dataset.ReadPage(path, treediff.DefaultMaxBytes)
-	if err != nil {
-		return nil, nil, err
-	}
-	t, err := treediff.Parse(path, src, treediff.ParseOptions{})
-	if err != nil {
-		return nil, nil, err
-	}
-	return t, src, nil
-}
-
-func pageJSON(name string, r heuristics.Result, err error) extractPageJSON {
-	if err != nil {
-		return extractPageJSON{Page: name, Error: err.Error()}
-	}
-	return extractPageJSON{Page: name, Method: r.Method, Selector: r.Selector, Confidence: r.Confidence,
-		PageType: r.PageType, Title: r.Title, Body: r.Body, Date: r.Date, Author: r.Author}
 }
 
 // extractSite extracts the pages of one stored site with the site
@@ -187,7 +135,7 @@ func extractSite(ctx context.Context, st store.Store, site string, opt heuristic
 		if p.Err != nil {
 			logf("page %s: %v", p.Name, p.Err)
 		}
-		out.Pages = append(out.Pages, pageJSON(p.Name, p.Result, p.Err))
+		out.Pages = append(out.Pages, pageextract.FromHeuristics(p.Name, p.Result, p.Err))
 	}
 	ruleClusters, voted := siteextract.VotedRules(res.Rules)
 	for i, r := range voted {

@@ -176,7 +176,7 @@ func TestFixturesReplayCommand(t *testing.T) {
 	defer cancel()
 	var out, errb lockedBuffer
 	done := make(chan int, 1)
-	manifest := filepath.Join("..", "..", "fixtures", "testdata", "replay", "manifest.tsv")
+	manifest := filepath.Join("..", "..", "fixtures", "replay", "testdata", "manifest.tsv")
 	go func() {
 		done <- run(ctx, []string{"fixtures", "replay", "--manifest", manifest, "--per-round", "1", "--every", "50ms", "--rounds", "2"}, &out, &errb)
 	}()

@@ -1,21 +1,15 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/gleaner/gleaner/dataset"
+	"github.com/gleaner/gleaner/store"
 )
-
-func init() {
-	register(&command{
-		name:  "import",
-		short: "load an annotated dataset (manifest) or a folder of HTML files into the store",
-		run:   runImport,
-	})
-}
 
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("import", stderr)
@@ -40,23 +34,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("%w: --site-from: %v", errUsage, err)
 	}
-	var m *dataset.Manifest
-	switch {
-	case *manifest != "" && *dir != "":
-		return fmt.Errorf("%w: give --manifest or --dir, not both", errUsage)
-	case *manifest != "":
-		if *urls != "" || *baseURL != "" {
-			return fmt.Errorf("%w: --urls and --base-url go with --dir", errUsage)
-		}
-		m, err = dataset.ReadManifest(*manifest)
-	case *dir != "":
-		if mode == dataset.SiteFromManifest {
-			return fmt.Errorf("%w: --site-from manifest needs --manifest", errUsage)
-		}
-		m, err = dataset.ReadDir(*dir, *urls, *baseURL)
-	default:
-		return fmt.Errorf("%w: give --manifest M.tsv or --dir D", errUsage)
-	}
+	m, err := readImportInput(*manifest, *dir, *urls, *baseURL, mode)
 	if err != nil {
 		return err
 	}
@@ -69,11 +47,28 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	ds := m.Name
-	if *name != "" {
-		ds = *name
-	}
+	ds := cmp.Or(*name, m.Name)
 	fmt.Fprintf(stdout, "imported %d pages (%d with gold) of dataset %q into %s: %d sites: %s\n",
 		res.Pages, res.Gold, ds, *db, len(res.Sites), strings.Join(res.Sites, ", "))
 	return st.Close()
+}
+
+// readImportInput reads the manifest, or the folder of HTML files with
+// its URL list or base URL, refusing flags that do not go together.
+func readImportInput(manifest, dir, urls, baseURL string, mode store.SiteMode) (*dataset.Manifest, error) {
+	switch {
+	case manifest != "" && dir != "":
+		return nil, fmt.Errorf("%w: give --manifest or --dir, not both", errUsage)
+	case manifest != "":
+		if urls != "" || baseURL != "" {
+			return nil, fmt.Errorf("%w: --urls and --base-url go with --dir", errUsage)
+		}
+		return dataset.ReadManifest(manifest)
+	case dir != "":
+		if mode == dataset.SiteFromManifest {
+			return nil, fmt.Errorf("%w: --site-from manifest needs --manifest", errUsage)
+		}
+		return dataset.ReadDir(dir, urls, baseURL)
+	}
+	return nil, fmt.Errorf("%w: give --manifest M.tsv or --dir D", errUsage)
 }

@@ -5,62 +5,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
-	"strings"
 
 	"github.com/gleaner/gleaner/cluster"
+	"github.com/gleaner/gleaner/learnreport"
 	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
 )
 
-func init() {
-	register(&command{
-		name:  "learn",
-		short: "group each site's pages by template (pq-gram distance, MDS, k-means, silhouette) and record the run with its cost",
-		run:   runLearn,
-	})
-}
-
 // learnJSON is the --json output of gleaner learn.
-type learnJSON struct {
-	Sites []learnSiteJSON `json:"sites"`
-	// Cost sums the sites' costs (the peak is the process's).
-	Cost learnCostJSON `json:"cost"`
-}
+type learnJSON = learnreport.Report
 
-// learnCostJSON is what learning spent (cluster.Cost).
-type learnCostJSON struct {
-	Pages      int     `json:"pages"`
-	Fast       int     `json:"fast_distances"`
-	Exact      int     `json:"exact_teds"`
-	CPUSeconds float64 `json:"cpu_seconds"`
-	PeakRSSMB  int64   `json:"peak_rss_mb"`
-}
+// learnSiteJSON is one site of learnJSON.
+type learnSiteJSON = learnreport.Site
 
-func costJSON(c cluster.Cost) learnCostJSON {
-	return learnCostJSON{Pages: c.Pages, Fast: c.Fast, Exact: c.Exact, CPUSeconds: c.CPU.Seconds(), PeakRSSMB: c.PeakRSS >> 20}
-}
-
-type learnSiteJSON struct {
-	Site       string             `json:"site"`
-	K          int                `json:"k"`
-	Silhouette map[string]float64 `json:"silhouette"`
-	Clusters   []learnClusterJSON `json:"clusters"`
-	Outliers   []learnOutlierJSON `json:"outliers"`
-	Mode       string             `json:"mode"`
-	Cost       learnCostJSON      `json:"cost"`
-}
-
-type learnClusterJSON struct {
-	ID      int      `json:"id"`
-	Medoid  string   `json:"medoid"`
-	Members []string `json:"members"`
-}
-
-type learnOutlierJSON struct {
-	Page   string `json:"page"`
-	Reason string `json:"reason"`
-}
+// learnCostJSON is the cost of learnJSON.
+type learnCostJSON = learnreport.Cost
 
 func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("learn", stderr)
@@ -101,6 +60,15 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	opt := sitelearn.Options{Options: cluster.Options{Seed: *seed, Medoid: rule, MaxK: *maxK}, Relearn: *relearn}
+	if err := learnSites(ctx, st, sites, opt, *asJSON, stdout); err != nil {
+		return err
+	}
+	return st.Close()
+}
+
+// learnSites learns each site and prints it (as JSON with asJSON), and
+// the total cost.
+func learnSites(ctx context.Context, st store.Store, sites []string, opt sitelearn.Options, asJSON bool, stdout io.Writer) error {
 	var out learnJSON
 	var total cluster.Cost
 	for _, s := range sites {
@@ -109,91 +77,22 @@ func runLearn(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		total.Add(sr.Cost)
-		if *asJSON {
-			out.Sites = append(out.Sites, siteJSON(sr))
+		if asJSON {
+			out.Sites = append(out.Sites, learnreport.SiteOf(sr))
 		} else {
-			printSiteRun(stdout, sr)
+			learnreport.WriteText(stdout, sr)
 		}
 	}
-	if !*asJSON && len(sites) > 1 {
-		fmt.Fprintf(stdout, "learning cost, %d sites: %s\n", len(sites), total)
-	}
-	if *asJSON {
-		out.Cost = costJSON(total)
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
-			return err
+	if !asJSON {
+		if len(sites) > 1 {
+			fmt.Fprintf(stdout, "learning cost, %d sites: %s\n", len(sites), total)
 		}
+		return nil
 	}
-	return st.Close()
-}
-
-func siteJSON(sr *sitelearn.SiteRun) learnSiteJSON {
-	j := learnSiteJSON{Site: sr.Site, K: sr.Run.K, Silhouette: map[string]float64{},
-		Clusters: []learnClusterJSON{}, Outliers: []learnOutlierJSON{}, Mode: sr.Mode, Cost: costJSON(sr.Cost)}
-	for k, s := range sr.Run.Silhouette {
-		j.Silhouette[fmt.Sprint(k)] = s
-	}
-	for _, c := range sr.Clusters {
-		jc := learnClusterJSON{ID: c.ID, Medoid: sr.Names[c.Medoid], Members: []string{}}
-		for _, id := range sr.MembersOf(c.ID) {
-			jc.Members = append(jc.Members, sr.Names[id])
-		}
-		j.Clusters = append(j.Clusters, jc)
-	}
-	for _, m := range sr.Outliers() {
-		j.Outliers = append(j.Outliers, learnOutlierJSON{Page: sr.Names[m.PageID], Reason: m.Reason})
-	}
-	return j
-}
-
-func printSiteRun(w io.Writer, sr *sitelearn.SiteRun) {
-	r := sr.Run
-	fmt.Fprintf(w, "site %s: %s, k = %d (run %d, %s", sr.Site, pagesN(r.Pages), r.K, r.ID, sr.Mode)
-	if sr.Result != nil {
-		fmt.Fprintf(w, ", %d distances, %d computed", sr.Result.Distances, sr.Result.Computed)
-	}
-	fmt.Fprintf(w, ")\n  %s\n", r.Message)
-	if sr.Mode != sitelearn.ModeUnchanged {
-		fmt.Fprintf(w, "  cost: %s\n", sr.Cost)
-	}
-	if sr.Note != "" && !strings.Contains(r.Message, sr.Note) {
-		fmt.Fprintf(w, "  %s\n", sr.Note)
-	}
-	if len(r.Silhouette) > 0 {
-		ks := make([]int, 0, len(r.Silhouette))
-		for k := range r.Silhouette {
-			ks = append(ks, k)
-		}
-		sort.Ints(ks)
-		fmt.Fprint(w, "  silhouette:")
-		for _, k := range ks {
-			mark := ""
-			if k == r.K {
-				mark = "*"
-			}
-			fmt.Fprintf(w, " k=%d %.3f%s", k, r.Silhouette[k], mark)
-		}
-		fmt.Fprintln(w)
-	}
-	for _, c := range sr.Clusters {
-		fmt.Fprintf(w, "  cluster %d: %s, medoid %s", c.ID, pagesN(c.Size), sr.Names[c.Medoid])
-		if t, ok := sr.Params.TrueMedoids[c.ID]; ok && t != c.Medoid {
-			fmt.Fprintf(w, " (true medoid %s)", sr.Names[t])
-		} else if ct, ok := sr.Params.CentroidMedoids[c.ID]; ok && ct != c.Medoid {
-			fmt.Fprintf(w, " (centroid medoid %s)", sr.Names[ct])
-		}
-		fmt.Fprintln(w)
-		var names []string
-		for _, id := range sr.MembersOf(c.ID) {
-			names = append(names, sr.Names[id])
-		}
-		fmt.Fprintf(w, "    %s\n", strings.Join(names, " "))
-	}
-	for _, m := range sr.Outliers() {
-		fmt.Fprintf(w, "  outlier %s: %s\n", sr.Names[m.PageID], m.Reason)
-	}
+	out.Cost = learnreport.CostOf(total)
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }
 
 // selectSites returns the site given, or every site of the store with pages
@@ -216,11 +115,4 @@ func selectSites(ctx context.Context, st store.Store, only, db string) ([]string
 		return nil, fmt.Errorf("no pages in %s: import or crawl some first (gleaner import)", db)
 	}
 	return sites, nil
-}
-
-func pagesN(n int) string {
-	if n == 1 {
-		return "1 page"
-	}
-	return fmt.Sprintf("%d pages", n)
 }

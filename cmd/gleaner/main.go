@@ -16,15 +16,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"sort"
 	"syscall"
 
 	"github.com/gleaner/gleaner/browser"
 )
 
-// command is one subcommand of gleaner. Each lives in its own file and
-// registers itself in init.
+// command is one subcommand of gleaner; each runs from its own file.
 type command struct {
 	name  string
 	short string // one line for "gleaner help"
@@ -33,9 +30,31 @@ type command struct {
 	run func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
-var commands = map[string]*command{}
+// commandList lists the commands, sorted by name.
+var commandList = []command{
+	{"chain", "annotate text or HTML files with the linguistic chain (language, sentences, tokens, POS, lemmas)", runChain},
+	{"crawl", "focused crawl: render, learn templates, extract and judge relevance as it goes (resumable; pause|resume|status|harvest)", runCrawl},
+	{"eval", "extract an annotated dataset and score it against its gold texts", runEval},
+	{"export", "write the extracted pages as a corpus: CoNLL-U, vertical, TEI, JSONL, WARC, link graph, terms, matrix", runExport},
+	{"extract", "extract title, body, date and author of stored pages (pair diff with template medoids, cluster rules)", runExtract},
+	{"fixtures", "serve the generated fixture news sites, or export their gold as a manifest", runFixtures},
+	{"import", "load an annotated dataset (manifest) or a folder of HTML files into the store", runImport},
+	{"learn", "group each site's pages by template (pq-gram distance, MDS, k-means, silhouette) and record the run with its cost", runLearn},
+	{"monitor", "watch news sites over time: feeds, sitemaps, new articles only", runMonitor},
+	{"render", "render pages in headless Chromium and store them with their capture data", runRender},
+	{"serve", "web dashboard: launch, pause and follow crawls live; sites' templates (MDS, heat map); pages; corpus and exports", runServe},
+	{"ted", "tree edit distance (and edit mapping) between two HTML pages or bracket trees", runTED},
+	{"worker", "join a crawl (or every running crawl) as one more worker; any number of them, on any number of machines sharing a PostgreSQL --db", runWorker},
+}
 
-func register(c *command) { commands[c.name] = c }
+// commands are the commands by name.
+var commands = func() map[string]*command {
+	m := make(map[string]*command, len(commandList))
+	for i := range commandList {
+		m[commandList[i].name] = &commandList[i]
+	}
+	return m
+}()
 
 // errUsage marks an error caused by how the command was called.
 var errUsage = errors.New("usage")
@@ -122,68 +141,11 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// writeAtomic writes path with write through a temporary file in the same
-// folder, renamed to path only when write succeeded: an interrupted or
-// failed write leaves no truncated file under the name.
-func writeAtomic(path string, write func(io.Writer) error) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".part-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	err = f.Chmod(0o644)
-	if err == nil {
-		err = write(f)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return os.Rename(f.Name(), path)
-}
-
-// intoFolderAtomic runs write on a temporary folder beside out and moves
-// what it wrote into out only when it succeeded: an interrupted export
-// leaves no truncated file in out.
-func intoFolderAtomic(out string, write func(tmp string) error) error {
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(filepath.Clean(out)), "."+filepath.Base(filepath.Clean(out))+".part-*")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	if err := write(tmp); err != nil {
-		return err
-	}
-	entries, err := os.ReadDir(tmp)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if err := os.Rename(filepath.Join(tmp, e.Name()), filepath.Join(out, e.Name())); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "Gleaner renders news sites, learns their page templates and extracts the useful content.")
 	fmt.Fprintln(w, "\nUsage: gleaner <command> [flags] [arguments]\n\nCommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].short)
+	for _, c := range commandList {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.short)
 	}
 	fmt.Fprintln(w, "\nRun \"gleaner <command> -h\" for a command's flags.")
 }

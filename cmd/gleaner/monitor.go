@@ -2,61 +2,26 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/eval"
 	"github.com/gleaner/gleaner/fixtures"
+	"github.com/gleaner/gleaner/fixturescore"
 	"github.com/gleaner/gleaner/monitor"
 	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/store"
 )
 
-func init() {
-	register(&command{
-		name:  "monitor",
-		short: "watch news sites over time: feeds, sitemaps, new articles only",
-		run:   runMonitor,
-	})
-}
-
-const monitorUsage = `usage: gleaner monitor [flags] SITE-URL...
-       gleaner monitor --fixtures [flags]
-       gleaner monitor docs [--name N] [--round R] [--site HOST] [--lang L] [--since T] [--until T] [--kind K] [--min-relevance X]
-
-Watches the sites in rounds; a site is given by its home page, a feed, a
-sitemap or a sitemap index URL (its kind is read from what it serves; one
-that yields nothing says why). Each round checks the due sources (feeds,
-sitemaps, robots.txt, home pages; discovered from the home page and
-robots.txt) with conditional GETs, fetches only URLs never seen before,
-and stores each article once, under the URL fetched (its canonical link
-beside it). Once a site has a few pages its templates are learned
-(relearned on drift) and each new article is extracted against its
-template (pair diff with the medoid, the template's rules). Prints a summary per round (one JSON
-object with --json) and appends the round's new documents to --out as
-JSONL. --rounds 0 runs until interrupted, --every apart. A round that was
-interrupted is redone by the next run.
-
-"gleaner monitor docs" prints a monitor's stored documents as JSONL,
-selected by round, site (host:port), language, first-seen time window
-(RFC 3339 or YYYY-MM-DD), kind (articles by default; hub: pages found on
-a template of the site's hubs; all) and focus score (--min-relevance).
-Each carries its kind, relevance, extraction method, confidence and
-template (learning run and cluster; -1 for the single-page method). "gleaner export --monitor NAME" takes the same
-selection and writes the documents in the corpus formats.
-
-With --fixtures it watches the fixture newsroom on 127.0.0.1, which
-publishes between rounds, and scores each round against the fixtures'
-ground truth (new_precision, new_recall, unchanged_refetched, and text_f1:
-the new articles' title and text against the gold, over the text_scored
-articles whose body the fetch could see).
-
-`
+// monitorUsage is the usage text of gleaner monitor.
+//
+//go:embed usage/monitor.txt
+var monitorUsage string
 
 // monitorFlags are the command's options.
 type monitorFlags struct {
@@ -100,24 +65,33 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string
 	if err := fs.Parse(args); err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	switch {
-	case f.workers < 1:
-		return nil, nil, fmt.Errorf("%w: --workers %d: want at least 1", errUsage, f.workers)
-	case f.threshold < 0:
-		return nil, nil, fmt.Errorf("%w: --threshold %v: want 0 or more", errUsage, f.threshold)
-	case f.rounds < 0:
-		return nil, nil, fmt.Errorf("%w: --rounds %d: want 0 or more", errUsage, f.rounds)
-	case f.fixtrs && fs.NArg() > 0:
-		return nil, nil, fmt.Errorf("%w: --fixtures takes no site URL", errUsage)
-	case !f.fixtrs && fs.NArg() == 0:
-		return nil, nil, fmt.Errorf("%w: give the home page URLs of the sites to watch, or --fixtures", errUsage)
-	case f.fixtrs && f.rounds == 0:
-		return nil, nil, fmt.Errorf("%w: --fixtures needs --rounds (at most %d)", errUsage, fixtures.NewsRounds+1)
+	if err := f.check(fs.NArg()); err != nil {
+		return nil, nil, err
 	}
 	if err := f.warc.check(f.record); err != nil {
 		return nil, nil, err
 	}
 	return f, fs.Args(), nil
+}
+
+// check rejects bad values, and sites given with --fixtures or none
+// without.
+func (f *monitorFlags) check(sites int) error {
+	switch {
+	case f.workers < 1:
+		return fmt.Errorf("%w: --workers %d: want at least 1", errUsage, f.workers)
+	case f.threshold < 0:
+		return fmt.Errorf("%w: --threshold %v: want 0 or more", errUsage, f.threshold)
+	case f.rounds < 0:
+		return fmt.Errorf("%w: --rounds %d: want 0 or more", errUsage, f.rounds)
+	case f.fixtrs && sites > 0:
+		return fmt.Errorf("%w: --fixtures takes no site URL", errUsage)
+	case !f.fixtrs && sites == 0:
+		return fmt.Errorf("%w: give the home page URLs of the sites to watch, or --fixtures", errUsage)
+	case f.fixtrs && f.rounds == 0:
+		return fmt.Errorf("%w: --fixtures needs --rounds (at most %d)", errUsage, fixtures.NewsRounds+1)
+	}
+	return nil
 }
 
 // roundLine is the summary of a round as printed.
@@ -142,24 +116,13 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	cfg := monitor.Config{Name: f.name, Sites: sites, Updates: f.updates, Delay: f.delay, Threshold: f.threshold, Workers: f.workers}
-	if terms := eval.SplitList(f.terms); len(terms) > 0 {
-		cfg.Focus = relevance.NewLexicon(terms)
-	}
-	cfg.Guard.Allowed = eval.SplitList(f.allow)
+	cfg := f.config(sites)
 	var srv *fixtures.Server
 	if f.fixtrs {
-		srv, err = fixtures.Start(ctx, fixtures.Options{Seed: f.seed, Articles: f.articles, NewsPerRound: f.perRound, Slow: -1, CrawlDelay: -1})
-		if err != nil {
+		if srv, err = startMonitorFixtures(ctx, f, &cfg); err != nil {
 			return err
 		}
 		defer srv.Close()
-		cfg.Delay = 0
-		for _, s := range srv.Sites {
-			u, _ := url.Parse(s.Base)
-			cfg.Sites = append(cfg.Sites, s.Base+"/")
-			cfg.Guard.Allowed = append(cfg.Guard.Allowed, u.Host)
-		}
 	}
 	fetcher, err := monitorFetcher(f, cfg, stderr)
 	if err != nil {
@@ -204,35 +167,35 @@ func monitorFetcher(f *monitorFlags, cfg monitor.Config, stderr io.Writer) (brow
 	return browser.NewFetcher(cfg.Guard, true, opt)
 }
 
+// config is the monitor's configuration the flags give.
+func (f *monitorFlags) config(sites []string) monitor.Config {
+	cfg := monitor.Config{Name: f.name, Sites: sites, Updates: f.updates, Delay: f.delay, Threshold: f.threshold, Workers: f.workers}
+	if terms := eval.SplitList(f.terms); len(terms) > 0 {
+		cfg.Focus = relevance.NewLexicon(terms)
+	}
+	cfg.Guard.Allowed = eval.SplitList(f.allow)
+	return cfg
+}
+
+// startMonitorFixtures serves the fixture newsroom and points cfg at its
+// sites, allowed, without delay.
+func startMonitorFixtures(ctx context.Context, f *monitorFlags, cfg *monitor.Config) (*fixtures.Server, error) {
+	srv, err := fixtures.Start(ctx, fixtures.Options{Seed: f.seed, Articles: f.articles, NewsPerRound: f.perRound, Slow: -1, CrawlDelay: -1})
+	if err != nil {
+		return nil, err
+	}
+	cfg.Delay = 0
+	cfg.Sites = append(cfg.Sites, srv.HomePages()...)
+	cfg.Guard.Allowed = append(cfg.Guard.Allowed, srv.Hosts()...)
+	return srv, nil
+}
+
 // monitorLoop runs the rounds and prints them.
 func monitorLoop(ctx context.Context, m *monitor.Monitor, f *monitorFlags, srv *fixtures.Server, stdout io.Writer) error {
 	known := map[string]bool{}
 	for i := 0; f.rounds == 0 || i < f.rounds; i++ {
 		start := time.Now()
-		next, err := m.NextRound(ctx)
-		if err != nil {
-			return err
-		}
-		if srv != nil {
-			srv.SetRound(next - 1)
-			srv.ResetHits()
-		}
-		rep, err := m.Round(ctx)
-		if err != nil {
-			return err
-		}
-		line := roundLine{Report: rep}
-		if rep.New > 0 {
-			line.RequestsPerNew = float64(rep.Requests) / float64(rep.New)
-		}
-		if srv != nil {
-			score(&line, srv, known)
-			scoreText(&line, srv, f.render)
-		}
-		if err := printRound(stdout, line, f.asJSON); err != nil {
-			return err
-		}
-		if err := appendDocs(f.out, rep.Documents); err != nil {
+		if err := monitorRound(ctx, m, f, srv, known, stdout); err != nil {
 			return err
 		}
 		if srv != nil || (f.rounds != 0 && i == f.rounds-1) {
@@ -247,38 +210,41 @@ func monitorLoop(ctx context.Context, m *monitor.Monitor, f *monitorFlags, srv *
 	return nil
 }
 
-// score compares a round's new documents with what the fixtures published.
-func score(line *roundLine, srv *fixtures.Server, known map[string]bool) {
-	var urls []string
-	for _, d := range line.Documents {
-		urls = append(urls, d.URL)
+// monitorRound runs one round (on the fixtures: their next round, scored),
+// prints it and appends its documents to --out.
+func monitorRound(ctx context.Context, m *monitor.Monitor, f *monitorFlags, srv *fixtures.Server, known map[string]bool, stdout io.Writer) error {
+	next, err := m.NextRound(ctx)
+	if err != nil {
+		return err
 	}
-	p, r, _, _ := srv.NewsScore(line.Round-1, urls)
-	n := srv.Refetches(srv.Hits(), known, line.Round-1)
-	line.NewPrecision, line.NewRecall, line.UnchangedRefetched = &p, &r, &n
+	if srv != nil {
+		srv.SetRound(next - 1)
+		srv.ResetHits()
+	}
+	rep, err := m.Round(ctx)
+	if err != nil {
+		return err
+	}
+	line := roundLine{Report: rep}
+	if rep.New > 0 {
+		line.RequestsPerNew = float64(rep.Requests) / float64(rep.New)
+	}
+	if srv != nil {
+		scoreRound(&line, srv, known, f.render)
+	}
+	if err := printRound(stdout, line, f.asJSON); err != nil {
+		return err
+	}
+	return appendDocs(f.out, rep.Documents)
 }
 
-// scoreText scores the round's new documents against the fixtures' gold
-// bodies; without rendering, articles whose body a script inserts are left
-// out (their text is not in the served HTML).
-func scoreText(line *roundLine, srv *fixtures.Server, rendered bool) {
-	var scores []eval.PageScore
-	for _, d := range line.Documents {
-		info, err := srv.Classify(d.URL)
-		if err != nil || info.Article == nil || info.Article.Scripted && !rendered {
-			continue
-		}
-		pred := d.Text
-		if d.Title != "" {
-			pred = d.Title + "\n\n" + d.Text
-		}
-		scores = append(scores, eval.ScorePage(d.URL, d.Site, info.Article.Gold(), pred))
-	}
-	n := len(scores)
-	line.TextScored = &n
-	if n > 0 {
-		f1 := eval.Summarize(scores).F1
-		line.TextF1 = &f1
+// scoreRound scores the round on the fixtures' newsroom.
+func scoreRound(line *roundLine, srv *fixtures.Server, known map[string]bool, rendered bool) {
+	sc := fixturescore.ScoreRound(srv, line.Round, line.Documents, known, rendered)
+	line.NewPrecision, line.NewRecall, line.UnchangedRefetched = &sc.NewPrecision, &sc.NewRecall, &sc.UnchangedRefetched
+	line.TextScored = &sc.TextScored
+	if sc.TextScored > 0 {
+		line.TextF1 = &sc.TextF1
 	}
 }
 
@@ -341,25 +307,17 @@ func runMonitorDocs(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs.Usage = func() { fmt.Fprint(stderr, monitorUsage); fs.PrintDefaults() }
 	db := addDBFlag(fs)
 	name := fs.String("name", "default", "monitor `name`")
-	var sel monitor.Selection
-	fs.IntVar(&sel.Round, "round", 0, "documents first stored in this round (0: all)")
-	fs.StringVar(&sel.Site, "site", "", "documents of this site (host:port as in the documents)")
-	fs.StringVar(&sel.Lang, "lang", "", "documents in this language (ISO 639-1)")
-	since := fs.String("since", "", "first seen at or after this `time`")
-	until := fs.String("until", "", "first seen before this `time`")
-	kind := fs.String("kind", monitor.KindArticle.String(), "documents of this `kind`: article, hub (found on a template of the site's hubs) or all")
-	fs.Float64Var(&sel.MinRelevance, "min-relevance", 0, "documents whose focus score (relevance) is at least this")
+	site := fs.String("site", "", "documents of this site (host:port as in the documents)")
+	var f selectFlags
+	f.addSelection(fs, "", "")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	var err error
-	if sel.Kind, err = checkKind(*kind); err != nil {
+	if err := checkKind(f.kind); err != nil {
 		return err
 	}
-	if sel.Since, err = parseWhen("--since", *since); err != nil {
-		return err
-	}
-	if sel.Until, err = parseWhen("--until", *until); err != nil {
+	sel, err := f.selection(*site)
+	if err != nil {
 		return err
 	}
 	st, err := store.Open(ctx, *db)
@@ -382,26 +340,4 @@ func runMonitorDocs(ctx context.Context, args []string, stdout, stderr io.Writer
 		}
 	}
 	return nil
-}
-
-// checkKind reads a --kind, rejecting one that names no document kind.
-func checkKind(k string) (monitor.DocKind, error) {
-	kind, err := monitor.ParseKind(k)
-	if err != nil {
-		return "", fmt.Errorf("%w: --kind %q: want article, hub or all", errUsage, k)
-	}
-	return kind, nil
-}
-
-// parseWhen reads a --since/--until time: RFC 3339 or a day.
-func parseWhen(flag, v string) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, nil
-	}
-	for _, layout := range []string{time.RFC3339, "2006-01-02"} {
-		if t, err := time.Parse(layout, v); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("%w: %s %q: want RFC 3339 (2026-03-02T18:00:00Z) or a day (2026-03-02)", errUsage, flag, v)
 }

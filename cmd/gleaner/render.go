@@ -1,58 +1,58 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
-	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/eval"
 	"github.com/gleaner/gleaner/fetchpolicy"
+	"github.com/gleaner/gleaner/renderbatch"
 	"github.com/gleaner/gleaner/store"
 )
 
-func init() {
-	register(&command{
-		name:  "render",
-		short: "render pages in headless Chromium and store them with their capture data",
-		run:   runRender,
-	})
+// renderFlags are the options of gleaner render.
+type renderFlags struct {
+	db, urlsFile, block, loadMore, screenshots, chromium, siteFrom, dataset *string
+	tabs, retries, scroll, clicks                                           *int
+	timeout                                                                 *time.Duration
+	plain, record, noBlock, isolate, keepConsent                            *bool
+	allow                                                                   listFlag
+	region                                                                  []string
+	mode                                                                    store.SiteMode
+	urls                                                                    []string
 }
 
-func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func parseRenderFlags(args []string, stderr io.Writer) (*renderFlags, error) {
 	fs := newFlagSet("render", stderr)
-	db := addDBFlag(fs)
-	urlsFile := fs.String("urls", "", "read URLs from `file`, one per line (\"-\": standard input), besides the arguments")
-	tabs := fs.Int("tabs", 2, "pages rendered at once")
-	timeout := fs.Duration("timeout", 30*time.Second, "hard cap per page; a page still loading then is stored as it is, marked partial")
-	retries := fs.Int("retries", 1, "retries of a page after the browser crashed")
-	plain := fs.Bool("plain", false, "plain HTTP fetch, no browser (static pages)")
-	record := fs.Bool("record", false, "keep each page's HTTP exchanges as served (HTTPS included), for export --format warc,wacz")
-	noBlock := fs.Bool("no-block", false, "download images, media and fonts too")
-	block := fs.String("block", strings.Join(browser.DefaultBlock, ","), "resource `types` not downloaded (Image, Media, Font, Stylesheet)")
-	isolate := fs.Bool("isolate", false, "give every page a browser context of its own (default: the pages of a site share one, cookies included)")
+	f := &renderFlags{db: addDBFlag(fs)}
+	f.urlsFile = fs.String("urls", "", "read URLs from `file`, one per line (\"-\": standard input), besides the arguments")
+	f.tabs = fs.Int("tabs", 2, "pages rendered at once")
+	f.timeout = fs.Duration("timeout", 30*time.Second, "hard cap per page; a page still loading then is stored as it is, marked partial")
+	f.retries = fs.Int("retries", 1, "retries of a page after the browser crashed")
+	f.plain = fs.Bool("plain", false, "plain HTTP fetch, no browser (static pages)")
+	f.record = fs.Bool("record", false, "keep each page's HTTP exchanges as served (HTTPS included), for export --format warc,wacz")
+	f.noBlock = fs.Bool("no-block", false, "download images, media and fonts too")
+	f.block = fs.String("block", strings.Join(browser.DefaultBlock, ","), "resource `types` not downloaded (Image, Media, Font, Stylesheet)")
+	f.isolate = fs.Bool("isolate", false, "give every page a browser context of its own (default: the pages of a site share one, cookies included)")
 	fs.Bool("share-cookies", true, "the default now (see --isolate); kept for older scripts")
-	scroll := fs.Int("scroll", 10, "scroll steps for lazy and infinite content (0: none)")
-	loadMore := fs.String("load-more", "", "CSS `selector` of a \"load more\" control (default: found by its text)")
-	clicks := fs.Int("load-more-clicks", 5, "clicks on \"load more\" at most (0: none)")
-	keepConsent := fs.Bool("keep-consent", false, "leave cookie-consent overlays in place")
-	screenshots := fs.String("screenshots", "", "write a JPEG of each page into `dir`")
-	chromium := fs.String("chromium", "", "Chromium `binary` (default: $GLEANER_CHROMIUM, chromium on PATH, /usr/bin/chromium)")
-	siteFrom := fs.String("site-from", "domain", "how a page's site is found: domain (registrable domain) or host")
-	dataset := fs.String("dataset", "", "dataset `name` to file the pages under (default: none, crawled pages)")
-	var allow listFlag
-	fs.Var(&allow, "allow-host", "allow this private/loopback `host[:port]` (repeatable), as crawl does")
-	var region []string
+	f.scroll = fs.Int("scroll", 10, "scroll steps for lazy and infinite content (0: none)")
+	f.loadMore = fs.String("load-more", "", "CSS `selector` of a \"load more\" control (default: found by its text)")
+	f.clicks = fs.Int("load-more-clicks", 5, "clicks on \"load more\" at most (0: none)")
+	f.keepConsent = fs.Bool("keep-consent", false, "leave cookie-consent overlays in place")
+	f.screenshots = fs.String("screenshots", "", "write a JPEG of each page into `dir`")
+	f.chromium = fs.String("chromium", "", "Chromium `binary` (default: $GLEANER_CHROMIUM, chromium on PATH, /usr/bin/chromium)")
+	f.siteFrom = fs.String("site-from", "domain", "how a page's site is found: domain (registrable domain) or host")
+	f.dataset = fs.String("dataset", "", "dataset `name` to file the pages under (default: none, crawled pages)")
+	fs.Var(&f.allow, "allow-host", "allow this private/loopback `host[:port]` (repeatable), as crawl does")
 	fs.Func("content-selector", "CSS `selector` of the pages' content region (repeatable, tried in order; a value is one selector or selector list, its commas are CSS's): a page is ready as soon as it shows settled text there, even with requests still in flight; a page where none matches gets the normal wait", func(s string) error {
 		if s = strings.TrimSpace(s); s != "" {
-			region = append(region, s)
+			f.region = append(f.region, s)
 		}
 		return nil
 	})
@@ -62,154 +62,122 @@ func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	urls, err := parseInterspersed(fs, args)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	if *timeout < 0 || *retries < 0 {
+	f.urls = urls
+	return f, f.check()
+}
+
+// check rejects bad values and flags that do not go together, reads
+// --urls and checks every URL.
+func (f *renderFlags) check() error {
+	var err error
+	switch {
+	case *f.timeout < 0 || *f.retries < 0:
 		return fmt.Errorf("%w: --timeout and --retries must not be negative", errUsage)
-	}
-	mode, err := store.ParseSiteMode(*siteFrom)
-	if err != nil {
-		return fmt.Errorf("%w: --site-from: %v", errUsage, err)
-	}
-	if *tabs < 1 {
+	case *f.tabs < 1:
 		return fmt.Errorf("%w: --tabs must be at least 1", errUsage)
-	}
-	if *plain && len(region) > 0 {
+	case *f.plain && len(f.region) > 0:
 		return fmt.Errorf("%w: --content-selector needs the browser (a plain fetch does not wait for anything)", errUsage)
 	}
-	if *urlsFile != "" {
-		more, err := readURLList(*urlsFile)
+	if f.mode, err = store.ParseSiteMode(*f.siteFrom); err != nil {
+		return fmt.Errorf("%w: --site-from: %v", errUsage, err)
+	}
+	if *f.urlsFile != "" {
+		more, err := readURLList(*f.urlsFile)
 		if err != nil {
 			return err
 		}
-		urls = append(urls, more...)
+		f.urls = append(f.urls, more...)
 	}
-	if len(urls) == 0 {
+	return f.checkURLs()
+}
+
+// checkURLs rejects an empty list and URLs that are not absolute http(s).
+func (f *renderFlags) checkURLs() error {
+	if len(f.urls) == 0 {
 		return fmt.Errorf("%w: no URL to render", errUsage)
 	}
-	for _, u := range urls {
-		if _, err := store.SiteOf(u, mode); err != nil || !(strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://")) {
+	for _, u := range f.urls {
+		if _, err := store.SiteOf(u, f.mode); err != nil || !(strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://")) {
 			return fmt.Errorf("%w: %q is not an absolute http(s) URL", errUsage, u)
 		}
 	}
-	if *screenshots != "" {
-		if err := os.MkdirAll(*screenshots, 0o755); err != nil {
-			return fmt.Errorf("--screenshots: %w", err)
-		}
-	}
+	return nil
+}
 
-	// The guard of crawl, with its defaults: no private, loopback or
-	// link-local target unless allowed.
-	guard := fetchpolicy.TargetGuard{Allowed: allow}
+// browserOptions are the renderer's options the flags give.
+func (f *renderFlags) browserOptions(stderr io.Writer) browser.Options {
 	opt := browser.Options{
-		ExecPath: *chromium, Tabs: *tabs, PageTimeout: *timeout, Retries: *retries,
-		Isolate: *isolate, Screenshot: *screenshots != "", NoBlock: *noBlock, Record: browser.RecordOptions{On: *record},
+		ExecPath: *f.chromium, Tabs: *f.tabs, PageTimeout: *f.timeout, Retries: *f.retries,
+		Isolate: *f.isolate, Screenshot: *f.screenshots != "", NoBlock: *f.noBlock, Record: browser.RecordOptions{On: *f.record},
 		Wait: browser.WaitOptions{
-			ScrollSteps: orNegative(*scroll), LoadMoreSelector: *loadMore,
-			LoadMoreClicks: orNegative(*clicks), KeepConsent: *keepConsent,
+			ScrollSteps: orNegative(*f.scroll), LoadMoreSelector: *f.loadMore,
+			LoadMoreClicks: orNegative(*f.clicks), KeepConsent: *f.keepConsent,
 		},
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) },
 	}
-	if !*noBlock {
-		opt.Block = eval.SplitList(*block)
-		if len(opt.Block) == 0 {
-			opt.NoBlock = true
-		}
+	if !*f.noBlock {
+		opt.Block = eval.SplitList(*f.block)
+		opt.NoBlock = len(opt.Block) == 0
 	}
-	f, err := browser.NewFetcher(guard, !*plain, opt)
+	return opt
+}
+
+func runRender(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	f, err := parseRenderFlags(args, stderr)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-
-	st, err := openStore(ctx, *db)
+	if *f.screenshots != "" {
+		if err := os.MkdirAll(*f.screenshots, 0o755); err != nil {
+			return fmt.Errorf("--screenshots: %w", err)
+		}
+	}
+	// The guard of crawl, with its defaults: no private, loopback or
+	// link-local target unless allowed.
+	fetcher, err := browser.NewFetcher(fetchpolicy.TargetGuard{Allowed: f.allow}, !*f.plain, f.browserOptions(stderr))
+	if err != nil {
+		return err
+	}
+	defer fetcher.Close()
+	st, err := openStore(ctx, *f.db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-
-	type result struct {
-		i   int
-		url string
-		p   *browser.Page
-		err error
-	}
-	jobs := make(chan int)
-	results := make(chan result)
-	var wg sync.WaitGroup
-	for range *tabs {
-		wg.Go(func() {
-			for i := range jobs {
-				p, err := fetchPage(ctx, f, urls[i], browser.PageOptions{ContentSelectors: region})
-				results <- result{i, urls[i], p, err}
-			}
-		})
-	}
-	go func() {
-		defer close(jobs)
-		for i := range urls {
-			select {
-			case jobs <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(results) }()
-
-	var failed, partial, stored int
-	var storeErr error
-	for res := range results {
-		sp, err := capture.ToStore(res.url, *dataset, mode, res.p, res.err)
-		if err != nil {
-			fmt.Fprintf(stdout, "ERR   %s: %v\n", res.url, err)
-			failed++
-			continue
-		}
-		if res.err != nil {
-			failed++
-			fmt.Fprintf(stdout, "ERR   %s: %v\n", res.url, res.err)
-		} else {
-			p := res.p
-			flag := ""
-			if p.Partial {
-				partial++
-				flag = " PARTIAL(" + p.PartialReason + ")"
-			}
-			fmt.Fprintf(stdout, "%d   %s %.1fs %d links%s %q\n", p.Status, p.FinalURL, p.Elapsed.Seconds(), len(p.Links), flag, p.Title)
-			if *screenshots != "" && len(p.Screenshot) > 0 {
-				name := filepath.Join(*screenshots, fmt.Sprintf("%04d.jpg", res.i+1))
-				if err := os.WriteFile(name, p.Screenshot, 0o644); err != nil {
-					fmt.Fprintf(stderr, "gleaner render: screenshot of %s: %v\n", res.url, err)
-				}
-			}
-		}
-		if err := st.PutPages(ctx, []*store.Page{sp}); err != nil && storeErr == nil {
-			storeErr = fmt.Errorf("store %s: %w", res.url, err)
-		} else if err == nil {
-			stored++
-		}
-	}
-	fmt.Fprintf(stdout, "rendered %d of %d pages (%d partial, %d failed), %d stored in %s\n", len(urls)-failed, len(urls), partial, failed, stored, *db)
-	if storeErr != nil {
-		return storeErr
-	}
-	if ctx.Err() != nil {
+	opt := renderbatch.Options{Workers: *f.tabs, Page: browser.PageOptions{ContentSelectors: f.region}, Dataset: *f.dataset, SiteMode: f.mode}
+	n, err := renderbatch.Run(ctx, fetcher, st, f.urls, opt, func(r renderbatch.Result) { f.report(r, stdout, stderr) })
+	fmt.Fprintf(stdout, "rendered %d of %d pages (%d partial, %d failed), %d stored in %s\n", len(f.urls)-n.Failed, len(f.urls), n.Partial, n.Failed, n.Stored, *f.db)
+	switch {
+	case err != nil:
+		return err
+	case ctx.Err() != nil:
 		return ctx.Err()
-	}
-	if failed > 0 {
-		return fmt.Errorf("%d of %d pages failed", failed, len(urls))
+	case n.Failed > 0:
+		return fmt.Errorf("%d of %d pages failed", n.Failed, len(f.urls))
 	}
 	return st.Close()
 }
 
-// fetchPage fetches u with po when f takes page options, as f.Fetch
-// otherwise.
-func fetchPage(ctx context.Context, f browser.Fetcher, u string, po browser.PageOptions) (*browser.Page, error) {
-	if pf, ok := f.(browser.PageFetcher); ok {
-		return pf.FetchPage(ctx, u, po)
+// report prints one page's line and writes its screenshot.
+func (f *renderFlags) report(r renderbatch.Result, stdout, stderr io.Writer) {
+	if r.Err != nil {
+		fmt.Fprintf(stdout, "ERR   %s: %v\n", r.URL, r.Err)
+		return
 	}
-	return f.Fetch(ctx, u)
+	p := r.Page
+	flag := ""
+	if p.Partial {
+		flag = " PARTIAL(" + p.PartialReason + ")"
+	}
+	fmt.Fprintf(stdout, "%d   %s %.1fs %d links%s %q\n", p.Status, p.FinalURL, p.Elapsed.Seconds(), len(p.Links), flag, p.Title)
+	if *f.screenshots != "" && len(p.Screenshot) > 0 {
+		name := filepath.Join(*f.screenshots, fmt.Sprintf("%04d.jpg", r.Index+1))
+		if err := os.WriteFile(name, p.Screenshot, 0o644); err != nil {
+			fmt.Fprintf(stderr, "gleaner render: screenshot of %s: %v\n", r.URL, err)
+		}
+	}
 }
 
 // orNegative maps the command's "0 means none" to the options' "negative
@@ -221,7 +189,8 @@ func orNegative(n int) int {
 	return n
 }
 
-// readURLList reads one URL per line, skipping blank lines and # comments.
+// readURLList reads the URL list of --urls: a file, or standard input
+// for "-".
 func readURLList(name string) ([]string, error) {
 	var r io.Reader = os.Stdin
 	if name != "-" {
@@ -232,15 +201,8 @@ func readURLList(name string) ([]string, error) {
 		defer f.Close()
 		r = f
 	}
-	var urls []string
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line != "" && !strings.HasPrefix(line, "#") {
-			urls = append(urls, line)
-		}
-	}
-	if err := sc.Err(); err != nil {
+	urls, err := renderbatch.ReadURLs(r)
+	if err != nil {
 		return nil, fmt.Errorf("--urls %s: %w", name, err)
 	}
 	return urls, nil

@@ -2,25 +2,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
-	"time"
 
 	"github.com/gleaner/gleaner/dashboard"
 	"github.com/gleaner/gleaner/store"
 )
-
-func init() {
-	register(&command{
-		name:  "serve",
-		short: "web dashboard: launch, pause and follow crawls live; sites' templates (MDS, heat map); pages; corpus and exports",
-		run:   runServe,
-	})
-}
 
 const defaultServeAddr = "127.0.0.1:8080"
 
@@ -85,26 +75,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return serveUntilDone(ctx, srv, ln, f.token, stdout)
 }
 
-// serveUntilDone serves h on ln until ctx ends, then shuts down.
+// serveUntilDone prints the dashboard's address and serves h on ln
+// until ctx ends.
 func serveUntilDone(ctx context.Context, h http.Handler, ln net.Listener, token string, stdout io.Writer) error {
 	u := "http://" + ln.Addr().String() + "/"
 	if token != "" {
 		u += "?token=" + token
 	}
 	fmt.Fprintf(stdout, "dashboard on %s (Ctrl-C to stop)\n", u)
-	// Requests share ctx: its end closes the live streams too.
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	return nil
+	return dashboard.Serve(ctx, h, ln)
 }

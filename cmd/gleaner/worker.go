@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io"
@@ -12,32 +13,10 @@ import (
 	"github.com/gleaner/gleaner/store"
 )
 
-func init() {
-	register(&command{
-		name:  "worker",
-		short: "join a crawl (or every running crawl) as one more worker; any number of them, on any number of machines sharing a PostgreSQL --db",
-		run:   runWorker,
-	})
-}
-
-const workerUsage = `Usage:
-  gleaner worker --db postgres://user@host:5432/gleaner [--crawl NAME] [flags]
-
-Works on the crawls stored in --db beside any number of other workers, in
-this or other processes, on this or other machines: URLs are leased from the
-shared frontier (with an expiry: a worker killed outright loses nothing, its
-leases are taken over), each host is fetched by one worker at a time and with
-the crawl's delay (host slots in the database), each site's templates are
-learned once. Workers may join and leave at any time; start crawls with
-"gleaner crawl --db postgres://…" (itself the first worker).
-
-With --crawl the worker runs that crawl until it is exhausted, reaches its
-limits or is paused. Without, it joins every running crawl (not paused, URLs
-queued) and looks for new ones every --poll, until interrupted, or until none
-is left with --exit-idle.
-
-Flags:
-`
+// workerUsage is the usage text of gleaner worker.
+//
+//go:embed usage/worker.txt
+var workerUsage string
 
 // workerFlags are the flags of gleaner worker.
 type workerFlags struct {
