@@ -99,7 +99,7 @@ var (
 )
 
 // strongLeads are the lead words of a byline that never start a name.
-const strongLeads = `(?:written|posted|words|text|article|recipe|authored|story|reporting|photos?|review(?:ed)?|insights?) (?:by|from)|by|von|par|por|door|autor(?:in|en)?|authors?|auteurs?|autore|przez|écrit par|geschrieben von|escrito por|scritto da`
+const strongLeads = `contributors?|author\(s\)|(?:written|posted|words|text|article|recipe|authored|story|reporting|photos?|review(?:ed)?|insights?) (?:by|from)|by|von|par|por|door|autor(?:in|en)?|authors?|auteurs?|autore|przez|écrit par|geschrieben von|escrito por|scritto da`
 
 // bylineAuthors are the names of the page's bylines: the first text with
 // a lead word ("By Jane Doe", or "Written by" alone before the name),
@@ -122,6 +122,32 @@ func bylineAuthors(s *scan) []string {
 			continue
 		}
 		if names := splitAuthors(l.text, true); len(names) > 0 {
+			return names
+		}
+	}
+	return datedBylineNames(s)
+}
+
+// bylineParts splits a byline that lists its parts ("Jane Doe | Senior
+// Writer | July 2, 2025", "Dec 26, 2025 • Jane Doe").
+var bylineParts = regexp.MustCompile(`\s+[|·•—]\s+`)
+
+// datedBylineNames are the names of the first dated line just after the
+// headline that lists its parts without a lead word: the parts that read
+// as a name of two words or more ("Politics | May 3, 2025" names no one).
+func datedBylineNames(s *scan) []string {
+	for _, l := range headlineLines(s, bylineWindow/4) {
+		parts := bylineParts.Split(l.text, -1)
+		if len(parts) < 2 || NormalizeDate(l.text) == "" {
+			continue
+		}
+		var names []string
+		for _, p := range parts {
+			if n := splitAuthors(p, true); len(n) == 1 && len(strings.Fields(n[0])) >= 2 && NormalizeDate(p) == "" {
+				names = append(names, n[0])
+			}
+		}
+		if len(names) > 0 {
 			return names
 		}
 	}
@@ -161,8 +187,8 @@ func isRole(words []string) bool {
 	n := 0
 	for i, w := range words {
 		lw := strings.ToLower(strings.Trim(w, ".,"))
-		if i == 0 && roleQualifiers[lw] {
-			return true
+		if i == 0 && roleQualifiers[strings.ToLower(strings.TrimRight(w, ","))] {
+			return true // "A." is an initial, not the article
 		}
 		for _, r := range roleWords {
 			if strings.HasPrefix(lw, r) {
@@ -176,6 +202,10 @@ func isRole(words []string) bool {
 	return n >= 2
 }
 
+// reParenthesis is a parenthesised part of a byline: a role or a handle
+// beside the name.
+var reParenthesis = regexp.MustCompile(`\s*\([^()]*\)`)
+
 // reSplitAuthors splits a list of names.
 var reSplitAuthors = regexp.MustCompile(`\s*(?:,|;|&|\||/|\b(?:and|AND|und|et|y|e|en|i|oraz)\b)\s*`)
 
@@ -188,6 +218,9 @@ func splitAuthors(s string, strict bool) []string {
 	s = strings.Join(strings.Fields(s), " ")
 	if m := reStrongLead.FindStringSubmatch(s); m != nil {
 		s = m[1]
+	}
+	if strict {
+		s = reParenthesis.ReplaceAllString(s, "") // "Jane Doe (Senior Editor)"
 	}
 	var out, roles []string
 	for _, p := range reSplitAuthors.Split(s, -1) {

@@ -167,13 +167,9 @@ func lineDate(text, cue string, now time.Time) string {
 // headline (the first h1, else h2; after it, then before it), then those
 // under a date's class, then under an author's.
 func orderedLines(s *scan) []line {
-	var out []line
+	out := headlineLines(s, bylineWindow)
 	if h := anchor(s); h >= 0 {
-		at := 0
-		for at < len(s.lines) && s.lines[at].index < h {
-			at++
-		}
-		out = append(out, s.lines[at:min(len(s.lines), at+bylineWindow)]...)
+		at := linesFrom(s, h)
 		for i := at - 1; i >= 0 && i >= at-bylineWindow/4; i-- {
 			out = append(out, s.lines[i])
 		}
@@ -186,6 +182,26 @@ func orderedLines(s *scan) []line {
 		}
 	}
 	return out
+}
+
+// headlineLines are the first n lines from the headline on (none when
+// the page has no headline).
+func headlineLines(s *scan, n int) []line {
+	h := anchor(s)
+	if h < 0 {
+		return nil
+	}
+	at := linesFrom(s, h)
+	return s.lines[at:min(len(s.lines), at+n)]
+}
+
+// linesFrom is the position of the first line at or after node index h.
+func linesFrom(s *scan, h int) int {
+	at := 0
+	for at < len(s.lines) && s.lines[at].index < h {
+		at++
+	}
+	return at
 }
 
 // anchor is the index of the headline element bylines are looked for

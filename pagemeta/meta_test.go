@@ -179,10 +179,39 @@ func TestSplitAuthors(t *testing.T) {
 		{"Jane Doe, Staff Writer", false, []string{"Jane Doe"}},
 		{"MD", false, nil},
 		{"What is Companion Planting?", true, nil},
+		{"By A. J. Moreau (Garden Editor)", true, []string{"A. J. Moreau"}},
+		{"A Staff Writer", true, nil},
+		{"Contributors: Janet Holm, Ivo Lind", true, []string{"Janet Holm", "Ivo Lind"}},
 	}
 	for _, c := range cases {
 		if got := splitAuthors(c.in, c.strict); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("splitAuthors(%q, %v) = %q, want %q", c.in, c.strict, got, c.want)
+		}
+	}
+}
+
+// TestBylineRegions reads the byline where a story keeps it: its own
+// footer and aside (not the site's), a page builder's "widget" boxes, a
+// byline line of parts after the headline, a "Contributors:" label.
+func TestBylineRegions(t *testing.T) {
+	cases := []struct {
+		file string
+		want []string
+	}{
+		{"author-story-footer.html", []string{"Ruth Ames"}},
+		{"author-story-aside.html", []string{"Tomas Berg"}},
+		{"author-widget-box.html", []string{"Nadia Okafor"}},
+		{"author-dated-line.html", []string{"Priya Raman"}},
+		{"author-contributors.html", []string{"Janet Holm"}},
+	}
+	for _, c := range cases {
+		src, err := os.ReadFile(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := Extract(parse(t, c.file, src), src, Options{NoLanguage: true})
+		if !reflect.DeepEqual(m.Authors, c.want) {
+			t.Errorf("%s: authors %q, want %q", c.file, m.Authors, c.want)
 		}
 	}
 }

@@ -70,32 +70,49 @@ func scanTree(t *treediff.Tree) *scan {
 			}
 		}
 	}
-	s.walk(t.Root, false, "")
+	s.walk(t.Root, region{})
 	return s
 }
 
-// walk visits n; excluded is set inside regions whose dates and names are
-// not the page's (comments, related stories, footers, sidebars); cue is
-// the byline cue of the nearest ancestor that has one.
-func (s *scan) walk(n *treediff.Node, excluded bool, cue string) {
+// region is what a walk knows of where it is: inside a region whose
+// dates and names are not the page's (comments, related stories,
+// footers, sidebars), inside the story that holds the headline (an
+// <article> or <main> around the first h1), and the byline cue of the
+// nearest ancestor that has one.
+type region struct {
+	excluded, story bool
+	cue             string
+}
+
+// walk visits n in region r.
+func (s *scan) walk(n *treediff.Node, r region) {
 	switch n.Kind {
 	case treediff.Text:
-		if !excluded {
-			s.addLine(n.Label, cue, n.Index)
+		if !r.excluded {
+			s.addLine(n.Label, r.cue, n.Index)
 		}
 		return
 	case treediff.Element:
 	default:
 		return
 	}
-	excluded = excluded || !s.keep[n] && excludedRegion(n)
-	if c := bylineCue(n); c != "" {
-		cue = c
-	}
-	s.element(n, excluded)
+	r = s.enter(n, r)
+	s.element(n, r.excluded)
 	for _, c := range n.Children {
-		s.walk(c, excluded, cue)
+		s.walk(c, r)
 	}
+}
+
+// enter is the region inside element n, n being in region r.
+func (s *scan) enter(n *treediff.Node, r region) region {
+	if s.keep[n] && (n.Label == "article" || n.Label == "main") {
+		r.story = true
+	}
+	r.excluded = r.excluded || !s.keep[n] && excludedRegion(n, r.story)
+	if c := bylineCue(n); c != "" {
+		r.cue = c
+	}
+	return r
 }
 
 func (s *scan) addLine(text, cue string, index int) {
@@ -218,25 +235,35 @@ func dateKind(n *treediff.Node) string {
 var excludedWords = map[string]bool{"comment": true, "comments": true, "related": true, "recommended": true,
 	"recommendations": true, "footer": true, "sidebar": true, "teaser": true, "teasers": true, "promo": true,
 	"newsletter": true, "trending": true, "popular": true, "reply": true, "replies": true, "discussion": true,
-	"disqus": true, "outbrain": true, "taboola": true, "widget": true, "more": true}
+	"disqus": true, "outbrain": true, "taboola": true, "more": true}
 
 // excludedRegion reports whether n holds other texts than the page's own:
 // footers, asides, navigation, comments, related stories, read from the
 // words of its class and id ("comment-list", "related_posts"); utility
 // classes ("md:[grid-area:sidebar]") say where, not what, and are skipped.
-func excludedRegion(n *treediff.Node) bool {
+// Inside the story (story set) a footer or an aside is the story's own and
+// holds its byline ("<article>…<footer>By Jane Doe</footer></article>").
+func excludedRegion(n *treediff.Node, story bool) bool {
 	switch n.Label {
-	case "footer", "aside", "nav":
+	case "footer", "aside":
+		return !story
+	case "nav":
 		return true
 	}
 	for _, tok := range strings.Fields(strings.ToLower(attr(n, "class") + " " + attr(n, "id"))) {
-		if strings.ContainsAny(tok, ":[") {
-			continue
+		if !strings.ContainsAny(tok, ":[") && excludedToken(tok, story) {
+			return true
 		}
-		for _, w := range strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '_' }) {
-			if excludedWords[w] {
-				return true
-			}
+	}
+	return false
+}
+
+// excludedToken reports whether a class or id token names an excluded
+// region: one of its words does, and a story's own footer is not one.
+func excludedToken(tok string, story bool) bool {
+	for _, w := range strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '_' }) {
+		if excludedWords[w] && !(story && w == "footer") {
+			return true
 		}
 	}
 	return false
