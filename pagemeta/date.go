@@ -104,7 +104,7 @@ var (
 	// Month names are matched in lower case (textualDate lowers its
 	// input): a case-insensitive alternation of a hundred names is slow.
 	reMonthDay = regexp.MustCompile(`(?:^|[^\p{L}])(` + monthPattern + `)\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})(?:[^\d]|$)`)
-	reDayMonth = regexp.MustCompile(`(?:^|[^\p{L}\d])(\d{1,2})(?:st|nd|rd|th|er|º|°)?\.? (?:of |de |del )?(` + monthPattern + `)\.?,? (?:de |del )?(\d{4})(?:[^\d]|$)`)
+	reDayMonth = regexp.MustCompile(`(?:^|[^\p{L}\d])(\d{1,2})(?:st|nd|rd|th|er|º|°)?\.?[ -](?:of |de |del )?(` + monthPattern + `)\.?,?[ -](?:de |del )?(\d{4})(?:[^\d]|$)`)
 	reNumeric  = regexp.MustCompile(`\b(\d{1,4})([/.-])(\d{1,2})([/.-])(\d{2,4})\b`)
 	// A time of day after a date: "5:35:18 PM", "20:36 Uhr", "20h36", "à
 	// 9 h 05", with a zone abbreviation or offset.

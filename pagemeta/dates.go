@@ -29,35 +29,28 @@ var (
 // dates returns the page's publication and modification dates, each from
 // the first source that gives a complete date: JSON-LD, meta tags,
 // itemprop and <time> elements, the bylines (a date near the headline, a
-// date-classed element), the URL. A modification date serves as the
-// publication date only when nothing else gives one, and go-htmldate's
-// when not even that.
+// date-classed element), the URL. A stated publication date that is a
+// save stamp gives way to the one the byline shows (savedStamp). A
+// modification date serves as the publication date only when nothing
+// else gives one, and go-htmldate's when not even that.
 func dates(s *scan, ld ldMeta, src []byte, opt Options) (sourced, sourced) {
-	var bylinePub, bylineMod string
-	bylines := false
-	byline := func(mod bool) string {
-		if !bylines {
-			bylinePub, bylineMod = bylineDates(s, opt.Fetched)
-			bylines = true
-		}
-		if mod {
-			return bylineMod
-		}
-		return bylinePub
-	}
+	b := &bylines{s: s, now: opt.Fetched}
 	pub := firstDate(
 		func() sourced { return sourced{NormalizeDate(ld.published), "json-ld"} },
 		func() sourced { return sourced{metaDate(s, publishedMetas), "meta"} },
 		func() sourced { return sourced{timeDate(s, "published"), "time"} },
-		func() sourced { return sourced{byline(false), "byline"} },
+		func() sourced { return sourced{b.published(), "byline"} },
 		func() sourced { return sourced{urlDate(opt.URL), "url"} },
 	)
 	mod := firstDate(
 		func() sourced { return sourced{NormalizeDate(ld.modified), "json-ld"} },
 		func() sourced { return sourced{metaDate(s, modifiedMetas), "meta"} },
 		func() sourced { return sourced{timeDate(s, "modified"), "time"} },
-		func() sourced { return sourced{byline(true), "byline"} },
+		func() sourced { return sourced{b.modified(), "byline"} },
 	)
+	if savedStamp(pub, mod) {
+		pub = shownBefore(pub, b.published())
+	}
 	if pub.value == "" {
 		pub = mod
 	}
@@ -67,6 +60,59 @@ func dates(s *scan, ld ldMeta, src []byte, opt Options) (sourced, sourced) {
 		}
 	}
 	return pub, mod
+}
+
+// bylines reads the byline dates of a page once, when first asked.
+type bylines struct {
+	s        *scan
+	now      time.Time
+	read     bool
+	pub, mod string
+}
+
+func (b *bylines) published() string { b.load(); return b.pub }
+func (b *bylines) modified() string  { b.load(); return b.mod }
+
+func (b *bylines) load() {
+	if !b.read {
+		b.pub, b.mod = bylineDates(b.s, b.now)
+		b.read = true
+	}
+}
+
+// savedStamp reports whether a stated publication date (JSON-LD, meta
+// tags) is the stamp of the page's last save rather than of its
+// publication: not before the stated modification date (many systems
+// write the time of the last save into both).
+func savedStamp(pub, mod sourced) bool {
+	if pub.source != "json-ld" && pub.source != "meta" {
+		return false
+	}
+	p, ok1 := instant(pub.value)
+	m, ok2 := instant(mod.value)
+	return ok1 && ok2 && !p.Before(m)
+}
+
+// shownBefore is the publication date the byline shows when it is an
+// earlier day than pub's, else pub.
+func shownBefore(pub sourced, shown string) sourced {
+	p, ok1 := instant(pub.value)
+	s, ok2 := instant(shown)
+	if ok1 && ok2 && shown[:10] < pub.value[:10] && s.Before(p) {
+		return sourced{shown, "byline"}
+	}
+	return pub
+}
+
+// instant parses a date as NormalizeDate writes it; a time of unknown
+// zone and a day are read as UTC.
+func instant(d string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04Z07:00", "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02"} {
+		if t, err := time.Parse(layout, d); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
 }
 
 func firstDate(fs ...func() sourced) sourced {
@@ -119,6 +165,11 @@ const bylineWindow = 40
 // nl, pl.
 var reUpdated = regexp.MustCompile(`(?i)(updated|last modified|modified|mis à jour|mise à jour|aktualisiert|geändert|actualizado|actualización|aggiornato|atualizado|bijgewerkt|aktualizacja|zaktualizowano)`)
 
+// maxDateLineWords bounds the words of a line that gives a byline date
+// without a date's or an author's class: a longer one is prose ("As of
+// July 31, 2025, the agency has received…"), not a byline.
+const maxDateLineWords = 8
+
 // maxBylineLines bounds the lines read for byline dates.
 const maxBylineLines = 120
 
@@ -131,6 +182,9 @@ func bylineDates(s *scan, now time.Time) (pub, mod string) {
 	for i, l := range orderedLines(s) {
 		if i >= maxBylineLines || pub != "" && mod != "" {
 			break
+		}
+		if l.cue == "" && len(strings.Fields(l.text)) > maxDateLineWords {
+			continue
 		}
 		before, after := l.text, ""
 		if loc := reUpdated.FindStringIndex(l.text); loc != nil {

@@ -216,6 +216,29 @@ func TestBylineRegions(t *testing.T) {
 	}
 }
 
+// TestDateRules: a stated publication date equal to the modification
+// date (a save stamp) yields to an earlier day the byline shows, not to
+// the same day; a date inside a sentence is not a byline's.
+func TestDateRules(t *testing.T) {
+	cases := []struct {
+		file, published, source string
+	}{
+		{"date-save-stamp.html", "2025-08-13", "byline"},
+		{"date-kept-stamp.html", "2025-11-29T12:28:31-05:00", "json-ld"},
+		{"date-prose.html", "2025-12-19", "byline"},
+	}
+	for _, c := range cases {
+		src, err := os.ReadFile(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := Extract(parse(t, c.file, src), src, Options{NoLanguage: true})
+		if m.Published != c.published || m.Sources.Published != c.source {
+			t.Errorf("%s: published %q from %q, want %q from %q", c.file, m.Published, m.Sources.Published, c.published, c.source)
+		}
+	}
+}
+
 func TestCutSiteName(t *testing.T) {
 	cases := []struct{ in, site, host, want string }{
 		{"Council delays the vote | Daily Example", "Daily Example", "", "Council delays the vote"},
