@@ -22,6 +22,21 @@ import (
 // be a month), "27.05.2002" (day first) and two-digit years, each with an
 // optional time ("5:35:18 PM", "10:00") and zone abbreviation or offset.
 func NormalizeDate(s string) string {
+	return normalizeDate(s, slashMonthFirst)
+}
+
+// dateOrder is how a page orders the day and month of a numeric date
+// written with slashes ("03/10/2023"): month first (the United States'
+// use, and the default) or day first (elsewhere).
+type dateOrder int
+
+const (
+	slashMonthFirst dateOrder = iota
+	slashDayFirst
+)
+
+// normalizeDate is NormalizeDate with the page's order of slashed dates.
+func normalizeDate(s string, o dateOrder) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if s == "" {
 		return ""
@@ -29,7 +44,7 @@ func NormalizeDate(s string) string {
 	if t, p, ok := parseLayouts(s); ok {
 		return formatDate(t, p)
 	}
-	return textualDate(s)
+	return textualDate(s, o)
 }
 
 // Whole-string layouts, with whether they carry a time and a zone.
@@ -161,9 +176,9 @@ var monthPattern = func() string {
 }()
 
 // textualDate finds a date written out in s, and a time after it.
-func textualDate(s string) string {
+func textualDate(s string, o dateOrder) string {
 	s = strings.ToLower(s)
-	y, m, d, end, ok := findDay(s)
+	y, m, d, end, ok := findDay(s, o)
 	if !ok {
 		return ""
 	}
@@ -206,9 +221,10 @@ type dayMatch struct {
 
 // findDay finds the first day written out in s (month name first, day
 // first, or numeric, whichever comes first).
-func findDay(s string) (int, time.Month, int, int, bool) {
+func findDay(s string, o dateOrder) (int, time.Month, int, int, bool) {
 	best := dayMatch{start: len(s) + 1}
-	for _, f := range []func(string) (dayMatch, bool){monthFirst, dayFirst, numericDate} {
+	numeric := func(s string) (dayMatch, bool) { return numericDate(s, o) }
+	for _, f := range []func(string) (dayMatch, bool){monthFirst, dayFirst, numeric} {
 		if dm, found := f(s); found && dm.start < best.start {
 			best = dm
 		}
@@ -236,7 +252,7 @@ func dayFirst(s string) (dayMatch, bool) {
 	return dayMatch{y: y, m: monthNames[strings.ToLower(s[g[4]:g[5]])], d: d, start: g[2], end: g[7], ok: plausibleYear(y) && d >= 1}, true
 }
 
-func numericDate(s string) (dayMatch, bool) {
+func numericDate(s string, o dateOrder) (dayMatch, bool) {
 	g := reNumeric.FindStringSubmatchIndex(s)
 	if g == nil || s[g[4]:g[5]] != s[g[8]:g[9]] {
 		return dayMatch{}, false
@@ -244,14 +260,15 @@ func numericDate(s string) (dayMatch, bool) {
 	a, _ := strconv.Atoi(s[g[2]:g[3]])
 	b, _ := strconv.Atoi(s[g[6]:g[7]])
 	c, _ := strconv.Atoi(s[g[10]:g[11]])
-	y, m, d := numericDay(a, b, c, s[g[4]:g[5]], g[3]-g[2])
+	y, m, d := numericDay(a, b, c, s[g[4]:g[5]] == "/" && o == slashMonthFirst, g[3]-g[2])
 	return dayMatch{y: y, m: time.Month(m), d: d, start: g[0], end: g[1], ok: plausibleYear(y) && m >= 1 && m <= 12 && d >= 1}, true
 }
 
 // numericDay orders the three numbers of a numeric date: year first when
-// the first has four digits, else month first with "/" and day first with
-// "." or "-" unless that cannot be; a two-digit year is 19xx from 70 on.
-func numericDay(a, b, c int, sep string, firstLen int) (y, m, d int) {
+// the first has four digits, else month first when monthFirst (a slashed
+// date on a page that writes them so) and day first otherwise, unless
+// that cannot be; a two-digit year is 19xx from 70 on.
+func numericDay(a, b, c int, monthFirst bool, firstLen int) (y, m, d int) {
 	if firstLen == 4 {
 		return a, b, c
 	}
@@ -262,14 +279,52 @@ func numericDay(a, b, c int, sep string, firstLen int) (y, m, d int) {
 			y = 1900 + c
 		}
 	}
-	m, d = a, b
-	if sep != "/" || a > 12 {
-		m, d = b, a
+	m, d = b, a
+	if monthFirst && a <= 12 {
+		m, d = a, b
 	}
 	if m > 12 && d <= 12 {
 		m, d = d, m
 	}
 	return y, m, d
+}
+
+// pageOrder is how page s orders slashed dates: as its own dates show
+// when one cannot be read the other way ("28/12/2005"), else as its
+// declared locale does: month first in American English and where
+// nothing is declared, day first elsewhere.
+func pageOrder(s *scan) dateOrder {
+	for _, l := range s.lines {
+		if o, ok := slashedEvidence(l.text); ok {
+			return o
+		}
+	}
+	lang, region, _ := strings.Cut(strings.ToLower(strings.ReplaceAll(s.htmlLang, "_", "-")), "-")
+	if lang == "" || lang == "en" && (region == "" || region == "us") {
+		return slashMonthFirst
+	}
+	return slashDayFirst
+}
+
+// slashedEvidence is the order a slashed date of text shows, if it can
+// be read one way only.
+func slashedEvidence(text string) (dateOrder, bool) {
+	if !strings.Contains(text, "/") {
+		return 0, false
+	}
+	g := reNumeric.FindStringSubmatch(text)
+	if g == nil || g[2] != "/" || g[4] != "/" || len(g[1]) == 4 {
+		return 0, false
+	}
+	a, _ := strconv.Atoi(g[1])
+	b, _ := strconv.Atoi(g[3])
+	switch {
+	case a > 12 && a <= 31 && b <= 12:
+		return slashDayFirst, true
+	case b > 12 && b <= 31 && a <= 12:
+		return slashMonthFirst, true
+	}
+	return 0, false
 }
 
 // zoneOf returns the location of a zone abbreviation or offset, and whether

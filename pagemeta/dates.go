@@ -36,14 +36,14 @@ var (
 func dates(s *scan, ld ldMeta, src []byte, opt Options) (sourced, sourced) {
 	b := &bylines{s: s, now: opt.Fetched}
 	pub := firstDate(
-		func() sourced { return sourced{NormalizeDate(ld.published), "json-ld"} },
+		func() sourced { return sourced{normalizeDate(ld.published, s.order), "json-ld"} },
 		func() sourced { return sourced{metaDate(s, publishedMetas), "meta"} },
 		func() sourced { return sourced{timeDate(s, "published"), "time"} },
 		func() sourced { return sourced{b.published(), "byline"} },
 		func() sourced { return sourced{urlDate(opt.URL), "url"} },
 	)
 	mod := firstDate(
-		func() sourced { return sourced{NormalizeDate(ld.modified), "json-ld"} },
+		func() sourced { return sourced{normalizeDate(ld.modified, s.order), "json-ld"} },
 		func() sourced { return sourced{metaDate(s, modifiedMetas), "meta"} },
 		func() sourced { return sourced{timeDate(s, "modified"), "time"} },
 		func() sourced { return sourced{b.modified(), "byline"} },
@@ -129,7 +129,7 @@ func firstDate(fs ...func() sourced) sourced {
 func metaDate(s *scan, names []string) string {
 	for _, k := range names {
 		for _, v := range s.metas[k] {
-			if d := NormalizeDate(v); d != "" {
+			if d := normalizeDate(v, s.order); d != "" {
 				return d
 			}
 		}
@@ -149,7 +149,7 @@ func timeDate(s *scan, kind string) string {
 			if t.kind != want {
 				continue
 			}
-			if d := NormalizeDate(t.value); d != "" {
+			if d := normalizeDate(t.value, s.order); d != "" {
 				return d
 			}
 		}
@@ -191,21 +191,21 @@ func bylineDates(s *scan, now time.Time) (pub, mod string) {
 			before, after = l.text[:loc[0]], l.text[loc[0]:]
 		}
 		if pub == "" {
-			pub = lineDate(before, l.cue, now)
+			pub = lineDate(before, l.cue, now, s.order)
 		}
 		if mod == "" && after != "" {
-			mod = lineDate(after, l.cue, now)
+			mod = lineDate(after, l.cue, now, s.order)
 		}
 	}
 	return pub, mod
 }
 
 // lineDate is the date a byline's text states, "" when none.
-func lineDate(text, cue string, now time.Time) string {
+func lineDate(text, cue string, now time.Time, o dateOrder) string {
 	// Every written date has digits; the month names' patterns are
 	// slow on the lines that cannot hold one.
 	if strings.ContainsAny(text, "0123456789") {
-		if d := NormalizeDate(text); d != "" {
+		if d := normalizeDate(text, o); d != "" {
 			return d
 		}
 	}

@@ -226,6 +226,12 @@ func TestDateRules(t *testing.T) {
 		{"date-save-stamp.html", "2025-08-13", "byline"},
 		{"date-kept-stamp.html", "2025-11-29T12:28:31-05:00", "json-ld"},
 		{"date-prose.html", "2025-12-19", "byline"},
+		// A slashed date's order: the page's own unambiguous dates,
+		// else its locale (month first in American English only).
+		{"date-order-gb.html", "2023-10-03", "byline"},
+		{"date-order-us.html", "2023-03-10", "byline"},
+		{"date-order-evidence.html", "2023-10-03", "byline"},
+		{"date-order-fr.html", "2023-10-03", "byline"},
 	}
 	for _, c := range cases {
 		src, err := os.ReadFile(filepath.Join("testdata", c.file))

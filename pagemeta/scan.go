@@ -31,6 +31,8 @@ type scan struct {
 	// keep holds the elements that hold a headline: never an excluded
 	// region, whatever their class says ("has-sidebar").
 	keep map[*treediff.Node]bool
+	// order is how the page writes slashed dates (pageOrder).
+	order dateOrder
 }
 
 // dated is a date-bearing element: its value (datetime attribute or
@@ -71,6 +73,7 @@ func scanTree(t *treediff.Tree) *scan {
 		}
 	}
 	s.walk(t.Root, region{})
+	s.order = pageOrder(s)
 	return s
 }
 
