@@ -245,6 +245,22 @@ func TestDateRules(t *testing.T) {
 	}
 }
 
+// TestHeadlineInvisible: a headline keeps no character that does not
+// show (a byte order mark or zero-width space inside a word).
+func TestHeadlineInvisible(t *testing.T) {
+	cases := []struct{ html, want string }{
+		{"<title>The B\ufeffest Ferry Routes</title><h1>The B\ufeffest Ferry Routes</h1>", "The Best Ferry Routes"},
+		{"<meta property=\"og:title\" content=\"Night\u200b Trains Return\">", "Night Trains Return"},
+		{"<h1>Soft\u00adware Updates</h1><title>Soft\u00adware Updates</title>", "Software Updates"},
+	}
+	for _, c := range cases {
+		src := []byte("<!DOCTYPE html><html><head></head><body>" + c.html + "</body></html>")
+		if got := Extract(parse(t, "page", src), src, Options{NoLanguage: true}).Title; got != c.want {
+			t.Errorf("%q: title %q, want %q", c.html, got, c.want)
+		}
+	}
+}
+
 func TestCutSiteName(t *testing.T) {
 	cases := []struct{ in, site, host, want string }{
 		{"Council delays the vote | Daily Example", "Daily Example", "", "Council delays the vote"},

@@ -25,6 +25,16 @@ func (m Meta) Headline(extracted string) string {
 // without the site's name ("meta", "json-ld", "title"); else the page's
 // only h1.
 func headline(s *scan, ld ldMeta, site, host string) (string, string) {
+	h, src := statedHeadline(s, ld, site, host)
+	return invisible.Replace(h), src
+}
+
+// invisible drops the characters that do not show in a headline: a byte
+// order mark, zero-width spaces and joiners, soft hyphens ("B\ufeffest").
+var invisible = strings.NewReplacer("\ufeff", "", "\u200b", "", "\u200c", "", "\u200d", "", "\u2060", "", "\u00ad", "")
+
+// statedHeadline is headline before the invisible characters go.
+func statedHeadline(s *scan, ld ldMeta, site, host string) (string, string) {
 	stated := []sourced{
 		{s.meta("og:title", "twitter:title"), "meta"},
 		{ld.headline, "json-ld"},
