@@ -30,21 +30,7 @@ func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
 	var siteOnly []string
 	siteSource := ""
 	for _, c := range candidates {
-		var names, sites []string
-		for _, r := range c.raw {
-			for _, n := range splitAuthors(r, c.source == "byline" || c.source == "link") {
-				switch {
-				case containsFold(names, n) || containsFold(sites, n):
-				case namesSite(n, site, host):
-					sites = append(sites, n)
-				default:
-					names = append(names, n)
-				}
-			}
-		}
-		if len(names) > maxAuthors {
-			names = names[:1] // a list of posters, not a byline: the first is the page's
-		}
+		names, sites := sourceNames(c.raw, c.source == "byline" || c.source == "link", site, host)
 		if len(names) > 0 {
 			return names, c.source
 		}
@@ -53,6 +39,28 @@ func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
 		}
 	}
 	return siteOnly, siteSource
+}
+
+// sourceNames are the distinct names one source gives (strict for names
+// read from the page's text, see splitAuthors), apart from those that
+// name the site; more than maxAuthors are a list of posters, not a
+// byline, and only the first is the page's.
+func sourceNames(raw []string, strict bool, site, host string) (names, sites []string) {
+	for _, r := range raw {
+		for _, n := range splitAuthors(r, strict) {
+			switch {
+			case containsFold(names, n) || containsFold(sites, n):
+			case namesSite(n, site, host):
+				sites = append(sites, n)
+			default:
+				names = append(names, n)
+			}
+		}
+	}
+	if len(names) > maxAuthors {
+		names = names[:1]
+	}
+	return names, sites
 }
 
 // maxAuthors bounds the authors one source gives: more are the posters
@@ -105,16 +113,9 @@ const strongLeads = `contributors?|author\(s\)|(?:written|posted|words|text|arti
 // a lead word ("By Jane Doe", or "Written by" alone before the name),
 // else the first text under an author class that reads as names.
 func bylineAuthors(s *scan) []string {
-	for i, l := range s.lines {
-		if m := reByline.FindStringSubmatch(l.text); m != nil && (l.cue == "author" || leadWordStrong(l.text)) {
-			if names := splitAuthors(m[1], true); len(names) > 0 {
-				return names
-			}
-		}
-		if reLeadAlone.MatchString(l.text) && i+1 < len(s.lines) {
-			if names := splitAuthors(s.lines[i+1].text, true); len(names) > 0 {
-				return names
-			}
+	for i := range s.lines {
+		if names := ledNames(s.lines, i); len(names) > 0 {
+			return names
 		}
 	}
 	for _, l := range s.lines {
@@ -126,6 +127,21 @@ func bylineAuthors(s *scan) []string {
 		}
 	}
 	return datedBylineNames(s)
+}
+
+// ledNames are the names line i gives after its lead word ("By Jane
+// Doe"), or the next line after a lead word alone ("Written by").
+func ledNames(lines []line, i int) []string {
+	l := lines[i]
+	if m := reByline.FindStringSubmatch(l.text); m != nil && (l.cue == "author" || leadWordStrong(l.text)) {
+		if names := splitAuthors(m[1], true); len(names) > 0 {
+			return names
+		}
+	}
+	if reLeadAlone.MatchString(l.text) && i+1 < len(lines) {
+		return splitAuthors(lines[i+1].text, true)
+	}
+	return nil
 }
 
 // bylineParts splits a byline that lists its parts ("Jane Doe | Senior
@@ -141,17 +157,23 @@ func datedBylineNames(s *scan) []string {
 		if len(parts) < 2 || NormalizeDate(l.text) == "" {
 			continue
 		}
-		var names []string
-		for _, p := range parts {
-			if n := splitAuthors(p, true); len(n) == 1 && len(strings.Fields(n[0])) >= 2 && NormalizeDate(p) == "" {
-				names = append(names, n[0])
-			}
-		}
-		if len(names) > 0 {
+		if names := partNames(parts); len(names) > 0 {
 			return names
 		}
 	}
 	return nil
+}
+
+// partNames are the parts of a byline that are a name of two words or
+// more, not a date.
+func partNames(parts []string) []string {
+	var names []string
+	for _, p := range parts {
+		if n := splitAuthors(p, true); len(n) == 1 && len(strings.Fields(n[0])) >= 2 && NormalizeDate(p) == "" {
+			names = append(names, n[0])
+		}
+	}
+	return names
 }
 
 // reLeadAlone is a byline's lead word alone on its line.
@@ -184,22 +206,27 @@ var roleQualifiers = map[string]bool{"senior": true, "chief": true, "contributin
 // role words ("Times Staff Writer"), or a role word or qualifier first
 // ("Editor", "Senior Editor"); "Ann Writer" is a name.
 func isRole(words []string) bool {
+	if len(words) > 0 && (roleQualifiers[strings.ToLower(strings.TrimRight(words[0], ","))] || roleWord(words[0])) {
+		return true // "A." is an initial, not the article
+	}
 	n := 0
-	for i, w := range words {
-		lw := strings.ToLower(strings.Trim(w, ".,"))
-		if i == 0 && roleQualifiers[strings.ToLower(strings.TrimRight(w, ","))] {
-			return true // "A." is an initial, not the article
-		}
-		for _, r := range roleWords {
-			if strings.HasPrefix(lw, r) {
-				n++
-				if i == 0 {
-					return true
-				}
-			}
+	for _, w := range words {
+		if roleWord(w) {
+			n++
 		}
 	}
 	return n >= 2
+}
+
+// roleWord reports whether w starts with a role word ("Editors", "Staff").
+func roleWord(w string) bool {
+	lw := strings.ToLower(strings.Trim(w, ".,"))
+	for _, r := range roleWords {
+		if strings.HasPrefix(lw, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // reParenthesis is a parenthesised part of a byline: a role or a handle
@@ -222,7 +249,18 @@ func splitAuthors(s string, strict bool) []string {
 	if strict {
 		s = reParenthesis.ReplaceAllString(s, "") // "Jane Doe (Senior Editor)"
 	}
-	var out, roles []string
+	out, roles := nameParts(s, strict)
+	if len(out) == 0 && len(roles) == 1 {
+		// A desk's signature the page states ("News Desk"), not a role
+		// beside a name ("Jane Doe, Staff Writer").
+		return roles
+	}
+	return out
+}
+
+// nameParts are the parts of a list of names that read as names, and
+// those that are a role alone (a desk), for splitAuthors.
+func nameParts(s string, strict bool) (out, roles []string) {
 	for _, p := range reSplitAuthors.Split(s, -1) {
 		p = strings.Trim(p, " .:-–—()")
 		if strict {
@@ -235,12 +273,7 @@ func splitAuthors(s string, strict bool) []string {
 			roles = append(roles, p)
 		}
 	}
-	if len(out) == 0 && len(roles) == 1 {
-		// A desk's signature the page states ("News Desk"), not a role
-		// beside a name ("Jane Doe, Staff Writer").
-		return roles
-	}
-	return out
+	return out, roles
 }
 
 // credential reports whether p is a credential after a name ("MD", "PhD").
@@ -272,12 +305,18 @@ func writtenName(p string, words []string) bool {
 		return false
 	}
 	for _, w := range words {
-		lw := strings.ToLower(w)
-		if notNames[lw] || unicode.IsLower([]rune(w)[0]) && !nameParticles[lw] {
+		if !nameWord(w) {
 			return false
 		}
 	}
 	return true
+}
+
+// nameWord reports whether w can be a word of a name: capitalised or a
+// particle ("van"), not an author box's word ("Bio").
+func nameWord(w string) bool {
+	lw := strings.ToLower(w)
+	return !notNames[lw] && (!unicode.IsLower([]rune(w)[0]) || nameParticles[lw])
 }
 
 // nameParticles are the lower-case words inside names ("Ludwig van
@@ -320,12 +359,7 @@ func onlyRole(words []string) bool {
 		return true // a credential: "MD", "RD"
 	}
 	for _, w := range words {
-		lw := strings.ToLower(strings.Trim(w, ".,"))
-		role := roleQualifiers[lw]
-		for _, r := range roleWords {
-			role = role || strings.HasPrefix(lw, r)
-		}
-		if !role {
+		if !roleQualifiers[strings.ToLower(strings.Trim(w, ".,"))] && !roleWord(w) {
 			return false
 		}
 	}
