@@ -3,6 +3,7 @@ package pagemeta
 import (
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -141,17 +142,21 @@ func metaDate(s *scan, names []string) string {
 // modified); for published, else the first date element of no stated
 // kind.
 func timeDate(s *scan, kind string) string {
-	for _, want := range []string{kind, ""} {
-		if want == "" && kind != "published" {
-			break
+	if d := timeOfKind(s, kind); d != "" || kind != "published" {
+		return d
+	}
+	return timeOfKind(s, "")
+}
+
+// timeOfKind is the first complete date of the page's date elements of
+// that kind ("" for those of no stated kind).
+func timeOfKind(s *scan, kind string) string {
+	for _, t := range s.times {
+		if t.kind != kind {
+			continue
 		}
-		for _, t := range s.times {
-			if t.kind != want {
-				continue
-			}
-			if d := normalizeDate(t.value, s.order); d != "" {
-				return d
-			}
+		if d := normalizeDate(t.value, s.order); d != "" {
+			return d
 		}
 	}
 	return ""
@@ -186,10 +191,7 @@ func bylineDates(s *scan, now time.Time) (pub, mod string) {
 		if l.cue == "" && len(strings.Fields(l.text)) > maxDateLineWords {
 			continue
 		}
-		before, after := l.text, ""
-		if loc := reUpdated.FindStringIndex(l.text); loc != nil {
-			before, after = l.text[:loc[0]], l.text[loc[0]:]
-		}
+		before, after := splitUpdated(l.text)
 		if pub == "" {
 			pub = lineDate(before, l.cue, now, s.order)
 		}
@@ -198,6 +200,16 @@ func bylineDates(s *scan, now time.Time) (pub, mod string) {
 		}
 	}
 	return pub, mod
+}
+
+// splitUpdated parts a byline at its modification mark ("Published 2
+// May, updated 3 May"): the part before, and the part from the mark on
+// ("" when it has none).
+func splitUpdated(text string) (before, after string) {
+	if loc := reUpdated.FindStringIndex(text); loc != nil {
+		return text[:loc[0]], text[loc[0]:]
+	}
+	return text, ""
 }
 
 // lineDate is the date a byline's text states, "" when none.
@@ -221,18 +233,25 @@ func lineDate(text, cue string, now time.Time, o dateOrder) string {
 // headline (the first h1, else h2; after it, then before it), then those
 // under a date's class, then under an author's.
 func orderedLines(s *scan) []line {
-	out := headlineLines(s, bylineWindow)
+	// A copy: appending to the lines after the headline would write over
+	// the page's next lines.
+	out := slices.Clone(headlineLines(s, bylineWindow))
 	if h := anchor(s); h >= 0 {
 		at := linesFrom(s, h)
 		for i := at - 1; i >= 0 && i >= at-bylineWindow/4; i-- {
 			out = append(out, s.lines[i])
 		}
 	}
-	for _, cue := range []string{"date", "author"} {
-		for _, l := range s.lines {
-			if l.cue == cue {
-				out = append(out, l)
-			}
+	out = append(out, cuedLines(s, "date")...)
+	return append(out, cuedLines(s, "author")...)
+}
+
+// cuedLines are the page's lines under a class that gives that cue.
+func cuedLines(s *scan, cue string) []line {
+	var out []line
+	for _, l := range s.lines {
+		if l.cue == cue {
+			out = append(out, l)
 		}
 	}
 	return out

@@ -1,6 +1,7 @@
 package pagemeta
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gleaner/gleaner/treediff"
@@ -64,14 +65,7 @@ const maxLineWords = 30
 
 // scanTree walks t once.
 func scanTree(t *treediff.Tree) *scan {
-	s := &scan{metas: map[string][]string{}, keep: map[*treediff.Node]bool{}}
-	for _, n := range t.Nodes {
-		if n.Kind == treediff.Element && n.Label == "h1" {
-			for a := n; a != nil && !s.keep[a]; a = a.Parent {
-				s.keep[a] = true
-			}
-		}
-	}
+	s := &scan{metas: map[string][]string{}, keep: headlineHolders(t)}
 	s.walk(t.Root, region{})
 	s.order = pageOrder(s)
 	return s
@@ -85,6 +79,20 @@ func scanTree(t *treediff.Tree) *scan {
 type region struct {
 	excluded, story bool
 	cue             string
+}
+
+// headlineHolders are the elements that hold an h1, the h1 included.
+func headlineHolders(t *treediff.Tree) map[*treediff.Node]bool {
+	keep := map[*treediff.Node]bool{}
+	for _, n := range t.Nodes {
+		if n.Kind != treediff.Element || n.Label != "h1" {
+			continue
+		}
+		for a := n; a != nil && !keep[a]; a = a.Parent {
+			keep[a] = true
+		}
+	}
+	return keep
 }
 
 // walk visits n in region r.
@@ -108,9 +116,7 @@ func (s *scan) walk(n *treediff.Node, r region) {
 
 // enter is the region inside element n, n being in region r.
 func (s *scan) enter(n *treediff.Node, r region) region {
-	if s.keep[n] && (n.Label == "article" || n.Label == "main") {
-		r.story = true
-	}
+	r.story = r.story || s.keep[n] && (n.Label == "article" || n.Label == "main")
 	r.excluded = r.excluded || !s.keep[n] && excludedRegion(n, r.story)
 	if c := bylineCue(n); c != "" {
 		r.cue = c
@@ -133,17 +139,22 @@ func (s *scan) element(n *treediff.Node, excluded bool) {
 	if excluded {
 		return
 	}
-	switch n.Label {
-	case "h1":
-		s.headings = append(s.headings, n)
-	case "h2":
-		s.subheads = append(s.subheads, n)
-	}
+	s.heading(n)
 	if n.Label == "time" || itemprop(n, "datepublished", "datemodified", "datecreated", "dateupdated") {
 		s.times = append(s.times, dated{value: firstOf(attr(n, "datetime"), attr(n, "content"), n.Text()), kind: dateKind(n), index: n.Index})
 	}
 	if n.Label != "meta" && n.Label != "link" {
 		s.author(n)
+	}
+}
+
+// heading keeps n if it is an h1 (a headline) or an h2 (an old page's).
+func (s *scan) heading(n *treediff.Node) {
+	switch n.Label {
+	case "h1":
+		s.headings = append(s.headings, n)
+	case "h2":
+		s.subheads = append(s.subheads, n)
 	}
 }
 
@@ -155,12 +166,10 @@ func (s *scan) statement(n *treediff.Node) {
 	case "meta":
 		s.addMeta(n)
 	case "title":
-		if s.docTitle == "" {
-			s.docTitle = strings.Join(strings.Fields(n.Text()), " ")
-		}
+		s.docTitle = firstOf(s.docTitle, strings.Join(strings.Fields(n.Text()), " "))
 	case "link":
-		if rel, _ := n.Attr("rel"); hasToken(rel, "canonical") && s.canonical == "" {
-			s.canonical, _ = n.Attr("href")
+		if hasToken(attr(n, "rel"), "canonical") {
+			s.canonical = firstOf(s.canonical, attr(n, "href"))
 		}
 	}
 }
@@ -170,17 +179,23 @@ func (s *scan) statement(n *treediff.Node) {
 func (s *scan) author(n *treediff.Node) {
 	switch {
 	case itemprop(n, "author", "creator"):
-		scope := itemScope(n)
-		if len(s.propAuthors) == 0 {
-			s.propScope = scope
-		}
-		if scope == s.propScope {
-			s.propAuthors = append(s.propAuthors, propName(n))
-		}
+		s.propAuthor(n)
 	case hasToken(attr(n, "rel"), "author"):
 		s.relAuthors = append(s.relAuthors, n.Text())
 	case n.Label == "a" && authorPage(attr(n, "href")):
 		s.hrefAuthors = append(s.hrefAuthors, n.Text())
+	}
+}
+
+// propAuthor keeps an itemprop=author element's name when it is of the
+// same item as the first one.
+func (s *scan) propAuthor(n *treediff.Node) {
+	scope := itemScope(n)
+	if len(s.propAuthors) == 0 {
+		s.propScope = scope
+	}
+	if scope == s.propScope {
+		s.propAuthors = append(s.propAuthors, propName(n))
 	}
 }
 
@@ -225,12 +240,22 @@ func propName(n *treediff.Node) string {
 func dateKind(n *treediff.Node) string {
 	s := strings.ToLower(attr(n, "itemprop") + " " + attr(n, "class") + " " + attr(n, "id"))
 	switch {
-	case strings.Contains(s, "modif") || strings.Contains(s, "update"):
+	case containsAny(s, "modif", "update"):
 		return "modified"
-	case strings.Contains(s, "publi") || strings.Contains(s, "created") || attr(n, "pubdate") != "" || hasAttr(n, "pubdate"):
+	case containsAny(s, "publi", "created") || hasAttr(n, "pubdate"):
 		return "published"
 	}
 	return ""
+}
+
+// containsAny reports whether s contains one of words.
+func containsAny(s string, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // Words of a class or id that mark a region whose dates and names belong
@@ -277,27 +302,28 @@ func excludedToken(tok string, story bool) bool {
 // meta, info, ts), else "".
 func bylineCue(n *treediff.Node) string {
 	c := strings.ToLower(attr(n, "class") + " " + attr(n, "id"))
-	if strings.TrimSpace(c) == "" {
+	switch {
+	case strings.TrimSpace(c) == "":
 		return ""
+	case containsAny(c, "byline", "author", "autor", "auteur", "writer"):
+		return "author"
+	case containsAny(c, "date", "time", "publish", "posted", "datum", "fecha") || hasClassWord(c, "meta", "info", "ts"):
+		return "date"
 	}
-	for _, w := range []string{"byline", "author", "autor", "auteur", "writer"} {
-		if strings.Contains(c, w) {
-			return "author"
-		}
-	}
-	for _, w := range []string{"date", "time", "publish", "posted", "datum", "fecha"} {
-		if strings.Contains(c, w) {
-			return "date"
-		}
-	}
+	return ""
+}
+
+// hasClassWord reports whether a class or id list has one of words as a
+// word of a token ("post-meta", "entry_info").
+func hasClassWord(c string, words ...string) bool {
 	for _, tok := range strings.Fields(c) {
 		for _, w := range strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '_' }) {
-			if w == "meta" || w == "info" || w == "ts" {
-				return "date"
+			if slices.Contains(words, w) {
+				return true
 			}
 		}
 	}
-	return ""
+	return false
 }
 
 // authorPathWords name the folder of authors' pages in a link's path.
