@@ -16,21 +16,25 @@ import (
 // else; the site's name is kept only when no source does (a blog named
 // after its author, a company's post signed by the company).
 func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
+	// strict: names read from the page's text (see splitAuthors); a
+	// desk's byline is read as its signature.
 	candidates := []struct {
 		raw    []string
 		source string
+		strict bool
 	}{
-		{ld.authors, "json-ld"},
-		{metaAuthors(s), "meta"},
-		{s.propAuthors, "itemprop"},
-		{s.relAuthors, "link"},
-		{bylineAuthors(s), "byline"},
-		{firstN(s.hrefAuthors, 3), "link"},
+		{ld.authors, "json-ld", false},
+		{metaAuthors(s), "meta", false},
+		{s.propAuthors, "itemprop", false},
+		{s.relAuthors, "link", true},
+		{bylineAuthors(s), "byline", true},
+		{firstN(s.hrefAuthors, 3), "link", true},
+		{deskByline(s), "byline", false},
 	}
 	var siteOnly []string
 	siteSource := ""
 	for _, c := range candidates {
-		names, sites := sourceNames(c.raw, c.source == "byline" || c.source == "link", site, host)
+		names, sites := sourceNames(c.raw, c.strict, site, host)
 		if len(names) > 0 {
 			return names, c.source
 		}
@@ -174,6 +178,67 @@ func partNames(parts []string) []string {
 		}
 	}
 	return names
+}
+
+// deskWords sign a byline as a desk's, first or last ("The Currency
+// editors", "Team Example").
+var deskWords = map[string]bool{"team": true, "desk": true, "editors": true, "staff": true, "newsroom": true,
+	"redaktion": true, "rédaction": true, "redacción": true, "redazione": true, "redactie": true}
+
+// deskByline is the first byline that a desk signs ("By the Example
+// Team", "Team Example" under an author's class), for a page no person
+// signs.
+func deskByline(s *scan) []string {
+	for i, l := range s.lines {
+		text, ok := bylineText(s.lines, i)
+		if !ok && l.cue != "author" {
+			continue
+		}
+		if d := deskName(text); d != "" {
+			return []string{d}
+		}
+	}
+	return nil
+}
+
+// bylineText is what line i signs after a lead word (on it, or alone
+// before it on the line before); ok is false when it has none.
+func bylineText(lines []line, i int) (string, bool) {
+	if reLeadAlone.MatchString(lines[i].text) && i+1 < len(lines) {
+		return lines[i+1].text, true
+	}
+	if m := reStrongLead.FindStringSubmatch(lines[i].text); m != nil && leadWordStrong(lines[i].text) {
+		return m[1], true
+	}
+	return lines[i].text, false
+}
+
+// deskName is p when it is a desk's signature: two to five words, a
+// desk word first or last, the others capitalised or "the", "of", "and".
+func deskName(p string) string {
+	p = strings.Trim(p, " .:-–—")
+	words := strings.Fields(p)
+	if len(words) < 2 || len(words) > 5 || strings.ContainsAny(p, "0123456789@?!:|") {
+		return ""
+	}
+	if !deskWords[strings.ToLower(words[0])] && !deskWords[strings.ToLower(words[len(words)-1])] {
+		return ""
+	}
+	named := false
+	for _, w := range words {
+		lw := strings.ToLower(w)
+		switch {
+		case deskWords[lw] || lw == "the" || lw == "of" || lw == "and":
+		case unicode.IsUpper([]rune(w)[0]) && !notNames[lw] && !roleWord(w):
+			named = true
+		default:
+			return ""
+		}
+	}
+	if !named {
+		return ""
+	}
+	return p
 }
 
 // reLeadAlone is a byline's lead word alone on its line.

@@ -192,7 +192,8 @@ func TestSplitAuthors(t *testing.T) {
 
 // TestBylineRegions reads the byline where a story keeps it: its own
 // footer and aside (not the site's), a page builder's "widget" boxes, a
-// byline line of parts after the headline, a "Contributors:" label.
+// byline line of parts after the headline, a "Contributors:" label, a
+// desk's signature.
 func TestBylineRegions(t *testing.T) {
 	cases := []struct {
 		file string
@@ -203,6 +204,9 @@ func TestBylineRegions(t *testing.T) {
 		{"author-widget-box.html", []string{"Nadia Okafor"}},
 		{"author-dated-line.html", []string{"Priya Raman"}},
 		{"author-contributors.html", []string{"Janet Holm"}},
+		// A desk signs only a page no person signs.
+		{"author-desk.html", []string{"the Harbour Bakery Team"}},
+		{"author-desk-person.html", []string{"Mia Lund"}},
 	}
 	for _, c := range cases {
 		src, err := os.ReadFile(filepath.Join("testdata", c.file))
