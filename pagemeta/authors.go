@@ -224,6 +224,16 @@ func deskName(p string) string {
 	if !deskWords[strings.ToLower(words[0])] && !deskWords[strings.ToLower(words[len(words)-1])] {
 		return ""
 	}
+	if !namedDesk(words) {
+		return ""
+	}
+	return p
+}
+
+// namedDesk reports whether a desk's words name it: each a desk word, a
+// joining word or capitalised, and one at least capitalised and neither
+// a role nor an author box's word.
+func namedDesk(words []string) bool {
 	named := false
 	for _, w := range words {
 		lw := strings.ToLower(w)
@@ -232,13 +242,10 @@ func deskName(p string) string {
 		case unicode.IsUpper([]rune(w)[0]) && !notNames[lw] && !roleWord(w):
 			named = true
 		default:
-			return ""
+			return false
 		}
 	}
-	if !named {
-		return ""
-	}
-	return p
+	return named
 }
 
 // reLeadAlone is a byline's lead word alone on its line.
