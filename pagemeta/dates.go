@@ -82,16 +82,17 @@ func (b *bylines) load() {
 }
 
 // savedStamp reports whether a stated publication date (JSON-LD, meta
-// tags) is the stamp of the page's last save rather than of its
-// publication: not before the stated modification date (many systems
-// write the time of the last save into both).
+// tags) may be the stamp of the page's last save rather than of its
+// publication: not before the stated modification date, or of its day
+// (many systems write the time of the last save into both, some in
+// UTC where the byline shows the local day).
 func savedStamp(pub, mod sourced) bool {
 	if pub.source != "json-ld" && pub.source != "meta" {
 		return false
 	}
 	p, ok1 := instant(pub.value)
 	m, ok2 := instant(mod.value)
-	return ok1 && ok2 && !p.Before(m)
+	return ok1 && ok2 && (!p.Before(m) || pub.value[:10] == mod.value[:10])
 }
 
 // shownBefore is the publication date the byline shows when it is an

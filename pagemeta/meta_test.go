@@ -220,15 +220,16 @@ func TestBylineRegions(t *testing.T) {
 	}
 }
 
-// TestDateRules: a stated publication date equal to the modification
-// date (a save stamp) yields to an earlier day the byline shows, not to
-// the same day; a date inside a sentence is not a byline's.
+// TestDateRules: a stated publication date not before the modification
+// date, or of its day (a save stamp), yields to an earlier day the byline
+// shows, not to the same day; a date inside a sentence is not a byline's.
 func TestDateRules(t *testing.T) {
 	cases := []struct {
 		file, published, source string
 	}{
 		{"date-save-stamp.html", "2025-08-13", "byline"},
 		{"date-kept-stamp.html", "2025-11-29T12:28:31-05:00", "json-ld"},
+		{"date-same-day.html", "2025-12-18", "byline"},
 		{"date-prose.html", "2025-12-19", "byline"},
 		// A slashed date's order: the page's own unambiguous dates,
 		// else its locale (month first in American English only).
