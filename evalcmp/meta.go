@@ -70,6 +70,10 @@ type metaReport struct {
 	// identified on the text, Agree those where it is the declared one (no
 	// gold language: agreement is a floor on errors, not a score).
 	Declared, Identified, Agree int
+	// Languages counts the pages of at least 50 words by declared
+	// language and Gleaner's ("en>en", "none>en", "en>fr"): the
+	// agreement table, disagreements to read by hand.
+	Languages map[string]int `json:"languages"`
 }
 
 // metaMiss is one field Gleaner got wrong or missed on one page.
@@ -91,13 +95,7 @@ func metaCompare(ctx context.Context, manifest string, types []string) (*metaRep
 	if err != nil {
 		return nil, err
 	}
-	rep := &metaReport{Fields: map[string]map[string]*tally{}, DateSources: map[string]int{}}
-	for _, f := range metaFields {
-		rep.Fields[f] = map[string]*tally{}
-		for _, me := range metaMethods {
-			rep.Fields[f][me] = &tally{}
-		}
-	}
+	rep := newMetaReport()
 	for _, e := range m.Entries {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -114,6 +112,18 @@ func metaCompare(ctx context.Context, manifest string, types []string) (*metaRep
 		}
 	}
 	return rep, nil
+}
+
+// newMetaReport is an empty report, a tally per field and method.
+func newMetaReport() *metaReport {
+	rep := &metaReport{Fields: map[string]map[string]*tally{}, DateSources: map[string]int{}, Languages: map[string]int{}}
+	for _, f := range metaFields {
+		rep.Fields[f] = map[string]*tally{}
+		for _, me := range metaMethods {
+			rep.Fields[f][me] = &tally{}
+		}
+	}
+	return rep
 }
 
 // page scores both methods on one page.
@@ -137,7 +147,11 @@ func (r *metaReport) page(m *dataset.Manifest, e dataset.Entry, g goldMeta) erro
 
 // language counts a page's identified language against its declared one.
 func (r *metaReport) language(p pageMeta) {
-	if p.Words < 50 || p.Declared == "" {
+	if p.Words < 50 {
+		return
+	}
+	r.Languages[firstOf(p.Declared, "none")+">"+firstOf(p.Lang, "none")]++
+	if p.Declared == "" {
 		return
 	}
 	r.Declared++
@@ -370,8 +384,32 @@ func (r *metaReport) write(w io.Writer) error {
 			r.Declared, r.Identified, r.Agree, 100*float64(r.Agree)/float64(max(r.Identified, 1)))
 	}
 	r.writeDateSources(w)
+	r.writeLanguages(w)
 	_, err := fmt.Fprintf(w, "\n%d pages\n", r.Pages)
 	return err
+}
+
+// writeLanguages prints the pages of 50 words or more by declared and
+// identified language, most first.
+func (r *metaReport) writeLanguages(w io.Writer) {
+	if len(r.Languages) == 0 {
+		return
+	}
+	pairs := make([]string, 0, len(r.Languages))
+	for p := range r.Languages {
+		pairs = append(pairs, p)
+	}
+	sort.Slice(pairs, func(i, j int) bool {
+		if r.Languages[pairs[i]] != r.Languages[pairs[j]] {
+			return r.Languages[pairs[i]] > r.Languages[pairs[j]]
+		}
+		return pairs[i] < pairs[j]
+	})
+	fmt.Fprintf(w, "\nPages of 50 words or more, declared>identified language:")
+	for _, p := range pairs {
+		fmt.Fprintf(w, " %s %d", p, r.Languages[p])
+	}
+	fmt.Fprintln(w)
 }
 
 // writeDateSources prints the shares of Gleaner's date sources, if any.

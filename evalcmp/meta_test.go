@@ -42,7 +42,7 @@ func TestMetaCompare(t *testing.T) {
 	if err := run(context.Background(), []string{"--manifest", metaManifest, "--meta", "all"}, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"title", "trafilatura", "date sources", "3 pages"} {
+	for _, s := range []string{"title", "trafilatura", "date sources", "declared>identified", "3 pages"} {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("report lacks %q:\n%s", s, out.String())
 		}

@@ -16,35 +16,25 @@ import (
 // else; the site's name is kept only when no source does (a blog named
 // after its author, a company's post signed by the company).
 func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
+	// strict: names read from the page's text (see splitAuthors); a
+	// desk's byline is read as its signature.
 	candidates := []struct {
 		raw    []string
 		source string
+		strict bool
 	}{
-		{ld.authors, "json-ld"},
-		{metaAuthors(s), "meta"},
-		{s.propAuthors, "itemprop"},
-		{s.relAuthors, "link"},
-		{bylineAuthors(s), "byline"},
-		{firstN(s.hrefAuthors, 3), "link"},
+		{ld.authors, "json-ld", false},
+		{metaAuthors(s), "meta", false},
+		{s.propAuthors, "itemprop", false},
+		{s.relAuthors, "link", true},
+		{bylineAuthors(s), "byline", true},
+		{firstN(s.hrefAuthors, 3), "link", true},
+		{deskByline(s), "byline", false},
 	}
 	var siteOnly []string
 	siteSource := ""
 	for _, c := range candidates {
-		var names, sites []string
-		for _, r := range c.raw {
-			for _, n := range splitAuthors(r, c.source == "byline" || c.source == "link") {
-				switch {
-				case containsFold(names, n) || containsFold(sites, n):
-				case namesSite(n, site, host):
-					sites = append(sites, n)
-				default:
-					names = append(names, n)
-				}
-			}
-		}
-		if len(names) > maxAuthors {
-			names = names[:1] // a list of posters, not a byline: the first is the page's
-		}
+		names, sites := sourceNames(c.raw, c.strict, site, host)
 		if len(names) > 0 {
 			return names, c.source
 		}
@@ -53,6 +43,28 @@ func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
 		}
 	}
 	return siteOnly, siteSource
+}
+
+// sourceNames are the distinct names one source gives (strict for names
+// read from the page's text, see splitAuthors), apart from those that
+// name the site; more than maxAuthors are a list of posters, not a
+// byline, and only the first is the page's.
+func sourceNames(raw []string, strict bool, site, host string) (names, sites []string) {
+	for _, r := range raw {
+		for _, n := range splitAuthors(r, strict) {
+			switch {
+			case containsFold(names, n) || containsFold(sites, n):
+			case namesSite(n, site, host):
+				sites = append(sites, n)
+			default:
+				names = append(names, n)
+			}
+		}
+	}
+	if len(names) > maxAuthors {
+		names = names[:1]
+	}
+	return names, sites
 }
 
 // maxAuthors bounds the authors one source gives: more are the posters
@@ -99,22 +111,15 @@ var (
 )
 
 // strongLeads are the lead words of a byline that never start a name.
-const strongLeads = `(?:written|posted|words|text|article|recipe|authored|story|reporting|photos?|review(?:ed)?|insights?) (?:by|from)|by|von|par|por|door|autor(?:in|en)?|authors?|auteurs?|autore|przez|écrit par|geschrieben von|escrito por|scritto da`
+const strongLeads = `contributors?|author\(s\)|(?:written|posted|words|text|article|recipe|authored|story|reporting|photos?|review(?:ed)?|insights?) (?:by|from)|by|von|par|por|door|autor(?:in|en)?|authors?|auteurs?|autore|przez|écrit par|geschrieben von|escrito por|scritto da`
 
 // bylineAuthors are the names of the page's bylines: the first text with
 // a lead word ("By Jane Doe", or "Written by" alone before the name),
 // else the first text under an author class that reads as names.
 func bylineAuthors(s *scan) []string {
-	for i, l := range s.lines {
-		if m := reByline.FindStringSubmatch(l.text); m != nil && (l.cue == "author" || leadWordStrong(l.text)) {
-			if names := splitAuthors(m[1], true); len(names) > 0 {
-				return names
-			}
-		}
-		if reLeadAlone.MatchString(l.text) && i+1 < len(s.lines) {
-			if names := splitAuthors(s.lines[i+1].text, true); len(names) > 0 {
-				return names
-			}
+	for i := range s.lines {
+		if names := ledNames(s.lines, i); len(names) > 0 {
+			return names
 		}
 	}
 	for _, l := range s.lines {
@@ -125,7 +130,122 @@ func bylineAuthors(s *scan) []string {
 			return names
 		}
 	}
+	return datedBylineNames(s)
+}
+
+// ledNames are the names line i gives after its lead word ("By Jane
+// Doe"), or the next line after a lead word alone ("Written by").
+func ledNames(lines []line, i int) []string {
+	l := lines[i]
+	if m := reByline.FindStringSubmatch(l.text); m != nil && (l.cue == "author" || leadWordStrong(l.text)) {
+		if names := splitAuthors(m[1], true); len(names) > 0 {
+			return names
+		}
+	}
+	if reLeadAlone.MatchString(l.text) && i+1 < len(lines) {
+		return splitAuthors(lines[i+1].text, true)
+	}
 	return nil
+}
+
+// bylineParts splits a byline that lists its parts ("Jane Doe | Senior
+// Writer | July 2, 2025", "Dec 26, 2025 • Jane Doe").
+var bylineParts = regexp.MustCompile(`\s+[|·•—]\s+`)
+
+// datedBylineNames are the names of the first dated line just after the
+// headline that lists its parts without a lead word: the parts that read
+// as a name of two words or more ("Politics | May 3, 2025" names no one).
+func datedBylineNames(s *scan) []string {
+	for _, l := range headlineLines(s, bylineWindow/4) {
+		parts := bylineParts.Split(l.text, -1)
+		if len(parts) < 2 || NormalizeDate(l.text) == "" {
+			continue
+		}
+		if names := partNames(parts); len(names) > 0 {
+			return names
+		}
+	}
+	return nil
+}
+
+// partNames are the parts of a byline that are a name of two words or
+// more, not a date.
+func partNames(parts []string) []string {
+	var names []string
+	for _, p := range parts {
+		if n := splitAuthors(p, true); len(n) == 1 && len(strings.Fields(n[0])) >= 2 && NormalizeDate(p) == "" {
+			names = append(names, n[0])
+		}
+	}
+	return names
+}
+
+// deskWords sign a byline as a desk's, first or last ("The Currency
+// editors", "Team Example").
+var deskWords = map[string]bool{"team": true, "desk": true, "editors": true, "staff": true, "newsroom": true,
+	"redaktion": true, "rédaction": true, "redacción": true, "redazione": true, "redactie": true}
+
+// deskByline is the first byline that a desk signs ("By the Example
+// Team", "Team Example" under an author's class), for a page no person
+// signs.
+func deskByline(s *scan) []string {
+	for i, l := range s.lines {
+		text, ok := bylineText(s.lines, i)
+		if !ok && l.cue != "author" {
+			continue
+		}
+		if d := deskName(text); d != "" {
+			return []string{d}
+		}
+	}
+	return nil
+}
+
+// bylineText is what line i signs after a lead word (on it, or alone
+// before it on the line before); ok is false when it has none.
+func bylineText(lines []line, i int) (string, bool) {
+	if reLeadAlone.MatchString(lines[i].text) && i+1 < len(lines) {
+		return lines[i+1].text, true
+	}
+	if m := reStrongLead.FindStringSubmatch(lines[i].text); m != nil && leadWordStrong(lines[i].text) {
+		return m[1], true
+	}
+	return lines[i].text, false
+}
+
+// deskName is p when it is a desk's signature: two to five words, a
+// desk word first or last, the others capitalised or "the", "of", "and".
+func deskName(p string) string {
+	p = strings.Trim(p, " .:-–—")
+	words := strings.Fields(p)
+	if len(words) < 2 || len(words) > 5 || strings.ContainsAny(p, "0123456789@?!:|") {
+		return ""
+	}
+	if !deskWords[strings.ToLower(words[0])] && !deskWords[strings.ToLower(words[len(words)-1])] {
+		return ""
+	}
+	if !namedDesk(words) {
+		return ""
+	}
+	return p
+}
+
+// namedDesk reports whether a desk's words name it: each a desk word, a
+// joining word or capitalised, and one at least capitalised and neither
+// a role nor an author box's word.
+func namedDesk(words []string) bool {
+	named := false
+	for _, w := range words {
+		lw := strings.ToLower(w)
+		switch {
+		case deskWords[lw] || lw == "the" || lw == "of" || lw == "and":
+		case unicode.IsUpper([]rune(w)[0]) && !notNames[lw] && !roleWord(w):
+			named = true
+		default:
+			return false
+		}
+	}
+	return named
 }
 
 // reLeadAlone is a byline's lead word alone on its line.
@@ -158,23 +278,32 @@ var roleQualifiers = map[string]bool{"senior": true, "chief": true, "contributin
 // role words ("Times Staff Writer"), or a role word or qualifier first
 // ("Editor", "Senior Editor"); "Ann Writer" is a name.
 func isRole(words []string) bool {
+	if len(words) > 0 && (roleQualifiers[strings.ToLower(strings.TrimRight(words[0], ","))] || roleWord(words[0])) {
+		return true // "A." is an initial, not the article
+	}
 	n := 0
-	for i, w := range words {
-		lw := strings.ToLower(strings.Trim(w, ".,"))
-		if i == 0 && roleQualifiers[lw] {
-			return true
-		}
-		for _, r := range roleWords {
-			if strings.HasPrefix(lw, r) {
-				n++
-				if i == 0 {
-					return true
-				}
-			}
+	for _, w := range words {
+		if roleWord(w) {
+			n++
 		}
 	}
 	return n >= 2
 }
+
+// roleWord reports whether w starts with a role word ("Editors", "Staff").
+func roleWord(w string) bool {
+	lw := strings.ToLower(strings.Trim(w, ".,"))
+	for _, r := range roleWords {
+		if strings.HasPrefix(lw, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// reParenthesis is a parenthesised part of a byline: a role or a handle
+// beside the name.
+var reParenthesis = regexp.MustCompile(`\s*\([^()]*\)`)
 
 // reSplitAuthors splits a list of names.
 var reSplitAuthors = regexp.MustCompile(`\s*(?:,|;|&|\||/|\b(?:and|AND|und|et|y|e|en|i|oraz)\b)\s*`)
@@ -189,7 +318,21 @@ func splitAuthors(s string, strict bool) []string {
 	if m := reStrongLead.FindStringSubmatch(s); m != nil {
 		s = m[1]
 	}
-	var out, roles []string
+	if strict {
+		s = reParenthesis.ReplaceAllString(s, "") // "Jane Doe (Senior Editor)"
+	}
+	out, roles := nameParts(s, strict)
+	if len(out) == 0 && len(roles) == 1 {
+		// A desk's signature the page states ("News Desk"), not a role
+		// beside a name ("Jane Doe, Staff Writer").
+		return roles
+	}
+	return out
+}
+
+// nameParts are the parts of a list of names that read as names, and
+// those that are a role alone (a desk), for splitAuthors.
+func nameParts(s string, strict bool) (out, roles []string) {
 	for _, p := range reSplitAuthors.Split(s, -1) {
 		p = strings.Trim(p, " .:-–—()")
 		if strict {
@@ -202,12 +345,7 @@ func splitAuthors(s string, strict bool) []string {
 			roles = append(roles, p)
 		}
 	}
-	if len(out) == 0 && len(roles) == 1 {
-		// A desk's signature the page states ("News Desk"), not a role
-		// beside a name ("Jane Doe, Staff Writer").
-		return roles
-	}
-	return out
+	return out, roles
 }
 
 // credential reports whether p is a credential after a name ("MD", "PhD").
@@ -239,12 +377,18 @@ func writtenName(p string, words []string) bool {
 		return false
 	}
 	for _, w := range words {
-		lw := strings.ToLower(w)
-		if notNames[lw] || unicode.IsLower([]rune(w)[0]) && !nameParticles[lw] {
+		if !nameWord(w) {
 			return false
 		}
 	}
 	return true
+}
+
+// nameWord reports whether w can be a word of a name: capitalised or a
+// particle ("van"), not an author box's word ("Bio").
+func nameWord(w string) bool {
+	lw := strings.ToLower(w)
+	return !notNames[lw] && (!unicode.IsLower([]rune(w)[0]) || nameParticles[lw])
 }
 
 // nameParticles are the lower-case words inside names ("Ludwig van
@@ -287,12 +431,7 @@ func onlyRole(words []string) bool {
 		return true // a credential: "MD", "RD"
 	}
 	for _, w := range words {
-		lw := strings.ToLower(strings.Trim(w, ".,"))
-		role := roleQualifiers[lw]
-		for _, r := range roleWords {
-			role = role || strings.HasPrefix(lw, r)
-		}
-		if !role {
+		if !roleQualifiers[strings.ToLower(strings.Trim(w, ".,"))] && !roleWord(w) {
 			return false
 		}
 	}

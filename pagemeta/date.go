@@ -22,6 +22,21 @@ import (
 // be a month), "27.05.2002" (day first) and two-digit years, each with an
 // optional time ("5:35:18 PM", "10:00") and zone abbreviation or offset.
 func NormalizeDate(s string) string {
+	return normalizeDate(s, slashMonthFirst)
+}
+
+// dateOrder is how a page orders the day and month of a numeric date
+// written with slashes ("03/10/2023"): month first (the United States'
+// use, and the default) or day first (elsewhere).
+type dateOrder int
+
+const (
+	slashMonthFirst dateOrder = iota
+	slashDayFirst
+)
+
+// normalizeDate is NormalizeDate with the page's order of slashed dates.
+func normalizeDate(s string, o dateOrder) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if s == "" {
 		return ""
@@ -29,7 +44,7 @@ func NormalizeDate(s string) string {
 	if t, p, ok := parseLayouts(s); ok {
 		return formatDate(t, p)
 	}
-	return textualDate(s)
+	return textualDate(s, o)
 }
 
 // Whole-string layouts, with whether they carry a time and a zone.
@@ -69,18 +84,23 @@ func parseLayouts(s string) (time.Time, precision, bool) {
 		if err != nil || !plausibleYear(t.Year()) {
 			continue
 		}
-		// time.Parse reads a zone abbreviation it does not know as UTC+0
-		// under that name: look it up, else the offset is unknown.
-		name, off := t.Zone()
-		if !l.prec.zone || off != 0 || name == "UTC" || name == "GMT" || name == "" {
-			return t, l.prec, true
-		}
-		p := l.prec
-		loc, known := zoneOf(name)
-		p.zone = known
-		return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, loc), p, true
+		t, p := namedZone(t, l.prec)
+		return t, p, true
 	}
 	return time.Time{}, precision{}, false
+}
+
+// namedZone gives t the offset of the zone abbreviation it was parsed
+// with: time.Parse reads one it does not know as UTC+0 under that name.
+// An abbreviation zoneOf does not know either leaves the offset unknown.
+func namedZone(t time.Time, p precision) (time.Time, precision) {
+	name, off := t.Zone()
+	if !p.zone || off != 0 || name == "UTC" || name == "GMT" || name == "" {
+		return t, p
+	}
+	loc, known := zoneOf(name)
+	p.zone = known
+	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), 0, loc), p
 }
 
 func plausibleYear(y int) bool { return y >= 1970 && y <= 2100 }
@@ -104,7 +124,7 @@ var (
 	// Month names are matched in lower case (textualDate lowers its
 	// input): a case-insensitive alternation of a hundred names is slow.
 	reMonthDay = regexp.MustCompile(`(?:^|[^\p{L}])(` + monthPattern + `)\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})(?:[^\d]|$)`)
-	reDayMonth = regexp.MustCompile(`(?:^|[^\p{L}\d])(\d{1,2})(?:st|nd|rd|th|er|º|°)?\.? (?:of |de |del )?(` + monthPattern + `)\.?,? (?:de |del )?(\d{4})(?:[^\d]|$)`)
+	reDayMonth = regexp.MustCompile(`(?:^|[^\p{L}\d])(\d{1,2})(?:st|nd|rd|th|er|º|°)?\.?[ -](?:of |de |del )?(` + monthPattern + `)\.?,?[ -](?:de |del )?(\d{4})(?:[^\d]|$)`)
 	reNumeric  = regexp.MustCompile(`\b(\d{1,4})([/.-])(\d{1,2})([/.-])(\d{2,4})\b`)
 	// A time of day after a date: "5:35:18 PM", "20:36 Uhr", "20h36", "à
 	// 9 h 05", with a zone abbreviation or offset.
@@ -161,9 +181,9 @@ var monthPattern = func() string {
 }()
 
 // textualDate finds a date written out in s, and a time after it.
-func textualDate(s string) string {
+func textualDate(s string, o dateOrder) string {
 	s = strings.ToLower(s)
-	y, m, d, end, ok := findDay(s)
+	y, m, d, end, ok := findDay(s, o)
 	if !ok {
 		return ""
 	}
@@ -175,24 +195,34 @@ func textualDate(s string) string {
 	if c == nil {
 		return formatDate(t, precision{})
 	}
-	hh, _ := strconv.Atoi(c[1])
-	mm, _ := strconv.Atoi(c[2])
-	ss, _ := strconv.Atoi(c[3])
-	switch strings.ToLower(c[4]) {
-	case "p":
-		if hh < 12 {
-			hh += 12
-		}
-	case "a":
-		if hh == 12 {
-			hh = 0
-		}
-	}
-	if hh > 23 || mm > 59 || ss > 59 {
+	hh, mm, ss, ok := clock(c)
+	if !ok {
 		return formatDate(t, precision{})
 	}
 	loc, known := zoneOf(c[5])
 	return formatDate(time.Date(y, m, d, hh, mm, ss, 0, loc), precision{time: true, seconds: c[3] != "", zone: known})
+}
+
+// clock is the time of day of a reClock match, on 24 hours; ok is false
+// for an impossible one.
+func clock(c []string) (hh, mm, ss int, ok bool) {
+	hh, _ = strconv.Atoi(c[1])
+	mm, _ = strconv.Atoi(c[2])
+	ss, _ = strconv.Atoi(c[3])
+	hh = hour24(hh, strings.ToLower(c[4]))
+	return hh, mm, ss, hh <= 23 && mm <= 59 && ss <= 59
+}
+
+// hour24 is hour h of a 12-hour clock marked "a" or "p" on 24 hours
+// (h itself without a mark).
+func hour24(h int, mark string) int {
+	switch {
+	case mark == "p" && h < 12:
+		return h + 12
+	case mark == "a" && h == 12:
+		return 0
+	}
+	return h
 }
 
 // dayMatch is a day found in a text: its fields, where its text starts
@@ -206,9 +236,10 @@ type dayMatch struct {
 
 // findDay finds the first day written out in s (month name first, day
 // first, or numeric, whichever comes first).
-func findDay(s string) (int, time.Month, int, int, bool) {
+func findDay(s string, o dateOrder) (int, time.Month, int, int, bool) {
 	best := dayMatch{start: len(s) + 1}
-	for _, f := range []func(string) (dayMatch, bool){monthFirst, dayFirst, numericDate} {
+	numeric := func(s string) (dayMatch, bool) { return numericDate(s, o) }
+	for _, f := range []func(string) (dayMatch, bool){monthFirst, dayFirst, numeric} {
 		if dm, found := f(s); found && dm.start < best.start {
 			best = dm
 		}
@@ -236,7 +267,7 @@ func dayFirst(s string) (dayMatch, bool) {
 	return dayMatch{y: y, m: monthNames[strings.ToLower(s[g[4]:g[5]])], d: d, start: g[2], end: g[7], ok: plausibleYear(y) && d >= 1}, true
 }
 
-func numericDate(s string) (dayMatch, bool) {
+func numericDate(s string, o dateOrder) (dayMatch, bool) {
 	g := reNumeric.FindStringSubmatchIndex(s)
 	if g == nil || s[g[4]:g[5]] != s[g[8]:g[9]] {
 		return dayMatch{}, false
@@ -244,33 +275,97 @@ func numericDate(s string) (dayMatch, bool) {
 	a, _ := strconv.Atoi(s[g[2]:g[3]])
 	b, _ := strconv.Atoi(s[g[6]:g[7]])
 	c, _ := strconv.Atoi(s[g[10]:g[11]])
-	y, m, d := numericDay(a, b, c, s[g[4]:g[5]], g[3]-g[2])
+	y, m, d := numericDay(a, b, c, s[g[4]:g[5]] == "/" && o == slashMonthFirst, g[3]-g[2])
 	return dayMatch{y: y, m: time.Month(m), d: d, start: g[0], end: g[1], ok: plausibleYear(y) && m >= 1 && m <= 12 && d >= 1}, true
 }
 
 // numericDay orders the three numbers of a numeric date: year first when
-// the first has four digits, else month first with "/" and day first with
-// "." or "-" unless that cannot be; a two-digit year is 19xx from 70 on.
-func numericDay(a, b, c int, sep string, firstLen int) (y, m, d int) {
+// the first has four digits, else month first when monthFirst (a slashed
+// date on a page that writes them so) and day first otherwise, unless
+// that cannot be; a two-digit year is 19xx from 70 on.
+func numericDay(a, b, c int, monthFirst bool, firstLen int) (y, m, d int) {
 	if firstLen == 4 {
 		return a, b, c
 	}
-	y = c
-	if y < 100 {
-		y += 2000
-		if c >= 70 {
-			y = 1900 + c
-		}
-	}
-	m, d = a, b
-	if sep != "/" || a > 12 {
-		m, d = b, a
+	y = fullYear(c)
+	m, d = b, a
+	if monthFirst && a <= 12 {
+		m, d = a, b
 	}
 	if m > 12 && d <= 12 {
 		m, d = d, m
 	}
 	return y, m, d
 }
+
+// fullYear is a year written with two digits or more: 19xx from 70 on,
+// 20xx below.
+func fullYear(y int) int {
+	switch {
+	case y >= 100:
+		return y
+	case y >= 70:
+		return 1900 + y
+	}
+	return 2000 + y
+}
+
+// pageOrder is how page s orders slashed dates: as its own dates show
+// when one cannot be read the other way ("28/12/2005"), else as its
+// declared locale does: month first in American English and where
+// nothing is declared, day first elsewhere.
+func pageOrder(s *scan) dateOrder {
+	for _, l := range s.lines {
+		if o, ok := slashedEvidence(l.text); ok {
+			return o
+		}
+	}
+	return localeOrder(s.htmlLang)
+}
+
+// localeOrder is the order of slashed dates of a language tag: month
+// first in American English and where nothing is declared, day first
+// elsewhere.
+func localeOrder(tag string) dateOrder {
+	lang, region, _ := strings.Cut(strings.ToLower(strings.ReplaceAll(tag, "_", "-")), "-")
+	if lang == "" || lang == "en" && (region == "" || region == "us") {
+		return slashMonthFirst
+	}
+	return slashDayFirst
+}
+
+// slashedEvidence is the order a slashed date of text shows, if it can
+// be read one way only.
+func slashedEvidence(text string) (dateOrder, bool) {
+	a, b, ok := slashedPair(text)
+	switch {
+	case !ok:
+		return 0, false
+	case dayOnly(a) && b <= 12:
+		return slashDayFirst, true
+	case dayOnly(b) && a <= 12:
+		return slashMonthFirst, true
+	}
+	return 0, false
+}
+
+// slashedPair are the first two numbers of text's first numeric date
+// when it is slashed and not year first ("03/10/2023": 3, 10).
+func slashedPair(text string) (a, b int, ok bool) {
+	if !strings.Contains(text, "/") {
+		return 0, 0, false
+	}
+	g := reNumeric.FindStringSubmatch(text)
+	if g == nil || g[2] != "/" || g[4] != "/" || len(g[1]) == 4 {
+		return 0, 0, false
+	}
+	a, _ = strconv.Atoi(g[1])
+	b, _ = strconv.Atoi(g[3])
+	return a, b, true
+}
+
+// dayOnly reports whether n can be a day of the month and not a month.
+func dayOnly(n int) bool { return n > 12 && n <= 31 }
 
 // zoneOf returns the location of a zone abbreviation or offset, and whether
 // it is known.
@@ -280,17 +375,27 @@ func zoneOf(z string) (*time.Location, bool) {
 	if h, ok := hours[strings.ToUpper(z)]; ok {
 		return time.FixedZone(strings.ToUpper(z), h*3600), true
 	}
-	if len(z) >= 5 && (z[0] == '+' || z[0] == '-') {
-		digits := strings.ReplaceAll(z[1:], ":", "")
-		hh, err1 := strconv.Atoi(digits[:2])
-		mm, err2 := strconv.Atoi(digits[2:])
-		if err1 == nil && err2 == nil && hh <= 14 && mm < 60 {
-			off := hh*3600 + mm*60
-			if z[0] == '-' {
-				off = -off
-			}
-			return time.FixedZone("", off), true
-		}
+	if off, ok := offsetOf(z); ok {
+		return time.FixedZone("", off), true
 	}
 	return time.UTC, false
+}
+
+// offsetOf is the offset in seconds an offset such as "+05:30" or
+// "-0800" states.
+func offsetOf(z string) (int, bool) {
+	if len(z) < 5 || z[0] != '+' && z[0] != '-' {
+		return 0, false
+	}
+	digits := strings.ReplaceAll(z[1:], ":", "")
+	hh, err1 := strconv.Atoi(digits[:2])
+	mm, err2 := strconv.Atoi(digits[2:])
+	if err1 != nil || err2 != nil || hh > 14 || mm >= 60 {
+		return 0, false
+	}
+	off := hh*3600 + mm*60
+	if z[0] == '-' {
+		off = -off
+	}
+	return off, true
 }

@@ -20,6 +20,7 @@ func TestNormalizeDate(t *testing.T) {
 		{"Updated: Sept. 14th 2019", "2019-09-14"},
 		{"Monday 2 March 2024 09:05 GMT", "2024-03-02T09:05Z"},
 		{"14 of June, 2010", "2010-06-14"},
+		{"Updated on 19-Dec-2025", "2025-12-19"},
 		// Not dates: never a zero date, never a headline.
 		{"", ""},
 		{"0001-01-01T00:00:00Z", ""},

@@ -3,6 +3,7 @@ package pagemeta
 import (
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,35 +30,28 @@ var (
 // dates returns the page's publication and modification dates, each from
 // the first source that gives a complete date: JSON-LD, meta tags,
 // itemprop and <time> elements, the bylines (a date near the headline, a
-// date-classed element), the URL. A modification date serves as the
-// publication date only when nothing else gives one, and go-htmldate's
-// when not even that.
+// date-classed element), the URL. A stated publication date that is a
+// save stamp gives way to the one the byline shows (savedStamp). A
+// modification date serves as the publication date only when nothing
+// else gives one, and go-htmldate's when not even that.
 func dates(s *scan, ld ldMeta, src []byte, opt Options) (sourced, sourced) {
-	var bylinePub, bylineMod string
-	bylines := false
-	byline := func(mod bool) string {
-		if !bylines {
-			bylinePub, bylineMod = bylineDates(s, opt.Fetched)
-			bylines = true
-		}
-		if mod {
-			return bylineMod
-		}
-		return bylinePub
-	}
+	b := &bylines{s: s, now: opt.Fetched}
 	pub := firstDate(
-		func() sourced { return sourced{NormalizeDate(ld.published), "json-ld"} },
+		func() sourced { return sourced{normalizeDate(ld.published, s.order), "json-ld"} },
 		func() sourced { return sourced{metaDate(s, publishedMetas), "meta"} },
 		func() sourced { return sourced{timeDate(s, "published"), "time"} },
-		func() sourced { return sourced{byline(false), "byline"} },
+		func() sourced { return sourced{b.published(), "byline"} },
 		func() sourced { return sourced{urlDate(opt.URL), "url"} },
 	)
 	mod := firstDate(
-		func() sourced { return sourced{NormalizeDate(ld.modified), "json-ld"} },
+		func() sourced { return sourced{normalizeDate(ld.modified, s.order), "json-ld"} },
 		func() sourced { return sourced{metaDate(s, modifiedMetas), "meta"} },
 		func() sourced { return sourced{timeDate(s, "modified"), "time"} },
-		func() sourced { return sourced{byline(true), "byline"} },
+		func() sourced { return sourced{b.modified(), "byline"} },
 	)
+	if savedStamp(pub, mod) {
+		pub = shownBefore(pub, b.published())
+	}
 	if pub.value == "" {
 		pub = mod
 	}
@@ -67,6 +61,60 @@ func dates(s *scan, ld ldMeta, src []byte, opt Options) (sourced, sourced) {
 		}
 	}
 	return pub, mod
+}
+
+// bylines reads the byline dates of a page once, when first asked.
+type bylines struct {
+	s        *scan
+	now      time.Time
+	read     bool
+	pub, mod string
+}
+
+func (b *bylines) published() string { b.load(); return b.pub }
+func (b *bylines) modified() string  { b.load(); return b.mod }
+
+func (b *bylines) load() {
+	if !b.read {
+		b.pub, b.mod = bylineDates(b.s, b.now)
+		b.read = true
+	}
+}
+
+// savedStamp reports whether a stated publication date (JSON-LD, meta
+// tags) may be the stamp of the page's last save rather than of its
+// publication: not before the stated modification date, or of its day
+// (many systems write the time of the last save into both, some in
+// UTC where the byline shows the local day).
+func savedStamp(pub, mod sourced) bool {
+	if pub.source != "json-ld" && pub.source != "meta" {
+		return false
+	}
+	p, ok1 := instant(pub.value)
+	m, ok2 := instant(mod.value)
+	return ok1 && ok2 && (!p.Before(m) || pub.value[:10] == mod.value[:10])
+}
+
+// shownBefore is the publication date the byline shows when it is an
+// earlier day than pub's, else pub.
+func shownBefore(pub sourced, shown string) sourced {
+	p, ok1 := instant(pub.value)
+	s, ok2 := instant(shown)
+	if ok1 && ok2 && shown[:10] < pub.value[:10] && s.Before(p) {
+		return sourced{shown, "byline"}
+	}
+	return pub
+}
+
+// instant parses a date as NormalizeDate writes it; a time of unknown
+// zone and a day are read as UTC.
+func instant(d string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04Z07:00", "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02"} {
+		if t, err := time.Parse(layout, d); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
 }
 
 func firstDate(fs ...func() sourced) sourced {
@@ -83,7 +131,7 @@ func firstDate(fs ...func() sourced) sourced {
 func metaDate(s *scan, names []string) string {
 	for _, k := range names {
 		for _, v := range s.metas[k] {
-			if d := NormalizeDate(v); d != "" {
+			if d := normalizeDate(v, s.order); d != "" {
 				return d
 			}
 		}
@@ -95,17 +143,21 @@ func metaDate(s *scan, names []string) string {
 // modified); for published, else the first date element of no stated
 // kind.
 func timeDate(s *scan, kind string) string {
-	for _, want := range []string{kind, ""} {
-		if want == "" && kind != "published" {
-			break
+	if d := timeOfKind(s, kind); d != "" || kind != "published" {
+		return d
+	}
+	return timeOfKind(s, "")
+}
+
+// timeOfKind is the first complete date of the page's date elements of
+// that kind ("" for those of no stated kind).
+func timeOfKind(s *scan, kind string) string {
+	for _, t := range s.times {
+		if t.kind != kind {
+			continue
 		}
-		for _, t := range s.times {
-			if t.kind != want {
-				continue
-			}
-			if d := NormalizeDate(t.value); d != "" {
-				return d
-			}
+		if d := normalizeDate(t.value, s.order); d != "" {
+			return d
 		}
 	}
 	return ""
@@ -118,6 +170,11 @@ const bylineWindow = 40
 // reUpdated marks a modification in a byline, in en, fr, de, es, it, pt,
 // nl, pl.
 var reUpdated = regexp.MustCompile(`(?i)(updated|last modified|modified|mis à jour|mise à jour|aktualisiert|geändert|actualizado|actualización|aggiornato|atualizado|bijgewerkt|aktualizacja|zaktualizowano)`)
+
+// maxDateLineWords bounds the words of a line that gives a byline date
+// without a date's or an author's class: a longer one is prose ("As of
+// July 31, 2025, the agency has received…"), not a byline.
+const maxDateLineWords = 8
 
 // maxBylineLines bounds the lines read for byline dates.
 const maxBylineLines = 120
@@ -132,26 +189,36 @@ func bylineDates(s *scan, now time.Time) (pub, mod string) {
 		if i >= maxBylineLines || pub != "" && mod != "" {
 			break
 		}
-		before, after := l.text, ""
-		if loc := reUpdated.FindStringIndex(l.text); loc != nil {
-			before, after = l.text[:loc[0]], l.text[loc[0]:]
+		if l.cue == "" && len(strings.Fields(l.text)) > maxDateLineWords {
+			continue
 		}
+		before, after := splitUpdated(l.text)
 		if pub == "" {
-			pub = lineDate(before, l.cue, now)
+			pub = lineDate(before, l.cue, now, s.order)
 		}
 		if mod == "" && after != "" {
-			mod = lineDate(after, l.cue, now)
+			mod = lineDate(after, l.cue, now, s.order)
 		}
 	}
 	return pub, mod
 }
 
+// splitUpdated parts a byline at its modification mark ("Published 2
+// May, updated 3 May"): the part before, and the part from the mark on
+// ("" when it has none).
+func splitUpdated(text string) (before, after string) {
+	if loc := reUpdated.FindStringIndex(text); loc != nil {
+		return text[:loc[0]], text[loc[0]:]
+	}
+	return text, ""
+}
+
 // lineDate is the date a byline's text states, "" when none.
-func lineDate(text, cue string, now time.Time) string {
+func lineDate(text, cue string, now time.Time, o dateOrder) string {
 	// Every written date has digits; the month names' patterns are
 	// slow on the lines that cannot hold one.
 	if strings.ContainsAny(text, "0123456789") {
-		if d := NormalizeDate(text); d != "" {
+		if d := normalizeDate(text, o); d != "" {
 			return d
 		}
 	}
@@ -167,25 +234,48 @@ func lineDate(text, cue string, now time.Time) string {
 // headline (the first h1, else h2; after it, then before it), then those
 // under a date's class, then under an author's.
 func orderedLines(s *scan) []line {
-	var out []line
+	// A copy: appending to the lines after the headline would write over
+	// the page's next lines.
+	out := slices.Clone(headlineLines(s, bylineWindow))
 	if h := anchor(s); h >= 0 {
-		at := 0
-		for at < len(s.lines) && s.lines[at].index < h {
-			at++
-		}
-		out = append(out, s.lines[at:min(len(s.lines), at+bylineWindow)]...)
+		at := linesFrom(s, h)
 		for i := at - 1; i >= 0 && i >= at-bylineWindow/4; i-- {
 			out = append(out, s.lines[i])
 		}
 	}
-	for _, cue := range []string{"date", "author"} {
-		for _, l := range s.lines {
-			if l.cue == cue {
-				out = append(out, l)
-			}
+	out = append(out, cuedLines(s, "date")...)
+	return append(out, cuedLines(s, "author")...)
+}
+
+// cuedLines are the page's lines under a class that gives that cue.
+func cuedLines(s *scan, cue string) []line {
+	var out []line
+	for _, l := range s.lines {
+		if l.cue == cue {
+			out = append(out, l)
 		}
 	}
 	return out
+}
+
+// headlineLines are the first n lines from the headline on (none when
+// the page has no headline).
+func headlineLines(s *scan, n int) []line {
+	h := anchor(s)
+	if h < 0 {
+		return nil
+	}
+	at := linesFrom(s, h)
+	return s.lines[at:min(len(s.lines), at+n)]
+}
+
+// linesFrom is the position of the first line at or after node index h.
+func linesFrom(s *scan, h int) int {
+	at := 0
+	for at < len(s.lines) && s.lines[at].index < h {
+		at++
+	}
+	return at
 }
 
 // anchor is the index of the headline element bylines are looked for

@@ -3,6 +3,7 @@ package pagemeta
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -41,23 +42,30 @@ func readJSONLD(src []byte) ldMeta {
 	if err != nil {
 		return out
 	}
+	eachLDScript(text, func(script []byte) {
+		var v any
+		if json.Unmarshal(script, &v) == nil {
+			walkLD(v, &out, 0)
+		}
+	})
+	return out
+}
+
+// eachLDScript calls f with the text of each JSON-LD script of a page.
+func eachLDScript(text string, f func([]byte)) {
 	z := html.NewTokenizer(strings.NewReader(text))
 	inLD := false
 	for {
 		switch z.Next() {
 		case html.ErrorToken:
-			return out
+			return
 		case html.StartTagToken:
 			inLD = isLDScript(z)
 		case html.TextToken:
-			if !inLD {
-				continue
+			if inLD {
+				f(z.Text())
 			}
 			inLD = false
-			var v any
-			if json.Unmarshal(z.Text(), &v) == nil {
-				walkLD(v, &out, 0)
-			}
 		}
 	}
 }
@@ -140,26 +148,30 @@ func readLDValues(x map[string]any, out *ldMeta) {
 func isArticle(t any) bool { return isType(t, articleTypes...) }
 
 func isType(t any, types ...string) bool {
-	var ts []string
+	for _, s := range ldTypes(t) {
+		s = strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(s, "http://schema.org/"), "https://schema.org/"))
+		if slices.Contains(types, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// ldTypes are the types an @type value names: a string or a list.
+func ldTypes(t any) []string {
 	switch x := t.(type) {
 	case string:
-		ts = []string{x}
+		return []string{x}
 	case []any:
+		var ts []string
 		for _, e := range x {
 			if s, ok := e.(string); ok {
 				ts = append(ts, s)
 			}
 		}
+		return ts
 	}
-	for _, s := range ts {
-		s = strings.ToLower(strings.TrimPrefix(strings.TrimPrefix(s, "http://schema.org/"), "https://schema.org/"))
-		for _, want := range types {
-			if s == want {
-				return true
-			}
-		}
-	}
-	return false
+	return nil
 }
 
 // ldString is a JSON-LD value as a string: a string, the first of a list,
@@ -180,6 +192,15 @@ func ldString(v any) string {
 	return ""
 }
 
+// personName is a Person's or Organization's name: its name, else its
+// given and family names.
+func personName(x map[string]any) string {
+	if s := ldString(x["name"]); s != "" {
+		return s
+	}
+	return strings.TrimSpace(ldString(x["givenName"]) + " " + ldString(x["familyName"]))
+}
+
 // ldNames returns the names of a JSON-LD author: a string, a Person or
 // Organization, or a list of them.
 func ldNames(v any) []string {
@@ -189,11 +210,8 @@ func ldNames(v any) []string {
 			return []string{s}
 		}
 	case map[string]any:
-		if s := ldString(x["name"]); s != "" {
+		if s := personName(x); s != "" {
 			return []string{s}
-		}
-		if g, f := ldString(x["givenName"]), ldString(x["familyName"]); g != "" || f != "" {
-			return []string{strings.TrimSpace(g + " " + f)}
 		}
 	case []any:
 		var names []string

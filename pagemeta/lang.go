@@ -40,13 +40,8 @@ func declaredLang(s *scan, ld ldMeta, header string) string {
 func PrimaryTag(v string) string {
 	v = strings.TrimSpace(strings.SplitN(v, ",", 2)[0])
 	v, _, _ = strings.Cut(strings.ReplaceAll(strings.ToLower(v), "_", "-"), "-")
-	if len(v) < 2 || len(v) > 3 || v == "x" {
+	if len(v) < 2 || len(v) > 3 || strings.Trim(v, "abcdefghijklmnopqrstuvwxyz") != "" {
 		return ""
-	}
-	for _, r := range v {
-		if r < 'a' || r > 'z' {
-			return ""
-		}
 	}
 	return v
 }
@@ -55,14 +50,7 @@ func PrimaryTag(v string) string {
 // ("text"), when it has minLangWords words and is identified with some
 // confidence, else the declared one ("declared").
 func language(t *treediff.Tree, opt Options, declared string) (string, string) {
-	id, text := opt.Languages, opt.Text
-	if id == nil {
-		id = identifier()
-	}
-	if text == "" {
-		text = bodyText(t)
-	}
-	text = clip(text, maxLangText)
+	id, text := langInput(t, opt)
 	if len(strings.Fields(text)) >= minLangWords {
 		if l, conf := vote(id, text); l != "" && (conf >= 0.5 || declared == "") {
 			return l, "text"
@@ -74,6 +62,19 @@ func language(t *treediff.Tree, opt Options, declared string) (string, string) {
 	return "", ""
 }
 
+// langInput is the identifier to use and the text to identify: the
+// options', else every language and the page's prose, clipped.
+func langInput(t *treediff.Tree, opt Options) (*langid.Identifier, string) {
+	id, text := opt.Languages, opt.Text
+	if id == nil {
+		id = identifier()
+	}
+	if text == "" {
+		text = bodyText(t)
+	}
+	return id, clip(text, maxLangText)
+}
+
 // langChunk is the size of the pieces of text identified apart: whatlanggo
 // errs on longer texts (English menus and prose of 2 kB taken for French
 // with a confidence of 0.76, of 8 kB for Yoruba), not on their pieces.
@@ -82,30 +83,39 @@ const langChunk = 600
 // vote identifies the language of each piece of text and returns the one
 // most pieces have, with their mean confidence.
 func vote(id *langid.Identifier, text string) (string, float64) {
-	votes := map[string]int{}
-	confs := map[string]float64{}
-	best := ""
+	b := ballot{votes: map[string]int{}, confs: map[string]float64{}}
 	for rest := text; len(rest) > 0; {
 		n := cutAt(rest, langChunk)
 		piece := rest[:n]
 		rest = rest[n:]
-		if len(strings.Fields(piece)) < minLangWords/2 {
-			continue
-		}
-		l, conf := id.Detect(piece)
-		if l == "" {
-			continue
-		}
-		votes[l]++
-		confs[l] += conf
-		if best == "" || votes[l] > votes[best] || votes[l] == votes[best] && confs[l] > confs[best] {
-			best = l
+		if len(strings.Fields(piece)) >= minLangWords/2 {
+			b.add(id.Detect(piece))
 		}
 	}
-	if best == "" {
+	if b.best == "" {
 		return "", 0 // no piece long enough to tell
 	}
-	return best, confs[best] / float64(votes[best])
+	return b.best, b.confs[b.best] / float64(b.votes[b.best])
+}
+
+// ballot counts the pieces identified as each language, and their
+// summed confidence; best has the most pieces, then the most confidence.
+type ballot struct {
+	votes map[string]int
+	confs map[string]float64
+	best  string
+}
+
+// add counts one piece identified as l ("" for none) with confidence conf.
+func (b *ballot) add(l string, conf float64) {
+	if l == "" {
+		return
+	}
+	b.votes[l]++
+	b.confs[l] += conf
+	if b.best == "" || b.votes[l] > b.votes[b.best] || b.votes[l] == b.votes[b.best] && b.confs[l] > b.confs[b.best] {
+		b.best = l
+	}
 }
 
 // maxLangText bounds the text read for identification: enough for its

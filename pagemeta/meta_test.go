@@ -179,10 +179,89 @@ func TestSplitAuthors(t *testing.T) {
 		{"Jane Doe, Staff Writer", false, []string{"Jane Doe"}},
 		{"MD", false, nil},
 		{"What is Companion Planting?", true, nil},
+		{"By A. J. Moreau (Garden Editor)", true, []string{"A. J. Moreau"}},
+		{"A Staff Writer", true, nil},
+		{"Contributors: Janet Holm, Ivo Lind", true, []string{"Janet Holm", "Ivo Lind"}},
 	}
 	for _, c := range cases {
 		if got := splitAuthors(c.in, c.strict); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("splitAuthors(%q, %v) = %q, want %q", c.in, c.strict, got, c.want)
+		}
+	}
+}
+
+// TestBylineRegions reads the byline where a story keeps it: its own
+// footer and aside (not the site's), a page builder's "widget" boxes, a
+// byline line of parts after the headline, a "Contributors:" label, a
+// desk's signature.
+func TestBylineRegions(t *testing.T) {
+	cases := []struct {
+		file string
+		want []string
+	}{
+		{"author-story-footer.html", []string{"Ruth Ames"}},
+		{"author-story-aside.html", []string{"Tomas Berg"}},
+		{"author-widget-box.html", []string{"Nadia Okafor"}},
+		{"author-dated-line.html", []string{"Priya Raman"}},
+		{"author-contributors.html", []string{"Janet Holm"}},
+		// A desk signs only a page no person signs.
+		{"author-desk.html", []string{"the Harbour Bakery Team"}},
+		{"author-desk-person.html", []string{"Mia Lund"}},
+	}
+	for _, c := range cases {
+		src, err := os.ReadFile(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := Extract(parse(t, c.file, src), src, Options{NoLanguage: true})
+		if !reflect.DeepEqual(m.Authors, c.want) {
+			t.Errorf("%s: authors %q, want %q", c.file, m.Authors, c.want)
+		}
+	}
+}
+
+// TestDateRules: a stated publication date not before the modification
+// date, or of its day (a save stamp), yields to an earlier day the byline
+// shows, not to the same day; a date inside a sentence is not a byline's.
+func TestDateRules(t *testing.T) {
+	cases := []struct {
+		file, published, source string
+	}{
+		{"date-save-stamp.html", "2025-08-13", "byline"},
+		{"date-kept-stamp.html", "2025-11-29T12:28:31-05:00", "json-ld"},
+		{"date-same-day.html", "2025-12-18", "byline"},
+		{"date-prose.html", "2025-12-19", "byline"},
+		// A slashed date's order: the page's own unambiguous dates,
+		// else its locale (month first in American English only).
+		{"date-order-gb.html", "2023-10-03", "byline"},
+		{"date-order-us.html", "2023-03-10", "byline"},
+		{"date-order-evidence.html", "2023-10-03", "byline"},
+		{"date-order-fr.html", "2023-10-03", "byline"},
+	}
+	for _, c := range cases {
+		src, err := os.ReadFile(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := Extract(parse(t, c.file, src), src, Options{NoLanguage: true})
+		if m.Published != c.published || m.Sources.Published != c.source {
+			t.Errorf("%s: published %q from %q, want %q from %q", c.file, m.Published, m.Sources.Published, c.published, c.source)
+		}
+	}
+}
+
+// TestHeadlineInvisible: a headline keeps no character that does not
+// show (a byte order mark or zero-width space inside a word).
+func TestHeadlineInvisible(t *testing.T) {
+	cases := []struct{ html, want string }{
+		{"<title>The B\ufeffest Ferry Routes</title><h1>The B\ufeffest Ferry Routes</h1>", "The Best Ferry Routes"},
+		{"<meta property=\"og:title\" content=\"Night\u200b Trains Return\">", "Night Trains Return"},
+		{"<h1>Soft\u00adware Updates</h1><title>Soft\u00adware Updates</title>", "Software Updates"},
+	}
+	for _, c := range cases {
+		src := []byte("<!DOCTYPE html><html><head></head><body>" + c.html + "</body></html>")
+		if got := Extract(parse(t, "page", src), src, Options{NoLanguage: true}).Title; got != c.want {
+			t.Errorf("%q: title %q, want %q", c.html, got, c.want)
 		}
 	}
 }

@@ -61,19 +61,25 @@ func relativeDate(s string, now time.Time) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	if c := clockRe.FindStringSubmatch(s); c != nil {
-		h, _ := strconv.Atoi(c[1])
-		mi, _ := strconv.Atoi(c[2])
-		ampm := strings.ToLower(strings.ReplaceAll(c[3], ".", ""))
-		if ampm == "pm" && h < 12 {
-			h += 12
-		} else if ampm == "am" && h == 12 {
-			h = 0
-		}
-		if h < 24 && mi < 60 {
-			t = time.Date(t.Year(), t.Month(), t.Day(), h, mi, 0, 0, t.Location())
-		}
+		t = atClock(t, c)
 	}
 	return t.Truncate(time.Minute), true
+}
+
+// atClock is day t at the time of day of a clockRe match, t itself when
+// that time cannot be.
+func atClock(t time.Time, c []string) time.Time {
+	h, _ := strconv.Atoi(c[1])
+	mi, _ := strconv.Atoi(c[2])
+	mark := strings.ToLower(c[3]) // "p.m.", "PM", ""
+	if mark != "" {
+		mark = mark[:1]
+	}
+	h = hour24(h, mark)
+	if h >= 24 || mi >= 60 {
+		return t
+	}
+	return time.Date(t.Year(), t.Month(), t.Day(), h, mi, 0, 0, t.Location())
 }
 
 func relativeDay(s string, now time.Time) (time.Time, bool) {

@@ -1,6 +1,7 @@
 package pagemeta
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gleaner/gleaner/treediff"
@@ -31,6 +32,8 @@ type scan struct {
 	// keep holds the elements that hold a headline: never an excluded
 	// region, whatever their class says ("has-sidebar").
 	keep map[*treediff.Node]bool
+	// order is how the page writes slashed dates (pageOrder).
+	order dateOrder
 }
 
 // dated is a date-bearing element: its value (datetime attribute or
@@ -62,40 +65,63 @@ const maxLineWords = 30
 
 // scanTree walks t once.
 func scanTree(t *treediff.Tree) *scan {
-	s := &scan{metas: map[string][]string{}, keep: map[*treediff.Node]bool{}}
-	for _, n := range t.Nodes {
-		if n.Kind == treediff.Element && n.Label == "h1" {
-			for a := n; a != nil && !s.keep[a]; a = a.Parent {
-				s.keep[a] = true
-			}
-		}
-	}
-	s.walk(t.Root, false, "")
+	s := &scan{metas: map[string][]string{}, keep: headlineHolders(t)}
+	s.walk(t.Root, region{})
+	s.order = pageOrder(s)
 	return s
 }
 
-// walk visits n; excluded is set inside regions whose dates and names are
-// not the page's (comments, related stories, footers, sidebars); cue is
-// the byline cue of the nearest ancestor that has one.
-func (s *scan) walk(n *treediff.Node, excluded bool, cue string) {
+// region is what a walk knows of where it is: inside a region whose
+// dates and names are not the page's (comments, related stories,
+// footers, sidebars), inside the story that holds the headline (an
+// <article> or <main> around the first h1), and the byline cue of the
+// nearest ancestor that has one.
+type region struct {
+	excluded, story bool
+	cue             string
+}
+
+// headlineHolders are the elements that hold an h1, the h1 included.
+func headlineHolders(t *treediff.Tree) map[*treediff.Node]bool {
+	keep := map[*treediff.Node]bool{}
+	for _, n := range t.Nodes {
+		if n.Kind != treediff.Element || n.Label != "h1" {
+			continue
+		}
+		for a := n; a != nil && !keep[a]; a = a.Parent {
+			keep[a] = true
+		}
+	}
+	return keep
+}
+
+// walk visits n in region r.
+func (s *scan) walk(n *treediff.Node, r region) {
 	switch n.Kind {
 	case treediff.Text:
-		if !excluded {
-			s.addLine(n.Label, cue, n.Index)
+		if !r.excluded {
+			s.addLine(n.Label, r.cue, n.Index)
 		}
 		return
 	case treediff.Element:
 	default:
 		return
 	}
-	excluded = excluded || !s.keep[n] && excludedRegion(n)
-	if c := bylineCue(n); c != "" {
-		cue = c
-	}
-	s.element(n, excluded)
+	r = s.enter(n, r)
+	s.element(n, r.excluded)
 	for _, c := range n.Children {
-		s.walk(c, excluded, cue)
+		s.walk(c, r)
 	}
+}
+
+// enter is the region inside element n, n being in region r.
+func (s *scan) enter(n *treediff.Node, r region) region {
+	r.story = r.story || s.keep[n] && (n.Label == "article" || n.Label == "main")
+	r.excluded = r.excluded || !s.keep[n] && excludedRegion(n, r.story)
+	if c := bylineCue(n); c != "" {
+		r.cue = c
+	}
+	return r
 }
 
 func (s *scan) addLine(text, cue string, index int) {
@@ -113,17 +139,22 @@ func (s *scan) element(n *treediff.Node, excluded bool) {
 	if excluded {
 		return
 	}
-	switch n.Label {
-	case "h1":
-		s.headings = append(s.headings, n)
-	case "h2":
-		s.subheads = append(s.subheads, n)
-	}
+	s.heading(n)
 	if n.Label == "time" || itemprop(n, "datepublished", "datemodified", "datecreated", "dateupdated") {
 		s.times = append(s.times, dated{value: firstOf(attr(n, "datetime"), attr(n, "content"), n.Text()), kind: dateKind(n), index: n.Index})
 	}
 	if n.Label != "meta" && n.Label != "link" {
 		s.author(n)
+	}
+}
+
+// heading keeps n if it is an h1 (a headline) or an h2 (an old page's).
+func (s *scan) heading(n *treediff.Node) {
+	switch n.Label {
+	case "h1":
+		s.headings = append(s.headings, n)
+	case "h2":
+		s.subheads = append(s.subheads, n)
 	}
 }
 
@@ -135,12 +166,10 @@ func (s *scan) statement(n *treediff.Node) {
 	case "meta":
 		s.addMeta(n)
 	case "title":
-		if s.docTitle == "" {
-			s.docTitle = strings.Join(strings.Fields(n.Text()), " ")
-		}
+		s.docTitle = firstOf(s.docTitle, strings.Join(strings.Fields(n.Text()), " "))
 	case "link":
-		if rel, _ := n.Attr("rel"); hasToken(rel, "canonical") && s.canonical == "" {
-			s.canonical, _ = n.Attr("href")
+		if hasToken(attr(n, "rel"), "canonical") {
+			s.canonical = firstOf(s.canonical, attr(n, "href"))
 		}
 	}
 }
@@ -150,17 +179,23 @@ func (s *scan) statement(n *treediff.Node) {
 func (s *scan) author(n *treediff.Node) {
 	switch {
 	case itemprop(n, "author", "creator"):
-		scope := itemScope(n)
-		if len(s.propAuthors) == 0 {
-			s.propScope = scope
-		}
-		if scope == s.propScope {
-			s.propAuthors = append(s.propAuthors, propName(n))
-		}
+		s.propAuthor(n)
 	case hasToken(attr(n, "rel"), "author"):
 		s.relAuthors = append(s.relAuthors, n.Text())
 	case n.Label == "a" && authorPage(attr(n, "href")):
 		s.hrefAuthors = append(s.hrefAuthors, n.Text())
+	}
+}
+
+// propAuthor keeps an itemprop=author element's name when it is of the
+// same item as the first one.
+func (s *scan) propAuthor(n *treediff.Node) {
+	scope := itemScope(n)
+	if len(s.propAuthors) == 0 {
+		s.propScope = scope
+	}
+	if scope == s.propScope {
+		s.propAuthors = append(s.propAuthors, propName(n))
 	}
 }
 
@@ -205,12 +240,22 @@ func propName(n *treediff.Node) string {
 func dateKind(n *treediff.Node) string {
 	s := strings.ToLower(attr(n, "itemprop") + " " + attr(n, "class") + " " + attr(n, "id"))
 	switch {
-	case strings.Contains(s, "modif") || strings.Contains(s, "update"):
+	case containsAny(s, "modif", "update"):
 		return "modified"
-	case strings.Contains(s, "publi") || strings.Contains(s, "created") || attr(n, "pubdate") != "" || hasAttr(n, "pubdate"):
+	case containsAny(s, "publi", "created") || hasAttr(n, "pubdate"):
 		return "published"
 	}
 	return ""
+}
+
+// containsAny reports whether s contains one of words.
+func containsAny(s string, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // Words of a class or id that mark a region whose dates and names belong
@@ -218,25 +263,35 @@ func dateKind(n *treediff.Node) string {
 var excludedWords = map[string]bool{"comment": true, "comments": true, "related": true, "recommended": true,
 	"recommendations": true, "footer": true, "sidebar": true, "teaser": true, "teasers": true, "promo": true,
 	"newsletter": true, "trending": true, "popular": true, "reply": true, "replies": true, "discussion": true,
-	"disqus": true, "outbrain": true, "taboola": true, "widget": true, "more": true}
+	"disqus": true, "outbrain": true, "taboola": true, "more": true}
 
 // excludedRegion reports whether n holds other texts than the page's own:
 // footers, asides, navigation, comments, related stories, read from the
 // words of its class and id ("comment-list", "related_posts"); utility
 // classes ("md:[grid-area:sidebar]") say where, not what, and are skipped.
-func excludedRegion(n *treediff.Node) bool {
+// Inside the story (story set) a footer or an aside is the story's own and
+// holds its byline ("<article>…<footer>By Jane Doe</footer></article>").
+func excludedRegion(n *treediff.Node, story bool) bool {
 	switch n.Label {
-	case "footer", "aside", "nav":
+	case "footer", "aside":
+		return !story
+	case "nav":
 		return true
 	}
 	for _, tok := range strings.Fields(strings.ToLower(attr(n, "class") + " " + attr(n, "id"))) {
-		if strings.ContainsAny(tok, ":[") {
-			continue
+		if !strings.ContainsAny(tok, ":[") && excludedToken(tok, story) {
+			return true
 		}
-		for _, w := range strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '_' }) {
-			if excludedWords[w] {
-				return true
-			}
+	}
+	return false
+}
+
+// excludedToken reports whether a class or id token names an excluded
+// region: one of its words does, and a story's own footer is not one.
+func excludedToken(tok string, story bool) bool {
+	for _, w := range strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '_' }) {
+		if excludedWords[w] && !(story && w == "footer") {
+			return true
 		}
 	}
 	return false
@@ -247,27 +302,28 @@ func excludedRegion(n *treediff.Node) bool {
 // meta, info, ts), else "".
 func bylineCue(n *treediff.Node) string {
 	c := strings.ToLower(attr(n, "class") + " " + attr(n, "id"))
-	if strings.TrimSpace(c) == "" {
+	switch {
+	case strings.TrimSpace(c) == "":
 		return ""
+	case containsAny(c, "byline", "author", "autor", "auteur", "writer"):
+		return "author"
+	case containsAny(c, "date", "time", "publish", "posted", "datum", "fecha") || hasClassWord(c, "meta", "info", "ts"):
+		return "date"
 	}
-	for _, w := range []string{"byline", "author", "autor", "auteur", "writer"} {
-		if strings.Contains(c, w) {
-			return "author"
-		}
-	}
-	for _, w := range []string{"date", "time", "publish", "posted", "datum", "fecha"} {
-		if strings.Contains(c, w) {
-			return "date"
-		}
-	}
+	return ""
+}
+
+// hasClassWord reports whether a class or id list has one of words as a
+// word of a token ("post-meta", "entry_info").
+func hasClassWord(c string, words ...string) bool {
 	for _, tok := range strings.Fields(c) {
 		for _, w := range strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '_' }) {
-			if w == "meta" || w == "info" || w == "ts" {
-				return "date"
+			if slices.Contains(words, w) {
+				return true
 			}
 		}
 	}
-	return ""
+	return false
 }
 
 // authorPathWords name the folder of authors' pages in a link's path.

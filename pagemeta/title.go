@@ -25,6 +25,16 @@ func (m Meta) Headline(extracted string) string {
 // without the site's name ("meta", "json-ld", "title"); else the page's
 // only h1.
 func headline(s *scan, ld ldMeta, site, host string) (string, string) {
+	h, src := statedHeadline(s, ld, site, host)
+	return invisible.Replace(h), src
+}
+
+// invisible drops the characters that do not show in a headline: a byte
+// order mark, zero-width spaces and joiners, soft hyphens ("B\ufeffest").
+var invisible = strings.NewReplacer("\ufeff", "", "\u200b", "", "\u200c", "", "\u200d", "", "\u2060", "", "\u00ad", "")
+
+// statedHeadline is headline before the invisible characters go.
+func statedHeadline(s *scan, ld ldMeta, site, host string) (string, string) {
 	stated := []sourced{
 		{s.meta("og:title", "twitter:title"), "meta"},
 		{ld.headline, "json-ld"},
@@ -32,17 +42,8 @@ func headline(s *scan, ld ldMeta, site, host string) (string, string) {
 		{s.docTitle, "title"},
 	}
 	heads := texts(s.headings, site, host)
-	if h := matching(heads, stated); h != "" {
-		return h, "h1"
-	}
-	if len(heads) == 0 {
-		// An old page's headline is often an h2.
-		if h := matching(texts(s.subheads, site, host), stated); h != "" {
-			return h, "h2"
-		}
-	}
-	if h := overlapping(heads, stated); h != "" {
-		return h, "h1"
+	if h, src := headingOf(s, heads, stated, site, host); h != "" {
+		return h, src
 	}
 	for i := range stated {
 		stated[i].value = cutSiteName(stated[i].value, site, host)
@@ -52,6 +53,24 @@ func headline(s *scan, ld ldMeta, site, host string) (string, string) {
 	}
 	if len(heads) == 1 {
 		return heads[0], "h1"
+	}
+	return "", ""
+}
+
+// headingOf is the heading that is a stated title ("h1"; an h2 on a page
+// without h1, as old pages have), else the h1 that shares most of its
+// words with one; "" when none.
+func headingOf(s *scan, heads []string, stated []sourced, site, host string) (string, string) {
+	if h := matching(heads, stated); h != "" {
+		return h, "h1"
+	}
+	if len(heads) == 0 {
+		if h := matching(texts(s.subheads, site, host), stated); h != "" {
+			return h, "h2"
+		}
+	}
+	if h := overlapping(heads, stated); h != "" {
+		return h, "h1"
 	}
 	return "", ""
 }
@@ -86,14 +105,25 @@ func matching(heads []string, stated []sourced) string {
 func sideOf(h, stated string) bool {
 	hs := squash(h)
 	for _, sep := range titleSeparators {
-		if i := strings.Index(stated, sep); i > 0 && squash(stated[:i]) == hs && 2*i >= len(stated)-len(sep) {
-			return true
-		}
-		if i := strings.LastIndex(stated, sep); i > 0 && squash(stated[i+len(sep):]) == hs && 2*(len(stated)-i-len(sep)) >= i {
+		if leftSide(hs, stated, sep) || rightSide(hs, stated, sep) {
 			return true
 		}
 	}
 	return false
+}
+
+// leftSide reports whether squashed heading hs is the part of stated
+// before its first sep, and the longer part.
+func leftSide(hs, stated, sep string) bool {
+	i := strings.Index(stated, sep)
+	return i > 0 && squash(stated[:i]) == hs && 2*i >= len(stated)-len(sep)
+}
+
+// rightSide reports whether squashed heading hs is the part of stated
+// after its last sep, and the longer part.
+func rightSide(hs, stated, sep string) bool {
+	i := strings.LastIndex(stated, sep)
+	return i > 0 && squash(stated[i+len(sep):]) == hs && 2*(len(stated)-i-len(sep)) >= i
 }
 
 // overlapping is the first heading of which at least half the words are
@@ -106,22 +136,27 @@ func overlapping(heads []string, stated []sourced) string {
 			continue
 		}
 		for _, st := range stated {
-			in := map[string]bool{}
-			for _, w := range treediff.Words(st.value) {
-				in[strings.ToLower(w.Text)] = true
-			}
-			n := 0
-			for _, w := range hw {
-				if in[strings.ToLower(w.Text)] {
-					n++
-				}
-			}
-			if 2*n >= len(hw) && 2*n >= len(in) {
+			if shared, words := sharedWords(hw, st.value); 2*shared >= len(hw) && 2*shared >= words {
 				return h
 			}
 		}
 	}
 	return ""
+}
+
+// sharedWords counts the heading's words that are in the stated title,
+// and the stated title's distinct words (case aside).
+func sharedWords(hw []treediff.Word, stated string) (shared, words int) {
+	in := map[string]bool{}
+	for _, w := range treediff.Words(stated) {
+		in[strings.ToLower(w.Text)] = true
+	}
+	for _, w := range hw {
+		if in[strings.ToLower(w.Text)] {
+			shared++
+		}
+	}
+	return shared, len(in)
 }
 
 // titleSeparators part a <title> from the site's name.
@@ -136,33 +171,46 @@ func cutSiteName(t, site, host string) string {
 		return strings.TrimSpace(t[i+2:]) // "Site: Headline"
 	}
 	for _, sep := range titleSeparators {
-		i := strings.LastIndex(t, sep)
-		j := strings.Index(t, sep)
-		switch {
-		case i > 0 && namesSite(t[i+len(sep):], site, host):
-			return strings.TrimSpace(t[:i])
-		case j > 0 && namesSite(t[:j], site, host):
-			return strings.TrimSpace(t[j+len(sep):])
+		if rest, ok := withoutSite(t, sep, site, host); ok {
+			return rest
 		}
 	}
 	return t
 }
 
+// withoutSite is t without its last part after sep, or its first part
+// before it, when that part names the site.
+func withoutSite(t, sep, site, host string) (string, bool) {
+	if i := strings.LastIndex(t, sep); i > 0 && namesSite(t[i+len(sep):], site, host) {
+		return strings.TrimSpace(t[:i]), true
+	}
+	if j := strings.Index(t, sep); j > 0 && namesSite(t[:j], site, host) {
+		return strings.TrimSpace(t[j+len(sep):]), true
+	}
+	return "", false
+}
+
 // namesSite reports whether part is the site's name or host.
 func namesSite(part, site, host string) bool {
 	p := squash(part)
-	if p == "" {
-		return false
-	}
-	if s := squash(site); s != "" && (p == s || strings.Contains(p, s) && len(p) <= 2*len(s)) {
-		return true
-	}
-	if host == "" {
-		return false
-	}
-	h := squash(host)
+	return p != "" && (namesName(p, squash(site)) || host != "" && namesHost(p, host))
+}
+
+// namesName reports whether squashed part p is squashed site name s, or
+// holds it with little else.
+func namesName(p, s string) bool {
+	return s != "" && (p == s || strings.Contains(p, s) && len(p) <= 2*len(s))
+}
+
+// namesHost reports whether squashed part p is the host, or its first
+// label with little else, or most of that label ("nytimes" for
+// "nytimes.com").
+func namesHost(p, host string) bool {
 	label := squash(strings.Split(host, ".")[0])
-	return p == h || len(label) >= 3 && (strings.Contains(p, label) && len(p) <= 2*len(label)+4 || strings.Contains(label, p) && len(p) >= 4)
+	if p == squash(host) || len(label) < 3 {
+		return p == squash(host)
+	}
+	return strings.Contains(p, label) && len(p) <= 2*len(label)+4 || strings.Contains(label, p) && len(p) >= 4
 }
 
 // squash lower-cases s and keeps its letters and digits.
@@ -191,5 +239,5 @@ func sameHeadline(h, stated string) bool {
 	if len(short) > len(long) {
 		short, long = long, short
 	}
-	return strings.Contains(long, short) && 10*len(short) >= 6*len(long) && len(short) >= 12
+	return len(short) >= 12 && strings.Contains(long, short) && 10*len(short) >= 6*len(long)
 }
