@@ -727,12 +727,7 @@ func (s *DB) FinishRun(ctx context.Context, r *Run, clusters []Cluster, members 
 	if r.ID == 0 {
 		return fmt.Errorf("store: finish run: run has no ID (create it first)")
 	}
-	if r.FinishedAt.IsZero() {
-		r.FinishedAt = time.Now().UTC().Truncate(time.Millisecond)
-	}
-	if r.Status == "" || r.Status == RunRunning {
-		r.Status = RunDone
-	}
+	finishedNow(r)
 	sil, err := encodeSilhouette(r.Silhouette)
 	if err != nil {
 		return fmt.Errorf("store: finish run %d: silhouette: %w", r.ID, err)
@@ -756,6 +751,17 @@ func (s *DB) FinishRun(ctx context.Context, r *Run, clusters []Cluster, members 
 		return fmt.Errorf("store: finish run %d: %w", r.ID, err)
 	}
 	return nil
+}
+
+// finishedNow gives a run finishing without a finish time or outcome the
+// present and RunDone.
+func finishedNow(r *Run) {
+	if r.FinishedAt.IsZero() {
+		r.FinishedAt = time.Now().UTC().Truncate(time.Millisecond)
+	}
+	if r.Status == "" || r.Status == RunRunning {
+		r.Status = RunDone
+	}
 }
 
 // updateRun stores the outcome of run r, its silhouettes encoded as sil;

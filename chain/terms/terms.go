@@ -39,14 +39,21 @@ func letter(sent []tagger.Token, i int, lang string) byte {
 		return 'N'
 	case "ADJ":
 		return 'A'
-	case "DET":
-		if lang == "fr" {
-			return 'D'
-		}
-	case "ADP":
-		if lang == "fr" && (linkPreps[strings.ToLower(t.Lemma)] || linkPreps[strings.ToLower(t.Text)]) {
-			return 'P'
-		}
+	}
+	if lang == "fr" {
+		return frenchLetter(t)
+	}
+	return '.'
+}
+
+// frenchLetter is the letter of a French token other than a noun or an
+// adjective: D determiner, P linking preposition, '.' any other.
+func frenchLetter(t *tagger.Token) byte {
+	switch {
+	case t.UPOS == "DET":
+		return 'D'
+	case t.UPOS == "ADP" && (linkPreps[strings.ToLower(t.Lemma)] || linkPreps[strings.ToLower(t.Text)]):
+		return 'P'
 	}
 	return '.'
 }
