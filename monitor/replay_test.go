@@ -3,8 +3,10 @@ package monitor
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/gleaner/gleaner/eval"
 	"github.com/gleaner/gleaner/fixtures/replay"
+	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/internal/shareddata"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
@@ -33,8 +36,11 @@ type replayRound struct {
 	Templated  int // new articles extracted against their template
 	Titled     int // documents whose title is the gold's headline
 	Methods    map[string]int
-	Gleaner    eval.Summary // the documents' bodies against the gold
+	Gleaner    eval.Summary // the documents' texts against the gold (scoredText)
 	Trafilura  eval.Summary // go-trafilatura on the same pages
+	BodyAlone  eval.Summary // the documents' texts without their titles
+	// Pages are the pages' own scores, the documents' and go-trafilatura's.
+	Pages [2][]eval.PageScore
 	// Margin scores the pages whose text their template gave: the
 	// template's text, the monitor's single-page text of the same pages
 	// (stored before the template replaced it), and go-trafilatura's.
@@ -53,8 +59,8 @@ func (r replayRound) String() string {
 	if r.Found > 0 {
 		perNew = float64(r.Requests) / float64(r.Found)
 	}
-	return fmt.Sprintf("round %d: published %d, found %d, other new %d, duplicates %d, hubs %d, errors %d, requests/new %.2f, templated %d, title = headline %d, body F1 %.3f (go-trafilatura %.3f), methods: %s; %s",
-		r.Round, r.Published, r.Found, r.Other, r.Duplicates, r.Hubs, r.Errors, perNew, r.Templated, r.Titled, r.Gleaner.F1, r.Trafilura.F1, strings.Join(methods, ", "),
+	return fmt.Sprintf("round %d: published %d, found %d, other new %d, duplicates %d, hubs %d, errors %d, requests/new %.2f, templated %d, title = headline %d, body F1 %.3f (go-trafilatura %.3f; text alone %.3f), methods: %s; %s",
+		r.Round, r.Published, r.Found, r.Other, r.Duplicates, r.Hubs, r.Errors, perNew, r.Templated, r.Titled, r.Gleaner.F1, r.Trafilura.F1, r.BodyAlone.F1, strings.Join(methods, ", "),
 		marginString(r.Margin))
 }
 
@@ -85,7 +91,10 @@ func singlePageText(t *testing.T, m *Monitor, d Document) string {
 
 // replayMonitor replays a dataset (replay.Server) round by round, runs
 // one monitor round after each publication and scores what it found.
-func replayMonitor(t *testing.T, manifest string, opt replay.Options, rounds int) []replayRound {
+// Documents are scored as eval.Run scores a page: the title line and the
+// text, or the text alone for the sources (the manifest's era) in
+// bodyOnly, whose gold has no headline.
+func replayMonitor(t *testing.T, manifest string, opt replay.Options, rounds int, bodyOnly ...string) []replayRound {
 	t.Helper()
 	ctx := context.Background()
 	ds, err := eval.LoadDataset(manifest)
@@ -122,7 +131,7 @@ func replayMonitor(t *testing.T, manifest string, opt replay.Options, rounds int
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, scoreReplayRound(t, m, rp, rep, pages, gold))
+		out = append(out, scoreReplayRound(t, m, rp, rep, pages, gold, bodyOnly))
 		logLinks(t, m, rep.Round)
 		t.Log(out[len(out)-1])
 	}
@@ -131,7 +140,7 @@ func replayMonitor(t *testing.T, manifest string, opt replay.Options, rounds int
 
 // scoreReplayRound matches a round's documents with the pages published
 // before it and scores their bodies, and go-trafilatura's, on the gold.
-func scoreReplayRound(t *testing.T, m *Monitor, rp *replay.Server, rep *Report, pages []*replay.Page, gold map[string]string) replayRound {
+func scoreReplayRound(t *testing.T, m *Monitor, rp *replay.Server, rep *Report, pages []*replay.Page, gold map[string]string, bodyOnly []string) replayRound {
 	rr := replayRound{Round: rep.Round, Published: len(pages), Duplicates: rep.Duplicates, Hubs: rep.Hubs, Errors: rep.Errors,
 		Requests: rep.Requests, Templated: rep.Templated, Methods: map[string]int{}, Scores: map[string][2][]eval.PageScore{}}
 	byURL := map[string]*replay.Page{}
@@ -142,7 +151,7 @@ func scoreReplayRound(t *testing.T, m *Monitor, rp *replay.Server, rep *Report, 
 		}
 		byURL[u] = p
 	}
-	var ours, theirs []eval.PageScore
+	var ours, theirs, alone []eval.PageScore
 	for _, d := range rep.Documents {
 		p := byURL[d.URL]
 		for _, u := range d.Duplicates {
@@ -167,14 +176,16 @@ func scoreReplayRound(t *testing.T, m *Monitor, rp *replay.Server, rep *Report, 
 		} else {
 			t.Logf("round %d: %s title %q, headline %q", rep.Round, d.URL, d.Title, headlineOf(gold[p.Entry.ID]))
 		}
-		ours = append(ours, eval.ScorePage(p.Entry.ID, "", gold[p.Entry.ID], d.Text))
+		headed := !slices.Contains(bodyOnly, p.Entry.Fields["era"])
+		ours = append(ours, eval.ScorePage(p.Entry.ID, "", gold[p.Entry.ID], scoredText(headed, d.Title, d.Text)))
+		alone = append(alone, eval.ScorePage(p.Entry.ID, "", gold[p.Entry.ID], d.Text))
 		src, err := rp.Source(p)
 		if err != nil {
 			t.Fatal(err)
 		}
 		theirs = append(theirs, eval.ScorePage(p.Entry.ID, "", gold[p.Entry.ID], trafilaturaBody(src)))
 		if d.Run > 0 {
-			single := eval.ScorePage(p.Entry.ID, "", gold[p.Entry.ID], singlePageText(t, m, d))
+			single := eval.ScorePage(p.Entry.ID, "", gold[p.Entry.ID], scoredText(headed, d.Title, singlePageText(t, m, d)))
 			rr.Margin[0], rr.Margin[1] = append(rr.Margin[0], ours[len(ours)-1]), append(rr.Margin[1], single)
 			rr.Margin[2] = append(rr.Margin[2], theirs[len(theirs)-1])
 		}
@@ -189,8 +200,21 @@ func scoreReplayRound(t *testing.T, m *Monitor, rp *replay.Server, rep *Report, 
 		}
 		t.Logf("round %d: published page %s not found: %q %s", rep.Round, u, state, detail)
 	}
-	rr.Gleaner, rr.Trafilura = eval.Summarize(ours), eval.Summarize(theirs)
+	rr.Gleaner, rr.Trafilura, rr.BodyAlone = eval.Summarize(ours), eval.Summarize(theirs), eval.Summarize(alone)
+	rr.Pages = [2][]eval.PageScore{ours, theirs}
 	return rr
+}
+
+// scoredText is a document's text as eval.Run scores a page's: its title
+// line and its text (heuristics.Result.Text) where the gold opens with the
+// headline, its text alone where it does not. go-trafilatura's content
+// text is scored alone, as evalcmp scores it (its metadata title scores
+// lower: it often carries the site's name).
+func scoredText(headed bool, title, text string) string {
+	if !headed {
+		return text
+	}
+	return heuristics.Result{Title: title, Body: text}.Text()
 }
 
 // headlineOf is the first line of a gold that opens with the headline
@@ -335,6 +359,48 @@ func checkReplay(t *testing.T, rounds []replayRound, minRecall, minF1 float64) {
 	}
 }
 
+// minRoundPages is the least number of pages a round needs for its body
+// F1 to be held against go-trafilatura's: fewer are one or two sites'
+// pages, whose own conventions (a gold holding the site's comment
+// guidelines) decide the figure.
+const minRoundPages = 10
+
+// checkRoundsAgainst holds each round of at least minRoundPages pages to
+// go-trafilatura's body F1 on the same pages, within twice the standard
+// error of the mean difference of the pages' F1 (a round of a few dozen
+// pages differs by chance by that much); a smaller round is logged, not
+// checked.
+func checkRoundsAgainst(t *testing.T, rounds []replayRound) {
+	t.Helper()
+	for _, r := range rounds {
+		tol := 2 * meanDiffError(r.Pages[0], r.Pages[1])
+		switch {
+		case len(r.Pages[0]) < minRoundPages:
+			t.Logf("round %d: %d pages, too few to check: body F1 %.3f, go-trafilatura %.3f", r.Round, len(r.Pages[0]), r.Gleaner.F1, r.Trafilura.F1)
+		case r.Gleaner.F1 < r.Trafilura.F1-tol:
+			t.Errorf("round %d: %d pages, body F1 %.3f below go-trafilatura's %.3f by more than %.3f", r.Round, len(r.Pages[0]), r.Gleaner.F1, r.Trafilura.F1, tol)
+		default:
+			t.Logf("round %d: %d pages, body F1 %.3f, go-trafilatura %.3f (tolerance %.3f)", r.Round, len(r.Pages[0]), r.Gleaner.F1, r.Trafilura.F1, tol)
+		}
+	}
+}
+
+// meanDiffError is the standard error of the mean of the pages' F1
+// differences between two methods scored on the same pages.
+func meanDiffError(a, b []eval.PageScore) float64 {
+	n := float64(len(a))
+	if len(a) < 2 || len(b) != len(a) {
+		return 0
+	}
+	var sum, sq float64
+	for i := range a {
+		d := a[i].F1 - b[i].F1
+		sum, sq = sum+d, sq+d*d
+	}
+	mean := sum / n
+	return math.Sqrt((sq/n - mean*mean) * n / (n - 1) / n)
+}
+
 // logLinks logs the URLs a round linked to a stored document.
 func logLinks(t *testing.T, m *Monitor, r int) {
 	links, err := m.repo.Links(context.Background(), r)
@@ -354,13 +420,16 @@ func TestReplayWide(t *testing.T) {
 		t.Skip("replays 775 real pages")
 	}
 	dir := shareddata.Dir(t, "wide-dev")
-	rounds := replayMonitor(t, filepath.Join(dir, "manifest.tsv"), replay.Options{PerRound: 5, MinPages: 3}, 5)
+	// Readability's gold is the article without its headline (see the
+	// dataset's README), as evalcmp --body-only readability scores it.
+	rounds := replayMonitor(t, filepath.Join(dir, "manifest.tsv"), replay.Options{PerRound: 5, MinPages: 3}, 5, "readability")
 	published, found, other, dups := replayTotals(rounds)
 	t.Logf("total: %d of %d found, %d other, %d duplicates", found, published, other, dups)
 	logSources(t, rounds)
 	checkTemplated(t, rounds, 0.8)
-	// Body F1: the single-page method is behind go-trafilatura on these
-	// pages (0.879 against 0.892 in round 1); recall is held to the goal.
+	// Body F1 is held to go-trafilatura's per round (checkRoundsAgainst), not to
+	// the goal's 0.975: recall is.
 	checkReplay(t, rounds, 0.99, 0)
+	checkRoundsAgainst(t, rounds)
 	checkMargin(t, rounds, 0.005)
 }
