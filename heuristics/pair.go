@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/gleaner/gleaner/selector"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -53,14 +55,14 @@ func (o PairOptions) withDefaults() PairOptions {
 // weigh on the elements holding them; the body is the element that gathers
 // the most differing text for the least template text, filtered of comment
 // and gallery zones, and the title the differing heading above it.
-func PairDiff(page, medoid *treediff.Tree, opt PairOptions) (Result, error) {
+func PairDiff(page, medoid *treediff.Tree, opt PairOptions) (singlepage.Result, error) {
 	if page == nil || page.Root == nil {
-		return Result{}, fmt.Errorf("pair diff: empty page")
+		return singlepage.Result{}, fmt.Errorf("pair diff: empty page")
 	}
 	if medoid == nil || medoid.Root == nil {
-		return Result{}, fmt.Errorf("pair diff of %s: empty medoid", page.Name)
+		return singlepage.Result{}, fmt.Errorf("pair diff of %s: empty medoid", page.Name)
 	}
-	po := pairDiff(page, medoid, opt, nil)
+	po := pairDiff(page, medoid, opt, nil, nil)
 	return po.res, po.err
 }
 
@@ -93,7 +95,7 @@ type features struct {
 //
 // A zone's cue is ignored on an element that holds most of the page's
 // prose (prose.holdsProse): it names a wrapper, not a zone.
-func computeFeatures(t *treediff.Tree, changed func(i int) bool, opt PairOptions, prose proseMap) *features {
+func computeFeatures(t *treediff.Tree, changed func(i int) bool, opt PairOptions, prose singlepage.ProseMap) *features {
 	n := len(t.Nodes)
 	f := &features{view: t,
 		tok: make([]int32, n), chg: make([]int32, n), link: make([]int32, n), chgLink: make([]int32, n), useful: make([]int32, n),
@@ -114,7 +116,7 @@ func computeFeatures(t *treediff.Tree, changed func(i int) bool, opt PairOptions
 				block[i] = block[p.Index]
 			}
 		}
-		if x.Kind == treediff.Element && !f.zone[i] && isFilteredZone(x) && !prose.holdsProse(x) {
+		if x.Kind == treediff.Element && !f.zone[i] && singlepage.IsFilteredZone(x) && !prose.HoldsProse(x) {
 			f.zone[i] = true
 		}
 		if x.Kind == treediff.Token {
@@ -172,7 +174,7 @@ func bodyOf(t *treediff.Tree) *treediff.Node {
 }
 
 // locate finds the body and title elements in the page's token view.
-func locate(al *Alignment, opt PairOptions, prose proseMap) located {
+func locate(al *Alignment, opt PairOptions, prose singlepage.ProseMap) located {
 	return locateWith(al, blockKeySet(al.B), comparables{medoid: al.B}, opt, prose)
 }
 
@@ -180,7 +182,7 @@ func locate(al *Alignment, opt PairOptions, prose proseMap) located {
 // (al.B) given: the keys of its short blocks (blockKeySet) and its
 // comparable nodes, as a medoidInfo keeps them for all the pages of a
 // cluster.
-func locateWith(al *Alignment, medoidKeys map[string]bool, cmp comparables, opt PairOptions, prose proseMap) located {
+func locateWith(al *Alignment, medoidKeys map[string]bool, cmp comparables, opt PairOptions, prose singlepage.ProseMap) located {
 	moved := movedTemplateKeys(al.A, medoidKeys)
 	f := computeFeatures(al.A, func(i int) bool { return al.Changed(i) && !moved[i] }, opt, prose)
 	t := al.A
@@ -275,14 +277,14 @@ func (f *features) differential(x *treediff.Node) int32 {
 }
 
 // result turns what was located into a Result over the full tree.
-func (l located) result(page *treediff.Tree) Result {
-	r := Result{Method: MethodPair}
+func (l located) result(page *treediff.Tree) singlepage.Result {
+	r := singlepage.Result{Method: singlepage.MethodPair}
 	if l.body == nil {
 		return r
 	}
 	f := l.f
 	r.Node = l.body.Origin
-	r.Selector = CSSSelector(r.Node)
+	r.Selector = selector.Of(r.Node)
 	r.Confidence = l.conf
 	skip := map[*treediff.Node]bool{}
 	l.body.Walk(func(x *treediff.Node) bool {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/singlepage"
 )
 
 // kindSite is a site without feed whose home page links section pages
@@ -109,7 +109,7 @@ func TestKindFromTemplates(t *testing.T) {
 			if want := map[bool]string{true: KindArticle, false: KindHub}[strings.Contains(d.URL, "-story-")]; d.Kind != want {
 				t.Errorf("%s: kind %q, want %q", d.URL, d.Kind, want)
 			}
-			if (d.Run > 0) != (d.Template >= 0) || (d.Run > 0 && d.Method != heuristics.MethodPair && d.Method != heuristics.MethodCluster) {
+			if (d.Run > 0) != (d.Template >= 0) || (d.Run > 0 && d.Method != singlepage.MethodPair && d.Method != singlepage.MethodCluster) {
 				t.Errorf("%s: run %d, template %d, method %q", d.URL, d.Run, d.Template, d.Method)
 			}
 		}

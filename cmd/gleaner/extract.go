@@ -12,6 +12,7 @@ import (
 	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/pagemeta"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
@@ -31,7 +32,7 @@ type extractPageJSON struct {
 	Method     string  `json:"method"`
 	Selector   string  `json:"selector,omitempty"`
 	Confidence float64 `json:"confidence"`
-	// PageType is the page's kind (heuristics.PageTypes).
+	// PageType is the page's kind (pagetype.Types).
 	PageType string `json:"page_type,omitempty"`
 	Title    string `json:"title"`
 	Body     string `json:"body"`
@@ -160,7 +161,7 @@ func parseFile(path string) (*treediff.Tree, []byte, error) {
 	return t, src, nil
 }
 
-func pageJSON(name string, r heuristics.Result, err error) extractPageJSON {
+func pageJSON(name string, r singlepage.Result, err error) extractPageJSON {
 	if err != nil {
 		return extractPageJSON{Page: name, Error: err.Error()}
 	}
