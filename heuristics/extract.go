@@ -206,65 +206,104 @@ func pairDiff(page, medoid *treediff.Tree, opt PairOptions, prose *singlepage.Pr
 }
 
 func extract(in Input, opt ExtractOptions, pre *pairOutcome) (singlepage.Result, error) {
-	// The single-page extractor is cheap: it is the fallback and, through
-	// its blocks, the judge of the short lines of the other methods' text.
+	x := newExtraction(in, opt)
+	hasMedoid := in.Medoid != nil && in.Medoid.Root != nil
+	if !hasMedoid || opt.RulesFirst {
+		if r, ok := x.rule(); ok {
+			return x.refine(r), nil
+		}
+		if !hasMedoid {
+			return x.alone()
+		}
+	}
+	if pre == nil {
+		po := pairDiff(in.Page, in.Medoid, opt.Pair, &x.prose, opt.Medoids)
+		pre = &po
+	}
+	return x.choose(*pre)
+}
+
+// extraction is one page's extraction under way: the page, the options,
+// and the single-page block model's result on it. That model is cheap: it
+// is the fallback and, through its blocks, the judge of the short lines of
+// the other methods' text.
+type extraction struct {
+	in  Input
+	opt ExtractOptions
+	so  singlepage.Options
+	// prose is the page's prose, read once for the block model and the
+	// pair diff.
+	prose  singlepage.ProseMap
+	single singlepage.Result
+	serr   error
+	// tmpl is the medoid's text, when there is a medoid.
+	tmpl templateLines
+}
+
+// newExtraction reads the page with the block model.
+func newExtraction(in Input, opt ExtractOptions) *extraction {
 	so := opt.Single
 	if so.Source == nil {
 		so.Source = in.Src
 	}
 	so = so.WithDefaults()
-	// One reading of the page's prose serves the single-page judge and the
-	// pair diff.
-	prose := singlepage.NewProseMap(in.Page, so)
-	sr, serr := singlepage.BlockModel(in.Page, so, &prose)
-	if serr != nil && !errors.Is(serr, singlepage.ErrNoContent) {
-		sr = singlepage.Result{}
+	x := &extraction{in: in, opt: opt, so: so}
+	x.prose = singlepage.NewProseMap(in.Page, so)
+	x.single, x.serr = singlepage.BlockModel(in.Page, so, &x.prose)
+	if x.serr != nil && !errors.Is(x.serr, singlepage.ErrNoContent) {
+		x.single = singlepage.Result{}
 	}
-	rule := func() (singlepage.Result, bool) {
-		if !in.Rules.usable(opt.MinSupport) {
-			return singlepage.Result{}, false
-		}
-		r, ok := applyRules(in.Page, in.Medoid, in.Rules.Body, in.Rules.Title, opt.Pair, opt.Medoids)
-		return r, ok && r.Body != ""
+	if in.Medoid != nil && in.Medoid.Root != nil {
+		x.tmpl = opt.Medoids.of(in.Medoid).templateLines(in.Medoid)
 	}
-	hasMedoid := in.Medoid != nil && in.Medoid.Root != nil
-	var tmpl templateLines
-	if hasMedoid {
-		tmpl = opt.Medoids.of(in.Medoid).templateLines(in.Medoid)
+	return x
+}
+
+// rule is the cluster rule's result, when the rule is usable and finds a
+// body in the page.
+func (x *extraction) rule() (singlepage.Result, bool) {
+	if !x.in.Rules.usable(x.opt.MinSupport) {
+		return singlepage.Result{}, false
 	}
-	if !hasMedoid || opt.RulesFirst {
-		if r, ok := rule(); ok {
-			return refine(r, sr, opt.KeepWords, tmpl), nil
-		}
-		if !hasMedoid {
-			return singlepage.WithCandidates(in.Page, sr, serr, so)
-		}
-	}
-	if pre == nil {
-		po := pairDiff(in.Page, in.Medoid, opt.Pair, &prose, opt.Medoids)
-		pre = &po
-	}
-	pr, err := pre.res, pre.err
+	r, ok := applyRules(x.in.Page, x.in.Medoid, x.in.Rules.Body, x.in.Rules.Title, x.opt.Pair, x.opt.Medoids)
+	return r, ok && r.Body != ""
+}
+
+// refine is refine(r) against the block model's result.
+func (x *extraction) refine(r singlepage.Result) singlepage.Result {
+	return refine(r, x.single, x.opt.KeepWords, x.tmpl)
+}
+
+// alone is the single-page method's result: the block model's, or the
+// page's units or go-trafilatura's body when the evidence favours them.
+func (x *extraction) alone() (singlepage.Result, error) {
+	return singlepage.WithCandidates(x.in.Page, x.single, x.serr, x.so)
+}
+
+// choose decides between the pair diff's result po, the cluster rule's
+// and the single-page method's.
+func (x *extraction) choose(po pairOutcome) (singlepage.Result, error) {
+	pr, err := po.res, po.err
 	if err != nil {
 		// A page the pair diff cannot handle is still extracted alone.
-		if r, aerr := singlepage.WithCandidates(in.Page, sr, serr, so); aerr == nil {
+		if r, aerr := x.alone(); aerr == nil {
 			return r, nil
 		}
-		return singlepage.Result{}, fmt.Errorf("extract %s: %w; single page: %w", in.Page.Name, err, serr)
+		return singlepage.Result{}, fmt.Errorf("extract %s: %w; single page: %w", x.in.Page.Name, err, x.serr)
 	}
-	if pr.Confidence >= opt.MinConfidence && pr.Body != "" {
-		return refine(pr, sr, opt.KeepWords, tmpl), nil
+	if pr.Confidence >= x.opt.MinConfidence && pr.Body != "" {
+		return x.refine(pr), nil
 	}
-	if r, ok := rule(); ok {
-		return refine(r, sr, opt.KeepWords, tmpl), nil
+	if r, ok := x.rule(); ok {
+		return x.refine(r), nil
 	}
-	if serr == nil && sr.Body != "" {
-		return singlepage.WithCandidates(in.Page, sr, serr, so)
+	if x.serr == nil && x.single.Body != "" {
+		return x.alone()
 	}
 	if pr.Body != "" {
 		return pr, nil
 	}
-	return singlepage.WithCandidates(in.Page, sr, serr, so)
+	return x.alone()
 }
 
 // refine reconciles r, located by comparing pages (pair diff or rule),
@@ -445,23 +484,60 @@ type SiteExtraction struct {
 // stops the work.
 func ExtractSite(ctx context.Context, pages []SitePage, opt ExtractOptions) (*SiteExtraction, error) {
 	opt = opt.withDefaults()
+	if err := checkSitePages(pages); err != nil {
+		return nil, err
+	}
+	pages, err := visiblePages(ctx, pages)
+	if err != nil {
+		return nil, err
+	}
+	pairs := sitePairs(ctx, pages, opt)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := &SiteExtraction{Results: make([]singlepage.Result, len(pages)), Errs: make([]error, len(pages)), Rules: map[int]Rules{}}
+	out.Rules = voteRules(pages, pairs, opt)
+	for c, r := range opt.Rules {
+		if _, ok := out.Rules[c]; !ok && r.Body.Selector != "" {
+			out.Rules[c] = r
+		}
+	}
+	parallel(ctx, len(pages), func(i int) {
+		out.Results[i], out.Errs[i] = extractSitePage(pages, i, out.Rules, pairs[i], opt)
+	})
+	return out, ctx.Err()
+}
+
+// checkSitePages checks that every page has a tree and a medoid index in
+// range.
+func checkSitePages(pages []SitePage) error {
 	for i, p := range pages {
 		if p.Page == nil || p.Page.Root == nil {
-			return nil, fmt.Errorf("extract site: page %d has no tree", i)
+			return fmt.Errorf("extract site: page %d has no tree", i)
 		}
 		if p.Medoid >= len(pages) || p.Medoid == i {
-			return nil, fmt.Errorf("extract site: page %s: medoid index %d out of range", p.Page.Name, p.Medoid)
+			return fmt.Errorf("extract site: page %s: medoid index %d out of range", p.Page.Name, p.Medoid)
 		}
 	}
-	if slices.ContainsFunc(pages, func(p SitePage) bool { return p.Visible != nil }) {
-		pages = slices.Clone(pages)
-		parallel(ctx, len(pages), func(i int) {
-			pages[i].Page = VisibleTree(pages[i].Page, pages[i].Visible)
-		})
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	return nil
+}
+
+// visiblePages returns the pages without what the rendered pages did not
+// show (VisibleTree), pages itself when no page knows what was shown.
+func visiblePages(ctx context.Context, pages []SitePage) ([]SitePage, error) {
+	if !slices.ContainsFunc(pages, func(p SitePage) bool { return p.Visible != nil }) {
+		return pages, nil
 	}
+	pages = slices.Clone(pages)
+	parallel(ctx, len(pages), func(i int) {
+		pages[i].Page = VisibleTree(pages[i].Page, pages[i].Visible)
+	})
+	return pages, ctx.Err()
+}
+
+// sitePairs runs the pair diff of every page of a cluster against its
+// medoid (nil for the others, and for the pages a known rule decides).
+func sitePairs(ctx context.Context, pages []SitePage, opt ExtractOptions) []*pairOutcome {
 	pairs := make([]*pairOutcome, len(pages))
 	parallel(ctx, len(pages), func(i int) {
 		p := pages[i]
@@ -474,32 +550,25 @@ func ExtractSite(ctx context.Context, pages []SitePage, opt ExtractOptions) (*Si
 		po := pairDiff(p.Page, pages[p.Medoid].Page, opt.Pair, nil, opt.Medoids)
 		pairs[i] = &po
 	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	return pairs
+}
+
+// extractSitePage extracts page i of a site with its medoid, its
+// cluster's rules and its pair diff (pre, nil when not run), calibrated.
+func extractSitePage(pages []SitePage, i int, rules map[int]Rules, pre *pairOutcome, opt ExtractOptions) (singlepage.Result, error) {
+	p := pages[i]
+	in := Input{Page: p.Page, Src: p.Src}
+	if p.Medoid >= 0 && p.Cluster >= 0 {
+		in.Medoid = pages[p.Medoid].Page
 	}
-	out := &SiteExtraction{Results: make([]singlepage.Result, len(pages)), Errs: make([]error, len(pages)), Rules: map[int]Rules{}}
-	out.Rules = voteRules(pages, pairs, opt)
-	for c, r := range opt.Rules {
-		if _, ok := out.Rules[c]; !ok && r.Body.Selector != "" {
-			out.Rules[c] = r
-		}
+	if p.Cluster >= 0 {
+		in.Rules = rules[p.Cluster]
 	}
-	parallel(ctx, len(pages), func(i int) {
-		p := pages[i]
-		in := Input{Page: p.Page, Src: p.Src}
-		if p.Medoid >= 0 && p.Cluster >= 0 {
-			in.Medoid = pages[p.Medoid].Page
-		}
-		if p.Cluster >= 0 {
-			in.Rules = out.Rules[p.Cluster]
-		}
-		r, err := extract(in, opt, pairs[i])
-		if err == nil {
-			r = singlepage.Calibrate(withMeta(r, p.Page, p.Src), p.Page, p.Src, opt.Single.SecondOpinionBelow >= 0)
-		}
-		out.Results[i], out.Errs[i] = r, err
-	})
-	return out, ctx.Err()
+	r, err := extract(in, opt, pre)
+	if err == nil {
+		r = singlepage.Calibrate(withMeta(r, p.Page, p.Src), p.Page, p.Src, opt.Single.SecondOpinionBelow >= 0)
+	}
+	return r, err
 }
 
 // MinRuleVotes is the least number of pages that must agree on a selector

@@ -86,21 +86,12 @@ func applyRules(page, medoid *treediff.Tree, body, title Rule, opt PairOptions, 
 		moved = movedTemplateKeys(pv, meds.of(medoid).blockKeys(medoid))
 	}
 	f := computeFeatures(pv, func(i int) bool { return !moved[i] }, opt, singlepage.NewProseMap(page, singlepage.Options{}))
-	byOrigin := make(map[*treediff.Node]*treediff.Node, len(pv.Nodes)/2)
-	for _, x := range pv.Nodes {
-		if x.Kind == treediff.Element {
-			byOrigin[x.Origin] = x
-		}
-	}
+	byOrigin := viewElements(pv)
 	loc := located{f: f, body: byOrigin[target]}
 	if loc.body == nil {
 		return singlepage.Result{}, false
 	}
-	if title.Selector != "" {
-		if tn, err := selector.Select(page, title.Selector); err == nil && tn != nil {
-			loc.title = byOrigin[tn]
-		}
-	}
+	loc.title = ruleTitle(page, title, byOrigin)
 	if loc.title == nil {
 		loc.title = findTitle(f, loc.body)
 	}
@@ -111,4 +102,28 @@ func applyRules(page, medoid *treediff.Tree, body, title Rule, opt PairOptions, 
 		r.Confidence = 0
 	}
 	return r, true
+}
+
+// viewElements maps the elements of the tree view v was made from to
+// theirs in v.
+func viewElements(v *treediff.Tree) map[*treediff.Node]*treediff.Node {
+	byOrigin := make(map[*treediff.Node]*treediff.Node, len(v.Nodes)/2)
+	for _, x := range v.Nodes {
+		if x.Kind == treediff.Element {
+			byOrigin[x.Origin] = x
+		}
+	}
+	return byOrigin
+}
+
+// ruleTitle is the element of the page's view the title rule selects, nil
+// when there is no rule or it selects nothing.
+func ruleTitle(page *treediff.Tree, title Rule, byOrigin map[*treediff.Node]*treediff.Node) *treediff.Node {
+	if title.Selector == "" {
+		return nil
+	}
+	if tn, err := selector.Select(page, title.Selector); err == nil && tn != nil {
+		return byOrigin[tn]
+	}
+	return nil
 }

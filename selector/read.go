@@ -2,6 +2,7 @@ package selector
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,58 +35,19 @@ func parseSelector(sel string) ([]selectorStep, error) {
 	return steps, nil
 }
 
+// parseStep reads one compound step: tag, #id, .classes and
+// :nth-of-type(n), with Of's escapes.
 func parseStep(s string) (selectorStep, error) {
 	var st selectorStep
 	if s == "" {
 		return st, fmt.Errorf("empty step")
 	}
-	if i := strings.Index(s, ":nth-of-type("); i >= 0 {
-		j := strings.IndexByte(s[i:], ')')
-		if j < 0 {
-			return st, fmt.Errorf("step %q: unclosed :nth-of-type(", s)
-		}
-		n, err := strconv.Atoi(s[i+len(":nth-of-type(") : i+j])
-		if err != nil || n < 1 {
-			return st, fmt.Errorf("step %q: bad :nth-of-type", s)
-		}
-		st.nth = n
-		s = s[:i] + s[i+j+1:]
+	s, nth, err := cutNth(s)
+	if err != nil {
+		return st, err
 	}
-	// Split on unescaped '#' and '.'.
-	var parts []string
-	var kinds []byte
-	var b strings.Builder
-	kind := byte(0)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\\' && i+1 < len(s):
-			i++
-			// Of escapes a leading digit as a code point "\3X ".
-			if h := s[i]; h >= '0' && h <= '9' || h >= 'a' && h <= 'f' {
-				j := i
-				for j < len(s) && j-i < 6 && (s[j] >= '0' && s[j] <= '9' || s[j] >= 'a' && s[j] <= 'f') {
-					j++
-				}
-				if v, err := strconv.ParseInt(s[i:j], 16, 32); err == nil {
-					b.WriteRune(rune(v))
-					if j < len(s) && s[j] == ' ' {
-						j++
-					}
-					i = j - 1
-					continue
-				}
-			}
-			b.WriteByte(s[i])
-		case c == '#' || c == '.':
-			parts, kinds = append(parts, b.String()), append(kinds, kind)
-			b.Reset()
-			kind = c
-		default:
-			b.WriteByte(c)
-		}
-	}
-	parts, kinds = append(parts, b.String()), append(kinds, kind)
+	st.nth = nth
+	parts, kinds := splitCompound(s)
 	for k, p := range parts {
 		switch kinds[k] {
 		case 0:
@@ -102,6 +64,70 @@ func parseStep(s string) (selectorStep, error) {
 	return st, nil
 }
 
+// cutNth returns step s without its :nth-of-type(n) and n (0 when absent).
+func cutNth(s string) (string, int, error) {
+	i := strings.Index(s, ":nth-of-type(")
+	if i < 0 {
+		return s, 0, nil
+	}
+	j := strings.IndexByte(s[i:], ')')
+	if j < 0 {
+		return s, 0, fmt.Errorf("step %q: unclosed :nth-of-type(", s)
+	}
+	n, err := strconv.Atoi(s[i+len(":nth-of-type(") : i+j])
+	if err != nil || n < 1 {
+		return s, 0, fmt.Errorf("step %q: bad :nth-of-type", s)
+	}
+	return s[:i] + s[i+j+1:], n, nil
+}
+
+// splitCompound splits a step on its unescaped '#' and '.': the parts,
+// unescaped, and the character before each (0 for the first).
+func splitCompound(s string) (parts []string, kinds []byte) {
+	var b strings.Builder
+	kind := byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s):
+			i = unescape(s, i+1, &b)
+		case c == '#' || c == '.':
+			parts, kinds = append(parts, b.String()), append(kinds, kind)
+			b.Reset()
+			kind = c
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return append(parts, b.String()), append(kinds, kind)
+}
+
+// unescape writes to b the character escaped at s[i], after a backslash,
+// and returns the index of the escape's last byte. Of escapes a leading
+// digit as a code point "\3X ".
+func unescape(s string, i int, b *strings.Builder) int {
+	if isHex(s[i]) {
+		j := i
+		for j < len(s) && j-i < 6 && isHex(s[j]) {
+			j++
+		}
+		if v, err := strconv.ParseInt(s[i:j], 16, 32); err == nil {
+			b.WriteRune(rune(v))
+			if j < len(s) && s[j] == ' ' {
+				j++
+			}
+			return j - 1
+		}
+	}
+	b.WriteByte(s[i])
+	return i
+}
+
+// isHex reports a lower-case hexadecimal digit.
+func isHex(h byte) bool { return h >= '0' && h <= '9' || h >= 'a' && h <= 'f' }
+
+// matches reports whether element n fits the step; strictRank checks its
+// rank among its siblings of its tag too.
 func (st selectorStep) matches(n *treediff.Node, strictRank bool) bool {
 	if n.Kind != treediff.Element || n.Label != st.tag {
 		return false
@@ -111,37 +137,40 @@ func (st selectorStep) matches(n *treediff.Node, strictRank bool) bool {
 			return false
 		}
 	}
-	if len(st.classes) > 0 {
-		cls, _ := n.Attr("class")
-		have := strings.Fields(cls)
-		for _, c := range st.classes {
-			found := false
-			for _, h := range have {
-				if h == c {
-					found = true
-					break
-				}
-			}
-			if !found {
-				return false
-			}
-		}
+	if !hasAll(n, st.classes) {
+		return false
 	}
-	if strictRank && st.nth > 0 && n.Parent != nil {
-		k := 0
-		for _, s := range n.Parent.Children {
-			if s.Kind == treediff.Element && s.Label == n.Label {
-				k++
-			}
-			if s == n {
-				break
-			}
-		}
-		if k != st.nth {
+	return !strictRank || st.nth == 0 || n.Parent == nil || rank(n) == st.nth
+}
+
+// hasAll reports whether n has every class of classes.
+func hasAll(n *treediff.Node, classes []string) bool {
+	if len(classes) == 0 {
+		return true
+	}
+	cls, _ := n.Attr("class")
+	have := strings.Fields(cls)
+	for _, c := range classes {
+		if !slices.Contains(have, c) {
 			return false
 		}
 	}
 	return true
+}
+
+// rank is n's rank (from 1) among its parent's element children of its
+// tag.
+func rank(n *treediff.Node) int {
+	k := 0
+	for _, s := range n.Parent.Children {
+		if s.Kind == treediff.Element && s.Label == n.Label {
+			k++
+		}
+		if s == n {
+			break
+		}
+	}
+	return k
 }
 
 // Select returns the element of t the selector designates (a selector as

@@ -21,38 +21,11 @@ func Of(n *treediff.Node) string {
 		if c.Kind != treediff.Element {
 			continue
 		}
-		step := cssIdent(c.Label)
-		if id, ok := c.Attr("id"); ok && validIdent(strings.TrimSpace(id)) && uniqueID(c, id) {
-			steps = append(steps, step+"#"+cssIdent(strings.TrimSpace(id)))
+		step, anchored := stepOf(c)
+		steps = append(steps, step)
+		if anchored {
 			break
 		}
-		if cls, ok := c.Attr("class"); ok {
-			for _, f := range strings.Fields(cls) {
-				if validIdent(f) {
-					step += "." + cssIdent(f)
-				}
-			}
-		}
-		if c.Parent != nil {
-			nth, same, alike := 0, 0, 0
-			for _, s := range c.Parent.Children {
-				if s.Kind == treediff.Element && s.Label == c.Label {
-					same++
-					if s == c {
-						nth = same
-					}
-					if hasClasses(s, c) {
-						alike++
-					}
-				}
-			}
-			// Position only when the classes do not single the element
-			// out among its siblings.
-			if alike > 1 {
-				step += ":nth-of-type(" + strconv.Itoa(nth) + ")"
-			}
-		}
-		steps = append(steps, step)
 	}
 	var b strings.Builder
 	for i := len(steps) - 1; i >= 0; i-- {
@@ -62,6 +35,48 @@ func Of(n *treediff.Node) string {
 		}
 	}
 	return b.String()
+}
+
+// stepOf writes element c's step, and reports whether it is anchored at
+// an id no other element repeats (the path starts there).
+func stepOf(c *treediff.Node) (string, bool) {
+	step := cssIdent(c.Label)
+	if id, ok := c.Attr("id"); ok && validIdent(strings.TrimSpace(id)) && uniqueID(c, id) {
+		return step + "#" + cssIdent(strings.TrimSpace(id)), true
+	}
+	if cls, ok := c.Attr("class"); ok {
+		for _, f := range strings.Fields(cls) {
+			if validIdent(f) {
+				step += "." + cssIdent(f)
+			}
+		}
+	}
+	if nth, ok := rankOf(c); ok {
+		step += ":nth-of-type(" + strconv.Itoa(nth) + ")"
+	}
+	return step, false
+}
+
+// rankOf returns c's rank among its siblings of its tag, false when its
+// classes single it out among them (position only then).
+func rankOf(c *treediff.Node) (int, bool) {
+	if c.Parent == nil {
+		return 0, false
+	}
+	nth, same, alike := 0, 0, 0
+	for _, s := range c.Parent.Children {
+		if s.Kind != treediff.Element || s.Label != c.Label {
+			continue
+		}
+		same++
+		if s == c {
+			nth = same
+		}
+		if hasClasses(s, c) {
+			alike++
+		}
+	}
+	return nth, alike > 1
 }
 
 // uniqueID reports whether no other element of n's document has the id

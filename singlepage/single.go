@@ -262,165 +262,226 @@ func (p *page) cueOf(n *treediff.Node) cueStrength {
 // buildPage cuts t into blocks and judges them; cues nil reads no cue.
 func buildPage(t *treediff.Tree, opt Options, cues *ProseMap) *page {
 	p := &page{t: t, opt: opt, first: make([]int, len(t.Nodes)), end: make([]int, len(t.Nodes)), cues: cues}
-	var cur *block
-	links := 0 // links opened and not yet counted in a block
-	var sb strings.Builder
-	lastBR := false
-	flush := func() {
-		if cur != nil && cur.words > 0 {
-			cur.lines = splitLines(sb.String())
-			cur.text = strings.Join(cur.lines, " ")
-			cur.inLink = cur.linkWords == cur.words
-			p.blocks = append(p.blocks, cur)
-			p.totalWords += cur.words
-		}
-		cur = nil
-		sb.Reset()
-	}
-	type frame struct {
-		n    *treediff.Node
-		exit bool
-	}
-	linkDepth, cueDepth, weakDepth := 0, 0, 0
-	heading := []int{}
-	preDepth := 0
-	containers := []*treediff.Node{}
-	stack := []frame{{t.Root, false}}
+	c := &blockCutter{p: p}
+	c.walk(t.Root)
+	c.flush()
+	p.judge()
+	p.smooth()
+	return p
+}
+
+// blockCutter is one walk of a page's tree cutting its text into blocks:
+// the block being read and what the walk is inside of.
+type blockCutter struct {
+	p   *page
+	cur *block
+	sb  strings.Builder
+	// links counts the links opened and not yet counted in a block.
+	links                                    int
+	lastBR                                   bool
+	linkDepth, cueDepth, weakDepth, preDepth int
+	heading                                  []int
+	containers                               []*treediff.Node
+}
+
+// walkFrame is a node to enter, or to leave (exit) once its children are
+// read.
+type walkFrame struct {
+	n    *treediff.Node
+	exit bool
+}
+
+// walk reads the tree under root in document order, without recursion.
+func (c *blockCutter) walk(root *treediff.Node) {
+	stack := []walkFrame{{root, false}}
 	for step := 1; len(stack) > 0; step++ {
-		if opt.stopped(step) {
+		if c.p.opt.stopped(step) {
 			break
 		}
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		n := f.n
-		if f.exit {
-			switch {
-			case n.Label == "a":
-				linkDepth--
-			case headingLevel(n.Label) > 0:
-				heading = heading[:len(heading)-1]
-			case n.Label == "pre":
-				preDepth--
+		switch {
+		case f.exit:
+			c.exit(n)
+		case n.Kind == treediff.Text || n.Kind == treediff.Token:
+			c.text(n)
+		case c.enter(n):
+			stack = append(stack, walkFrame{n, true})
+			for i := len(n.Children) - 1; i >= 0; i-- {
+				stack = append(stack, walkFrame{n.Children[i], false})
 			}
-			switch p.cueOf(n) {
-			case strongCue:
-				cueDepth--
-			case weakCue:
-				weakDepth--
-			}
-			if treediff.IsBlock(n.Label) {
-				flush()
-				containers = containers[:len(containers)-1]
-			}
-			p.end[n.Index] = len(p.blocks)
-			continue
-		}
-		switch n.Kind {
-		case treediff.Text, treediff.Token:
-			ws := treediff.Words(n.Label)
-			if strings.TrimSpace(n.Label) != "" {
-				lastBR = false
-			}
-			if len(ws) == 0 {
-				sb.WriteString(n.Label)
-				continue
-			}
-			if cur == nil {
-				cur = &block{cue: cueDepth > 0, weak: weakDepth > 0, pre: preDepth > 0}
-				if len(containers) > 0 {
-					cur.container = containers[len(containers)-1]
-				} else {
-					cur.container = n.Parent
-				}
-				if len(heading) > 0 {
-					cur.heading = heading[len(heading)-1]
-				}
-			}
-			cur.words += len(ws)
-			cur.links += links
-			links = 0
-			if linkDepth > 0 {
-				cur.linkWords += len(ws)
-				if !cur.started || cur.leadLink == cur.words-len(ws) && cur.leadLink > 0 {
-					cur.leadLink += len(ws)
-				}
-			}
-			cur.started = true
-			sb.WriteString(n.Label)
-			continue
-		}
-		p.first[n.Index] = len(p.blocks)
-		if skipTags[n.Label] || hidden(n) {
-			p.end[n.Index] = len(p.blocks)
-			continue
-		}
-		if n.Label == "br" {
-			if lastBR {
-				flush()
-			} else {
-				sb.WriteByte('\n')
-			}
-			lastBR = true
-			p.end[n.Index] = len(p.blocks)
-			continue
-		}
-		if n.Label == "img" || n.Label == "hr" {
-			sb.WriteByte(' ')
-		}
-		block := treediff.IsBlock(n.Label)
-		if block {
-			flush()
-			lastBR = false
-			containers = append(containers, n)
-		} else if cur != nil && cur.heading != headingNow(heading) {
-			flush()
-		}
-		if n.Label == "a" {
-			linkDepth++
-			if linkDepth == 1 {
-				links++ // counted for the block its first word opens or extends
-			}
-		}
-		if n.Label == "pre" {
-			preDepth++
-		}
-		if h := headingLevel(n.Label); h > 0 {
-			heading = append(heading, h)
-		}
-		switch p.cueOf(n) {
-		case strongCue:
-			cueDepth++
-		case weakCue:
-			weakDepth++
-		}
-		stack = append(stack, frame{n, true})
-		for i := len(n.Children) - 1; i >= 0; i-- {
-			stack = append(stack, frame{n.Children[i], false})
 		}
 	}
-	flush()
+}
+
+// flush ends the block being read, kept when it has words.
+func (c *blockCutter) flush() {
+	if cur := c.cur; cur != nil && cur.words > 0 {
+		cur.lines = splitLines(c.sb.String())
+		cur.text = strings.Join(cur.lines, " ")
+		cur.inLink = cur.linkWords == cur.words
+		c.p.blocks = append(c.p.blocks, cur)
+		c.p.totalWords += cur.words
+	}
+	c.cur = nil
+	c.sb.Reset()
+}
+
+// text adds a text node's words to the block being read, opening one.
+func (c *blockCutter) text(n *treediff.Node) {
+	ws := treediff.Words(n.Label)
+	if strings.TrimSpace(n.Label) != "" {
+		c.lastBR = false
+	}
+	if len(ws) == 0 {
+		c.sb.WriteString(n.Label)
+		return
+	}
+	if c.cur == nil {
+		c.cur = c.newBlock(n)
+	}
+	cur := c.cur
+	cur.words += len(ws)
+	cur.links += c.links
+	c.links = 0
+	if c.linkDepth > 0 {
+		cur.linkWords += len(ws)
+		if !cur.started || cur.leadLink == cur.words-len(ws) && cur.leadLink > 0 {
+			cur.leadLink += len(ws)
+		}
+	}
+	cur.started = true
+	c.sb.WriteString(n.Label)
+}
+
+// newBlock opens a block at text node n, marked with what the walk is in.
+func (c *blockCutter) newBlock(n *treediff.Node) *block {
+	b := &block{cue: c.cueDepth > 0, weak: c.weakDepth > 0, pre: c.preDepth > 0, container: n.Parent}
+	if len(c.containers) > 0 {
+		b.container = c.containers[len(c.containers)-1]
+	}
+	if len(c.heading) > 0 {
+		b.heading = c.heading[len(c.heading)-1]
+	}
+	return b
+}
+
+// enter reads an element (or other non-text node) on the way down and
+// reports whether its children are to be read.
+func (c *blockCutter) enter(n *treediff.Node) bool {
+	p := c.p
+	p.first[n.Index] = len(p.blocks)
+	if skipTags[n.Label] || hidden(n) {
+		p.end[n.Index] = len(p.blocks)
+		return false
+	}
+	if n.Label == "br" {
+		c.lineBreak()
+		p.end[n.Index] = len(p.blocks)
+		return false
+	}
+	if n.Label == "img" || n.Label == "hr" {
+		c.sb.WriteByte(' ')
+	}
+	if treediff.IsBlock(n.Label) {
+		c.flush()
+		c.lastBR = false
+		c.containers = append(c.containers, n)
+	} else if c.cur != nil && c.cur.heading != headingNow(c.heading) {
+		c.flush()
+	}
+	c.open(n)
+	return true
+}
+
+// lineBreak reads a <br>: a line break, or the end of the block after
+// another.
+func (c *blockCutter) lineBreak() {
+	if c.lastBR {
+		c.flush()
+	} else {
+		c.sb.WriteByte('\n')
+	}
+	c.lastBR = true
+}
+
+// open counts the link, <pre>, heading and cue an element opens.
+func (c *blockCutter) open(n *treediff.Node) {
+	switch {
+	case n.Label == "a":
+		c.linkDepth++
+		if c.linkDepth == 1 {
+			c.links++ // counted for the block its first word opens or extends
+		}
+	case n.Label == "pre":
+		c.preDepth++
+	}
+	if h := headingLevel(n.Label); h > 0 {
+		c.heading = append(c.heading, h)
+	}
+	c.countCue(n, 1)
+}
+
+// exit closes what element n opened, on the way up.
+func (c *blockCutter) exit(n *treediff.Node) {
+	switch {
+	case n.Label == "a":
+		c.linkDepth--
+	case headingLevel(n.Label) > 0:
+		c.heading = c.heading[:len(c.heading)-1]
+	case n.Label == "pre":
+		c.preDepth--
+	}
+	c.countCue(n, -1)
+	if treediff.IsBlock(n.Label) {
+		c.flush()
+		c.containers = c.containers[:len(c.containers)-1]
+	}
+	c.p.end[n.Index] = len(c.p.blocks)
+}
+
+// countCue adds d to the depth of n's cue, if any.
+func (c *blockCutter) countCue(n *treediff.Node, d int) {
+	switch c.p.cueOf(n) {
+	case strongCue:
+		c.cueDepth += d
+	case weakCue:
+		c.weakDepth += d
+	}
+}
+
+// judge classifies every block, then leaves out captions, form boxes and
+// teasers' summaries.
+func (p *page) judge() {
 	imgs, inputs := p.images(), p.inputs()
 	words, _ := p.elementWords(nil)
 	for i, b := range p.blocks {
-		if opt.stopped(i + 1) {
+		if p.opt.stopped(i + 1) {
 			break
 		}
 		b.class = p.classify(b)
 		if b.class != classBad && (p.isCaption(b, imgs) || inFormBox(b, inputs, words, p.totalWords)) {
 			b.class = classBad
 		}
-		// A teaser's summary: a short text right under a linked headline,
-		// the two alone in a small box.
-		if b.class == classGood && i > 0 && b.words < 2*p.opt.GoodWords {
-			if prev := p.blocks[i-1]; prev.inLink && prev.words >= 3 {
-				if a := commonAncestor(prev.container, b.container); a != nil && p.end[a.Index]-p.first[a.Index] <= 3 {
-					b.class = classBad
-				}
-			}
+		if p.teaserSummary(i, b) {
+			b.class = classBad
 		}
 	}
-	p.smooth()
-	return p
+}
+
+// teaserSummary reports a short article-like block i right under a linked
+// headline, the two alone in a small box: a teaser's summary.
+func (p *page) teaserSummary(i int, b *block) bool {
+	if b.class != classGood || i == 0 || b.words >= 2*p.opt.GoodWords {
+		return false
+	}
+	prev := p.blocks[i-1]
+	if !prev.inLink || prev.words < 3 {
+		return false
+	}
+	a := commonAncestor(prev.container, b.container)
+	return a != nil && p.end[a.Index]-p.first[a.Index] <= 3
 }
 
 // commonAncestor returns the deepest node holding both a and b (nil when
@@ -745,31 +806,17 @@ func (p *page) subheading(i, hi int) bool {
 // bodyOf returns the paragraphs of the article under n and a confidence:
 // the share of the page's article-like words that n holds.
 func (p *page) bodyOf(n *treediff.Node, title string) ([]string, float64) {
-	var paras []string
-	good, inside := 0, 0
-	for _, b := range p.blocks {
-		if b.class == classGood {
-			good += b.words
-		}
-	}
+	good := p.goodWords()
 	lo, hi := p.span(n)
 	if lo > 0 && p.subheading(lo-1, hi) {
 		lo-- // the article's first section heading
 	}
-	// Lists holding article text: their other plain items are kept too
-	// ("Story highlights", key points).
-	lists := map[*treediff.Node]bool{}
-	for _, b := range p.blocks[lo:hi] {
-		if b.class == classGood && b.container != nil && b.container.Label == "li" {
-			lists[b.container.Parent] = true
-		}
-	}
+	lists := p.articleLists(lo, hi)
+	var paras []string
+	inside := 0
 	seen := map[string]bool{}
 	for i, b := range p.blocks[lo:hi] {
-		keep := b.class == classGood || sentenceLike(b) || p.subheading(lo+i, hi) || listItem(b, lists)
-		// A short block shown twice is a caption or a pull quote; a long
-		// paragraph said twice is the article's own.
-		if !keep || b.words <= maxEchoWords && seen[b.text] || i < 5 && isTitleEcho(b, title) {
+		if !p.keeps(b, lo+i, hi, lists) || echo(b, i, seen, title) {
 			continue
 		}
 		seen[b.text] = true
@@ -784,6 +831,44 @@ func (p *page) bodyOf(n *treediff.Node, title string) ([]string, float64) {
 	return paras, float64(inside) / float64(good)
 }
 
+// goodWords counts the words of the page's article-like blocks.
+func (p *page) goodWords() int {
+	good := 0
+	for _, b := range p.blocks {
+		if b.class == classGood {
+			good += b.words
+		}
+	}
+	return good
+}
+
+// articleLists are the lists holding article text among blocks lo to hi:
+// their other plain items are kept too ("Story highlights", key points).
+func (p *page) articleLists(lo, hi int) map[*treediff.Node]bool {
+	lists := map[*treediff.Node]bool{}
+	for _, b := range p.blocks[lo:hi] {
+		if b.class == classGood && b.container != nil && b.container.Label == "li" {
+			lists[b.container.Parent] = true
+		}
+	}
+	return lists
+}
+
+// keeps reports whether block b, the page's i-th, belongs in a body
+// spanning blocks up to hi: article text, a sentence, a section heading or
+// an item of a list holding article text.
+func (p *page) keeps(b *block, i, hi int, lists map[*treediff.Node]bool) bool {
+	return b.class == classGood || sentenceLike(b) || p.subheading(i, hi) || listItem(b, lists)
+}
+
+// echo reports a block the body has already (seen) or that repeats the
+// title near the body's start (i its rank in the body's span): a short
+// block shown twice is a caption or a pull quote; a long paragraph said
+// twice is the article's own.
+func echo(b *block, i int, seen map[string]bool, title string) bool {
+	return b.words <= maxEchoWords && seen[b.text] || i < 5 && isTitleEcho(b, title)
+}
+
 // title returns the page's headline: the element (a heading first) whose
 // text best matches the document title (og:title, else <title>), so that
 // the headline is taken as the page shows it, without the site name the
@@ -791,90 +876,147 @@ func (p *page) bodyOf(n *treediff.Node, title string) ([]string, float64) {
 // document title cut of its site-name part.
 func (p *page) title(docTitle string, bodyStart int) string {
 	ref := wordSet(docTitle)
-	words, hits := p.elementWords(ref)
-	var best *treediff.Node
-	bestScore := 0.0
-	for _, n := range p.t.Nodes {
-		if p.opt.stopped(n.Index + 1) {
-			return ""
-		}
-		w := words[n.Index]
-		if n.Kind != treediff.Element || w == 0 || w > 40 || n.Label == "title" || p.end[n.Index] <= p.first[n.Index] {
-			continue
-		}
-		h := headingLevel(n.Label)
-		if h == 0 && p.blocks[p.first[n.Index]].cue {
-			continue
-		}
-		// An upper bound of the Dice coefficient from word counts spares
-		// building the text of every small element.
-		if 2*float64(min(hits[n.Index], len(ref)))/float64(w+len(ref)) < 0.5 {
-			continue
-		}
-		s := overlap(wordSet(n.Text()), ref)
-		if s < 0.5 {
-			continue
-		}
-		if h > 0 {
-			s += 0.2 + float64(7-h)*0.01
-		}
-		// Ties go to the deeper element: the one holding the headline alone.
-		if s > bestScore || s == bestScore && best.Contains(n) {
-			best, bestScore = n, s
-		}
+	best, bestScore, ok := p.titleElement(ref)
+	if !ok {
+		return ""
 	}
 	bestText, bestAt := "", 0
 	if best != nil {
 		bestText, bestAt = strings.Join(strings.Fields(best.Text()), " "), p.first[best.Index]
 	}
-	// Lines cut by <br> inside one element: "Kicker<br>Headline<br>Byline".
+	if l, at := p.titleLine(ref, bestScore); l != "" {
+		bestText, bestAt = l, at
+	}
+	if bestText != "" {
+		return p.nearTitle(bestText, bestAt, best, bodyStart)
+	}
+	if h := p.firstH1(); h != "" {
+		return h
+	}
+	if l := p.lineAbove(bodyStart); l != "" {
+		return l
+	}
+	return cleanTitle(docTitle)
+}
+
+// titleElement returns the element whose text best matches the words of
+// the document title ref (a heading first; ties go to the deeper element:
+// the one holding the headline alone) and its score; false when the
+// extraction's context ended.
+func (p *page) titleElement(ref map[string]bool) (*treediff.Node, float64, bool) {
+	words, hits := p.elementWords(ref)
+	var best *treediff.Node
+	bestScore := 0.0
+	for _, n := range p.t.Nodes {
+		if p.opt.stopped(n.Index + 1) {
+			return nil, 0, false
+		}
+		if !p.titleCandidate(n, words[n.Index]) {
+			continue
+		}
+		s, ok := p.titleScore(n, ref, words[n.Index], hits[n.Index])
+		if ok && (s > bestScore || s == bestScore && best.Contains(n)) {
+			best, bestScore = n, s
+		}
+	}
+	return best, bestScore, true
+}
+
+// titleCandidate reports an element of w words (at most 40) that holds
+// blocks, other than <title>.
+func (p *page) titleCandidate(n *treediff.Node, w int) bool {
+	return n.Kind == treediff.Element && w > 0 && w <= 40 && n.Label != "title" && p.end[n.Index] > p.first[n.Index]
+}
+
+// titleScore is how well element n (w words, hits of them in ref) matches
+// the title's words ref, a heading scoring higher; false under half.
+func (p *page) titleScore(n *treediff.Node, ref map[string]bool, w, hits int) (float64, bool) {
+	h := headingLevel(n.Label)
+	if h == 0 && p.blocks[p.first[n.Index]].cue {
+		return 0, false
+	}
+	// An upper bound of the Dice coefficient from word counts spares
+	// building the text of every small element.
+	if 2*float64(min(hits, len(ref)))/float64(w+len(ref)) < 0.5 {
+		return 0, false
+	}
+	s := overlap(wordSet(n.Text()), ref)
+	if s < 0.5 {
+		return 0, false
+	}
+	if h > 0 {
+		s += 0.2 + float64(7-h)*0.01
+	}
+	return s, true
+}
+
+// titleLine returns the line cut by <br> inside one element
+// ("Kicker<br>Headline<br>Byline") that matches ref best, above score
+// floor, with its block; "" when none does.
+func (p *page) titleLine(ref map[string]bool, floor float64) (string, int) {
+	best, at := "", 0
 	for i, b := range p.blocks {
 		if len(b.lines) < 2 || b.cue {
 			continue
 		}
 		for _, l := range b.lines {
-			if s := overlap(wordSet(l), ref); s >= 0.5 && s > bestScore {
-				bestText, bestScore, bestAt = l, s, i
+			if s := overlap(wordSet(l), ref); s >= 0.5 && s > floor {
+				best, floor, at = l, s, i
 			}
 		}
 	}
-	if bestText != "" {
-		// A match far above the article is the site's name in the page
-		// header ("Magazine Restaurants"): a heading right above the body
-		// is the headline then.
-		if bestAt < bodyStart-farTitle && (best == nil || headingLevel(best.Label) == 0) {
-			if h := p.headingAbove(bodyStart); h != "" {
-				return h
-			}
+	return best, at
+}
+
+// nearTitle returns the title matched (text, at block at; best its
+// element, nil for a line), unless that match is far above the article and
+// no heading: the site's name in the page header ("Magazine
+// Restaurants"); a heading right above the body is the headline then.
+func (p *page) nearTitle(text string, at int, best *treediff.Node, bodyStart int) string {
+	if at < bodyStart-farTitle && (best == nil || headingLevel(best.Label) == 0) {
+		if h := p.headingAbove(bodyStart); h != "" {
+			return h
 		}
-		return bestText
 	}
+	return text
+}
+
+// firstH1 is the text of the page's first short <h1> block without a cue.
+func (p *page) firstH1() string {
 	for _, b := range p.blocks {
 		if b.heading == 1 && !b.cue && b.words <= 40 {
 			return b.text
 		}
 	}
-	// The document title does not name the story: take the nearest line
-	// above the body that could be a headline.
-	// The article's first block counts when it is "Headline<br>dateline".
+	return ""
+}
+
+// lineAbove returns, when the document title does not name the story, the
+// nearest line above the body that could be a headline ("" when none).
+// The article's first block counts when it is "Headline<br>dateline".
+func (p *page) lineAbove(bodyStart int) string {
 	for i := min(bodyStart, len(p.blocks)-1); i >= 0 && i >= bodyStart-6; i-- {
-		b := p.blocks[i]
-		if b.cue || b.inLink || looksLikeCode(b.text) || i == bodyStart && len(b.lines) < 2 {
-			continue
+		if l := p.headlineLine(i, bodyStart); l != "" {
+			return l
 		}
-		// "Headline<br>Posted: date": the first line, unless it is a
-		// dateline or byline (then the block is one: "By X<br>Writer").
-		if len(b.lines) == 0 {
-			continue
-		}
-		l := b.lines[0]
-		n := len(treediff.Words(l))
-		if n < 2 || n > 25 || isBoilerLine(&block{text: l, words: n}) {
-			continue
-		}
-		return l
 	}
-	return cleanTitle(docTitle)
+	return ""
+}
+
+// headlineLine returns block i's first line when it could be a headline:
+// "Headline<br>Posted: date" gives its first line, unless that is a
+// dateline or byline (then the block is one: "By X<br>Writer").
+func (p *page) headlineLine(i, bodyStart int) string {
+	b := p.blocks[i]
+	if b.cue || b.inLink || looksLikeCode(b.text) || i == bodyStart && len(b.lines) < 2 || len(b.lines) == 0 {
+		return ""
+	}
+	l := b.lines[0]
+	n := len(treediff.Words(l))
+	if n < 2 || n > 25 || isBoilerLine(&block{text: l, words: n}) {
+		return ""
+	}
+	return l
 }
 
 // farTitle is how many blocks above the article's first block a title

@@ -60,10 +60,7 @@ func cueOf(n *treediff.Node) cueStrength {
 	case "html", "body", "form":
 		return noCue
 	}
-	if boilerTags[n.Label] {
-		return strongCue
-	}
-	if r, ok := n.Attr("role"); ok && boilerRoles[strings.ToLower(strings.TrimSpace(r))] {
+	if boilerTags[n.Label] || boilerRole(n) {
 		return strongCue
 	}
 	found := noCue
@@ -72,24 +69,39 @@ func cueOf(n *treediff.Node) cueStrength {
 		if !ok || v == "" {
 			continue
 		}
-		v = strings.ToLower(v)
-		for _, f := range strongFragments {
-			if strings.Contains(v, f) {
-				return strongCue
-			}
+		c := attrCue(strings.ToLower(v))
+		if c == strongCue {
+			return strongCue
 		}
-		for _, w := range strings.FieldsFunc(v, func(r rune) bool {
-			return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-		}) {
-			if boilerWords[w] {
-				return strongCue
-			}
-		}
-		for _, f := range weakFragments {
-			if strings.Contains(v, f) {
-				found = weakCue
-			}
-		}
+		found = max(found, c)
 	}
 	return found
+}
+
+// boilerRole reports an ARIA role of page furniture on n.
+func boilerRole(n *treediff.Node) bool {
+	r, ok := n.Attr("role")
+	return ok && boilerRoles[strings.ToLower(strings.TrimSpace(r))]
+}
+
+// attrCue is the cue of a lower-cased class or id value.
+func attrCue(v string) cueStrength {
+	for _, f := range strongFragments {
+		if strings.Contains(v, f) {
+			return strongCue
+		}
+	}
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if boilerWords[w] {
+			return strongCue
+		}
+	}
+	for _, f := range weakFragments {
+		if strings.Contains(v, f) {
+			return weakCue
+		}
+	}
+	return noCue
 }

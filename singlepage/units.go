@@ -58,6 +58,24 @@ func unitContent(b *block) bool { return !b.code && !boilerplate(b) }
 // It is linear in the number of nodes: each element's children are
 // grouped once, and a child's words are a difference of prefix sums.
 func (p *page) units() (unitGroup, bool) {
+	prefix := p.unitWordPrefix()
+	var best unitGroup
+	for _, c := range p.t.Nodes {
+		if c.Kind != treediff.Element || len(c.Children) < minUnits || hidden(c) || skipTags[c.Label] {
+			continue
+		}
+		for sig, g := range p.childGroups(c, prefix) {
+			if g.n >= minUnits && g.words >= minUnitWords*g.n && g.words > best.words {
+				best = unitGroup{parent: c, sig: sig, words: g.words}
+			}
+		}
+	}
+	return best, best.parent != nil
+}
+
+// unitWordPrefix is the prefix sums of the blocks' unit content words:
+// the blocks i to j hold prefix[j]-prefix[i].
+func (p *page) unitWordPrefix() []int {
 	prefix := make([]int, len(p.blocks)+1)
 	for i, b := range p.blocks {
 		prefix[i+1] = prefix[i]
@@ -65,37 +83,34 @@ func (p *page) units() (unitGroup, bool) {
 			prefix[i+1] += b.words
 		}
 	}
-	var best unitGroup
-	type tally struct{ n, words int }
-	for _, c := range p.t.Nodes {
-		if c.Kind != treediff.Element || len(c.Children) < minUnits || hidden(c) || skipTags[c.Label] {
+	return prefix
+}
+
+// unitTally counts the units of one signature and their content words.
+type unitTally struct{ n, words int }
+
+// childGroups groups c's element children that hold content words by
+// their signature.
+func (p *page) childGroups(c *treediff.Node, prefix []int) map[string]*unitTally {
+	groups := map[string]*unitTally{}
+	for _, u := range c.Children {
+		if u.Kind != treediff.Element || p.end[u.Index] <= p.first[u.Index] {
 			continue
 		}
-		groups := map[string]*tally{}
-		for _, u := range c.Children {
-			if u.Kind != treediff.Element || p.end[u.Index] <= p.first[u.Index] {
-				continue
-			}
-			w := prefix[p.end[u.Index]] - prefix[p.first[u.Index]]
-			if w == 0 {
-				continue
-			}
-			sig := unitSignature(u)
-			g := groups[sig]
-			if g == nil {
-				g = &tally{}
-				groups[sig] = g
-			}
-			g.n++
-			g.words += w
+		w := prefix[p.end[u.Index]] - prefix[p.first[u.Index]]
+		if w == 0 {
+			continue
 		}
-		for sig, g := range groups {
-			if g.n >= minUnits && g.words >= minUnitWords*g.n && g.words > best.words {
-				best = unitGroup{parent: c, sig: sig, words: g.words}
-			}
+		sig := unitSignature(u)
+		g := groups[sig]
+		if g == nil {
+			g = &unitTally{}
+			groups[sig] = g
 		}
+		g.n++
+		g.words += w
 	}
-	return best, best.parent != nil
+	return groups
 }
 
 // paras returns the text of the group's units, block by block in
