@@ -116,7 +116,8 @@ func tidy(body, title string) string {
 //   - r has no body: other is taken;
 //   - one body holds most words of the other (holdShare) and not the
 //     reverse: the larger one is taken, unless what other adds lies
-//     mostly in blocks the page's cues mark as boilerplate;
+//     mostly in blocks the page's cues mark as boilerplate, or r is an
+//     article the block model is sure of and some of it does (addsText);
 //   - each holds the other: they agree, r stays;
 //   - they share little: other is taken when r is short (articleWords)
 //     and unsure (its confidence under below) and other is not a list of
@@ -135,27 +136,7 @@ func fuse(r Result, p *page, other string, below float64) bool {
 	case theirsHeld >= holdShare:
 		return false // r holds other and more
 	case mineHeld >= holdShare, mineHeld > theirsHeld+0.2:
-		// r is (mostly) inside other, other not in r: other is taken when
-		// it adds the page's text, not its furniture or r's echoes, and
-		// r is not an article the block model is sure of (long, its
-		// confidence at least below): what other adds to one is, on news
-		// pages, comments and related links no class names.
-		if bagSize(mine) >= articleWords && r.Confidence >= below {
-			return false
-		}
-		// What other adds: its words of which r has none (a repeat of
-		// r's own text adds nothing), some of them in blocks the page
-		// marks as furniture, some perhaps in no block at all (a page
-		// built by script, its text in <noscript>).
-		added := 0
-		for w, c := range theirs {
-			if mine[w] == 0 {
-				added += c
-			}
-		}
-		boiler := addedBoiler(p, r.Body, other)
-		return float64(boiler) <= maxAddedBoiler*float64(added) &&
-			float64(added-boiler) >= (1-holdShare)*float64(bagSize(mine))
+		return addsText(r, p, other, mine, theirs, below)
 	case theirsHeld > mineHeld+0.2:
 		return false
 	}
@@ -164,22 +145,54 @@ func fuse(r Result, p *page, other string, below float64) bool {
 	return r.Confidence < below && bagSize(mine) < articleWords && articleLike(p, other)
 }
 
-// addedBoiler returns the words of the page's blocks that body holds and
-// base does not (what a larger candidate adds to the smaller) which are
-// boilerplate by their own marks (see boilerplate).
-func addedBoiler(p *page, base, body string) (boiler int) {
+// addsText reports, for r's body (its bag mine) lying (mostly) inside
+// other's (theirs), whether other adds the page's text, not its
+// furniture or r's echoes: what other adds are its words of which r has
+// none (a repeat of r's own text adds nothing), some of them perhaps in
+// blocks the page marks as furniture, some perhaps in no block at all (a
+// page built by script, its text in <noscript>). An article the block
+// model is sure of (long, its confidence at least below) stays when any
+// of what other adds is furniture: what other adds to one is, on news
+// pages, comments and related links that class names mark only in part.
+func addsText(r Result, p *page, other string, mine, theirs map[string]int, below float64) bool {
+	addedBag := map[string]int{}
+	for w, c := range theirs {
+		if mine[w] == 0 {
+			addedBag[w] = c
+		}
+	}
+	added := bagSize(addedBag)
+	boiler := addedBoiler(p, r.Body, other, addedBag)
+	if bagSize(mine) >= articleWords && r.Confidence >= below && boiler > 0 {
+		return false
+	}
+	return float64(boiler) <= maxAddedBoiler*float64(added) &&
+		float64(added-boiler) >= (1-holdShare)*float64(bagSize(mine))
+}
+
+// addedBoiler returns how many of the words other adds (added, a bag)
+// lie in the page's blocks that body holds and base does not (what a
+// larger candidate adds to the smaller) and which are boilerplate by their
+// own marks (see boilerplate). Each added word counts once at most: a
+// short block ("Share", "Home") is found in a long body wherever its words
+// stand, and a menu repeated down the page is one menu.
+func addedBoiler(p *page, base, body string, added map[string]int) int {
 	inBase, inBody := gramsOf(base), gramsOf(body)
 	baseText, bodyText := spaced(base), spaced(body)
+	boiler := map[string]int{}
 	for _, b := range p.blocks {
+		if !boilerplate(b) {
+			continue
+		}
 		ws := strings.Fields(NormWords(b.text))
 		if len(ws) == 0 || !shown(ws, bodyText, inBody) || shown(ws, baseText, inBase) {
 			continue
 		}
-		if boilerplate(b) {
-			boiler += b.words
+		for w, c := range wordBag(b.text) {
+			boiler[w] += c
 		}
 	}
-	return boiler
+	return bagOverlap(boiler, added)
 }
 
 // spaced returns s's normalized words joined by spaces, with a space at

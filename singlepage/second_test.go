@@ -49,9 +49,10 @@ func TestFuse(t *testing.T) {
 		"Residents who cross the river every day welcomed the decision at a crowded meeting in the town hall.",
 		"The mayor said the new bridge would carry buses and bicycles as well as cars when it opens.",
 	}
+	const comment = "What a waste of money, the old bridge was fine and everyone in town knows it."
 	page := `<html><body><ul class="top"><li><a href="/">Home</a></li><li><a href="/w">World</a></li><li><a href="/b">Business</a></li><li><a href="/s">Sport</a></li></ul><main>` +
 		"<p>" + strings.Join(paras, "</p><p>") + "</p></main>" +
-		`<div class="comments"><p>What a waste of money, the old bridge was fine and everyone in town knows it.</p></div></body></html>`
+		`<div class="comments"><p>` + comment + `</p></div></body></html>`
 	tr, err := treediff.Parse("fuse", []byte(page), treediff.ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -76,8 +77,9 @@ func TestFuse(t *testing.T) {
 		{"the other is a fragment", body(paras...), 0.5, body(paras[1]), false},
 		{"the other adds a menu", body(paras...), 1, body(append([]string{"Home World Business Sport"}, paras...)...), false},
 		{"the other adds comments", body(paras[:3]...), 1, body(append(paras[:3:3], "What a waste of money, the old bridge was fine and everyone in town knows it.")...), false},
-		{"a sure long article inside the other", body(longArticle...), 1, body(append(longArticle[:len(longArticle):len(longArticle)], paras...)...), false},
-		{"an unsure long body inside the other", body(longArticle...), 0.5, body(append(longArticle[:len(longArticle):len(longArticle)], paras...)...), true},
+		{"a sure long article, the other adds text and comments", body(longArticle...), 1, body(append(longArticle[:len(longArticle):len(longArticle)], append(paras[:4:4], comment)...)...), false},
+		{"a sure long article, the other adds text alone", body(longArticle...), 1, body(append(longArticle[:len(longArticle):len(longArticle)], paras...)...), true},
+		{"an unsure long body, the other adds text and comments", body(longArticle...), 0.5, body(append(longArticle[:len(longArticle):len(longArticle)], append(paras[:4:4], comment)...)...), true},
 		{"disjoint, sure", body(paras[0], paras[1]), 0.9, body(paras[2], paras[3]), false},
 		{"disjoint, unsure", body(paras[0], paras[1]), 0.3, body(paras[2], paras[3]), true},
 	}
