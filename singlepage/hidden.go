@@ -37,17 +37,22 @@ func hidden(n *treediff.Node) bool {
 	if _, ok := n.Attr("hidden"); ok {
 		return true
 	}
-	if attrIs(n, "aria-modal", "true") ||
-		attrIs(n, "role", "dialog") || attrIs(n, "role", "alertdialog") {
-		return true
-	}
+	return isDialog(n) || styledHidden(n)
+}
+
+// isDialog reports a modal or dialog box by its ARIA attributes.
+func isDialog(n *treediff.Node) bool {
+	return attrIs(n, "aria-modal", "true") || attrIs(n, "role", "dialog") || attrIs(n, "role", "alertdialog")
+}
+
+// styledHidden reports an element hidden by its inline style or by a
+// hiding utility class.
+func styledHidden(n *treediff.Node) bool {
 	if s, ok := n.Attr("style"); ok && hiddenStyle(s) {
 		return true
 	}
-	if c, ok := n.Attr("class"); ok && hiddenClass(c) {
-		return true
-	}
-	return false
+	c, ok := n.Attr("class")
+	return ok && hiddenClass(c)
 }
 
 // attrIs reports whether n's attribute key is val, case and spaces aside.

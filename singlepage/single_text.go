@@ -64,13 +64,8 @@ func isBoilerLine(b *block) bool {
 		return false
 	}
 	ws := treediff.Words(b.text)
-	if len(ws) >= 2 {
-		first := strings.ToLower(ws[0].Text)
-		// "By Jane Doe, AP Writer Fri Sep 2" but not "By Friday, the
-		// storm had passed.": a byline does not end as a sentence.
-		if (first == "by" || first == "from") && startsUpper(ws[1].Text) && !strings.HasSuffix(strings.TrimSpace(b.text), ".") {
-			return true
-		}
+	if isByline(b.text, ws) {
+		return true
 	}
 	if b.words > 16 {
 		return false
@@ -78,6 +73,23 @@ func isBoilerLine(b *block) bool {
 	if boilerLines[strings.ToLower(strings.Trim(b.text, " .:|-–—»›>"))] {
 		return true
 	}
+	return mostlyDate(ws)
+}
+
+// isByline reports "By Jane Doe, AP Writer Fri Sep 2" but not "By Friday,
+// the storm had passed.": a byline does not end as a sentence. ws are
+// text's words.
+func isByline(text string, ws []treediff.Word) bool {
+	if len(ws) < 2 {
+		return false
+	}
+	first := strings.ToLower(ws[0].Text)
+	return (first == "by" || first == "from") && startsUpper(ws[1].Text) && !strings.HasSuffix(strings.TrimSpace(text), ".")
+}
+
+// mostlyDate reports a line of three words or more, most of them date
+// words or numbers (a dateline).
+func mostlyDate(ws []treediff.Word) bool {
 	dates := 0
 	for _, w := range ws {
 		t := strings.ToLower(w.Text)
