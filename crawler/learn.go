@@ -12,6 +12,7 @@ import (
 	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
@@ -135,13 +136,13 @@ func (l *learner) learnSite(ctx context.Context, site string, s *siteState) erro
 
 // extract learns the page's site when due and extracts the page. It
 // returns the run whose templates were used (0 for none).
-func (l *learner) extract(ctx context.Context, sp *store.Page, tree *treediff.Tree) (heuristics.Result, int64, error) {
+func (l *learner) extract(ctx context.Context, sp *store.Page, tree *treediff.Tree) (singlepage.Result, int64, error) {
 	s := l.site(sp.Site)
 	s.mu.Lock()
 	in, runID, err := l.input(ctx, sp, tree, s)
 	if err != nil {
 		s.mu.Unlock()
-		return heuristics.Result{}, 0, err
+		return singlepage.Result{}, 0, err
 	}
 	// The site stays locked until the extraction ends, even one given up
 	// (its medoid tree and rules are the site's).
@@ -186,9 +187,9 @@ func (l *learner) input(ctx context.Context, sp *store.Page, tree *treediff.Tree
 // extraction itself takes no context, and can take tens of seconds on a
 // page of many blocks, which must not hold a stopping crawl (SIGTERM).
 // done is called when the extraction ends, given up or not.
-func extractCtx(ctx context.Context, in heuristics.Input, done func()) (heuristics.Result, error) {
+func extractCtx(ctx context.Context, in heuristics.Input, done func()) (singlepage.Result, error) {
 	type result struct {
-		r   heuristics.Result
+		r   singlepage.Result
 		err error
 	}
 	ch := make(chan result, 1)
@@ -201,7 +202,7 @@ func extractCtx(ctx context.Context, in heuristics.Input, done func()) (heuristi
 	case res := <-ch:
 		return res.r, res.err
 	case <-ctx.Done():
-		return heuristics.Result{}, fmt.Errorf("extract: %w", ctx.Err())
+		return singlepage.Result{}, fmt.Errorf("extract: %w", ctx.Err())
 	}
 }
 

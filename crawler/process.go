@@ -9,8 +9,8 @@ import (
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/fetchpolicy"
-	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/relevance"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/store/frontier"
@@ -179,7 +179,7 @@ func (j *judgement) judge(ctx context.Context) error {
 // judgeText judges an extracted text: its size, its language, whether it
 // is a near-duplicate, then its relevance. ok is false when the text was
 // refused before its relevance was judged (its links are not followed).
-func (j *judgement) judgeText(ctx context.Context, res heuristics.Result) (score float64, ok bool) {
+func (j *judgement) judgeText(ctx context.Context, res singlepage.Result) (score float64, ok bool) {
 	c, d := j.c, &j.d
 	text := res.Text()
 	counts, n := relevance.Counts(text)

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/gleaner/gleaner/browser"
-	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/selector"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -23,7 +23,7 @@ const (
 
 // layoutSVG draws a rendered page from its stored layout: each visible
 // element box outlined, the element the extraction selected (the one whose
-// heuristics.CSSSelector is selector) filled. It returns "" for a page
+// selector.Of is selector) filled. It returns "" for a page
 // without layout, and whether the selected element was found.
 func layoutSVG(p *store.Page, selector string) (template.HTML, bool, error) {
 	if p.Capture == nil || len(p.Capture.Layout) == 0 {
@@ -51,10 +51,10 @@ func layoutSVG(p *store.Page, selector string) (template.HTML, bool, error) {
 	return template.HTML(b.String()), found, nil
 }
 
-// selectedBox finds the box of the element selector designates in the
+// selectedBox finds the box of the element sel designates in the
 // tree parsed from the page's HTML (the tree the layout is keyed on).
-func selectedBox(p *store.Page, l *browser.Layout, selector string) (browser.Box, bool) {
-	if selector == "" {
+func selectedBox(p *store.Page, l *browser.Layout, sel string) (browser.Box, bool) {
+	if sel == "" {
 		return browser.Box{}, false
 	}
 	t, err := treediff.Parse(p.Name(), p.HTML(), treediff.ParseOptions{ContentType: p.ContentType})
@@ -64,7 +64,7 @@ func selectedBox(p *store.Page, l *browser.Layout, selector string) (browser.Box
 	var box browser.Box
 	found := false
 	t.Root.Walk(func(n *treediff.Node) bool {
-		if !found && n.Kind == treediff.Element && heuristics.CSSSelector(n) == selector {
+		if !found && n.Kind == treediff.Element && selector.Of(n) == sel {
 			box, found = l.Box(n)
 		}
 		return !found

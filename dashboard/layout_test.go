@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/gleaner/gleaner/browser"
-	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/selector"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -29,7 +29,7 @@ func layoutPage(t *testing.T) (*store.Page, string) {
 		l.Boxes[n.Path()] = browser.Box{X: 0, Y: 10 * i, W: 1000, H: 20, Visible: true}
 		if n.Label == "article" {
 			l.Boxes[n.Path()] = browser.Box{X: 10, Y: 200, W: 700, H: 900, Visible: true}
-			sel = heuristics.CSSSelector(n)
+			sel = selector.Of(n)
 		}
 	}
 	raw, err := json.Marshal(&l)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/singlepage"
 )
 
 // ConfidencePoint is one page's reported confidence and the word F1 its
@@ -117,4 +117,4 @@ func WriteCalibrationSideBySide(w io.Writer, names []string, cs ...Calibration) 
 
 // wordF1 is WCXB's word F1 of an extraction against its gold.
 // TODO(lead): use eval's WordF1 once merged.
-func wordF1(got, gold string) float64 { return heuristics.WordOverlap(got, gold) }
+func wordF1(got, gold string) float64 { return singlepage.WordOverlap(got, gold) }

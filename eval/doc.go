@@ -32,7 +32,7 @@
 // dataset), optionally import it into a store, extract each site's pages
 // with a SiteExtractor — Learned (Gleaner's full method: template learning,
 // pair diff against the medoid, cluster vote, single-page fallback) or
-// Single (heuristics.ExtractSingle alone) — and score each page's text (the
+// Single (singlepage.Extract alone) — and score each page's text (the
 // title line, a blank line, the body) against its gold. Report prints both
 // tables overall and per site, the pages failing first, and predictions as
 // JSON lines for external scorers.

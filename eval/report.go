@@ -89,7 +89,7 @@ type Prediction struct {
 	Text  string `json:"text"`
 	Error string `json:"error,omitempty"`
 	// Method decided; Confidence is its calibrated confidence (the word
-	// F1 expected), PageType the page's kind (heuristics.PageTypes).
+	// F1 expected), PageType the page's kind (pagetype.Types).
 	Method     string  `json:"method,omitempty"`
 	Confidence float64 `json:"confidence"`
 	PageType   string  `json:"page_type,omitempty"`

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/dataset"
-	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -21,7 +21,7 @@ type Doc struct {
 
 // Outcome is an extractor's answer for one page.
 type Outcome struct {
-	Result heuristics.Result
+	Result singlepage.Result
 	Err    error
 }
 
@@ -30,7 +30,7 @@ type Outcome struct {
 // order.
 type SiteExtractor func(ctx context.Context, site string, docs []Doc) []Outcome
 
-// Single is the SiteExtractor that runs heuristics.ExtractSingle on each
+// Single is the SiteExtractor that runs singlepage.Extract on each
 // page alone.
 func Single(ctx context.Context, site string, docs []Doc) []Outcome {
 	out := make([]Outcome, len(docs))
@@ -44,13 +44,13 @@ func Single(ctx context.Context, site string, docs []Doc) []Outcome {
 	return out
 }
 
-// SingleDoc parses one page and runs heuristics.ExtractSingle on it.
-func SingleDoc(d Doc) (heuristics.Result, error) {
+// SingleDoc parses one page and runs singlepage.Extract on it.
+func SingleDoc(d Doc) (singlepage.Result, error) {
 	t, err := treediff.Parse(d.ID, d.Src, treediff.ParseOptions{})
 	if err != nil {
-		return heuristics.Result{}, err
+		return singlepage.Result{}, err
 	}
-	return heuristics.ExtractSingle(t, heuristics.SingleOptions{Source: d.Src})
+	return singlepage.Extract(t, singlepage.Options{Source: d.Src})
 }
 
 // PageResult is one page's extraction and scores.
@@ -59,7 +59,7 @@ type PageResult struct {
 	Source string `json:"source,omitempty"`
 	Title  string `json:"title"`
 	Body   string `json:"body"`
-	// Date is ISO 8601 (heuristics.NormalizeDate), "" when unknown.
+	// Date is ISO 8601 (singlepage.NormalizeDate), "" when unknown.
 	Date   string `json:"date,omitempty"`
 	Author string `json:"author,omitempty"`
 	Text   string `json:"text"`
@@ -69,10 +69,10 @@ type PageResult struct {
 	Confidence float64 `json:"confidence"`
 	// RawConfidence is the method's own confidence, PageType the page's
 	// kind, Evidence what Confidence was calibrated from (see
-	// heuristics.Evidence).
+	// singlepage.Evidence).
 	RawConfidence float64              `json:"raw_confidence,omitempty"`
 	PageType      string               `json:"page_type,omitempty"`
-	Evidence      *heuristics.Evidence `json:"-"`
+	Evidence      *singlepage.Evidence `json:"-"`
 }
 
 // SiteSummary is one site's row.
@@ -297,7 +297,7 @@ func (rep *Report) pageResult(p Page, o Outcome, bodyOnly []string) PageResult {
 	pr := PageResult{PageScore: ps, Source: p.Source, Text: text}
 	if o.Err == nil {
 		pr.Title, pr.Body = o.Result.Title, o.Result.Body
-		pr.Date, pr.Author = heuristics.NormalizeDate(o.Result.Date), o.Result.Author
+		pr.Date, pr.Author = singlepage.NormalizeDate(o.Result.Date), o.Result.Author
 		pr.Method, pr.Selector, pr.Confidence = o.Result.Method, o.Result.Selector, o.Result.Confidence
 		pr.RawConfidence, pr.PageType, pr.Evidence = o.Result.RawConfidence, o.Result.PageType, o.Result.Evidence
 		rep.Methods[o.Result.Method]++

@@ -30,7 +30,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/gleaner/gleaner/eval"
-	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -115,7 +115,7 @@ func blockSite(ctx context.Context, site string, docs []eval.Doc) []eval.Outcome
 			out[i].Err = fmt.Errorf("page %s: %w", d.ID, err)
 			continue
 		}
-		out[i].Result, out[i].Err = heuristics.ExtractSingleContext(ctx, t, heuristics.SingleOptions{Source: d.Src, SecondOpinionBelow: -1})
+		out[i].Result, out[i].Err = singlepage.ExtractContext(ctx, t, singlepage.Options{Source: d.Src, SecondOpinionBelow: -1})
 	}
 	return out
 }
@@ -268,20 +268,20 @@ func trafilaturaSite(ctx context.Context, site string, docs []eval.Doc) []eval.O
 	return out
 }
 
-func trafilaturaDoc(d eval.Doc) (heuristics.Result, error) {
+func trafilaturaDoc(d eval.Doc) (singlepage.Result, error) {
 	text, _, err := treediff.Decode(d.Src, "")
 	if err != nil {
-		return heuristics.Result{}, fmt.Errorf("page %s: %w", d.ID, err)
+		return singlepage.Result{}, fmt.Errorf("page %s: %w", d.ID, err)
 	}
 	doc, err := html.Parse(strings.NewReader(text))
 	if err != nil {
-		return heuristics.Result{}, fmt.Errorf("page %s: %w", d.ID, err)
+		return singlepage.Result{}, fmt.Errorf("page %s: %w", d.ID, err)
 	}
 	r, err := trafilatura.ExtractDocument(doc, trafilatura.Options{EnableFallback: true})
 	if err != nil {
-		return heuristics.Result{}, fmt.Errorf("page %s: trafilatura: %w", d.ID, err)
+		return singlepage.Result{}, fmt.Errorf("page %s: trafilatura: %w", d.ID, err)
 	}
-	res := heuristics.Result{
+	res := singlepage.Result{
 		Body:   strings.TrimSpace(r.ContentText),
 		Method: "trafilatura",
 		Author: r.Metadata.Author,

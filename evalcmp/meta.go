@@ -20,8 +20,8 @@ import (
 
 	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/eval"
-	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/pagemeta"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -332,7 +332,7 @@ func gleanerMeta(e dataset.Entry, src []byte) pageMeta {
 	if err != nil {
 		return pageMeta{}
 	}
-	r, _ := heuristics.ExtractSingle(t, heuristics.SingleOptions{Source: src})
+	r, _ := singlepage.Extract(t, singlepage.Options{Source: src})
 	m := pagemeta.Extract(t, src, pagemeta.Options{URL: e.URL, Text: r.Body})
 	return pageMeta{Title: m.Headline(r.Title), Date: m.Published, Author: strings.Join(m.Authors, ", "), DateSource: m.Sources.Published,
 		Lang: m.Lang, Declared: m.DeclaredLang, LangSource: m.Sources.Lang, Words: len(strings.Fields(r.Body))}

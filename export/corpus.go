@@ -17,7 +17,7 @@ import (
 	"github.com/gleaner/gleaner/chain/blocks"
 	"github.com/gleaner/gleaner/chain/tagger"
 	"github.com/gleaner/gleaner/chain/terms"
-	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/selector"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -480,7 +480,7 @@ func contentBlocks(p *store.Page, it item) []string {
 	if err != nil {
 		return append(out, paras()...)
 	}
-	node, err := heuristics.Select(tree, it.x.Selector)
+	node, err := selector.Select(tree, it.x.Selector)
 	if err != nil || node == nil {
 		return append(out, paras()...)
 	}

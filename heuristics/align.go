@@ -188,12 +188,37 @@ const maxVoteLevels = 24
 // lets each vote, with its size, for the pairs of their ancestors at about
 // the same height above them.
 func anchorVotes(a, b *treediff.Tree, ha, hb []uint64, sa []int32) map[uint64]int32 {
-	type occ struct{ na, nb, ia, ib int32 }
-	seen := make(map[uint64]*occ, len(a.Nodes))
+	occs := countHashes(ha, hb)
+	votes := map[uint64]int32{}
+	for i, x := range a.Nodes {
+		j, ok := occs.unique(ha, i)
+		if !ok || x.Parent == nil {
+			continue
+		}
+		y := b.Nodes[j]
+		if pj, pok := occs.unique(ha, x.Parent.Index); pok && b.Nodes[pj] == y.Parent {
+			continue // not maximal: the parent is an anchor too
+		}
+		voteAncestors(votes, ancestors(x), ancestors(y), sa[i])
+	}
+	return votes
+}
+
+// hashOcc counts a subtree hash's occurrences in each tree (na, nb) and
+// where it last occurs (ia, ib).
+type hashOcc struct{ na, nb, ia, ib int32 }
+
+// hashOccs are the occurrences of the first tree's subtree hashes.
+type hashOccs map[uint64]*hashOcc
+
+// countHashes counts the occurrences of the subtree hashes ha of the first
+// tree, in it and among the second tree's hb.
+func countHashes(ha, hb []uint64) hashOccs {
+	seen := make(hashOccs, len(ha))
 	for i, h := range ha {
 		o := seen[h]
 		if o == nil {
-			o = &occ{}
+			o = &hashOcc{}
 			seen[h] = o
 		}
 		o.na++
@@ -205,39 +230,38 @@ func anchorVotes(a, b *treediff.Tree, ha, hb []uint64, sa []int32) map[uint64]in
 			o.ib = int32(j)
 		}
 	}
-	unique := func(i int) (int32, bool) {
-		o := seen[ha[i]]
-		if o == nil || o.na != 1 || o.nb != 1 {
-			return 0, false
-		}
-		return o.ib, true
+	return seen
+}
+
+// unique returns the node of the second tree whose subtree is node i's of
+// the first (hashes ha), when that subtree occurs once in each tree.
+func (s hashOccs) unique(ha []uint64, i int) (int32, bool) {
+	o := s[ha[i]]
+	if o == nil || o.na != 1 || o.nb != 1 {
+		return 0, false
 	}
-	votes := map[uint64]int32{}
-	for i, x := range a.Nodes {
-		j, ok := unique(i)
-		if !ok || x.Parent == nil {
-			continue
-		}
-		y := b.Nodes[j]
-		if pj, pok := unique(x.Parent.Index); pok && b.Nodes[pj] == y.Parent {
-			continue // not maximal: the parent is an anchor too
-		}
-		var upA, upB []*treediff.Node
-		for c := x.Parent; c != nil && len(upA) < maxVoteLevels; c = c.Parent {
-			upA = append(upA, c)
-		}
-		for c := y.Parent; c != nil && len(upB) < maxVoteLevels; c = c.Parent {
-			upB = append(upB, c)
-		}
-		for k, ax := range upA {
-			for d := -voteWindow; d <= voteWindow; d++ {
-				if m := k + d; m >= 0 && m < len(upB) && upB[m].Label == ax.Label {
-					votes[pairKey(ax, upB[m])] += sa[i]
-				}
+	return o.ib, true
+}
+
+// ancestors lists x's ancestors, nearest first, up to maxVoteLevels.
+func ancestors(x *treediff.Node) []*treediff.Node {
+	var up []*treediff.Node
+	for c := x.Parent; c != nil && len(up) < maxVoteLevels; c = c.Parent {
+		up = append(up, c)
+	}
+	return up
+}
+
+// voteAncestors gives weight w to each pair of ancestors upA[k], upB[m]
+// with the same tag and about the same height (|k-m| <= voteWindow).
+func voteAncestors(votes map[uint64]int32, upA, upB []*treediff.Node, w int32) {
+	for k, ax := range upA {
+		for d := -voteWindow; d <= voteWindow; d++ {
+			if m := k + d; m >= 0 && m < len(upB) && upB[m].Label == ax.Label {
+				votes[pairKey(ax, upB[m])] += w
 			}
 		}
 	}
-	return votes
 }
 
 // identical maps two subtrees known to be equal node for node.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gleaner/gleaner/internal/shareddata"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -251,7 +252,7 @@ func TestAlignTedBench(t *testing.T) {
 		}
 		costSum += fc
 		exactSum += ec
-		lf, le := locate(fast, opt, proseMap{}), locate(exact, opt, proseMap{})
+		lf, le := locate(fast, opt, singlepage.ProseMap{}), locate(exact, opt, singlepage.ProseMap{})
 		agree := lf.body == le.body || (lf.body != nil && le.body != nil && lf.body.Index == le.body.Index)
 		if agree {
 			same++

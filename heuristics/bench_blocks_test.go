@@ -10,7 +10,7 @@ import (
 	trafilatura "github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
 
-	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -45,7 +45,7 @@ func BenchmarkSingleShortBlocks(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("gleaner/blocks=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := heuristics.ExtractSingle(t, heuristics.SingleOptions{SecondOpinionBelow: -1}); err != nil {
+				if _, err := singlepage.Extract(t, singlepage.Options{SecondOpinionBelow: -1}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -54,7 +54,7 @@ func BenchmarkSingleShortBlocks(b *testing.B) {
 		// extractor, which is not run.
 		b.Run(fmt.Sprintf("gleaner-default/blocks=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := heuristics.ExtractSingle(t, heuristics.SingleOptions{Source: src}); err != nil {
+				if _, err := singlepage.Extract(t, singlepage.Options{Source: src}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -89,7 +89,7 @@ func TestExtractSingleContext(t *testing.T) {
 		{"cancelled context", done, context.Canceled},
 	}
 	for _, tt := range tests {
-		r, err := heuristics.ExtractSingleContext(tt.ctx, tr, heuristics.SingleOptions{SecondOpinionBelow: -1})
+		r, err := singlepage.ExtractContext(tt.ctx, tr, singlepage.Options{SecondOpinionBelow: -1})
 		if !errors.Is(err, tt.wantErr) {
 			t.Fatalf("%s: error %v, want %v", tt.name, err, tt.wantErr)
 		}

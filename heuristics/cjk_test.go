@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -28,7 +29,7 @@ func TestCJKBody(t *testing.T) {
 	}
 	want := []string{"市議会は二十日", "工事は来年春に始まり", "住民説明会を年内に開く"}
 	not := []string{"関連記事", "Copyright", "カテゴリー", "山間部"}
-	single, err := ExtractSingle(parse("single", "ja-article.html"), SingleOptions{})
+	single, err := singlepage.Extract(parse(filepath.Join("..", "..", "singlepage", "testdata", "single"), "ja-article.html"), singlepage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func TestCJKBody(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range []Result{single, pair} {
+	for _, r := range []singlepage.Result{single, pair} {
 		if r.Title != "港の再開発計画が決定" {
 			t.Errorf("%s: title %q", r.Method, r.Title)
 		}

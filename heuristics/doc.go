@@ -1,18 +1,22 @@
 // Package heuristics locates the useful content of a page (title, article
-// body, date, author) in its treediff tree.
+// body, date, author) with what its site's templates teach: the page is
+// compared with its template's medoid.
 //
-// Three methods decide, each reported in Result.Method:
+// Three methods decide, each reported in singlepage.Result.Method:
 //
 //   - pair diff: the page is compared with its template medoid and the
-//     elements whose words differ from the template hold the content;
+//     elements whose words differ from the template hold the content
+//     (PairDiff, on the tree alignment of Align);
 //   - cluster rule: the element signature most often chosen for a template
-//     cluster is applied directly to new pages of that template;
-//   - single page: text density, link density, coherent blocks of text and
-//     class/id cues on the page alone, for outliers, singletons and sites
-//     with one known page (ExtractSingle).
+//     cluster is applied directly to new pages of that template (Vote,
+//     ApplyRules);
+//   - single page: package singlepage, for outliers, singletons and sites
+//     with one known page; its block model also judges the short lines of
+//     the other two methods' text.
 //
-// Metadata (date, author) comes from meta tags, JSON-LD and <time>
-// elements (ExtractMeta), whatever method located the body.
+// Extract and ExtractSite choose among them; the result's confidence is
+// calibrated by singlepage.Calibrate. Metadata (date, author) comes from
+// singlepage.ExtractMeta, whatever method located the body.
 //
 // A rendered page can come with what the browser showed (Input.Visible,
 // SitePage.Visible, e.g. from capture.Visible): the elements it hid

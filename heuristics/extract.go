@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gleaner/gleaner/selector"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -16,7 +18,7 @@ import (
 // defaults.
 type ExtractOptions struct {
 	Pair   PairOptions
-	Single SingleOptions
+	Single singlepage.Options
 	// MinConfidence is the pair-diff confidence under which the result is
 	// checked against the cluster rule and the single-page extractor
 	// (default DefaultMinConfidence).
@@ -37,6 +39,10 @@ type ExtractOptions struct {
 	// words than this are kept only when the single-page extractor kept
 	// them too (default DefaultKeepWords).
 	KeepWords int
+	// Medoids, when set, keeps what is derived from each medoid tree for
+	// the calls that share it (a site's pages, a crawl's); nil: Extract
+	// derives it for its one page, ExtractSite for its pages.
+	Medoids *Medoids
 }
 
 // Defaults of ExtractOptions, tuned on the Big9 dev pages.
@@ -55,6 +61,9 @@ func (o ExtractOptions) withDefaults() ExtractOptions {
 	}
 	if o.MinSupport <= 0 {
 		o.MinSupport = DefaultMinSupport
+	}
+	if o.Medoids == nil {
+		o.Medoids = &Medoids{}
 	}
 	return o
 }
@@ -80,9 +89,9 @@ func (r Rules) usable(minSupport float64) bool {
 // page and medoid are full trees (treediff.Parse); src, optional, is the
 // page's source, read for JSON-LD metadata. Date and author come from the
 // page's metadata (ExtractMeta) whatever method located the body.
-func Extract(in Input, opt ExtractOptions) (Result, error) {
+func Extract(in Input, opt ExtractOptions) (singlepage.Result, error) {
 	if in.Page == nil || in.Page.Root == nil {
-		return Result{}, errors.New("extract: empty page")
+		return singlepage.Result{}, errors.New("extract: empty page")
 	}
 	opt = opt.withDefaults()
 	in.Page = VisibleTree(in.Page, in.Visible)
@@ -93,7 +102,7 @@ func Extract(in Input, opt ExtractOptions) (Result, error) {
 	if err != nil {
 		return r, err
 	}
-	return calibrate(withMeta(r, in.Page, in.Src), in.Page, in.Src, opt.Single.SecondOpinionBelow >= 0), nil
+	return singlepage.Calibrate(withMeta(r, in.Page, in.Src), in.Page, in.Src, opt.Single.SecondOpinionBelow >= 0), nil
 }
 
 // VisibleTree returns t without the elements the rendered page did not
@@ -134,11 +143,11 @@ func VisibleTree(t *treediff.Tree, visible func(*treediff.Node) bool) *treediff.
 
 // withMeta adds the page's stated date and author to r, and its stated
 // title when no element gave one.
-func withMeta(r Result, page *treediff.Tree, src []byte) Result {
-	if r.Method == MethodSingle || r.Date != "" || r.Author != "" {
-		return r // read already, by ExtractSingle (see refine)
+func withMeta(r singlepage.Result, page *treediff.Tree, src []byte) singlepage.Result {
+	if r.Method == singlepage.MethodSingle || r.Date != "" || r.Author != "" {
+		return r // read already, by singlepage.Extract (see refine)
 	}
-	meta := ExtractMeta(page, src)
+	meta := singlepage.ExtractMeta(page, src)
 	r.Date, r.Author = meta.Date, meta.Author
 	if r.Title == "" {
 		r.Title = meta.Title
@@ -166,25 +175,26 @@ type Input struct {
 
 // pairOutcome is a pair diff already computed for a page.
 type pairOutcome struct {
-	res   Result
+	res   singlepage.Result
 	title *treediff.Node // full-tree node of the title, nil if none
 	err   error
 }
 
 // pairDiff is PairDiff keeping the title element.
-// prose, when not nil, is page's prose map already read.
-func pairDiff(page, medoid *treediff.Tree, opt PairOptions, prose *proseMap) pairOutcome {
+// prose, when not nil, is page's prose map already read; meds keeps what
+// is derived from the medoid (nil: derived for this call alone).
+func pairDiff(page, medoid *treediff.Tree, opt PairOptions, prose *singlepage.ProseMap, meds *Medoids) pairOutcome {
 	if page == nil || page.Root == nil || medoid == nil || medoid.Root == nil {
 		return pairOutcome{err: errors.New("pair diff: empty tree")}
 	}
 	opt = opt.withDefaults()
-	med := medoidOf(medoid)
+	med := meds.of(medoid)
 	al, err := Align(page.View(treediff.TokenView), med.tokenView(medoid), opt.Align)
 	if err != nil {
 		return pairOutcome{err: fmt.Errorf("pair diff: %w", err)}
 	}
 	if prose == nil {
-		m := newProseMap(page, SingleOptions{})
+		m := singlepage.NewProseMap(page, singlepage.Options{})
 		prose = &m
 	}
 	loc := locateWith(al, med.blockKeys(medoid), med.comparables(medoid), opt, *prose)
@@ -195,66 +205,105 @@ func pairDiff(page, medoid *treediff.Tree, opt PairOptions, prose *proseMap) pai
 	return out
 }
 
-func extract(in Input, opt ExtractOptions, pre *pairOutcome) (Result, error) {
-	// The single-page extractor is cheap: it is the fallback and, through
-	// its blocks, the judge of the short lines of the other methods' text.
+func extract(in Input, opt ExtractOptions, pre *pairOutcome) (singlepage.Result, error) {
+	x := newExtraction(in, opt)
+	hasMedoid := in.Medoid != nil && in.Medoid.Root != nil
+	if !hasMedoid || opt.RulesFirst {
+		if r, ok := x.rule(); ok {
+			return x.refine(r), nil
+		}
+		if !hasMedoid {
+			return x.alone()
+		}
+	}
+	if pre == nil {
+		po := pairDiff(in.Page, in.Medoid, opt.Pair, &x.prose, opt.Medoids)
+		pre = &po
+	}
+	return x.choose(*pre)
+}
+
+// extraction is one page's extraction under way: the page, the options,
+// and the single-page block model's result on it. That model is cheap: it
+// is the fallback and, through its blocks, the judge of the short lines of
+// the other methods' text.
+type extraction struct {
+	in  Input
+	opt ExtractOptions
+	so  singlepage.Options
+	// prose is the page's prose, read once for the block model and the
+	// pair diff.
+	prose  singlepage.ProseMap
+	single singlepage.Result
+	serr   error
+	// tmpl is the medoid's text, when there is a medoid.
+	tmpl templateLines
+}
+
+// newExtraction reads the page with the block model.
+func newExtraction(in Input, opt ExtractOptions) *extraction {
 	so := opt.Single
 	if so.Source == nil {
 		so.Source = in.Src
 	}
-	so = so.withDefaults()
-	// One reading of the page's prose serves the single-page judge and the
-	// pair diff.
-	prose := newProseMap(in.Page, so)
-	sr, serr := singlePage(in.Page, so, &prose)
-	if serr != nil && !errors.Is(serr, ErrNoContent) {
-		sr = Result{}
+	so = so.WithDefaults()
+	x := &extraction{in: in, opt: opt, so: so}
+	x.prose = singlepage.NewProseMap(in.Page, so)
+	x.single, x.serr = singlepage.BlockModel(in.Page, so, &x.prose)
+	if x.serr != nil && !errors.Is(x.serr, singlepage.ErrNoContent) {
+		x.single = singlepage.Result{}
 	}
-	rule := func() (Result, bool) {
-		if !in.Rules.usable(opt.MinSupport) {
-			return Result{}, false
-		}
-		r, ok := ApplyRules(in.Page, in.Medoid, in.Rules.Body, in.Rules.Title, opt.Pair)
-		return r, ok && r.Body != ""
+	if in.Medoid != nil && in.Medoid.Root != nil {
+		x.tmpl = opt.Medoids.of(in.Medoid).templateLines(in.Medoid)
 	}
-	hasMedoid := in.Medoid != nil && in.Medoid.Root != nil
-	var tmpl templateLines
-	if hasMedoid {
-		tmpl = medoidOf(in.Medoid).templateLines(in.Medoid)
+	return x
+}
+
+// rule is the cluster rule's result, when the rule is usable and finds a
+// body in the page.
+func (x *extraction) rule() (singlepage.Result, bool) {
+	if !x.in.Rules.usable(x.opt.MinSupport) {
+		return singlepage.Result{}, false
 	}
-	if !hasMedoid || opt.RulesFirst {
-		if r, ok := rule(); ok {
-			return refine(r, sr, opt.KeepWords, tmpl), nil
-		}
-		if !hasMedoid {
-			return alone(in.Page, sr, serr, so)
-		}
-	}
-	if pre == nil {
-		po := pairDiff(in.Page, in.Medoid, opt.Pair, &prose)
-		pre = &po
-	}
-	pr, err := pre.res, pre.err
+	r, ok := applyRules(x.in.Page, x.in.Medoid, x.in.Rules.Body, x.in.Rules.Title, x.opt.Pair, x.opt.Medoids)
+	return r, ok && r.Body != ""
+}
+
+// refine is refine(r) against the block model's result.
+func (x *extraction) refine(r singlepage.Result) singlepage.Result {
+	return refine(r, x.single, x.opt.KeepWords, x.tmpl)
+}
+
+// alone is the single-page method's result: the block model's, or the
+// page's units or go-trafilatura's body when the evidence favours them.
+func (x *extraction) alone() (singlepage.Result, error) {
+	return singlepage.WithCandidates(x.in.Page, x.single, x.serr, x.so)
+}
+
+// choose decides between the pair diff's result po, the cluster rule's
+// and the single-page method's.
+func (x *extraction) choose(po pairOutcome) (singlepage.Result, error) {
+	pr, err := po.res, po.err
 	if err != nil {
 		// A page the pair diff cannot handle is still extracted alone.
-		if r, aerr := alone(in.Page, sr, serr, so); aerr == nil {
+		if r, aerr := x.alone(); aerr == nil {
 			return r, nil
 		}
-		return Result{}, fmt.Errorf("extract %s: %w; single page: %w", in.Page.Name, err, serr)
+		return singlepage.Result{}, fmt.Errorf("extract %s: %w; single page: %w", x.in.Page.Name, err, x.serr)
 	}
-	if pr.Confidence >= opt.MinConfidence && pr.Body != "" {
-		return refine(pr, sr, opt.KeepWords, tmpl), nil
+	if pr.Confidence >= x.opt.MinConfidence && pr.Body != "" {
+		return x.refine(pr), nil
 	}
-	if r, ok := rule(); ok {
-		return refine(r, sr, opt.KeepWords, tmpl), nil
+	if r, ok := x.rule(); ok {
+		return x.refine(r), nil
 	}
-	if serr == nil && sr.Body != "" {
-		return alone(in.Page, sr, serr, so)
+	if x.serr == nil && x.single.Body != "" {
+		return x.alone()
 	}
 	if pr.Body != "" {
 		return pr, nil
 	}
-	return alone(in.Page, sr, serr, so)
+	return x.alone()
 }
 
 // refine reconciles r, located by comparing pages (pair diff or rule),
@@ -267,7 +316,7 @@ func extract(in Input, opt ExtractOptions, pre *pairOutcome) (Result, error) {
 // where they stand in its text. Lines the template medoid shows too (a
 // footer's legal notice, a promotion printed on every page) are the
 // template's, not the article's: they are left out (see templateLines).
-func refine(r, single Result, keepWords int, tmpl templateLines) Result {
+func refine(r, single singlepage.Result, keepWords int, tmpl templateLines) singlepage.Result {
 	// The single-page extractor read the page's metadata already.
 	r.Date, r.Author = single.Date, single.Author
 	if r.Title == "" {
@@ -276,10 +325,10 @@ func refine(r, single Result, keepWords int, tmpl templateLines) Result {
 	if single.Body == "" || r.Body == "" {
 		return r
 	}
-	kept := " " + normWords(single.Title) + " " + normWords(single.Body) + " "
+	kept := " " + singlepage.NormWords(single.Title) + " " + singlepage.NormWords(single.Body) + " "
 	var lines []string
 	for _, line := range strings.Split(r.Body, "\n") {
-		n := normWords(line)
+		n := singlepage.NormWords(line)
 		if n != "" && strings.Count(n, " ")+1 < keepWords && !strings.Contains(kept, " "+n+" ") {
 			continue
 		}
@@ -296,7 +345,7 @@ func refine(r, single Result, keepWords int, tmpl templateLines) Result {
 type templateLines string
 
 func newTemplateLines(medoid *treediff.Tree) templateLines {
-	return templateLines(" " + normWords(medoid.Root.Text()) + " ")
+	return templateLines(" " + singlepage.NormWords(medoid.Root.Text()) + " ")
 }
 
 // shows reports whether the template holds the line whose normalized words
@@ -324,7 +373,7 @@ func (t templateLines) drop(lines []string) []string {
 	out := make([]string, 0, len(lines))
 	all, dropped := 0, 0
 	for _, l := range lines {
-		n := normWords(l)
+		n := singlepage.NormWords(l)
 		w := len(treediff.Words(l))
 		all += w
 		if n != "" && t.shows(n) {
@@ -347,16 +396,16 @@ func (t templateLines) drop(lines []string) []string {
 func mergeLines(a, b []string, title string) []string {
 	norm := make([]string, len(a))
 	var all strings.Builder
-	all.WriteString(" " + normWords(title) + " ")
+	all.WriteString(" " + singlepage.NormWords(title) + " ")
 	for i, l := range a {
-		norm[i] = normWords(l)
+		norm[i] = singlepage.NormWords(l)
 		all.WriteString(norm[i] + " ")
 	}
 	text := all.String()
 	out := make([]string, 0, len(a)+len(b))
 	next := 0
 	for _, l := range b {
-		n := normWords(l)
+		n := singlepage.NormWords(l)
 		if n == "" {
 			continue
 		}
@@ -376,16 +425,6 @@ func mergeLines(a, b []string, title string) []string {
 		}
 	}
 	return append(out, a[next:]...)
-}
-
-// normWords is s's lower-cased words joined by single spaces.
-func normWords(s string) string {
-	ws := treediff.Words(s)
-	parts := make([]string, len(ws))
-	for i, w := range ws {
-		parts[i] = strings.ToLower(w.Text)
-	}
-	return strings.Join(parts, " ")
 }
 
 // collapseBlank joins lines, keeping at most one blank line in a row.
@@ -429,7 +468,7 @@ type SitePage struct {
 // SiteExtraction is what ExtractSite found.
 type SiteExtraction struct {
 	// Results and Errs have one entry per input page, in input order.
-	Results []Result
+	Results []singlepage.Result
 	Errs    []error
 	// Rules are the rules voted per cluster (clusters without a rule are
 	// absent).
@@ -445,23 +484,60 @@ type SiteExtraction struct {
 // stops the work.
 func ExtractSite(ctx context.Context, pages []SitePage, opt ExtractOptions) (*SiteExtraction, error) {
 	opt = opt.withDefaults()
+	if err := checkSitePages(pages); err != nil {
+		return nil, err
+	}
+	pages, err := visiblePages(ctx, pages)
+	if err != nil {
+		return nil, err
+	}
+	pairs := sitePairs(ctx, pages, opt)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := &SiteExtraction{Results: make([]singlepage.Result, len(pages)), Errs: make([]error, len(pages)), Rules: map[int]Rules{}}
+	out.Rules = voteRules(pages, pairs, opt)
+	for c, r := range opt.Rules {
+		if _, ok := out.Rules[c]; !ok && r.Body.Selector != "" {
+			out.Rules[c] = r
+		}
+	}
+	parallel(ctx, len(pages), func(i int) {
+		out.Results[i], out.Errs[i] = extractSitePage(pages, i, out.Rules, pairs[i], opt)
+	})
+	return out, ctx.Err()
+}
+
+// checkSitePages checks that every page has a tree and a medoid index in
+// range.
+func checkSitePages(pages []SitePage) error {
 	for i, p := range pages {
 		if p.Page == nil || p.Page.Root == nil {
-			return nil, fmt.Errorf("extract site: page %d has no tree", i)
+			return fmt.Errorf("extract site: page %d has no tree", i)
 		}
 		if p.Medoid >= len(pages) || p.Medoid == i {
-			return nil, fmt.Errorf("extract site: page %s: medoid index %d out of range", p.Page.Name, p.Medoid)
+			return fmt.Errorf("extract site: page %s: medoid index %d out of range", p.Page.Name, p.Medoid)
 		}
 	}
-	if slices.ContainsFunc(pages, func(p SitePage) bool { return p.Visible != nil }) {
-		pages = slices.Clone(pages)
-		parallel(ctx, len(pages), func(i int) {
-			pages[i].Page = VisibleTree(pages[i].Page, pages[i].Visible)
-		})
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	return nil
+}
+
+// visiblePages returns the pages without what the rendered pages did not
+// show (VisibleTree), pages itself when no page knows what was shown.
+func visiblePages(ctx context.Context, pages []SitePage) ([]SitePage, error) {
+	if !slices.ContainsFunc(pages, func(p SitePage) bool { return p.Visible != nil }) {
+		return pages, nil
 	}
+	pages = slices.Clone(pages)
+	parallel(ctx, len(pages), func(i int) {
+		pages[i].Page = VisibleTree(pages[i].Page, pages[i].Visible)
+	})
+	return pages, ctx.Err()
+}
+
+// sitePairs runs the pair diff of every page of a cluster against its
+// medoid (nil for the others, and for the pages a known rule decides).
+func sitePairs(ctx context.Context, pages []SitePage, opt ExtractOptions) []*pairOutcome {
 	pairs := make([]*pairOutcome, len(pages))
 	parallel(ctx, len(pages), func(i int) {
 		p := pages[i]
@@ -471,35 +547,28 @@ func ExtractSite(ctx context.Context, pages []SitePage, opt ExtractOptions) (*Si
 		if opt.RulesFirst && opt.Rules[p.Cluster].usable(opt.MinSupport) {
 			return // the known rule decides; the pair diff runs only if it fails
 		}
-		po := pairDiff(p.Page, pages[p.Medoid].Page, opt.Pair, nil)
+		po := pairDiff(p.Page, pages[p.Medoid].Page, opt.Pair, nil, opt.Medoids)
 		pairs[i] = &po
 	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	return pairs
+}
+
+// extractSitePage extracts page i of a site with its medoid, its
+// cluster's rules and its pair diff (pre, nil when not run), calibrated.
+func extractSitePage(pages []SitePage, i int, rules map[int]Rules, pre *pairOutcome, opt ExtractOptions) (singlepage.Result, error) {
+	p := pages[i]
+	in := Input{Page: p.Page, Src: p.Src}
+	if p.Medoid >= 0 && p.Cluster >= 0 {
+		in.Medoid = pages[p.Medoid].Page
 	}
-	out := &SiteExtraction{Results: make([]Result, len(pages)), Errs: make([]error, len(pages)), Rules: map[int]Rules{}}
-	out.Rules = voteRules(pages, pairs, opt)
-	for c, r := range opt.Rules {
-		if _, ok := out.Rules[c]; !ok && r.Body.Selector != "" {
-			out.Rules[c] = r
-		}
+	if p.Cluster >= 0 {
+		in.Rules = rules[p.Cluster]
 	}
-	parallel(ctx, len(pages), func(i int) {
-		p := pages[i]
-		in := Input{Page: p.Page, Src: p.Src}
-		if p.Medoid >= 0 && p.Cluster >= 0 {
-			in.Medoid = pages[p.Medoid].Page
-		}
-		if p.Cluster >= 0 {
-			in.Rules = out.Rules[p.Cluster]
-		}
-		r, err := extract(in, opt, pairs[i])
-		if err == nil {
-			r = calibrate(withMeta(r, p.Page, p.Src), p.Page, p.Src, opt.Single.SecondOpinionBelow >= 0)
-		}
-		out.Results[i], out.Errs[i] = r, err
-	})
-	return out, ctx.Err()
+	r, err := extract(in, opt, pre)
+	if err == nil {
+		r = singlepage.Calibrate(withMeta(r, p.Page, p.Src), p.Page, p.Src, opt.Single.SecondOpinionBelow >= 0)
+	}
+	return r, err
 }
 
 // MinRuleVotes is the least number of pages that must agree on a selector
@@ -518,7 +587,7 @@ func voteRules(pages []SitePage, pairs []*pairOutcome, opt ExtractOptions) map[i
 		c := pages[i].Cluster
 		tsel := ""
 		if po.title != nil {
-			tsel = CSSSelector(po.title)
+			tsel = selector.Of(po.title)
 		}
 		bodies[c] = append(bodies[c], VoteOf(po.res.Selector, po.res.Confidence, opt.MinConfidence))
 		titles[c] = append(titles[c], VoteOf(tsel, po.res.Confidence, opt.MinConfidence))

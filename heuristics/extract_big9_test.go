@@ -9,6 +9,7 @@ import (
 	"github.com/gleaner/gleaner/eval"
 	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/internal/shareddata"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -82,7 +83,7 @@ func TestExtractSiteBig9(t *testing.T) {
 	if sum.F1 <= 0.941 || sum.Exactitude < 0.99 {
 		t.Errorf("overall F1 %.3f (want > 0.941), exactitude %.3f (want >= 0.99)", sum.F1, sum.Exactitude)
 	}
-	if methods[heuristics.MethodPair] < len(all)/2 {
-		t.Errorf("pair diff decided only %d of %d pages: %v", methods[heuristics.MethodPair], len(all), methods)
+	if methods[singlepage.MethodPair] < len(all)/2 {
+		t.Errorf("pair diff decided only %d of %d pages: %v", methods[singlepage.MethodPair], len(all), methods)
 	}
 }

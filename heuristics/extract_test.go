@@ -2,8 +2,13 @@ package heuristics
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gleaner/gleaner/singlepage"
+	"github.com/gleaner/gleaner/treediff"
 )
 
 func TestExtract(t *testing.T) {
@@ -17,13 +22,13 @@ func TestExtract(t *testing.T) {
 		opt    ExtractOptions
 		method string
 	}{
-		{"no medoid, no rule: single page", Input{Page: page, Src: src}, ExtractOptions{}, MethodSingle},
-		{"medoid: pair diff", Input{Page: page, Src: src, Medoid: medoid}, ExtractOptions{}, MethodPair},
-		{"medoid and rule: pair diff", Input{Page: page, Src: src, Medoid: medoid, Rules: rule}, ExtractOptions{}, MethodPair},
-		{"no medoid, rule: cluster rule", Input{Page: page, Src: src, Rules: rule}, ExtractOptions{}, MethodCluster},
-		{"rules first", Input{Page: page, Src: src, Medoid: medoid, Rules: rule}, ExtractOptions{RulesFirst: true}, MethodCluster},
-		{"weak rule ignored", Input{Page: page, Src: src, Rules: weak}, ExtractOptions{}, MethodSingle},
-		{"unsure pair diff settled by the rule", Input{Page: page, Src: src, Medoid: medoid, Rules: rule}, ExtractOptions{MinConfidence: 0.99}, MethodCluster},
+		{"no medoid, no rule: single page", Input{Page: page, Src: src}, ExtractOptions{}, singlepage.MethodSingle},
+		{"medoid: pair diff", Input{Page: page, Src: src, Medoid: medoid}, ExtractOptions{}, singlepage.MethodPair},
+		{"medoid and rule: pair diff", Input{Page: page, Src: src, Medoid: medoid, Rules: rule}, ExtractOptions{}, singlepage.MethodPair},
+		{"no medoid, rule: cluster rule", Input{Page: page, Src: src, Rules: rule}, ExtractOptions{}, singlepage.MethodCluster},
+		{"rules first", Input{Page: page, Src: src, Medoid: medoid, Rules: rule}, ExtractOptions{RulesFirst: true}, singlepage.MethodCluster},
+		{"weak rule ignored", Input{Page: page, Src: src, Rules: weak}, ExtractOptions{}, singlepage.MethodSingle},
+		{"unsure pair diff settled by the rule", Input{Page: page, Src: src, Medoid: medoid, Rules: rule}, ExtractOptions{MinConfidence: 0.99}, singlepage.MethodCluster},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -34,7 +39,7 @@ func TestExtract(t *testing.T) {
 			if r.Method != c.method {
 				t.Errorf("method %q, want %q", r.Method, c.method)
 			}
-			if normWords(r.Body) != normWords(want) {
+			if singlepage.NormWords(r.Body) != singlepage.NormWords(want) {
 				t.Errorf("body:\n%s\nwant:\n%s", r.Body, want)
 			}
 			if r.Title != "Council delays the river vote" || r.Date != "2024-03-02T10:00:00Z" || r.Author != "Ann Writer" {
@@ -48,7 +53,7 @@ func TestExtract(t *testing.T) {
 }
 
 func TestRefine(t *testing.T) {
-	single := Result{Title: "Headline", Body: "A long first paragraph of the article that both methods keep.\n\nShort kept line"}
+	single := singlepage.Result{Title: "Headline", Body: "A long first paragraph of the article that both methods keep.\n\nShort kept line"}
 	const long = "A long first paragraph of the article that both methods keep."
 	cases := []struct {
 		name, body, want string
@@ -62,12 +67,12 @@ func TestRefine(t *testing.T) {
 		{"blank lines collapse", "Headline\n\n\n\n" + long, "Headline\n\n" + long + "\n\nShort kept line"},
 	}
 	for _, c := range cases {
-		got := refine(Result{Body: c.body}, single, 12, "")
+		got := refine(singlepage.Result{Body: c.body}, single, 12, "")
 		if got.Body != c.want {
 			t.Errorf("%s: refine(%q) = %q, want %q", c.name, c.body, got.Body, c.want)
 		}
 	}
-	if got := refine(Result{Body: "x"}, Result{}, 12, ""); got.Body != "x" {
+	if got := refine(singlepage.Result{Body: "x"}, singlepage.Result{}, 12, ""); got.Body != "x" {
 		t.Errorf("empty single result: %q", got.Body)
 	}
 }
@@ -91,11 +96,11 @@ func TestExtractSite(t *testing.T) {
 		if out.Errs[i] != nil {
 			t.Fatal(out.Errs[i])
 		}
-		if r.Method != MethodPair || normWords(r.Body) != normWords(wants[i]) {
+		if r.Method != singlepage.MethodPair || singlepage.NormWords(r.Body) != singlepage.NormWords(wants[i]) {
 			t.Errorf("page %d: %s %q", i, r.Method, r.Body)
 		}
 	}
-	if r := out.Results[3]; r.Method != MethodSingle || normWords(r.Body) != normWords(wants[2]) {
+	if r := out.Results[3]; r.Method != singlepage.MethodSingle || singlepage.NormWords(r.Body) != singlepage.NormWords(wants[2]) {
 		t.Errorf("outlier: %s %q", r.Method, r.Body)
 	}
 	rs, ok := out.Rules[0]
@@ -115,7 +120,7 @@ func TestExtractSite(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, r := range fast.Results {
-		if r.Method != MethodCluster || normWords(r.Body) != normWords(wants[i]) {
+		if r.Method != singlepage.MethodCluster || singlepage.NormWords(r.Body) != singlepage.NormWords(wants[i]) {
 			t.Errorf("rules first, page %d: %s %q", i, r.Method, r.Body)
 		}
 	}
@@ -145,4 +150,24 @@ func BenchmarkExtract(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pages/s")
+}
+
+// TestExtractCalibrates checks that Extract calibrates its result as
+// singlepage.Extract does, keeping its method's confidence apart.
+func TestExtractCalibrates(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "pagetype", "testdata", "pagetype", "article.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := treediff.Parse("article", src, treediff.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Extract(Input{Page: tr, Src: src}, ExtractOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.PageType == "" || r.Evidence == nil || r.RawConfidence != r.Evidence.Raw {
+		t.Errorf("Extract: page type %q, evidence %+v", r.PageType, r.Evidence)
+	}
 }

@@ -1,10 +1,8 @@
 package heuristics
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
-	"weak"
 
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -12,9 +10,7 @@ import (
 // medoidInfo is what comparing a page with a template medoid derives from
 // the medoid alone: its token view, the keys of its short blocks (moved
 // template text), its view elements by path (comparable nodes) and their
-// word counts, and its template lines. Every page of a cluster is compared with the same medoid,
-// so each is computed once per medoid tree, on first use, and shared by
-// the pages (and goroutines) compared with it.
+// word counts, and its template lines (see Medoids).
 type medoidInfo struct {
 	viewOnce, keysOnce, pathsOnce, linesOnce sync.Once
 
@@ -25,24 +21,36 @@ type medoidInfo struct {
 	lines  templateLines
 }
 
-// medoidInfos maps a medoid tree, by weak pointer, to its *medoidInfo. An
-// entry goes when its tree is collected, so the cache holds no tree alive
-// (a medoidInfo refers to the tree's nodes, never to the Tree itself). It
-// assumes, as everywhere in Gleaner, that a tree is not modified once
-// built (Prune and View make new trees).
-var medoidInfos sync.Map
+// Medoids keeps, per medoid tree, what comparing pages with that medoid
+// derives from it alone (medoidInfo): every page of a cluster is compared
+// with the same medoid, so each is computed once, on first use, and shared
+// by the pages (and goroutines) compared with it. It is safe for
+// concurrent use and its zero value is ready. It holds the trees it has
+// seen: keep one for a site or a run (ExtractSite keeps one per call when
+// ExtractOptions.Medoids is nil). It assumes, as everywhere in Gleaner,
+// that a tree is not modified once built (Prune and View make new trees).
+type Medoids struct {
+	mu    sync.Mutex
+	infos map[*treediff.Tree]*medoidInfo
+}
 
-// medoidOf returns the shared medoidInfo of t.
-func medoidOf(t *treediff.Tree) *medoidInfo {
-	k := weak.Make(t)
-	if v, ok := medoidInfos.Load(k); ok {
-		return v.(*medoidInfo)
+// of returns the medoidInfo of t, made on first use; a nil m makes a new
+// one each time (nothing shared).
+func (m *Medoids) of(t *treediff.Tree) *medoidInfo {
+	if m == nil {
+		return &medoidInfo{}
 	}
-	v, loaded := medoidInfos.LoadOrStore(k, &medoidInfo{})
-	if !loaded {
-		runtime.AddCleanup(t, func(k weak.Pointer[treediff.Tree]) { medoidInfos.Delete(k) }, k)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.infos == nil {
+		m.infos = map[*treediff.Tree]*medoidInfo{}
 	}
-	return v.(*medoidInfo)
+	info, ok := m.infos[t]
+	if !ok {
+		info = &medoidInfo{}
+		m.infos[t] = info
+	}
+	return info
 }
 
 // tokenView is t.View(treediff.TokenView); t is the tree m belongs to.

@@ -2,17 +2,15 @@ package heuristics
 
 import (
 	"maps"
-	"runtime"
 	"sync"
 	"testing"
-	"weak"
 
 	"github.com/gleaner/gleaner/treediff"
 )
 
 // TestMedoidInfo checks that a medoid's derived data is computed once per
-// tree, equals what is derived without the cache, and that the cache entry
-// goes with the tree.
+// tree and Medoids value, equals what is derived without the cache, and
+// that a nil Medoids shares nothing.
 func TestMedoidInfo(t *testing.T) {
 	src := []byte(`<html><body><div id="nav"><p>Home News Sport</p></div><article><p>The story of the day.</p></article></body></html>`)
 	med, err := treediff.Parse("medoid", src, treediff.ParseOptions{})
@@ -25,12 +23,13 @@ func TestMedoidInfo(t *testing.T) {
 	}
 	// Concurrent first uses, as ExtractSite's goroutines make them, share
 	// one computation.
+	var meds Medoids
 	infos := make([]*medoidInfo, 8)
 	views := make([]*treediff.Tree, 8)
 	var wg sync.WaitGroup
 	for i := range infos {
 		wg.Go(func() {
-			infos[i] = medoidOf(med)
+			infos[i] = meds.of(med)
 			views[i] = infos[i].tokenView(med)
 		})
 	}
@@ -40,7 +39,7 @@ func TestMedoidInfo(t *testing.T) {
 			t.Fatalf("goroutine %d got another medoidInfo or view", i)
 		}
 	}
-	if medoidOf(other) == infos[0] {
+	if meds.of(other) == infos[0] {
 		t.Fatal("an equal but distinct tree shares the first tree's entry")
 	}
 	m := infos[0]
@@ -74,16 +73,10 @@ func TestMedoidInfo(t *testing.T) {
 		t.Error("word counts of a medoid element not kept")
 	}
 
-	// Dropping the tree drops its entry (the cleanup runs after a GC, on
-	// another goroutine: give it a few cycles).
-	k := weak.Make(other)
-	other = nil
-	for range 50 {
-		runtime.GC()
-		if _, ok := medoidInfos.Load(k); !ok {
-			return
-		}
-		runtime.Gosched()
+	if (*Medoids)(nil).of(med) == (*Medoids)(nil).of(med) {
+		t.Error("a nil Medoids shares its entries")
 	}
-	t.Error("the cache entry outlived its tree")
+	if (&Medoids{}).of(med) == infos[0] {
+		t.Error("another Medoids shares the first one's entry")
+	}
 }

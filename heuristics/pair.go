@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/gleaner/gleaner/selector"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -53,14 +55,14 @@ func (o PairOptions) withDefaults() PairOptions {
 // weigh on the elements holding them; the body is the element that gathers
 // the most differing text for the least template text, filtered of comment
 // and gallery zones, and the title the differing heading above it.
-func PairDiff(page, medoid *treediff.Tree, opt PairOptions) (Result, error) {
+func PairDiff(page, medoid *treediff.Tree, opt PairOptions) (singlepage.Result, error) {
 	if page == nil || page.Root == nil {
-		return Result{}, fmt.Errorf("pair diff: empty page")
+		return singlepage.Result{}, fmt.Errorf("pair diff: empty page")
 	}
 	if medoid == nil || medoid.Root == nil {
-		return Result{}, fmt.Errorf("pair diff of %s: empty medoid", page.Name)
+		return singlepage.Result{}, fmt.Errorf("pair diff of %s: empty medoid", page.Name)
 	}
-	po := pairDiff(page, medoid, opt, nil)
+	po := pairDiff(page, medoid, opt, nil, nil)
 	return po.res, po.err
 }
 
@@ -93,17 +95,34 @@ type features struct {
 //
 // A zone's cue is ignored on an element that holds most of the page's
 // prose (prose.holdsProse): it names a wrapper, not a zone.
-func computeFeatures(t *treediff.Tree, changed func(i int) bool, opt PairOptions, prose proseMap) *features {
+func computeFeatures(t *treediff.Tree, changed func(i int) bool, opt PairOptions, prose singlepage.ProseMap) *features {
 	n := len(t.Nodes)
 	f := &features{view: t,
 		tok: make([]int32, n), chg: make([]int32, n), link: make([]int32, n), chgLink: make([]int32, n), useful: make([]int32, n),
 		zone: make([]bool, n), score: make([]float64, n)}
-	inLink := make([]bool, n)
-	// block[i] is the nearest block-level element at or above node i; words
-	// directly in a short block (a teaser, a date line, a caption) weigh
-	// nothing, so lists of changing snippets do not pull the body up.
-	block := make([]int32, n)
-	blockWords := make([]int32, n)
+	inLink, block, blockWords := f.readBlocks(t, prose)
+	for i := n - 1; i >= 0; i-- { // reverse preorder: children first
+		x := t.Nodes[i]
+		if x.Kind == treediff.Token {
+			short := int(blockWords[block[i]]) < opt.MinBlockWords
+			f.token(i, changed(i), inLink[i], short, opt.TemplatePenalty)
+		}
+		if p := x.Parent; p != nil {
+			f.add(p.Index, i)
+		}
+	}
+	return f
+}
+
+// readBlocks marks the filtered zones (f.zone) and returns, per node,
+// whether it is inside a link and block: the nearest block-level element
+// at or above it; and per block element, blockWords: the words directly
+// in it. Words directly in a short block (a teaser, a date line, a
+// caption) weigh nothing, so lists of changing snippets do not pull the
+// body up.
+func (f *features) readBlocks(t *treediff.Tree, prose singlepage.ProseMap) (inLink []bool, block, blockWords []int32) {
+	n := len(t.Nodes)
+	inLink, block, blockWords = make([]bool, n), make([]int32, n), make([]int32, n)
 	for _, x := range t.Nodes { // preorder: parents first
 		i := x.Index
 		block[i] = int32(i)
@@ -114,51 +133,58 @@ func computeFeatures(t *treediff.Tree, changed func(i int) bool, opt PairOptions
 				block[i] = block[p.Index]
 			}
 		}
-		if x.Kind == treediff.Element && !f.zone[i] && isFilteredZone(x) && !prose.holdsProse(x) {
+		if !f.zone[i] && startsZone(x, prose) {
 			f.zone[i] = true
 		}
 		if x.Kind == treediff.Token {
 			blockWords[block[i]]++
 		}
 	}
-	for i := n - 1; i >= 0; i-- { // reverse preorder: children first
-		x := t.Nodes[i]
-		if x.Kind == treediff.Token {
-			f.tok[i] = 1
-			changed := changed(i)
-			link := inLink[i]
-			if changed {
-				f.chg[i] = 1
-			}
-			if link {
-				f.link[i] = 1
-				if changed {
-					f.chgLink[i] = 1
-				}
-			}
-			switch {
-			case f.zone[i]:
-				f.score[i] = -opt.TemplatePenalty
-			case changed && link, changed && int(blockWords[block[i]]) < opt.MinBlockWords:
-				f.score[i] = 0
-			case changed:
-				f.score[i] = 1
-				f.useful[i] = 1
-			default:
-				f.score[i] = -opt.TemplatePenalty
-			}
-		}
-		if p := x.Parent; p != nil {
-			j := p.Index
-			f.tok[j] += f.tok[i]
-			f.chg[j] += f.chg[i]
-			f.link[j] += f.link[i]
-			f.chgLink[j] += f.chgLink[i]
-			f.useful[j] += f.useful[i]
-			f.score[j] += f.score[i]
+	return inLink, block, blockWords
+}
+
+// startsZone reports an element that is a comment zone, a gallery or
+// other furniture (singlepage.IsFilteredZone) without holding most of the
+// page's prose.
+func startsZone(x *treediff.Node, prose singlepage.ProseMap) bool {
+	return x.Kind == treediff.Element && singlepage.IsFilteredZone(x) && !prose.HoldsProse(x)
+}
+
+// token counts token i (changed from the medoid, in a link, in a short
+// block) and scores it: a differing word outside links and short blocks
+// counts 1, template text and filtered zones cost penalty.
+func (f *features) token(i int, changed, link, short bool, penalty float64) {
+	f.tok[i] = 1
+	if changed {
+		f.chg[i] = 1
+	}
+	if link {
+		f.link[i] = 1
+		if changed {
+			f.chgLink[i] = 1
 		}
 	}
-	return f
+	switch {
+	case f.zone[i]:
+		f.score[i] = -penalty
+	case changed && link, changed && short:
+		f.score[i] = 0
+	case changed:
+		f.score[i] = 1
+		f.useful[i] = 1
+	default:
+		f.score[i] = -penalty
+	}
+}
+
+// add adds node i's counts and score to its parent j's.
+func (f *features) add(j, i int) {
+	f.tok[j] += f.tok[i]
+	f.chg[j] += f.chg[i]
+	f.link[j] += f.link[i]
+	f.chgLink[j] += f.chgLink[i]
+	f.useful[j] += f.useful[i]
+	f.score[j] += f.score[i]
 }
 
 // bodyOf returns the page's body element in the view (the root if none).
@@ -172,7 +198,7 @@ func bodyOf(t *treediff.Tree) *treediff.Node {
 }
 
 // locate finds the body and title elements in the page's token view.
-func locate(al *Alignment, opt PairOptions, prose proseMap) located {
+func locate(al *Alignment, opt PairOptions, prose singlepage.ProseMap) located {
 	return locateWith(al, blockKeySet(al.B), comparables{medoid: al.B}, opt, prose)
 }
 
@@ -180,7 +206,7 @@ func locate(al *Alignment, opt PairOptions, prose proseMap) located {
 // (al.B) given: the keys of its short blocks (blockKeySet) and its
 // comparable nodes, as a medoidInfo keeps them for all the pages of a
 // cluster.
-func locateWith(al *Alignment, medoidKeys map[string]bool, cmp comparables, opt PairOptions, prose proseMap) located {
+func locateWith(al *Alignment, medoidKeys map[string]bool, cmp comparables, opt PairOptions, prose singlepage.ProseMap) located {
 	moved := movedTemplateKeys(al.A, medoidKeys)
 	f := computeFeatures(al.A, func(i int) bool { return al.Changed(i) && !moved[i] }, opt, prose)
 	t := al.A
@@ -275,14 +301,14 @@ func (f *features) differential(x *treediff.Node) int32 {
 }
 
 // result turns what was located into a Result over the full tree.
-func (l located) result(page *treediff.Tree) Result {
-	r := Result{Method: MethodPair}
+func (l located) result(page *treediff.Tree) singlepage.Result {
+	r := singlepage.Result{Method: singlepage.MethodPair}
 	if l.body == nil {
 		return r
 	}
 	f := l.f
 	r.Node = l.body.Origin
-	r.Selector = CSSSelector(r.Node)
+	r.Selector = selector.Of(r.Node)
 	r.Confidence = l.conf
 	skip := map[*treediff.Node]bool{}
 	l.body.Walk(func(x *treediff.Node) bool {
@@ -350,50 +376,66 @@ func findTitle(f *features, body *treediff.Node) *treediff.Node {
 	var best *treediff.Node
 	bestScore := 0.0
 	bodyOf(t).Walk(func(x *treediff.Node) bool {
-		if x.Kind != treediff.Element {
-			return false
+		candidate, descend := f.titleStep(x, bodyEnd)
+		if candidate {
+			if s := titleScore(x, body, docTitle); s > bestScore {
+				best, bestScore = x, s
+			}
 		}
-		i := x.Index
-		if f.zone[i] || f.chg[i] == 0 {
-			return false
-		}
-		if f.tok[i] > 40 {
-			return true // too long to be a headline: look below
-		}
-		if x.Offset > bodyEnd {
-			return false
-		}
-		if f.chg[i]*2 < f.tok[i] || f.tok[i] < minTitleWords {
-			return true
-		}
-		s := 0.0
-		switch x.Label {
-		case "h1":
-			s += 1
-		case "h2":
-			s += 0.6
-		case "h3":
-			s += 0.4
-		case "b", "strong", "font", "span", "div", "td", "p":
-		default:
-			s += 0
-		}
-		if titleCue(x) {
-			s += 0.5
-		}
-		s += 2 * cosine(wordCounts(x.Text()), docTitle)
-		if x.Offset > body.Offset && body.Contains(x) {
-			s -= 0.2 // inside the body: only a title if it is its first line
-		}
-		if s > bestScore {
-			best, bestScore = x, s
-		}
-		return true
+		return descend
 	})
 	if bestScore < 0.8 {
 		return nil
 	}
 	return best
+}
+
+// titleStep says whether element x can be the headline (short, its words
+// mostly differing from the medoid, not after the body's end) and whether
+// the walk is to look below it.
+func (f *features) titleStep(x *treediff.Node, bodyEnd int) (candidate, descend bool) {
+	if x.Kind != treediff.Element {
+		return false, false
+	}
+	i := x.Index
+	switch {
+	case f.zone[i] || f.chg[i] == 0:
+		return false, false
+	case f.tok[i] > 40:
+		return false, true // too long to be a headline: look below
+	case x.Offset > bodyEnd:
+		return false, false
+	case f.chg[i]*2 < f.tok[i] || f.tok[i] < minTitleWords:
+		return false, true
+	}
+	return true, true
+}
+
+// titleScore scores a headline candidate x by its heading tag, a
+// title-like class name and its words' overlap with the document title.
+func titleScore(x, body *treediff.Node, docTitle map[string]float64) float64 {
+	s := headingWeight(x.Label)
+	if titleCue(x) {
+		s += 0.5
+	}
+	s += 2 * cosine(wordCounts(x.Text()), docTitle)
+	if x.Offset > body.Offset && body.Contains(x) {
+		s -= 0.2 // inside the body: only a title if it is its first line
+	}
+	return s
+}
+
+// headingWeight is what a headline's tag adds to its score.
+func headingWeight(tag string) float64 {
+	switch tag {
+	case "h1":
+		return 1
+	case "h2":
+		return 0.6
+	case "h3":
+		return 0.4
+	}
+	return 0
 }
 
 func lastNode(n *treediff.Node) *treediff.Node {

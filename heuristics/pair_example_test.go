@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/selector"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -62,7 +63,7 @@ func ExampleVote() {
 
 func ExampleSelect() {
 	page, _ := treediff.Parse("p", []byte(`<body><div id="main"><div class="article"><p>Text.</p></div></div></body>`), treediff.ParseOptions{})
-	n, err := heuristics.Select(page, "div#main > div.article")
+	n, err := selector.Select(page, "div#main > div.article")
 	if err != nil {
 		fmt.Println(err)
 		return

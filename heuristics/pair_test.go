@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gleaner/gleaner/selector"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -47,7 +49,7 @@ func TestPairDiff(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Method != MethodPair {
+			if r.Method != singlepage.MethodPair {
 				t.Errorf("method %q", r.Method)
 			}
 			// The story body wins over the longer, also changing, comments.
@@ -57,7 +59,7 @@ func TestPairDiff(t *testing.T) {
 			if r.Title != c.title {
 				t.Errorf("title %q, want %q", r.Title, c.title)
 			}
-			if got, w := normWords(r.Body), normWords(want); got != w {
+			if got, w := singlepage.NormWords(r.Body), singlepage.NormWords(want); got != w {
 				t.Errorf("body\n%s\nwant\n%s", r.Body, want)
 			}
 			if strings.Count(r.Body, "\n\n") != strings.Count(strings.TrimSpace(want), "\n\n") {
@@ -66,7 +68,7 @@ func TestPairDiff(t *testing.T) {
 			if r.Confidence < 0.5 || r.Confidence > 1 {
 				t.Errorf("confidence %v", r.Confidence)
 			}
-			if r.Node == nil || CSSSelector(r.Node) != r.Selector {
+			if r.Node == nil || selector.Of(r.Node) != r.Selector {
 				t.Errorf("node %v does not match selector %q", r.Node, r.Selector)
 			}
 		})
@@ -92,43 +94,6 @@ func TestPairDiffErrors(t *testing.T) {
 	}
 	if _, err := PairDiff(page, &treediff.Tree{}, PairOptions{}); err == nil || !strings.Contains(err.Error(), "medoid") {
 		t.Errorf("empty medoid: %v", err)
-	}
-}
-
-func TestIsFilteredZone(t *testing.T) {
-	cases := []struct {
-		html string
-		want bool
-	}{
-		{`<div id="comments">`, true},
-		{`<div class="user-comment-list">`, true},
-		{`<div class="commentary">`, false},
-		{`<section class="photo-gallery">`, true},
-		{`<div role="navigation">`, true},
-		{`<div aria-label="Share this story">`, true},
-		{`<div class="shared-story">`, false},
-		{`<nav>`, true},
-		{`<aside>`, true},
-		{`<div class="story-body">`, false},
-		{`<body class="menu-open">`, false},
-	}
-	for _, c := range cases {
-		tree, err := treediff.Parse("zone", []byte(c.html+"text"), treediff.ParseOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var el *treediff.Node
-		for _, n := range tree.Nodes {
-			if n.Kind == treediff.Element && len(n.Attrs) > 0 || n.Label == "nav" || n.Label == "aside" {
-				el = n
-			}
-		}
-		if el == nil {
-			t.Fatalf("%s: no element", c.html)
-		}
-		if got := isFilteredZone(el); got != c.want {
-			t.Errorf("%s: %v, want %v", c.html, got, c.want)
-		}
 	}
 }
 

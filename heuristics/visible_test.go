@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -63,7 +64,7 @@ func TestExtractVisible(t *testing.T) {
 			if has := strings.Contains(r.Body, "petition") || strings.Contains(r.Body, "train operator"); has != c.withText {
 				t.Errorf("hidden teaser in body: %v, want %v; body:\n%s", has, c.withText, r.Body)
 			}
-			if !c.withText && normWords(r.Body) != normWords(want) {
+			if !c.withText && singlepage.NormWords(r.Body) != singlepage.NormWords(want) {
 				t.Errorf("body:\n%s\nwant:\n%s", r.Body, want)
 			}
 		})
@@ -103,7 +104,7 @@ func TestExtractSiteVisible(t *testing.T) {
 			if has == layout {
 				t.Errorf("layout %v, page %d: hidden teaser in body: %v; body:\n%s", layout, i, has, r.Body)
 			}
-			if layout && normWords(r.Body) != normWords(wants[i]) {
+			if layout && singlepage.NormWords(r.Body) != singlepage.NormWords(wants[i]) {
 				t.Errorf("layout, page %d: body:\n%s\nwant:\n%s", i, r.Body, wants[i])
 			}
 		}

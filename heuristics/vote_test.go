@@ -3,7 +3,7 @@ package heuristics
 import (
 	"testing"
 
-	"github.com/gleaner/gleaner/treediff"
+	"github.com/gleaner/gleaner/singlepage"
 )
 
 func TestVote(t *testing.T) {
@@ -34,65 +34,6 @@ func TestVote(t *testing.T) {
 	}
 }
 
-const selectPage = `<html><body>
-<div id="top"><p>a</p></div>
-<div class="main wide"><div class="x">one</div><div class="x">two</div></div>
-<div id="9lives"><span>cat</span></div>
-<table><tr><td>c1</td><td class="story">c2</td></tr></table>
-</body></html>`
-
-func TestSelect(t *testing.T) {
-	tree, err := treediff.Parse("select", []byte(selectPage), treediff.ParseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Every element's own selector selects it back.
-	for _, n := range tree.Nodes {
-		if n.Kind != treediff.Element {
-			continue
-		}
-		sel := CSSSelector(n)
-		got, err := Select(tree, sel)
-		if err != nil {
-			t.Fatalf("%s: %v", sel, err)
-		}
-		if got != n {
-			t.Errorf("Select(%q) = %v, want %s", sel, got, n.Path())
-		}
-	}
-	cases := []struct {
-		sel  string
-		text string // text of the selected element, "" for none
-	}{
-		{"div.main > div.x:nth-of-type(2)", "two"},
-		{"div.main > div.x", ""}, // two elements: ambiguous
-		{"html > body > div.main.wide > div.x:nth-of-type(1)", "one"},
-		{"html > body > div.main > div.x:nth-of-type(5)", ""}, // rank gone and ambiguous
-		{"div#top > p:nth-of-type(3)", "a"},                   // rank shifted, still one p
-		{"html > body > table > tbody > tr > td.story", "c2"},
-		{`div#\39 lives > span`, "cat"},
-		{"div#nothere", ""},
-	}
-	for _, c := range cases {
-		got, err := Select(tree, c.sel)
-		if err != nil {
-			t.Fatalf("%s: %v", c.sel, err)
-		}
-		text := ""
-		if got != nil {
-			text = got.Text()
-		}
-		if text != c.text {
-			t.Errorf("Select(%q) text %q, want %q", c.sel, text, c.text)
-		}
-	}
-	for _, bad := range []string{"", "  ", "div > ", "div:nth-of-type(x)", "div:nth-of-type(2", "#id"} {
-		if _, err := Select(tree, bad); err == nil {
-			t.Errorf("Select(%q): no error", bad)
-		}
-	}
-}
-
 func TestApplyRules(t *testing.T) {
 	page, _, want := storyPage(t, "2")
 	medoid, _, _ := storyPage(t, "1")
@@ -102,13 +43,13 @@ func TestApplyRules(t *testing.T) {
 	if !ok {
 		t.Fatal("rule selected nothing")
 	}
-	if r.Method != MethodCluster || r.Confidence != 0.75 || r.Selector != body.Selector {
+	if r.Method != singlepage.MethodCluster || r.Confidence != 0.75 || r.Selector != body.Selector {
 		t.Errorf("result %+v", r)
 	}
 	if r.Title != "Council delays the river vote" {
 		t.Errorf("title %q", r.Title)
 	}
-	if normWords(r.Body) != normWords(want) {
+	if singlepage.NormWords(r.Body) != singlepage.NormWords(want) {
 		t.Errorf("body %q", r.Body)
 	}
 	// Without a title rule nor a medoid, the title is the heading found

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/store/monitoring"
 )
 
@@ -110,7 +110,7 @@ func TestKindFromTemplates(t *testing.T) {
 			if want := map[bool]monitoring.DocKind{true: KindArticle, false: KindHub}[strings.Contains(d.URL, "-story-")]; d.Kind != want {
 				t.Errorf("%s: kind %q, want %q", d.URL, d.Kind, want)
 			}
-			if (d.Run > 0) != (d.Template >= 0) || (d.Run > 0 && d.Method != heuristics.MethodPair && d.Method != heuristics.MethodCluster) {
+			if (d.Run > 0) != (d.Template >= 0) || (d.Run > 0 && d.Method != singlepage.MethodPair && d.Method != singlepage.MethodCluster) {
 				t.Errorf("%s: run %d, template %d, method %q", d.URL, d.Run, d.Template, d.Method)
 			}
 		}

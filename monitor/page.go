@@ -16,9 +16,9 @@ import (
 
 	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/fetchpolicy"
-	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/pagemeta"
 	"github.com/gleaner/gleaner/relevance"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/store/monitoring"
 	"github.com/gleaner/gleaner/treediff"
@@ -362,7 +362,7 @@ func (m *Monitor) updateDoc(ctx context.Context, r int, p pending, resp *respons
 type page struct {
 	url, final  string
 	src         []byte
-	meta        heuristics.Meta
+	meta        singlepage.Meta
 	pm          pagemeta.Meta // every field the page states, with its sources
 	title, text string
 	words       int
@@ -384,7 +384,7 @@ func (m *Monitor) readPage(u, final string, src []byte) *page {
 	if err != nil {
 		return pg
 	}
-	if res, err := heuristics.ExtractSingle(t, heuristics.SingleOptions{Source: src, SecondOpinionBelow: -1}); err == nil {
+	if res, err := singlepage.Extract(t, singlepage.Options{Source: src, SecondOpinionBelow: -1}); err == nil {
 		pg.title, pg.text = res.Title, res.Body
 		pg.method, pg.confidence = res.Method, res.Confidence
 	}
@@ -392,7 +392,7 @@ func (m *Monitor) readPage(u, final string, src []byte) *page {
 	// a time without zone in the zone of the site's feeds.
 	pg.pm = pagemeta.Extract(t, src, pagemeta.Options{URL: pg.final, Fetched: m.cfg.Now(), Zone: m.zones[site(pg.final)],
 		Text: pg.text, Languages: m.langs})
-	pg.meta = heuristics.Meta{Title: pg.pm.Title, Date: pg.pm.Published, Author: strings.Join(pg.pm.Authors, ", ")}
+	pg.meta = singlepage.Meta{Title: pg.pm.Title, Date: pg.pm.Published, Author: strings.Join(pg.pm.Authors, ", ")}
 	pg.words = len(strings.Fields(pg.text))
 	pg.hash = relevance.NewSimHash(pg.text)
 	return pg

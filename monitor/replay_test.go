@@ -17,8 +17,8 @@ import (
 
 	"github.com/gleaner/gleaner/eval"
 	"github.com/gleaner/gleaner/fixtures/replay"
-	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/internal/shareddata"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -206,7 +206,7 @@ func scoreReplayRound(t *testing.T, m *Monitor, rp *replay.Server, rep *Report, 
 }
 
 // scoredText is a document's text as eval.Run scores a page's: its title
-// line and its text (heuristics.Result.Text) where the gold opens with the
+// line and its text (singlepage.Result.Text) where the gold opens with the
 // headline, its text alone where it does not. go-trafilatura's content
 // text is scored alone, as evalcmp scores it (its metadata title scores
 // lower: it often carries the site's name).
@@ -214,7 +214,7 @@ func scoredText(headed bool, title, text string) string {
 	if !headed {
 		return text
 	}
-	return heuristics.Result{Title: title, Body: text}.Text()
+	return singlepage.Result{Title: title, Body: text}.Text()
 }
 
 // headlineOf is the first line of a gold that opens with the headline

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/cluster"
-	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/relevance"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
@@ -327,7 +327,7 @@ func (m *Monitor) placeDoc(ctx context.Context, d unplaced, p siteextract.PageRe
 // opinion found an article's length of text (on an app shell it reads
 // "Loading…" as the body, which is not taken).
 func better(p siteextract.PageResult) bool {
-	return templated(p) || (p.Err == nil && p.Result.Method == heuristics.MethodSecondOpinion &&
+	return templated(p) || (p.Err == nil && p.Result.Method == singlepage.MethodSecondOpinion &&
 		len(strings.Fields(p.Result.Body)) >= datedWords)
 }
 
@@ -336,7 +336,7 @@ func better(p siteextract.PageResult) bool {
 // fail falls back on the single-page method).
 func templated(p siteextract.PageResult) bool {
 	return p.Err == nil && p.Placed && p.Result.Body != "" &&
-		(p.Result.Method == heuristics.MethodPair || p.Result.Method == heuristics.MethodCluster)
+		(p.Result.Method == singlepage.MethodPair || p.Result.Method == singlepage.MethodCluster)
 }
 
 // ownExtractions is the store as siteextract.Site sees it from the

@@ -9,6 +9,7 @@ import (
 	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/pagemeta"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/siteextract"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
@@ -20,7 +21,7 @@ type Result struct {
 	Method     string  `json:"method"`
 	Selector   string  `json:"selector,omitempty"`
 	Confidence float64 `json:"confidence"`
-	// PageType is the page's kind (heuristics.PageTypes).
+	// PageType is the page's kind (pagetype.Types).
 	PageType string `json:"page_type,omitempty"`
 	Title    string `json:"title"`
 	Body     string `json:"body"`
@@ -38,7 +39,7 @@ type Result struct {
 
 // FromHeuristics is the result of page name: the extraction r, or the
 // error err.
-func FromHeuristics(name string, r heuristics.Result, err error) Result {
+func FromHeuristics(name string, r singlepage.Result, err error) Result {
 	if err != nil {
 		return Result{Page: name, Error: err.Error()}
 	}

@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/gleaner/gleaner/dataset"
-	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/internal/shareddata"
 	"github.com/gleaner/gleaner/pagemeta"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -50,7 +50,7 @@ func BenchmarkExtract(b *testing.B) {
 		n := 0
 		for b.Loop() {
 			i := n % len(trees)
-			_, _ = heuristics.ExtractSingle(trees[i], heuristics.SingleOptions{Source: srcs[i], SecondOpinionBelow: -1})
+			_, _ = singlepage.Extract(trees[i], singlepage.Options{Source: srcs[i], SecondOpinionBelow: -1})
 			n++
 		}
 	})

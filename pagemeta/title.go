@@ -7,7 +7,7 @@ import (
 )
 
 // Headline is the page's headline given the title an extraction method
-// found by the article's position (heuristics.Result.Title): m.Title when
+// found by the article's position (singlepage.Result.Title): m.Title when
 // a heading gave it, else the extracted title, else m.Title: old pages'
 // <title> is the site's name and their headline no h1 (evalcmp --meta:
 // wcxb-dev articles 86.4% exact, big9-dev 98.3%).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -30,7 +31,7 @@ type DocsOptions struct {
 // DocsResult is what Docs found: one result and one error per doc, in
 // order, and the time spent learning the templates and locating content.
 type DocsResult struct {
-	Results        []heuristics.Result
+	Results        []singlepage.Result
 	Errs           []error
 	Learn, Extract time.Duration
 	// LearnCost is what learning the templates spent (cluster.Result.Cost).
@@ -43,7 +44,7 @@ type DocsResult struct {
 // fails every page gets the single-page method; a page that cannot be
 // parsed keeps its error.
 func Docs(ctx context.Context, site string, docs []Doc, opt DocsOptions) DocsResult {
-	out := DocsResult{Results: make([]heuristics.Result, len(docs)), Errs: make([]error, len(docs))}
+	out := DocsResult{Results: make([]singlepage.Result, len(docs)), Errs: make([]error, len(docs))}
 	pages, sp, idx := parseDocs(docs, out.Errs)
 	if len(sp) == 0 {
 		return out

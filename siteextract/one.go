@@ -7,6 +7,7 @@ import (
 
 	"github.com/gleaner/gleaner/cluster"
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/sitelearn"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
@@ -14,7 +15,7 @@ import (
 
 // OneResult is the extraction of one page that is not in the store.
 type OneResult struct {
-	Result heuristics.Result
+	Result singlepage.Result
 	// Run is the learning run whose templates were consulted, 0 for none;
 	// Cluster is the template the page was compared with, -1 for none, at
 	// normalised tree edit distance Distance from its medoid.

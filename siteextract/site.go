@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/store"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -30,7 +31,7 @@ type Options struct {
 type PageResult struct {
 	PageID int64
 	Name   string
-	Result heuristics.Result
+	Result singlepage.Result
 	Err    error
 	// Placed reports that the page was compared with a partner of the
 	// run's templates (else it was extracted alone).

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -12,7 +13,7 @@ import (
 
 // StoreExtraction returns r as the stored extraction of page pageID made with
 // the templates of learning run runID (0 for none).
-func StoreExtraction(r heuristics.Result, pageID, runID int64) store.Extraction {
+func StoreExtraction(r singlepage.Result, pageID, runID int64) store.Extraction {
 	return store.Extraction{PageID: pageID, RunID: runID, Title: r.Title, Body: r.Body,
 		Selector: r.Selector, Confidence: r.Confidence, Method: r.Method, Date: r.Date, Author: r.Author, PageType: r.PageType}
 }

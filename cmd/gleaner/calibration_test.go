@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/pagetype"
 )
 
 // TestEvalCalibration checks that `gleaner eval` prints the calibration
@@ -52,11 +52,11 @@ func TestEvalCalibration(t *testing.T) {
 func TestExtractOnePageType(t *testing.T) {
 	got := extractOne(t, storyFile("2"))
 	found := false
-	for _, pt := range heuristics.PageTypes {
+	for _, pt := range pagetype.Types {
 		found = found || got.PageType == pt
 	}
 	if !found {
-		t.Errorf("page type %q, want one of %v", got.PageType, heuristics.PageTypes)
+		t.Errorf("page type %q, want one of %v", got.PageType, pagetype.Types)
 	}
 	if got.Confidence < 0 || got.Confidence > 1 {
 		t.Errorf("confidence %v", got.Confidence)

@@ -8,7 +8,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/gleaner/gleaner/eval"
-	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/pagetype"
+	"github.com/gleaner/gleaner/singlepage"
 )
 
 // fitter fits the two models on the records, with folds by site.
@@ -51,16 +52,16 @@ func (f *fitter) pageTypes(w io.Writer) (linearModel, error) {
 		}
 	}
 	if len(xs) == 0 {
-		return linearModel{}, fmt.Errorf("no page of a known page type (era one of %v)", heuristics.PageTypes)
+		return linearModel{}, fmt.Errorf("no page of a known page type (era one of %v)", pagetype.Types)
 	}
-	k := len(heuristics.PageTypes)
+	k := len(pagetype.Types)
 	pred := f.heldOutTypes(xs, ys, idx)
 	conf := make([][]int, k)
 	for i := range conf {
 		conf[i] = make([]int, k)
 	}
 	for j, p := range pred {
-		if slices.Contains(heuristics.PageTypes, f.recs[idx[j]].Era) {
+		if slices.Contains(pagetype.Types, f.recs[idx[j]].Era) {
 			conf[ys[j]][argmax(p)]++
 		}
 	}
@@ -87,7 +88,7 @@ func (f *fitter) weights(idx []int) []float64 {
 	ws := make([]float64, len(idx))
 	for j, i := range idx {
 		ws[j] = 1
-		if !slices.Contains(heuristics.PageTypes, f.recs[i].Era) {
+		if !slices.Contains(pagetype.Types, f.recs[i].Era) {
 			ws[j] = f.articleWeight
 		}
 	}
@@ -97,11 +98,11 @@ func (f *fitter) weights(idx []int) []float64 {
 // typeOf is the page type class of r: its era when that is a page type,
 // article for a source of articles (articleSources), else -1.
 func (f *fitter) typeOf(r record) int {
-	if c := slices.Index(heuristics.PageTypes, r.Era); c >= 0 {
+	if c := slices.Index(pagetype.Types, r.Era); c >= 0 {
 		return c
 	}
 	if slices.Contains(f.articleSources, r.Era) {
-		return slices.Index(heuristics.PageTypes, heuristics.PageArticle)
+		return slices.Index(pagetype.Types, pagetype.Article)
 	}
 	return -1
 }
@@ -110,7 +111,7 @@ func (f *fitter) typeOf(r record) int {
 // article sources.
 func (f *fitter) writeArticleSources(w io.Writer, idx []int, pred [][]float64) {
 	for _, src := range f.articleSources {
-		counts := make([]int, len(heuristics.PageTypes))
+		counts := make([]int, len(pagetype.Types))
 		for j, i := range idx {
 			if f.recs[i].Era == src {
 				counts[argmax(pred[j])]++
@@ -119,7 +120,7 @@ func (f *fitter) writeArticleSources(w io.Writer, idx []int, pred [][]float64) {
 		fmt.Fprintf(w, "%s (articles, held-out folds) page types:", src)
 		for c, n := range counts {
 			if n > 0 {
-				fmt.Fprintf(w, " %s %d", heuristics.PageTypes[c], n)
+				fmt.Fprintf(w, " %s %d", pagetype.Types[c], n)
 			}
 		}
 		fmt.Fprintln(w)
@@ -139,7 +140,7 @@ func (f *fitter) heldOutTypes(xs [][]float64, ys, idx []int) [][]float64 {
 				tx, ty, ti = append(tx, xs[j]), append(ty, ys[j]), append(ti, idx[j])
 			}
 		}
-		m := fitSoftmax(tx, ty, f.weights(ti), len(heuristics.PageTypes))
+		m := fitSoftmax(tx, ty, f.weights(ti), len(pagetype.Types))
 		for j := range xs {
 			if foldOf(f.recs[idx[j]].Site, f.folds) == fold {
 				pred[j] = m.probs(xs[j])
@@ -153,7 +154,7 @@ func writeConfusion(w io.Writer, conf [][]int) {
 	right, total := 0, 0
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "gold \\ predicted\t")
-	for _, t := range heuristics.PageTypes {
+	for _, t := range pagetype.Types {
 		fmt.Fprintf(tw, "%.4s\t", t)
 	}
 	fmt.Fprintf(tw, "recall\t\n")
@@ -162,7 +163,7 @@ func writeConfusion(w io.Writer, conf [][]int) {
 		for _, c := range row {
 			n += c
 		}
-		fmt.Fprintf(tw, "%s\t", heuristics.PageTypes[i])
+		fmt.Fprintf(tw, "%s\t", pagetype.Types[i])
 		for _, c := range row {
 			fmt.Fprintf(tw, "%d\t", c)
 		}
@@ -183,7 +184,7 @@ func (f *fitter) writeOtherSets(w io.Writer, typed []int) {
 			continue
 		}
 		if counts[r.Set] == nil {
-			counts[r.Set] = make([]int, len(heuristics.PageTypes))
+			counts[r.Set] = make([]int, len(pagetype.Types))
 			sets = append(sets, r.Set)
 		}
 		counts[r.Set][argmax(f.typeProbs[i])]++
@@ -192,7 +193,7 @@ func (f *fitter) writeOtherSets(w io.Writer, typed []int) {
 		fmt.Fprintf(w, "%s page types:", s)
 		for c, n := range counts[s] {
 			if n > 0 {
-				fmt.Fprintf(w, " %s %d", heuristics.PageTypes[c], n)
+				fmt.Fprintf(w, " %s %d", pagetype.Types[c], n)
 			}
 		}
 		fmt.Fprintln(w)
@@ -264,7 +265,7 @@ func (f *fitter) writeCalibration(w io.Writer, held []float64) {
 	}
 }
 
-// linearModel and calibrator mirror the heuristics types they are written
+// linearModel and calibrator mirror the types of pagetype and singlepage they are written
 // as (see writeGo).
 type linearModel struct {
 	Mean, Std []float64
@@ -273,12 +274,12 @@ type linearModel struct {
 }
 
 func (m linearModel) probs(x []float64) []float64 {
-	z := heuristics.Standardize(x, m.Mean, m.Std)
+	z := pagetype.Standardize(x, m.Mean, m.Std)
 	out := make([]float64, len(m.W))
 	for c := range out {
 		out[c] = m.Bias[c] + dot(m.W[c], z)
 	}
-	return heuristics.Softmax(out)
+	return pagetype.Softmax(out)
 }
 
 type calibrator struct {
@@ -288,11 +289,11 @@ type calibrator struct {
 }
 
 func (c calibrator) score(x []float64) float64 {
-	return sigmoid(c.Bias + dot(c.W, heuristics.Standardize(x, c.Mean, c.Std)))
+	return sigmoid(c.Bias + dot(c.W, pagetype.Standardize(x, c.Mean, c.Std)))
 }
 
 func (c calibrator) confidence(x []float64, _ float64) float64 {
-	return heuristics.Isotonic{X: c.X, Y: c.Y}.At(c.score(x))
+	return singlepage.Isotonic{X: c.X, Y: c.Y}.At(c.score(x))
 }
 
 // fitCalibrator fits a logistic regression of y (in [0, 1]) on xs, then
@@ -323,7 +324,7 @@ func fitCalibrator(xs [][]float64, ys []float64) calibrator {
 	for i, z := range zs {
 		scores[i] = sigmoid(c.Bias + dot(c.W, z))
 	}
-	iso := heuristics.FitIsotonic(scores, ys)
+	iso := singlepage.FitIsotonic(scores, ys)
 	c.X, c.Y = iso.X, iso.Y
 	return c
 }
@@ -351,7 +352,7 @@ func fitSoftmax(xs [][]float64, ys []int, ws []float64, k int) linearModel {
 			for c := range p {
 				p[c] = m.Bias[c] + dot(m.W[c], z)
 			}
-			heuristics.Softmax(p)
+			pagetype.Softmax(p)
 			for c := range p {
 				e := p[c] - b2f(c == ys[i])
 				if ws != nil {
@@ -399,7 +400,7 @@ func moments(xs [][]float64) (mean, std []float64) {
 func standardizeAll(xs [][]float64, mean, std []float64) [][]float64 {
 	zs := make([][]float64, len(xs))
 	for i, x := range xs {
-		zs[i] = heuristics.Standardize(x, mean, std)
+		zs[i] = pagetype.Standardize(x, mean, std)
 	}
 	return zs
 }

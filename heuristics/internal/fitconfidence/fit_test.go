@@ -9,17 +9,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/pagetype"
+	"github.com/gleaner/gleaner/singlepage"
 )
 
 // synthetic returns records of n sites whose page type shows in one
 // feature each and whose F1 follows the agreement with go-trafilatura.
 func synthetic(n int) []record {
 	rng := rand.New(rand.NewPCG(1, 2))
-	nf := len(heuristics.PageTypeFeatureNames)
+	nf := len(pagetype.FeatureNames)
 	var recs []record
 	for i := range n {
-		c := i % len(heuristics.PageTypes)
+		c := i % len(pagetype.Types)
 		feats := make([]float64, nf)
 		for j := range feats {
 			feats[j] = rng.Float64()
@@ -28,8 +29,8 @@ func synthetic(n int) []record {
 		agree := rng.Float64()
 		f1 := math.Min(1, math.Max(0, agree+0.1*rng.NormFloat64()))
 		recs = append(recs, record{Set: "syn", ID: string(rune('a'+i%26)) + strings.Repeat("x", i/26), Site: "syn/site" + string(rune('a'+i%26)) + strings.Repeat("y", i/26),
-			Era: heuristics.PageTypes[c], F1: f1, Method: heuristics.MethodSingle,
-			Ev: heuristics.Evidence{Raw: 1, Method: heuristics.MethodSingle, Agreement: agree, BodyWords: 300, PageWords: 900, PageFeatures: feats}})
+			Era: pagetype.Types[c], F1: f1, Method: singlepage.MethodSingle,
+			Ev: singlepage.Evidence{Raw: 1, Method: singlepage.MethodSingle, Agreement: agree, BodyWords: 300, PageWords: 900, PageFeatures: feats}})
 	}
 	return recs
 }

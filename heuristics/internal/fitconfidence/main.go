@@ -1,17 +1,17 @@
 // Command fitconfidence fits Gleaner's page type classifier and its
 // calibrated confidence on annotated datasets, cross-validated by site, and
-// writes them as heuristics/pagetype_model.go and
-// heuristics/calibrate_model.go.
+// writes them as pagetype/pagetype_model.go and
+// singlepage/calibrate_model.go.
 //
 // It extracts every page with Gleaner's full method (eval.Learned: the
 // site's templates learned, pair diff, rules, single page with
 // go-trafilatura's second opinion), keeps each page's evidence
-// (heuristics.Evidence) and the word F1 of its scored text against the
+// (singlepage.Evidence) and the word F1 of its scored text against the
 // gold, then
 //
 //   - fits a multinomial logistic regression of the page type (the
-//     manifest's era, where it is one of heuristics.PageTypes) on
-//     heuristics.PageTypeFeatures, and reports its accuracy and confusion
+//     manifest's era, where it is one of pagetype.Types) on
+//     pagetype.Features, and reports its accuracy and confusion
 //     matrix over folds that never split a site;
 //   - fits a logistic regression of the word F1 on the evidence (with the
 //     page type probabilities of the fold's own classifier), then an
@@ -52,7 +52,8 @@ import (
 	"strings"
 
 	"github.com/gleaner/gleaner/eval"
-	"github.com/gleaner/gleaner/heuristics"
+	"github.com/gleaner/gleaner/pagetype"
+	"github.com/gleaner/gleaner/singlepage"
 )
 
 func main() {
@@ -78,7 +79,7 @@ type record struct {
 	Era    string              `json:"era"`
 	F1     float64             `json:"f1"`
 	Err    string              `json:"err,omitempty"`
-	Ev     heuristics.Evidence `json:"evidence"`
+	Ev     singlepage.Evidence `json:"evidence"`
 	Method string              `json:"method"`
 }
 
@@ -90,7 +91,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	bodyOnly := fs.String("body-only", "", "comma-separated `sources` (era column) scored on the body alone")
 	recordsPath := fs.String("records", "", "cache of the extraction records (JSONL) `file` (with --reuse: comma-separated files)")
 	reuse := fs.Bool("reuse", false, "read --records instead of extracting")
-	out := fs.String("out", "heuristics", "`directory` of the generated model files")
+	out := fs.String("out", ".", "repository `root` under which the generated model files are written (pagetype/, singlepage/)")
 	folds := fs.Int("folds", 5, "cross-validation `folds` (by site)")
 	write := fs.Bool("write", true, "write the model files")
 	articles := fs.String("article-sources", "", "comma-separated `sources` (era column) whose pages are all articles: page type training examples")
@@ -129,10 +130,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if !*write {
 		return nil
 	}
-	if err := writeGo(filepath.Join(*out, "pagetype_model.go"), pt.goSource()); err != nil {
+	if err := writeGo(filepath.Join(*out, "pagetype", "pagetype_model.go"), pt.goSource()); err != nil {
 		return err
 	}
-	return writeGo(filepath.Join(*out, "calibrate_model.go"), cal.goSource())
+	return writeGo(filepath.Join(*out, "singlepage", "calibrate_model.go"), cal.goSource())
 }
 
 // extractAll extracts every page of the manifests with eval.Learned.
@@ -157,7 +158,7 @@ func extractAll(ctx context.Context, manifests, bodyOnly []string, stderr io.Wri
 		}
 		for _, p := range rep.Pages {
 			r := record{Set: set, ID: p.ID, Site: set + "/" + p.Site, Era: p.Source, Err: p.Err, Method: p.Method,
-				F1: heuristics.WordOverlap(p.Text, gold[p.ID])}
+				F1: singlepage.WordOverlap(p.Text, gold[p.ID])}
 			if p.Evidence != nil {
 				r.Ev = *p.Evidence
 			}
@@ -239,7 +240,7 @@ func (f *fitter) writeHeldOut(path string) error {
 		h := heldOut{Set: r.Set, ID: r.ID, Era: r.Era, Method: r.Method, Raw: r.Ev.Raw, Agreement: r.Ev.Agreement,
 			Confidence: f.held[i], F1: r.F1}
 		if f.typeProbs[i] != nil {
-			h.PageType = heuristics.PageTypes[argmax(f.typeProbs[i])]
+			h.PageType = pagetype.Types[argmax(f.typeProbs[i])]
 		}
 		if err := enc.Encode(h); err != nil {
 			out.Close()

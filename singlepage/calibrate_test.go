@@ -1,0 +1,177 @@
+package singlepage
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gleaner/gleaner/pagetype"
+	"github.com/gleaner/gleaner/treediff"
+)
+
+func TestFitIsotonic(t *testing.T) {
+	tests := []struct {
+		name   string
+		x, y   []float64
+		wantX  []float64
+		wantY  []float64
+		probes map[float64]float64
+	}{
+		{"increasing stays", []float64{0.1, 0.2, 0.3}, []float64{0, 0.5, 1}, []float64{0.1, 0.2, 0.3}, []float64{0, 0.5, 1},
+			map[float64]float64{0: 0, 0.15: 0.25, 0.3: 1, 2: 1}},
+		{"violators pooled", []float64{0.3, 0.1, 0.2, 0.4}, []float64{0.2, 0, 0.6, 1}, []float64{0.1, 0.25, 0.4}, []float64{0, 0.4, 1},
+			map[float64]float64{0.25: 0.4, 0.325: 0.7}},
+		{"decreasing becomes flat", []float64{1, 2, 3}, []float64{0.9, 0.6, 0.3}, []float64{2}, []float64{0.6},
+			map[float64]float64{-1: 0.6, 5: 0.6}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := FitIsotonic(tt.x, tt.y)
+			if !near(m.X, tt.wantX) || !near(m.Y, tt.wantY) {
+				t.Fatalf("knots %v %v, want %v %v", m.X, m.Y, tt.wantX, tt.wantY)
+			}
+			for x, want := range tt.probes {
+				if got := m.At(x); math.Abs(got-want) > 1e-9 {
+					t.Errorf("At(%v) = %v, want %v", x, got, want)
+				}
+			}
+		})
+	}
+	if got := (Isotonic{}).At(0.5); got != 0 {
+		t.Errorf("empty map At = %v", got)
+	}
+}
+
+func near(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Abs(a[i]-b[i]) > 1e-9 {
+			return false
+		}
+	}
+	return true
+}
+
+func TestWordOverlap(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want float64
+	}{
+		{"", "", 1},
+		{"words", "", 0},
+		{"The cat sat.", "the CAT sat", 1},
+		{"a a b", "a b b", 2.0 / 3},
+		{"one two three four", "one two", 2 * 0.5 * 1 / 1.5},
+		{"alpha", "beta", 0},
+	}
+	for _, tt := range tests {
+		if got := WordOverlap(tt.a, tt.b); math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("WordOverlap(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+// TestCalibratedResult checks what every extraction now reports: the page
+// type, the method's own confidence apart, a calibrated confidence in
+// [0, 1], and the evidence; the agreement with go-trafilatura is measured
+// only when the second opinion may run.
+func TestCalibratedResult(t *testing.T) {
+	tr, src := readTypePage(t, "article")
+	tests := []struct {
+		name      string
+		second    float64
+		wantAgree bool
+	}{
+		{"second opinion allowed", 0, true},
+		{"second opinion off", -1, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Extract(tr, Options{Source: src, SecondOpinionBelow: tt.second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.PageType != pagetype.Article {
+				t.Errorf("page type %q", r.PageType)
+			}
+			if r.Evidence == nil || r.RawConfidence != r.Evidence.Raw || r.Evidence.Method != r.Method {
+				t.Fatalf("evidence %+v (raw %v, method %s)", r.Evidence, r.RawConfidence, r.Method)
+			}
+			if r.Confidence < 0 || r.Confidence > 1 {
+				t.Errorf("confidence %v", r.Confidence)
+			}
+			if got := r.Evidence.Agreement >= 0; got != tt.wantAgree {
+				t.Errorf("agreement %v, measured %v, want %v", r.Evidence.Agreement, got, tt.wantAgree)
+			}
+			if tt.wantAgree && r.Evidence.Agreement < 0.9 {
+				t.Errorf("go-trafilatura disagrees on a plain article: %v", r.Evidence.Agreement)
+			}
+			if v := r.Evidence.Vector(); len(v) != len(EvidenceNames) {
+				t.Errorf("%d values, %d names", len(v), len(EvidenceNames))
+			}
+		})
+	}
+}
+
+func TestCalibrateEmptyPage(t *testing.T) {
+	r := Calibrate(Result{Confidence: 0.3}, &treediff.Tree{}, nil, true)
+	if r.Confidence != 0.3 || r.PageType != "" || r.Evidence != nil {
+		t.Errorf("empty page: %+v", r)
+	}
+}
+
+// BenchmarkCalibrate measures, on parsed big9-dev pages, what calibrating
+// a single-page result costs beside the extraction itself: the evidence
+// without the agreement (page structure, page type) and with it (one
+// go-trafilatura run on the page).
+//
+//	go test ./singlepage -run '^$' -bench Calibrate
+func BenchmarkCalibrate(b *testing.B) {
+	pages := loadBig9(b)
+	results := make([]Result, len(pages))
+	for i, p := range pages {
+		r, err := BlockModel(p.tree, Options{Source: p.src}.WithDefaults(), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		results[i] = r
+	}
+	for _, bc := range []struct {
+		name string
+		run  func(i int)
+	}{
+		{"extract-single", func(i int) {
+			if _, err := BlockModel(pages[i].tree, Options{Source: pages[i].src}.WithDefaults(), nil); err != nil {
+				b.Fatal(err)
+			}
+		}},
+		{"calibrate", func(i int) { Calibrate(results[i], pages[i].tree, pages[i].src, false) }},
+		{"calibrate+agreement", func(i int) { Calibrate(results[i], pages[i].tree, pages[i].src, true) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			n := 0
+			for b.Loop() {
+				bc.run(n % len(pages))
+				n++
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "pages/s")
+		})
+	}
+}
+
+// readTypePage reads and parses one of package pagetype's test pages.
+func readTypePage(t *testing.T, name string) (*treediff.Tree, []byte) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "pagetype", "testdata", "pagetype", name+".html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := treediff.Parse(name, src, treediff.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr, src
+}

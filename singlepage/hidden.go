@@ -1,0 +1,155 @@
+package singlepage
+
+import (
+	"strings"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// What the markup hides is not content: a sale pop-up, a financing modal, a
+// newsletter or cookie dialog often sits whole in a page's HTML, its
+// paragraphs a more convincing article than the page's own when the page
+// builds its body with script. The rules below read the markup alone
+// (attributes, inline styles, utility classes); a rendered page's layout
+// says more (VisibleTree). treediff already leaves <template>, <script>,
+// <style> and <noscript> out of the tree.
+
+// hidden reports elements a browser does not show, or shows only as an
+// overlay over the page: the hidden attribute, an inline style that hides
+// the box or moves it off screen, a dialog (role=dialog or alertdialog,
+// aria-modal="true", <dialog> without open), and the screen-reader-only
+// utility classes (hiddenClass). What a page hides only until a visitor
+// opens it (aria-hidden="true" or a "hidden" class on a collapsed
+// accordion panel, a tab, a carousel's next slides) is left in: a reader
+// opens it, and it is the page's own content.
+func hidden(n *treediff.Node) bool {
+	if n.Kind != treediff.Element {
+		return false
+	}
+	switch n.Label {
+	case "html", "body":
+		return false // a page hides its body until its script runs
+	case "dialog":
+		if _, open := n.Attr("open"); !open {
+			return true
+		}
+	}
+	if _, ok := n.Attr("hidden"); ok {
+		return true
+	}
+	return isDialog(n) || styledHidden(n)
+}
+
+// isDialog reports a modal or dialog box by its ARIA attributes.
+func isDialog(n *treediff.Node) bool {
+	return attrIs(n, "aria-modal", "true") || attrIs(n, "role", "dialog") || attrIs(n, "role", "alertdialog")
+}
+
+// styledHidden reports an element hidden by its inline style or by a
+// hiding utility class.
+func styledHidden(n *treediff.Node) bool {
+	if s, ok := n.Attr("style"); ok && hiddenStyle(s) {
+		return true
+	}
+	c, ok := n.Attr("class")
+	return ok && hiddenClass(c)
+}
+
+// attrIs reports whether n's attribute key is val, case and spaces aside.
+func attrIs(n *treediff.Node, key, val string) bool {
+	v, ok := n.Attr(key)
+	return ok && strings.EqualFold(strings.TrimSpace(v), val)
+}
+
+// hiddenStyle reports an inline style that hides its box (display:none,
+// visibility:hidden) or places it far off screen (a negative offset of
+// 1000px or more: the "visually hidden" and off-canvas patterns).
+func hiddenStyle(s string) bool {
+	s = strings.ReplaceAll(strings.ToLower(s), " ", "")
+	if strings.Contains(s, "display:none") || strings.Contains(s, "visibility:hidden") {
+		return true
+	}
+	for _, decl := range strings.Split(s, ";") {
+		prop, val, ok := strings.Cut(decl, ":")
+		if !ok {
+			continue
+		}
+		switch prop {
+		case "left", "top", "right", "margin-left", "margin-top", "text-indent":
+			if farOff(val) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// farOff reports a CSS length of -1000px or less (-9999px, -10000em…).
+func farOff(v string) bool {
+	v = strings.TrimSuffix(strings.TrimSpace(v), "!important")
+	if !strings.HasPrefix(v, "-") {
+		return false
+	}
+	digits := 0
+	for _, r := range v[1:] {
+		if r < '0' || r > '9' {
+			break
+		}
+		digits++
+	}
+	return digits >= 4
+}
+
+// hidingClasses are the class tokens that keep an element for screen
+// readers only in the common CSS frameworks and conventions (Bootstrap,
+// Tailwind, Foundation, WordPress, the "visually hidden" pattern): whole
+// tokens, never parts of one. The general hiding utilities ("hidden",
+// "d-none") are not among them: scripts toggle them on tabs and collapsed
+// panels that hold the page's content.
+var hidingClasses = map[string]bool{
+	"sr-only": true, "visually-hidden": true, "visuallyhidden": true, "screen-reader-text": true,
+	"screen-reader-only": true, "show-for-sr": true, "hidden-visually": true, "element-invisible": true,
+}
+
+// hiddenClass reports a class attribute with a hiding token and no
+// responsive token that shows the element again at some screen width
+// ("hidden md:block", "d-none d-lg-flex": shown on a desktop).
+func hiddenClass(c string) bool {
+	toks := strings.Fields(strings.ToLower(c))
+	hides := false
+	for _, t := range toks {
+		if hidingClasses[t] {
+			hides = true
+		}
+	}
+	if !hides {
+		return false
+	}
+	for _, t := range toks {
+		if showsAgain(t) {
+			return false
+		}
+	}
+	return true
+}
+
+// displayValues are the display utilities that show an element.
+var displayValues = map[string]bool{
+	"block": true, "flex": true, "grid": true, "inline": true, "inline-block": true,
+	"inline-flex": true, "table": true, "contents": true, "table-cell": true, "table-row": true,
+	"not-sr-only": true,
+}
+
+// showsAgain reports a responsive or state variant of a display utility:
+// "md:block", "lg:flex", "d-md-block", "d-lg-inline-flex", "group-hover:block".
+func showsAgain(t string) bool {
+	if i := strings.LastIndexByte(t, ':'); i >= 0 {
+		return displayValues[t[i+1:]]
+	}
+	if rest, ok := strings.CutPrefix(t, "d-"); ok {
+		if _, val, ok := strings.Cut(rest, "-"); ok {
+			return displayValues[val]
+		}
+	}
+	return false
+}

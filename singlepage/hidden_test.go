@@ -1,0 +1,86 @@
+package singlepage
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+func TestHidden(t *testing.T) {
+	tests := []struct {
+		html string
+		want bool
+	}{
+		{`<div hidden>x</div>`, true},
+		// Collapsed panels and next slides: a reader opens them.
+		{`<div aria-hidden="true">x</div>`, false},
+		{`<div class="card hidden">x</div>`, false},
+		{`<div class="d-none">x</div>`, false},
+		{`<div aria-hidden="false">x</div>`, false},
+		{`<div style="display: none">x</div>`, true},
+		{`<div style="visibility:hidden">x</div>`, true},
+		{`<div style="position:absolute; left:-9999px">x</div>`, true},
+		{`<div style="margin-left:-20px">x</div>`, false},
+		{`<div role="dialog">x</div>`, true},
+		{`<div aria-modal="true">x</div>`, true},
+		{`<dialog>x</dialog>`, true},
+		{`<dialog open>x</dialog>`, false},
+		{`<span class="sr-only">x</span>`, true},
+		{`<span class="visually-hidden">x</span>`, true},
+		// Shown again from some screen width: a desktop shows it.
+		{`<div class="sr-only md:not-sr-only">x</div>`, false},
+		// A token that merely contains a hiding word hides nothing.
+		{`<div class="overflow-hidden">x</div>`, false},
+		{`<div class="hidden-xs-text">x</div>`, false},
+		{`<div class="article">x</div>`, false},
+	}
+	for _, tt := range tests {
+		tr, err := treediff.Parse("t", []byte("<html><body>"+tt.html+"</body></html>"), treediff.ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var el *treediff.Node
+		for _, n := range tr.Nodes {
+			if n.Kind == treediff.Element && (n.Label == "div" || n.Label == "span" || n.Label == "dialog") {
+				el = n
+				break
+			}
+		}
+		if el == nil {
+			t.Fatalf("%s: no element", tt.html)
+		}
+		if got := hidden(el); got != tt.want {
+			t.Errorf("hidden(%s) = %v, want %v", tt.html, got, tt.want)
+		}
+	}
+}
+
+// TestOverlayIsNotTheArticle: a page whose own body is short while a
+// hidden modal holds long paragraphs (a financing offer, a newsletter
+// dialog) gives the page's text, never the modal's.
+func TestOverlayIsNotTheArticle(t *testing.T) {
+	long := strings.Repeat("Apply today for our special financing offer with low monthly payments and no interest. ", 4)
+	story := "The bridge reopened on Monday after two years of repairs, the city said in a statement to residents."
+	overlays := []string{
+		`<div class="modal" role="dialog" aria-modal="true"><div class="modal-body"><p>%s</p><p>%s</p></div></div>`,
+		`<div class="popup" style="display:none"><p>%s</p><p>%s</p></div>`,
+		`<dialog class="newsletter"><p>%s</p><p>%s</p></dialog>`,
+		`<div class="offer" style="position:fixed; left:-10000px"><p>%s</p><p>%s</p></div>`,
+	}
+	for _, o := range overlays {
+		page := "<html><body><main><h1>Bridge reopens</h1><p>" + story + "</p></main>" +
+			strings.ReplaceAll(o, "%s", long) + "</body></html>"
+		tr, err := treediff.Parse("overlay", []byte(page), treediff.ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Extract(tr, Options{SecondOpinionBelow: -1})
+		if err != nil {
+			t.Fatalf("%s: %v", o, err)
+		}
+		if strings.Contains(r.Body, "financing") || !strings.Contains(r.Body, "bridge reopened") {
+			t.Errorf("overlay %s: body %q", o, r.Body)
+		}
+	}
+}

@@ -1,0 +1,107 @@
+package singlepage
+
+import (
+	"strings"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// Class and id fragments that mark content which is not the article. Long
+// fragments match anywhere in a lower-cased class/id ("articleComments");
+// short ones only as a whole word of it ("ad", "nav") so that "header" or
+// "canvas" do not match.
+var (
+	// Strong cues: whatever is under them is never the article.
+	strongFragments = []string{
+		"comment", "disqus", "breadcrumb", "footer", "share", "sharing",
+		"social", "toolbar", "cookie", "login", "navigation", "navbar",
+		"menu", "tagcloud", "pagination", "pager", "caption", "credit",
+	}
+	// Weak cues: side content, but sites also wrap the article in
+	// "promo-zone" or "main-sidebar-layout": a long paragraph with few
+	// links under them is still judged on its own.
+	weakFragments = []string{
+		"sidebar", "side-bar", "newsletter", "subscribe", "signup", "sign-up",
+		"popup", "modal", "widget", "sponsor", "advert", "promo", "related",
+		"recommend", "outbrain", "taboola", "gallery", "slideshow", "carousel",
+		"mostpopular", "most-popular", "most-read", "mostread", "trending",
+		"masthead",
+	}
+	boilerWords = map[string]bool{
+		"ad": true, "ads": true, "nav": true, "rail": true, "tags": true,
+		"foot": true, "banner": true, "skip": true, "hidden": true,
+		"print": true, "email": true, "tools": true,
+	}
+	boilerRoles = map[string]bool{
+		"navigation": true, "banner": true, "contentinfo": true,
+		"complementary": true, "search": true, "menu": true, "menubar": true,
+		"dialog": true,
+	}
+)
+
+// cueStrength says how surely an element's tag, role, class or id marks it
+// as not the article.
+type cueStrength uint8
+
+const (
+	noCue cueStrength = iota
+	weakCue
+	strongCue
+)
+
+// cueOf says whether n is marked as boilerplate by its tag, role, class or
+// id. The document's outer elements are never: sites put every page class
+// on <body>.
+func cueOf(n *treediff.Node) cueStrength {
+	if n.Kind != treediff.Element {
+		return noCue
+	}
+	switch n.Label {
+	case "html", "body", "form":
+		return noCue
+	}
+	if boilerTags[n.Label] || boilerRole(n) {
+		return strongCue
+	}
+	found := noCue
+	for _, key := range []string{"class", "id"} {
+		v, ok := n.Attr(key)
+		if !ok || v == "" {
+			continue
+		}
+		c := attrCue(strings.ToLower(v))
+		if c == strongCue {
+			return strongCue
+		}
+		found = max(found, c)
+	}
+	return found
+}
+
+// boilerRole reports an ARIA role of page furniture on n.
+func boilerRole(n *treediff.Node) bool {
+	r, ok := n.Attr("role")
+	return ok && boilerRoles[strings.ToLower(strings.TrimSpace(r))]
+}
+
+// attrCue is the cue of a lower-cased class or id value.
+func attrCue(v string) cueStrength {
+	for _, f := range strongFragments {
+		if strings.Contains(v, f) {
+			return strongCue
+		}
+	}
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if boilerWords[w] {
+			return strongCue
+		}
+	}
+	for _, f := range weakFragments {
+		if strings.Contains(v, f) {
+			return weakCue
+		}
+	}
+	return noCue
+}

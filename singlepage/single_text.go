@@ -1,0 +1,151 @@
+package singlepage
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// looksLikeCode reports text that is script or markup shown as text (a
+// script the page hid from old parsers, an ad's escaped HTML): escaped
+// tags, or many of the characters code is made of ({ } ; = < > \) for its
+// length. Brackets and pipes count half and never alone: prose uses them
+// too ("(nyse: AMD - news - people)").
+func looksLikeCode(s string) bool {
+	if strings.Contains(s, "<a href") || strings.Contains(s, "<img ") || strings.Contains(s, "<script") {
+		return true
+	}
+	strong, weak, letters := 0, 0, 0
+	for _, r := range s {
+		switch r {
+		case '{', '}', ';', '=', '<', '>', '\\':
+			strong++
+		case '(', ')', '[', ']', '|', '+', '&':
+			weak++
+		default:
+			if unicode.IsLetter(r) {
+				letters++
+			}
+		}
+	}
+	return strong >= 3 && float64(strong)+0.5*float64(weak) > 0.04*float64(letters)
+}
+
+// dateWords are the words a dateline or timestamp line is made of.
+var dateWords = map[string]bool{
+	"jan": true, "january": true, "feb": true, "february": true, "mar": true, "march": true,
+	"apr": true, "april": true, "may": true, "jun": true, "june": true, "jul": true, "july": true,
+	"aug": true, "august": true, "sep": true, "sept": true, "september": true, "oct": true,
+	"october": true, "nov": true, "november": true, "dec": true, "december": true,
+	"mon": true, "monday": true, "tue": true, "tuesday": true, "wed": true, "wednesday": true,
+	"thu": true, "thursday": true, "fri": true, "friday": true, "sat": true, "saturday": true,
+	"sun": true, "sunday": true, "am": true, "pm": true, "et": true, "est": true, "edt": true,
+	"pt": true, "pst": true, "pdt": true, "gmt": true, "bst": true, "utc": true, "cet": true,
+	"updated": true, "posted": true, "published": true, "last": true, "modified": true,
+	"at": true, "on": true, "date": true, "time": true,
+}
+
+// boilerLines are whole short lines that label page furniture rather than
+// say anything.
+var boilerLines = map[string]bool{
+	"advertisement": true, "advertising": true, "sponsored": true, "ad": true,
+	"story continues below": true, "continue reading": true, "continued": true,
+	"read more": true, "more": true, "print": true, "email": true, "share": true,
+	"share this": true, "comments": true, "related": true, "related stories": true,
+	"see also": true, "photos": true, "video": true, "close": true,
+}
+
+// isBoilerLine reports short blocks that are bylines, datelines or labels:
+// "By Jane Doe, Staff Writer", "Posted: 2:51 pm March 12, 2009",
+// "ADVERTISEMENT".
+func isBoilerLine(b *block) bool {
+	if b.words > 25 {
+		return false
+	}
+	ws := treediff.Words(b.text)
+	if isByline(b.text, ws) {
+		return true
+	}
+	if b.words > 16 {
+		return false
+	}
+	if boilerLines[strings.ToLower(strings.Trim(b.text, " .:|-–—»›>"))] {
+		return true
+	}
+	return mostlyDate(ws)
+}
+
+// isByline reports "By Jane Doe, AP Writer Fri Sep 2" but not "By Friday,
+// the storm had passed.": a byline does not end as a sentence. ws are
+// text's words.
+func isByline(text string, ws []treediff.Word) bool {
+	if len(ws) < 2 {
+		return false
+	}
+	first := strings.ToLower(ws[0].Text)
+	return (first == "by" || first == "from") && startsUpper(ws[1].Text) && !strings.HasSuffix(strings.TrimSpace(text), ".")
+}
+
+// mostlyDate reports a line of three words or more, most of them date
+// words or numbers (a dateline).
+func mostlyDate(ws []treediff.Word) bool {
+	dates := 0
+	for _, w := range ws {
+		t := strings.ToLower(w.Text)
+		if dateWords[t] || isDigits(t) {
+			dates++
+		}
+	}
+	return len(ws) >= 3 && float64(dates) >= 0.7*float64(len(ws))
+}
+
+func startsUpper(s string) bool {
+	for _, r := range s {
+		return unicode.IsUpper(r)
+	}
+	return false
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// sentenceLike reports a short block that reads as a sentence of the
+// article ("Work starts next spring."): a few words, no link, ending as
+// sentences end. Inside the article's span it is kept even when a box of
+// links separates it from the paragraphs around.
+func sentenceLike(b *block) bool {
+	if b.class == classBad || b.heading > 0 || b.linkWords > 0 || b.words < 5 {
+		return false
+	}
+	t := strings.TrimRight(b.text, " ")
+	return strings.HasSuffix(t, ".") || strings.HasSuffix(t, "!") || strings.HasSuffix(t, "?") ||
+		strings.HasSuffix(t, ".\"") || strings.HasSuffix(t, ".”") || strings.HasSuffix(t, "?\"")
+}
+
+// isLegal reports a copyright or legal notice: "© 2005 The Associated
+// Press. All rights reserved. This material may not be published…".
+func isLegal(b *block) bool {
+	if b.words > 60 {
+		return false
+	}
+	low := strings.ToLower(b.text)
+	return strings.Contains(low, "©") || strings.Contains(low, "all rights reserved") ||
+		strings.HasPrefix(low, "copyright") || strings.HasPrefix(low, "(c) ")
+}
+
+// NormWords is s's lower-cased words joined by single spaces.
+func NormWords(s string) string {
+	ws := treediff.Words(s)
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = strings.ToLower(w.Text)
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,181 @@
+package singlepage
+
+import (
+	"strings"
+
+	"github.com/gleaner/gleaner/selector"
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// Pages made of many similar units (a listing's or a collection's items, a
+// forum thread's posts, a documentation page's sections) hold their content
+// in siblings built alike, none of which outweighs the others: the block
+// model's element is then one unit, and a teaser's linked headline is
+// navigation to it. units finds the largest group of such siblings whose
+// text is not furniture, and the body is then all of it.
+
+// Bounds of a group of units.
+const (
+	// minUnits is the fewest siblings built alike that make a group.
+	minUnits = 3
+	// minUnitWords is the fewest words a unit holds on average: a menu's
+	// items hold one to three.
+	minUnitWords = 6
+	// unitsOver is how many times the words of the body the block model
+	// found a group of units must hold to be taken instead of it.
+	unitsOver = 3
+	// articleWords is the length from which a body the block model is
+	// sure of (sureConfidence) is an article, which a page's other groups
+	// of siblings (its layout's sections, a comment list) never replace.
+	articleWords   = 150
+	sureConfidence = 0.9
+)
+
+// unitGroup is a group of sibling units: their parent and their blocks'
+// content words.
+type unitGroup struct {
+	parent *treediff.Node
+	sig    string
+	words  int
+}
+
+// unitSignature is what siblings built alike share: the tag and the first
+// class token.
+func unitSignature(n *treediff.Node) string {
+	c, _ := n.Attr("class")
+	if f := strings.Fields(c); len(f) > 0 {
+		return n.Label + "." + f[0]
+	}
+	return n.Label
+}
+
+// unitContent reports a block that a unit's content keeps: not furniture
+// by its own marks (boilerplate), nor script shown as text.
+func unitContent(b *block) bool { return !b.code && !boilerplate(b) }
+
+// units returns the page's largest group of units by content words, or
+// false when no group has minUnits units of minUnitWords words on average.
+// It is linear in the number of nodes: each element's children are
+// grouped once, and a child's words are a difference of prefix sums.
+func (p *page) units() (unitGroup, bool) {
+	prefix := p.unitWordPrefix()
+	var best unitGroup
+	for _, c := range p.t.Nodes {
+		if c.Kind != treediff.Element || len(c.Children) < minUnits || hidden(c) || skipTags[c.Label] {
+			continue
+		}
+		for sig, g := range p.childGroups(c, prefix) {
+			if g.n >= minUnits && g.words >= minUnitWords*g.n && g.words > best.words {
+				best = unitGroup{parent: c, sig: sig, words: g.words}
+			}
+		}
+	}
+	return best, best.parent != nil
+}
+
+// unitWordPrefix is the prefix sums of the blocks' unit content words:
+// the blocks i to j hold prefix[j]-prefix[i].
+func (p *page) unitWordPrefix() []int {
+	prefix := make([]int, len(p.blocks)+1)
+	for i, b := range p.blocks {
+		prefix[i+1] = prefix[i]
+		if unitContent(b) {
+			prefix[i+1] += b.words
+		}
+	}
+	return prefix
+}
+
+// unitTally counts the units of one signature and their content words.
+type unitTally struct{ n, words int }
+
+// childGroups groups c's element children that hold content words by
+// their signature.
+func (p *page) childGroups(c *treediff.Node, prefix []int) map[string]*unitTally {
+	groups := map[string]*unitTally{}
+	for _, u := range c.Children {
+		if u.Kind != treediff.Element || p.end[u.Index] <= p.first[u.Index] {
+			continue
+		}
+		w := prefix[p.end[u.Index]] - prefix[p.first[u.Index]]
+		if w == 0 {
+			continue
+		}
+		sig := unitSignature(u)
+		g := groups[sig]
+		if g == nil {
+			g = &unitTally{}
+			groups[sig] = g
+		}
+		g.n++
+		g.words += w
+	}
+	return groups
+}
+
+// paras returns the text of the group's units, block by block in
+// document order, each text once.
+func (g unitGroup) paras(p *page) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, u := range g.parent.Children {
+		if u.Kind != treediff.Element || unitSignature(u) != g.sig {
+			continue
+		}
+		for _, b := range p.blocks[p.first[u.Index]:p.end[u.Index]] {
+			if !unitContent(b) || seen[b.text] {
+				continue
+			}
+			seen[b.text] = true
+			out = append(out, b.text)
+		}
+	}
+	return out
+}
+
+// holdsMostly reports whether one unit of the group holds n and most of
+// the group's words: the group is then the page's layout around the body
+// (header, main, footer built alike), not a list of items.
+func (g unitGroup) holdsMostly(p *page, n *treediff.Node) bool {
+	if n == nil {
+		return false
+	}
+	for _, u := range g.parent.Children {
+		if u.Kind != treediff.Element || unitSignature(u) != g.sig || !u.Contains(n) {
+			continue
+		}
+		w := 0
+		for _, b := range p.blocks[p.first[u.Index]:p.end[u.Index]] {
+			if unitContent(b) {
+				w += b.words
+			}
+		}
+		return 2*w > g.words
+	}
+	return false
+}
+
+// withUnits returns r, the block model's result on page p, with the body
+// of the page's largest group of units when that group holds unitsOver
+// times r's words and r's element is the group's parent or inside one of
+// its units (r is a fragment of the group) without that unit holding most
+// of the group; an article r is sure of stays.
+func withUnits(r Result, p *page) Result {
+	n := len(treediff.Words(r.Body))
+	if n >= articleWords && r.Confidence >= sureConfidence {
+		return r
+	}
+	g, ok := p.units()
+	if !ok || float64(g.words) < unitsOver*float64(n) {
+		return r
+	}
+	if r.Node != nil && (!g.parent.Contains(r.Node) || r.Node != g.parent && g.holdsMostly(p, r.Node)) {
+		// The group is beside r's element (a related-stories list next
+		// to a short article) or the layout around it: r stays. Units
+		// replace a body that is one of them, or part of one.
+		return r
+	}
+	r.Body = strings.Join(g.paras(p), "\n\n")
+	r.Node, r.Selector = g.parent, selector.Of(g.parent)
+	return r
+}

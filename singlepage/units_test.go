@@ -1,0 +1,63 @@
+package singlepage
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// listingPage is a page of n teasers (a linked headline and a summary
+// each) under a menu of short links, with a footer.
+func listingPage(n int) (string, []string) {
+	var items, want []string
+	for i := range n {
+		head := fmt.Sprintf("Harbour story number %d about the new bridge plans", i)
+		sum := fmt.Sprintf("The council said on day %d that the work would start before the winter floods.", i)
+		items = append(items, `<div class="teaser"><h3><a href="/s`+fmt.Sprint(i)+`">`+head+`</a></h3><p>`+sum+`</p></div>`)
+		want = append(want, head, sum)
+	}
+	page := `<html><body><ul class="menu-top"><li><a href="/">Home</a></li><li><a href="/w">World</a></li><li><a href="/b">Business</a></li></ul>` +
+		`<main><h1>Latest news</h1><section class="list">` + strings.Join(items, "") + `</section></main>` +
+		`<footer><p>About us. Contact. All rights reserved.</p></footer></body></html>`
+	return page, want
+}
+
+func TestUnits(t *testing.T) {
+	listing, items := listingPage(8)
+	tests := []struct {
+		name    string
+		html    string
+		want    []string // paragraphs the body holds, in order
+		notWant []string
+	}{
+		{"listing of teasers", listing, items, []string{"Home", "About us"}},
+		{"article stays whole", "<html><body><article>" + proseArticle + "</article></body></html>",
+			[]string{"The council voted on Tuesday", "Engineers said the work"}, nil},
+	}
+	for _, tt := range tests {
+		tr, err := treediff.Parse(tt.name, []byte(tt.html), treediff.ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Extract(tr, Options{SecondOpinionBelow: -1})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		at := 0
+		for _, w := range tt.want {
+			i := strings.Index(r.Body[at:], w)
+			if i < 0 {
+				t.Errorf("%s: body lacks %q after byte %d:\n%s", tt.name, w, at, r.Body)
+				break
+			}
+			at += i + len(w)
+		}
+		for _, w := range tt.notWant {
+			if strings.Contains(r.Body, w) {
+				t.Errorf("%s: body holds %q:\n%s", tt.name, w, r.Body)
+			}
+		}
+	}
+}
