@@ -53,7 +53,10 @@ type siteState struct {
 	nextLearn  int                    // learn again once the site has this many pages
 	tpl        *siteextract.Templates // nil before the site's first run
 	trees      map[int64]*treediff.Tree
-	synced     time.Time // shared: when pages and run were last read from the store
+	// medoids keeps what is derived from each medoid tree (its blocks,
+	// its prose), shared by the site's pages compared with it.
+	medoids *heuristics.Medoids
+	synced  time.Time // shared: when pages and run were last read from the store
 }
 
 func newLearner(db *store.DB, cfg Config) *learner {
@@ -79,7 +82,7 @@ func (l *learner) useRun(ctx context.Context, s *siteState, run *store.Run) erro
 	if err != nil {
 		return err
 	}
-	s.tpl, s.trees = tpl, map[int64]*treediff.Tree{}
+	s.tpl, s.trees, s.medoids = tpl, map[int64]*treediff.Tree{}, &heuristics.Medoids{}
 	if err := l.noteRules(ctx, run.Site, tpl); err != nil {
 		// The hint only saves waiting: its pages get the normal wait.
 		l.cfg.Logf("templates of %s: content region hint: %v", run.Site, err)
@@ -146,7 +149,7 @@ func (l *learner) extract(ctx context.Context, sp *store.Page, tree *treediff.Tr
 	}
 	// The site stays locked until the extraction ends, even one given up
 	// (its medoid tree and rules are the site's).
-	r, err := extractCtx(ctx, in, s.mu.Unlock)
+	r, err := extractCtx(ctx, in, heuristics.ExtractOptions{Medoids: s.medoids}, s.mu.Unlock)
 	return r, runID, err
 }
 
@@ -187,7 +190,7 @@ func (l *learner) input(ctx context.Context, sp *store.Page, tree *treediff.Tree
 // extraction itself takes no context, and can take tens of seconds on a
 // page of many blocks, which must not hold a stopping crawl (SIGTERM).
 // done is called when the extraction ends, given up or not.
-func extractCtx(ctx context.Context, in heuristics.Input, done func()) (singlepage.Result, error) {
+func extractCtx(ctx context.Context, in heuristics.Input, opt heuristics.ExtractOptions, done func()) (singlepage.Result, error) {
 	type result struct {
 		r   singlepage.Result
 		err error
@@ -195,7 +198,7 @@ func extractCtx(ctx context.Context, in heuristics.Input, done func()) (singlepa
 	ch := make(chan result, 1)
 	go func() {
 		defer done()
-		r, err := heuristics.Extract(in, heuristics.ExtractOptions{})
+		r, err := heuristics.Extract(in, opt)
 		ch <- result{r, err}
 	}()
 	select {
