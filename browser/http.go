@@ -177,7 +177,7 @@ func readHTML(resp *http.Response, p *Page, rawURL string, maxBytes int64) ([]by
 	}
 	if int64(len(body)) > maxBytes {
 		body = body[:maxBytes]
-		p.Partial, p.PartialReason = true, fmt.Sprintf("body cut at %d bytes", maxBytes)
+		markPartial(p, Reason{Kind: ReasonBodyCut, Bound: maxBytes})
 	}
 	return body, nil
 }

@@ -64,10 +64,6 @@ func (inst *instance) memKilledSince(t time.Time) (memKill, bool) {
 	return memKill{}, false
 }
 
-// ReasonTooLarge begins the PartialReason of a page whose renderer was
-// killed over its memory bound while it ran.
-const ReasonTooLarge = "too-large"
-
 // tooLargeError is the failure of a page whose tab crashed because its
 // renderer was killed over its memory bound. It wraps ErrTooLarge: the
 // page is not tried again (it would blow the bound again).
@@ -105,9 +101,6 @@ func (r *Renderer) tooLargePage(u *url.URL, e *tooLargeError) *Page {
 	}
 	p := &Page{URL: u.String(), FinalURL: main, Status: e.status, ContentType: e.contentType, Rendered: true, FetchedAt: e.kill.at,
 		HTML: text, Title: htmlTitle(text, main), Links: pageLinks(text, main, nil)}
-	p.Partial, p.PartialReason = true, ReasonTooLarge+": "+e.Error()+"; the document as received"
-	if cut {
-		p.PartialReason += fmt.Sprintf(", cut at %d bytes", r.opt.MaxResponseBytes)
-	}
+	markPartial(p, Reason{Kind: ReasonTooLarge, Detail: e.Error(), Bound: r.cutBound(cut)})
 	return p
 }

@@ -919,35 +919,32 @@ func (r *Renderer) keptPage(inst *instance, st *tabState, p *Page, err error) *P
 	}
 	p.HTML, p.FinalURL, p.Status, p.ContentType = text, main, status, ctype
 	p.Title, p.Links = htmlTitle(text, main), pageLinks(text, main, nil)
-	p.Partial, p.PartialReason = true, fmt.Sprintf("not captured (%v): the document as received", err)
-	if cut {
-		p.PartialReason += fmt.Sprintf(", cut at %d bytes", r.opt.MaxResponseBytes)
-	}
+	markPartial(p, Reason{Kind: ReasonNotCaptured, Detail: fmt.Sprint(err), Bound: r.cutBound(cut)})
 	p.Elapsed = time.Since(p.FetchedAt)
 	return p
 }
 
 // tunnelCut says why the page's document is cut when the proxy cut the TLS
-// tunnel to its host since t; "" when it did not.
-func (r *Renderer) tunnelCut(st *tabState, t time.Time) string {
+// tunnel to its host since t; ok is false when it did not.
+func (r *Renderer) tunnelCut(st *tabState, t time.Time) (why Reason, ok bool) {
 	if r.proxy == nil {
-		return ""
+		return Reason{}, false
 	}
 	st.mu.Lock()
 	main := st.mainURL
 	st.mu.Unlock()
 	u, err := url.Parse(main)
 	if err != nil || u.Scheme != "https" {
-		return ""
+		return Reason{}, false
 	}
 	port := u.Port()
 	if port == "" {
 		port = "443"
 	}
 	if !r.proxy.CutSince(net.JoinHostPort(u.Hostname(), port), t) {
-		return ""
+		return Reason{}, false
 	}
-	return fmt.Sprintf("the tunnel to %s was cut at %d bytes", u.Host, r.proxy.TunnelBound())
+	return Reason{Kind: ReasonTunnelCut, Detail: u.Host, Bound: r.proxy.TunnelBound()}, true
 }
 
 // markCut marks p partial when the proxy cut its document at its bound.
@@ -958,11 +955,11 @@ func (r *Renderer) markCut(st *tabState, p *Page) {
 	st.mu.Lock()
 	main := st.mainURL
 	st.mu.Unlock()
-	if _, cut, ok := r.proxy.Doc(main); ok && cut && !p.Partial {
-		p.Partial, p.PartialReason = true, fmt.Sprintf("document cut at %d bytes", r.opt.MaxResponseBytes)
+	if _, cut, ok := r.proxy.Doc(main); ok && cut {
+		markPartial(p, Reason{Kind: ReasonDocumentCut, Bound: r.opt.MaxResponseBytes})
 	}
-	if why := r.tunnelCut(st, p.FetchedAt); why != "" && !p.Partial {
-		p.Partial, p.PartialReason = true, why
+	if why, ok := r.tunnelCut(st, p.FetchedAt); ok {
+		markPartial(p, why)
 	}
 }
 
@@ -984,7 +981,7 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 	if early != nil {
 		ps = *early
 	} else if ps, ok = r.quiet(ctx, st, time.Now(), false, rw); !ok {
-		markPartial(p, "network or DOM still busy at the deadline")
+		markPartial(p, deadline("network or DOM still busy"))
 		return
 	}
 	if rw.settled() {
@@ -1014,10 +1011,23 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 }
 
 // markPartial marks p partial for reason, unless it already is.
-func markPartial(p *Page, reason string) {
+func markPartial(p *Page, reason Reason) {
 	if !p.Partial {
-		p.Partial, p.PartialReason = true, reason
+		p.Partial, p.PartialReason = true, reason.String()
 	}
+}
+
+// deadline is the reason of a page still busy (doing what) at its
+// deadline.
+func deadline(what string) Reason { return Reason{Kind: ReasonDeadline, Detail: what} }
+
+// cutBound is the bound a document the proxy kept was cut at (cut), 0 when
+// it was not cut.
+func (r *Renderer) cutBound(cut bool) int64 {
+	if cut {
+		return r.opt.MaxResponseBytes
+	}
+	return 0
 }
 
 // waitLoad waits for the page's load event, or for its content region to
@@ -1033,7 +1043,7 @@ func (r *Renderer) waitLoad(ctx context.Context, st *tabState, p *Page, rw *regi
 		case <-st.crashed:
 			return nil, false
 		case <-ctx.Done():
-			markPartial(p, "the load event had not fired at the deadline")
+			markPartial(p, deadline("the load event had not fired"))
 			return nil, false
 		case <-time.After(pollEvery):
 			if ps, ok := r.regionSettled(ctx, rw); ok {
@@ -1041,7 +1051,7 @@ func (r *Renderer) waitLoad(ctx context.Context, st *tabState, p *Page, rw *regi
 			}
 			// A document whose TLS tunnel the proxy cut never loads:
 			// what came of it is captured now.
-			if why := r.tunnelCut(st, p.FetchedAt); why != "" {
+			if why, cut := r.tunnelCut(st, p.FetchedAt); cut {
 				markPartial(p, why)
 				// What arrived is parsed in a moment; the load event may
 				// never come.
@@ -1075,7 +1085,7 @@ func (r *Renderer) loadAll(ctx context.Context, st *tabState, p *Page, rw *regio
 		}
 		clicks++
 		if ps, ok = r.quiet(ctx, st, time.Now(), true, rw); !ok {
-			markPartial(p, "still loading after a load-more click at the deadline")
+			markPartial(p, deadline("still loading after a load-more click"))
 			return steps, clicks, true
 		}
 	}
@@ -1097,7 +1107,7 @@ func (r *Renderer) scroll(ctx context.Context, st *tabState, p *Page, rw *region
 		var ok bool
 		if ps, ok = r.quiet(ctx, st, time.Now(), true, rw); !ok {
 			p.Notes = append(p.Notes, fmt.Sprintf("scroll: %d steps", steps))
-			markPartial(p, "still loading while scrolling at the deadline")
+			markPartial(p, deadline("still loading while scrolling"))
 			return ps, steps, false
 		}
 		if ps.Height <= h0 {
@@ -1223,7 +1233,7 @@ func (r *Renderer) capture(ctx context.Context, st *tabState, p *Page) error {
 	if doc.Truncated {
 		p.Partial = true
 		if p.PartialReason == "" {
-			p.PartialReason = fmt.Sprintf("HTML cut at %d bytes", r.opt.MaxHTMLBytes)
+			p.PartialReason = Reason{Kind: ReasonHTMLCut, Bound: int64(r.opt.MaxHTMLBytes)}.String()
 		}
 	}
 	st.mu.Lock()
