@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gleaner/gleaner/browser/outlinks"
 	"github.com/gleaner/gleaner/browser/wire"
 	"github.com/gleaner/gleaner/netguard"
 	"github.com/gleaner/gleaner/treediff"
@@ -191,7 +192,7 @@ func finishPlain(p *Page, body []byte, ct string) (*Page, error) {
 	}
 	p.HTML = text
 	p.Title = htmlTitle(text, p.FinalURL)
-	p.Links = pageLinks(text, p.FinalURL, nil)
+	p.Links = outlinks.Find(text, p.FinalURL, nil)
 	p.Elapsed = time.Since(p.FetchedAt)
 	return p, nil
 }

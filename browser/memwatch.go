@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/browser/chromeproc"
+	"github.com/gleaner/gleaner/browser/outlinks"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -100,7 +101,7 @@ func (r *Renderer) tooLargePage(u *url.URL, e *tooLargeError) *Page {
 		return nil
 	}
 	p := &Page{URL: u.String(), FinalURL: main, Status: e.status, ContentType: e.contentType, Rendered: true, FetchedAt: e.kill.at,
-		HTML: text, Title: htmlTitle(text, main), Links: pageLinks(text, main, nil)}
+		HTML: text, Title: htmlTitle(text, main), Links: outlinks.Find(text, main, nil)}
 	markPartial(p, Reason{Kind: ReasonTooLarge, Detail: e.Error(), Bound: r.cutBound(cut)})
 	return p
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/gleaner/gleaner/browser/outlinks"
 	"github.com/gleaner/gleaner/browser/snapshot"
 	"github.com/gleaner/gleaner/browser/wire"
 	"github.com/gleaner/gleaner/treediff"
@@ -918,7 +919,7 @@ func (r *Renderer) keptPage(inst *instance, st *tabState, p *Page, err error) *P
 		return nil
 	}
 	p.HTML, p.FinalURL, p.Status, p.ContentType = text, main, status, ctype
-	p.Title, p.Links = htmlTitle(text, main), pageLinks(text, main, nil)
+	p.Title, p.Links = htmlTitle(text, main), outlinks.Find(text, main, nil)
 	markPartial(p, Reason{Kind: ReasonNotCaptured, Detail: fmt.Sprint(err), Bound: r.cutBound(cut)})
 	p.Elapsed = time.Since(p.FetchedAt)
 	return p
@@ -1254,7 +1255,7 @@ func (r *Renderer) capture(ctx context.Context, st *tabState, p *Page) error {
 	if more, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(window.__gleaner && window.__gleaner.nav) || []`)); err == nil {
 		nav = append(nav, more...)
 	}
-	p.Links = pageLinks(p.HTML, p.FinalURL, nav)
+	p.Links = outlinks.Find(p.HTML, p.FinalURL, nav)
 	if r.opt.Screenshot {
 		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(70))
 		if err != nil {
