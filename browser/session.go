@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/gleaner/gleaner/browser/netidle"
 	"github.com/gleaner/gleaner/browser/outlinks"
 	"github.com/gleaner/gleaner/browser/snapshot"
 	"github.com/gleaner/gleaner/browser/wire"
@@ -83,13 +84,8 @@ type tabState struct {
 	mainFrame cdp.FrameID
 	mainReq   network.RequestID // the request of the main frame's document
 	mainURL   string            // its URL (after redirects)
-	inflight  map[network.RequestID]time.Time
+	net       *netidle.Tracker
 	favicons  map[network.RequestID]bool // the browser's favicon requests
-	lastNet   time.Time                  // last request start or end
-	lastStart time.Time                  // last request start
-	idleAt    time.Time                  // when the last request in flight ended (zero: not measured)
-	maxGap    time.Duration
-	netSig    chan struct{} // a request ended
 	status    int
 	ctype     string
 	redirects []Redirect
@@ -117,13 +113,11 @@ type tabState struct {
 
 func newTabState() *tabState {
 	return &tabState{
-		inflight:  map[network.RequestID]time.Time{},
+		net:       netidle.New(),
 		favicons:  map[network.RequestID]bool{},
-		lastNet:   time.Now(),
 		loaded:    make(chan struct{}),
 		crashed:   make(chan struct{}),
 		pausedSig: make(chan struct{}, 1),
-		netSig:    make(chan struct{}, 1),
 		dialogSig: make(chan struct{}, 1),
 	}
 }
@@ -134,9 +128,8 @@ func (s *tabState) reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.mainReq, s.mainURL, s.status, s.ctype = "", "", 0, ""
-	clear(s.inflight)
+	s.net.Reset()
 	clear(s.favicons)
-	s.lastNet, s.lastStart, s.idleAt, s.maxGap = time.Now(), time.Time{}, time.Time{}, 0
 	s.redirects, s.nav, s.requests, s.blocked = nil, nil, 0, 0
 	s.refused, s.nRefused, s.mainRefused = nil, 0, nil
 	s.urls = nil
@@ -215,15 +208,7 @@ func (s *tabState) requestSent(ev *network.EventRequestWillBeSent, now time.Time
 	if ev.Type == network.ResourceTypeOther && ev.Request != nil && strings.HasSuffix(ev.Request.URL, "/favicon.ico") {
 		s.favicons[ev.RequestID] = true
 	}
-	if ev.RedirectResponse == nil && len(s.inflight) == 0 && !s.idleAt.IsZero() {
-		// A request the page started after its network went idle: the
-		// pause is how long this page thinks between the steps of a
-		// chain (response, script, next request).
-		s.maxGap = max(s.maxGap, now.Sub(s.idleAt))
-		s.idleAt = time.Time{}
-	}
-	s.inflight[ev.RequestID] = now
-	s.lastNet, s.lastStart = now, now
+	s.net.Started(string(ev.RequestID), ev.RedirectResponse != nil, now)
 }
 
 // noteMainRequest follows the main frame's document request, a
@@ -278,66 +263,9 @@ func (s *tabState) loadFired() {
 	}
 }
 
+// done notes the end of the request id.
 func (s *tabState) done(id network.RequestID, now time.Time) {
-	s.mu.Lock()
-	if _, ok := s.inflight[id]; ok {
-		delete(s.inflight, id)
-		if len(s.inflight) == 0 {
-			s.idleAt = now
-		}
-	}
-	s.lastNet = now
-	s.mu.Unlock()
-	select {
-	case s.netSig <- struct{}{}:
-	default:
-	}
-}
-
-// acting forgets the idle moment before an action of ours (a scroll, a
-// click): the requests it starts measure our pause, not the page's.
-func (s *tabState) acting() {
-	s.mu.Lock()
-	s.idleAt = time.Time{}
-	s.mu.Unlock()
-}
-
-// window is the settle window of the page: twice the longest pause it took
-// between a request chain's steps (gaps longer than most are not a chain),
-// at least settle and at most most.
-func (s *tabState) window(settle, most time.Duration) time.Duration {
-	s.mu.Lock()
-	g := s.maxGap
-	s.mu.Unlock()
-	if g > most {
-		g = 0
-	}
-	return min(max(2*g, settle), most)
-}
-
-// netLeft is how much longer the network must stay as it is to count as
-// idle, counting from since: 0 when it is idle; busy when a request
-// (younger than long) is in flight. With lenient, a page that started no
-// request since then is idle at once (the caller still waits for the DOM
-// to be quiet). Requests started before ignoreBefore (when the page's
-// content region settled; zero: none) do not count: they are not what an
-// action of ours brought.
-func (s *tabState) netLeft(now, since time.Time, window, long time.Duration, lenient bool, ignoreBefore time.Time) (left time.Duration, busy bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, t := range s.inflight {
-		if now.Sub(t) < long && !t.Before(ignoreBefore) {
-			return window, true
-		}
-	}
-	if lenient && s.lastStart.Before(since) {
-		return 0, false
-	}
-	last := s.lastNet
-	if since.After(last) {
-		last = since
-	}
-	return max(window-now.Sub(last), 0), false
+	s.net.Done(string(id), now)
 }
 
 // maxRefusalNotes bounds the refusals listed in Page.Notes.
@@ -1079,7 +1007,7 @@ func (r *Renderer) loadAll(ctx context.Context, st *tabState, p *Page, rw *regio
 		if w.LoadMoreClicks < 0 || clicks >= w.LoadMoreClicks {
 			return steps, clicks, true
 		}
-		st.acting()
+		st.net.Acting()
 		label, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf("(%s)(%s)", loadMoreJS, strconv.Quote(w.LoadMoreSelector))))
 		if err != nil || label == "" {
 			return steps, clicks, true
@@ -1100,7 +1028,7 @@ func (r *Renderer) scroll(ctx context.Context, st *tabState, p *Page, rw *region
 	w := r.opt.Wait
 	for w.ScrollSteps > 0 && steps < w.ScrollSteps && ps.Height > ps.Viewport+1 {
 		h0 := ps.Height
-		st.acting()
+		st.net.Acting()
 		if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](scrollJS, chromedp.EvalAwaitPromise)); err != nil {
 			break
 		}
@@ -1146,7 +1074,7 @@ func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, aft
 			return ps, false
 		case <-st.crashed:
 			return ps, false
-		case <-st.netSig:
+		case <-st.net.Ends():
 		case <-time.After(sleep):
 		}
 	}
@@ -1165,10 +1093,10 @@ func (r *Renderer) quietLook(st *tabState, ps pageState, since time.Time, afterA
 			return true, 0
 		}
 	}
-	win := st.window(w.Settle, w.NetworkIdle)
+	win := st.net.Window(w.Settle, w.NetworkIdle)
 	domWin := max(win, w.DOMQuiet)
 	domQuiet := min(time.Duration(ps.Quiet*float64(time.Millisecond)), now.Sub(since))
-	netLeft, busy := st.netLeft(now, since, win, w.LongRequest, afterAction, rw.settledAt())
+	netLeft, busy := st.net.Left(now, since, win, w.LongRequest, afterAction, rw.settledAt())
 	domLeft := max(domWin-domQuiet, 0)
 	if !busy && ps.Timers == 0 && netLeft == 0 && domLeft == 0 {
 		return true, 0
