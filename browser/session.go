@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/gleaner/gleaner/browser/netidle"
 	"github.com/gleaner/gleaner/browser/outlinks"
+	"github.com/gleaner/gleaner/browser/pagestate"
 	"github.com/gleaner/gleaner/browser/snapshot"
 	"github.com/gleaner/gleaner/browser/wire"
 	"github.com/gleaner/gleaner/treediff"
@@ -28,8 +29,6 @@ import (
 var (
 	//go:embed js/init.js
 	initJS string
-	//go:embed js/state.js
-	stateJS string
 	//go:embed js/consent.js
 	consentJS string
 	//go:embed js/loadmore.js
@@ -396,31 +395,6 @@ func (s *tabState) dialogLoop(ctx context.Context) {
 	}
 }
 
-// pageState is what state.js returns.
-type pageState struct {
-	Quiet     float64 `json:"quiet"` // ms since the DOM last changed
-	Mutations int     `json:"mutations"`
-	Timers    int     `json:"timers"` // short timers pending (see js/init.js)
-	Height    float64 `json:"height"`
-	Viewport  float64 `json:"viewport"`
-	Ready     string  `json:"ready"`
-	// Parsed: the document is parsed and its deferred scripts ran
-	// (DOMContentLoaded).
-	Parsed bool `json:"parsed"`
-	// Invalid lists the content selectors the page's querySelectorAll
-	// refused; Region is the content region found, nil for none.
-	Invalid []string     `json:"invalid"`
-	Region  *regionState `json:"region"`
-}
-
-// regionState is the content region state.js found.
-type regionState struct {
-	Selector string  `json:"selector"` // the selector that matched
-	Chars    int     `json:"chars"`    // length of its visible text
-	Busy     bool    `json:"busy"`     // it shows a loading placeholder
-	Quiet    float64 `json:"quiet"`    // ms since it last changed
-}
-
 // tab is a browser tab ready to navigate: its own browser context (or its
 // site's), the event listener, the page hooks and resource blocking.
 type tab struct {
@@ -703,7 +677,7 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL, po Pa
 	rw := newRegionWatch(po, max(r.opt.Wait.Settle, r.opt.Wait.DOMQuiet))
 	r.settle(wctx, st, p, ph, rw)
 	cancelW()
-	p.Notes = append(p.Notes, rw.pageNotes()...)
+	p.Notes = append(p.Notes, rw.Notes()...)
 	if err := tabAlive(inst, st); err != nil {
 		return nil, fail("wait", err)
 	}
@@ -898,7 +872,7 @@ func (r *Renderer) markCut(st *tabState, p *Page) {
 // network ends as soon as the region has settled (see PageOptions); the
 // scroll loop and the clicks then wait only for what they bring. It marks
 // p partial when ctx ends first.
-func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases, rw *regionWatch) {
+func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases, rw *pagestate.Watch) {
 	w := r.opt.Wait
 	defer ph.mark("wait")
 	early, ok := r.waitLoad(ctx, st, p, rw)
@@ -906,14 +880,14 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 		return
 	}
 	ph.mark("load")
-	ps := pageState{}
+	ps := pagestate.State{}
 	if early != nil {
 		ps = *early
 	} else if ps, ok = r.quiet(ctx, st, time.Now(), false, rw); !ok {
 		markPartial(p, deadline("network or DOM still busy"))
 		return
 	}
-	if rw.settled() {
+	if rw.Settled() {
 		ph.mark("region")
 	} else {
 		ph.mark("quiet")
@@ -963,7 +937,7 @@ func (r *Renderer) cutBound(cut bool) int64 {
 // settle first (the page's state then returned); ok is false when the
 // page is done waiting for (its tab crashed, the deadline passed: p
 // marked partial, its TLS tunnel was cut).
-func (r *Renderer) waitLoad(ctx context.Context, st *tabState, p *Page, rw *regionWatch) (early *pageState, ok bool) {
+func (r *Renderer) waitLoad(ctx context.Context, st *tabState, p *Page, rw *pagestate.Watch) (early *pagestate.State, ok bool) {
 	loaded := st.loadedCh()
 	for {
 		select {
@@ -998,7 +972,7 @@ func (r *Renderer) waitLoad(ctx context.Context, st *tabState, p *Page, rw *regi
 // loadAll scrolls the page and clicks its "load more" control, each time
 // until it brings nothing more or its bound, from the page's state ps; ok
 // is false when the deadline passed while scrolling (p marked partial).
-func (r *Renderer) loadAll(ctx context.Context, st *tabState, p *Page, rw *regionWatch, ps pageState) (steps, clicks int, ok bool) {
+func (r *Renderer) loadAll(ctx context.Context, st *tabState, p *Page, rw *pagestate.Watch, ps pagestate.State) (steps, clicks int, ok bool) {
 	w := r.opt.Wait
 	for {
 		if ps, steps, ok = r.scroll(ctx, st, p, rw, ps, steps); !ok {
@@ -1024,7 +998,7 @@ func (r *Renderer) loadAll(ctx context.Context, st *tabState, p *Page, rw *regio
 // taller than the window has nothing below it to load), up to
 // Wait.ScrollSteps in all (steps made so far); ok is false when the
 // deadline passed (p marked partial).
-func (r *Renderer) scroll(ctx context.Context, st *tabState, p *Page, rw *regionWatch, ps pageState, steps int) (pageState, int, bool) {
+func (r *Renderer) scroll(ctx context.Context, st *tabState, p *Page, rw *pagestate.Watch, ps pagestate.State, steps int) (pagestate.State, int, bool) {
 	w := r.opt.Wait
 	for w.ScrollSteps > 0 && steps < w.ScrollSteps && ps.Height > ps.Viewport+1 {
 		h0 := ps.Height
@@ -1057,10 +1031,10 @@ func (r *Renderer) scroll(ctx context.Context, st *tabState, p *Page, rw *region
 // content region to watch (rw), it also returns, ok, as soon as the region
 // has settled (rw.settled); once it has, requests started before that
 // (analytics, ads, long polls still in flight) no longer hold the page.
-func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, afterAction bool, rw *regionWatch) (pageState, bool) {
-	var ps pageState
+func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, afterAction bool, rw *pagestate.Watch) (pagestate.State, bool) {
+	var ps pagestate.State
 	for {
-		got, err := chromedp.Run(ctx, chromedp.Evaluate[pageState](rw.stateCall()))
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[pagestate.State](rw.Call()))
 		sleep := pollEvery
 		if err == nil {
 			ps = got
@@ -1083,20 +1057,20 @@ func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, aft
 // quietLook judges one look at the page (ps) for quiet: whether the page
 // (or its content region) is quiet, else how long to wait before the next
 // look.
-func (r *Renderer) quietLook(st *tabState, ps pageState, since time.Time, afterAction bool, rw *regionWatch) (bool, time.Duration) {
+func (r *Renderer) quietLook(st *tabState, ps pagestate.State, since time.Time, afterAction bool, rw *pagestate.Watch) (bool, time.Duration) {
 	w := r.opt.Wait
 	now := time.Now()
 	var regionLeft time.Duration
-	if !rw.settled() {
+	if !rw.Settled() {
 		var settled bool
-		if settled, regionLeft = rw.observe(ps); settled {
+		if settled, regionLeft = rw.Observe(ps); settled {
 			return true, 0
 		}
 	}
 	win := st.net.Window(w.Settle, w.NetworkIdle)
 	domWin := max(win, w.DOMQuiet)
 	domQuiet := min(time.Duration(ps.Quiet*float64(time.Millisecond)), now.Sub(since))
-	netLeft, busy := st.net.Left(now, since, win, w.LongRequest, afterAction, rw.settledAt())
+	netLeft, busy := st.net.Left(now, since, win, w.LongRequest, afterAction, rw.SettledAt())
 	domLeft := max(domWin-domQuiet, 0)
 	if !busy && ps.Timers == 0 && netLeft == 0 && domLeft == 0 {
 		return true, 0
@@ -1113,15 +1087,15 @@ func (r *Renderer) quietLook(st *tabState, ps pageState, since time.Time, afterA
 
 // regionSettled looks at the page once and reports whether its content
 // region (rw) has settled, with the page's state.
-func (r *Renderer) regionSettled(ctx context.Context, rw *regionWatch) (pageState, bool) {
+func (r *Renderer) regionSettled(ctx context.Context, rw *pagestate.Watch) (pagestate.State, bool) {
 	if rw == nil {
-		return pageState{}, false
+		return pagestate.State{}, false
 	}
-	ps, err := chromedp.Run(ctx, chromedp.Evaluate[pageState](rw.stateCall()))
+	ps, err := chromedp.Run(ctx, chromedp.Evaluate[pagestate.State](rw.Call()))
 	if err != nil {
 		return ps, false
 	}
-	settled, _ := rw.observe(ps)
+	settled, _ := rw.Observe(ps)
 	return ps, settled
 }
 
