@@ -178,7 +178,7 @@ func readHTML(resp *http.Response, p *Page, rawURL string, maxBytes int64) ([]by
 	}
 	if int64(len(body)) > maxBytes {
 		body = body[:maxBytes]
-		markPartial(p, Reason{Kind: ReasonBodyCut, Bound: maxBytes})
+		p.Partial, p.PartialReason = true, Reason{Kind: ReasonBodyCut, Bound: maxBytes}.String()
 	}
 	return body, nil
 }

@@ -822,7 +822,8 @@ func (r *Renderer) keptPage(inst *instance, st *tabState, p *Page, err error) *P
 	}
 	p.HTML, p.FinalURL, p.Status, p.ContentType = text, main, status, ctype
 	p.Title, p.Links = htmlTitle(text, main), outlinks.Find(text, main, nil)
-	markPartial(p, Reason{Kind: ReasonNotCaptured, Detail: fmt.Sprint(err), Bound: r.cutBound(cut)})
+	// Whatever made p partial before, it is now the document as received.
+	p.Partial, p.PartialReason = true, Reason{Kind: ReasonNotCaptured, Detail: fmt.Sprint(err), Bound: r.cutBound(cut)}.String()
 	p.Elapsed = time.Since(p.FetchedAt)
 	return p
 }
