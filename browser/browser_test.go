@@ -301,7 +301,7 @@ func TestRetirementAfterNPages(t *testing.T) {
 		mustFetch(t, r, ts.URL+"/frame.html")
 		r.mu.Lock()
 		if r.cur != nil {
-			dirs = append(dirs, r.cur.dir)
+			dirs = append(dirs, r.cur.Dir)
 		}
 		r.mu.Unlock()
 	}

@@ -225,7 +225,7 @@ func helperMain() {
 		os.Exit(1)
 	}
 	r.mu.Lock()
-	fmt.Printf("READY %d %s\n", r.cur.pid, r.cur.dir)
+	fmt.Printf("READY %d %s\n", r.cur.PID, r.cur.Dir)
 	r.mu.Unlock()
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, syscall.SIGTERM)

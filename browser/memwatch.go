@@ -26,7 +26,7 @@ const maxMemKills = 8
 // the browser ends.
 func (r *Renderer) watchMemory(inst *instance) {
 	chromeproc.MemWatch{
-		PID:   inst.pid,
+		PID:   inst.PID,
 		Bound: r.opt.MaxRendererMemory,
 		Busy:  inst.busy,
 		Killed: func(pid int, rss int64) {
@@ -34,7 +34,7 @@ func (r *Renderer) watchMemory(inst *instance) {
 			r.logf("browser: renderer %d at %d MiB, over its bound of %d MiB: killed", pid, rss>>20, r.opt.MaxRendererMemory>>20)
 		},
 		Total: func(rss int64) { r.notePeak(rss, 0) },
-	}.Run(inst.ctx)
+	}.Run(inst.Ctx)
 }
 
 func (inst *instance) busy() bool {

@@ -48,11 +48,9 @@ type Stats struct {
 
 // instance is one Chromium process.
 type instance struct {
-	id   int
-	proc *chromeproc.Browser
-	dir  string          // private user data directory (proc.Dir)
-	pid  int             // proc.PID
-	ctx  context.Context // browser context (proc.Ctx); Done when the browser dies
+	id int
+	// Browser is the process: its Ctx is Done when the browser dies.
+	*chromeproc.Browser
 
 	mu     sync.Mutex
 	active int  // pages in progress
@@ -199,10 +197,10 @@ func (r *Renderer) Stats() Stats {
 func (r *Renderer) BrowserPID() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.cur == nil || r.cur.ctx.Err() != nil {
+	if r.cur == nil || r.cur.Ctx.Err() != nil {
 		return 0
 	}
-	return r.cur.pid
+	return r.cur.PID
 }
 
 // Memory returns the memory of the running browser's process tree in bytes
@@ -268,8 +266,8 @@ func (r *Renderer) acquire() (*instance, error) {
 	if r.closed {
 		return nil, ErrClosed
 	}
-	if r.cur != nil && r.cur.ctx.Err() != nil {
-		r.logf("browser: chromium %d died; starting a new one", r.cur.pid)
+	if r.cur != nil && r.cur.Ctx.Err() != nil {
+		r.logf("browser: chromium %d died; starting a new one", r.cur.PID)
 		old := r.cur
 		r.cur = nil
 		r.retireInstance(old)
@@ -289,7 +287,7 @@ func (r *Renderer) acquire() (*instance, error) {
 	inst.mu.Unlock()
 	if full {
 		// Later pages go to a new browser; this one stops after its last page.
-		r.logf("browser: retiring chromium %d after %d pages", inst.pid, r.opt.RetireAfter)
+		r.logf("browser: retiring chromium %d after %d pages", inst.PID, r.opt.RetireAfter)
 		r.cur = nil
 		r.retireInstance(inst)
 	}
@@ -300,9 +298,9 @@ func (r *Renderer) acquire() (*instance, error) {
 // limit or died.
 func (r *Renderer) release(inst *instance, err error) {
 	var pss int64
-	if inst.ctx.Err() == nil && inst.memDue() {
+	if inst.Ctx.Err() == nil && inst.memDue() {
 		var rss int64
-		rss, pss = chromeproc.TreeMem(inst.pid)
+		rss, pss = chromeproc.TreeMem(inst.PID)
 		r.notePeak(rss, pss)
 	}
 	inst.mu.Lock()
@@ -313,11 +311,11 @@ func (r *Renderer) release(inst *instance, err error) {
 		r.stop(inst)
 		return
 	}
-	if pss > r.opt.MaxMemory || inst.ctx.Err() != nil {
+	if pss > r.opt.MaxMemory || inst.Ctx.Err() != nil {
 		r.mu.Lock()
 		if r.cur == inst {
 			if pss > r.opt.MaxMemory {
-				r.logf("browser: retiring chromium %d at %d MiB PSS", inst.pid, pss>>20)
+				r.logf("browser: retiring chromium %d at %d MiB PSS", inst.PID, pss>>20)
 			}
 			r.cur = nil
 			r.retireInstance(inst)
@@ -367,7 +365,7 @@ func (r *Renderer) retireInstance(inst *instance) {
 func (r *Renderer) stop(inst *instance) {
 	defer r.retiring.Done()
 	inst.closeIdle()
-	inst.proc.Stop(3 * time.Second)
+	inst.Stop(3 * time.Second)
 }
 
 // start launches a browser.
@@ -382,8 +380,8 @@ func (r *Renderer) start() (*instance, error) {
 		return nil, fmt.Errorf("%w: %w", ErrBrowserStart, err)
 	}
 	n := r.started.Add(1)
-	inst := &instance{id: int(n), proc: proc, dir: proc.Dir, pid: proc.PID, ctx: proc.Ctx, sites: map[string]*siteContext{}, spare: make(chan *tab, 1)}
-	if inst.pid != 0 && o.MaxRendererMemory > 0 {
+	inst := &instance{id: int(n), Browser: proc, sites: map[string]*siteContext{}, spare: make(chan *tab, 1)}
+	if inst.PID != 0 && o.MaxRendererMemory > 0 {
 		go r.watchMemory(inst)
 	}
 	return inst, nil
@@ -424,7 +422,7 @@ func (inst *instance) browserContext(u *url.URL) ([]chromedp.ContextOption, func
 	defer inst.mu.Unlock()
 	sc, ok := inst.sites[site]
 	if !ok {
-		res, err := chromedp.CallBrowser(inst.ctx, target.CreateBrowserContext, target.CreateBrowserContextParams{})
+		res, err := chromedp.CallBrowser(inst.Ctx, target.CreateBrowserContext, target.CreateBrowserContextParams{})
 		if err != nil {
 			return nil, nil, fmt.Errorf("create browser context for %s: %w", site, err)
 		}
@@ -482,5 +480,5 @@ func (inst *instance) forgetSite(site string) {
 }
 
 func (inst *instance) disposeContext(id cdp.BrowserContextID) {
-	go chromedp.CallBrowser(inst.ctx, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: id})
+	go chromedp.CallBrowser(inst.Ctx, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: id})
 }

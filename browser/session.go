@@ -425,7 +425,7 @@ func (r *Renderer) openTab(inst *instance, u *url.URL) (*tab, error) {
 		return nil, err
 	}
 	copts = append(copts, chromedp.WithListener(st.listen))
-	tabCtx, cancelTab := chromedp.NewContext(inst.ctx, copts...)
+	tabCtx, cancelTab := chromedp.NewContext(inst.Ctx, copts...)
 	var once sync.Once
 	cancel := func() { cancelTab(); once.Do(release) }
 	opened := false
@@ -640,7 +640,7 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL, po Pa
 	}
 	t, err := r.takeTab(inst, u)
 	if err != nil {
-		if inst.ctx.Err() != nil && ctx.Err() == nil {
+		if inst.Ctx.Err() != nil && ctx.Err() == nil {
 			return nil, fmt.Errorf("open tab: %w: %w", errCrashed, err)
 		}
 		return nil, fmt.Errorf("open tab: %w", err)
@@ -729,7 +729,7 @@ func tabAlive(inst *instance, st *tabState) error {
 		return fmt.Errorf("tab crashed")
 	default:
 	}
-	return inst.ctx.Err()
+	return inst.Ctx.Err()
 }
 
 // navigate opens u in the tab. Its error is final (a refusal, a network
@@ -760,7 +760,7 @@ func (r *Renderer) navigate(sctx context.Context, st *tabState, u *url.URL) (bro
 // failed at step: too large when its renderer was killed over its memory
 // bound, crashed (retried), the caller's context's end, or err.
 func (r *Renderer) failure(ctx context.Context, inst *instance, st *tabState, start time.Time, step string, err error) error {
-	crashed := inst.ctx.Err() != nil
+	crashed := inst.Ctx.Err() != nil
 	select {
 	case <-st.crashed:
 		crashed = true
@@ -801,7 +801,7 @@ func (r *Renderer) tunnelRefusal(u *url.URL) error {
 // script that never yields, a document still streaming at the deadline);
 // nil when there is nothing kept.
 func (r *Renderer) keptPage(inst *instance, st *tabState, p *Page, err error) *Page {
-	if r.proxy == nil || inst.ctx.Err() != nil {
+	if r.proxy == nil || inst.Ctx.Err() != nil {
 		return nil
 	}
 	select {
