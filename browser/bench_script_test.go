@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/gleaner/gleaner/browser/chromeproc"
 )
 
 // scriptBody is a fixture article whose body only JavaScript makes: the
@@ -98,7 +99,7 @@ func loopbackOnly(o *Options) {
 // reaped children included (a closed tab's renderer counts in its parent).
 func treeCPU(pid int) time.Duration {
 	var ticks int64
-	for _, p := range descendants(pid) {
+	for _, p := range chromeproc.Descendants(pid) {
 		b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/stat")
 		if err != nil {
 			continue
@@ -140,7 +141,7 @@ func newBaseline(b *testing.B) *baseline {
 		b.Skip(err)
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exec),
-		chromedp.ModifyCmdFunc(setProcAttr), chromedp.Flag("no-sandbox", os.Geteuid() == 0))
+		chromedp.ModifyCmdFunc(chromeproc.SetProcAttr), chromedp.Flag("no-sandbox", os.Geteuid() == 0))
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
 	if err := chromedp.Do(ctx); err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/gleaner/gleaner/browser/chromeproc"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -300,7 +301,7 @@ func TestRetirementAfterNPages(t *testing.T) {
 		mustFetch(t, r, ts.URL+"/frame.html")
 		r.mu.Lock()
 		if r.cur != nil {
-			dirs = append(dirs, r.cur.dir)
+			dirs = append(dirs, r.cur.Dir)
 		}
 		r.mu.Unlock()
 	}
@@ -316,7 +317,7 @@ func TestRetirementAfterNPages(t *testing.T) {
 	if first == "" {
 		t.Fatal("no directory recorded")
 	}
-	if left := procsUsingDir(first); len(left) > 0 {
+	if left := chromeproc.ProcsUsingDir(first); len(left) > 0 {
 		t.Errorf("retired browser still runs: %v", left)
 	}
 	if _, err := os.Stat(first); !os.IsNotExist(err) {
@@ -345,24 +346,24 @@ func TestNoChromiumSurvivesAKilledProgram(t *testing.T) {
 	}
 	f := strings.Fields(line)
 	dir := f[2]
-	if len(procsUsingDir(dir)) == 0 {
+	if len(chromeproc.ProcsUsingDir(dir)) == 0 {
 		t.Fatal("helper's Chromium not found before the kill")
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	deadline := time.Now().Add(10 * time.Second)
-	for len(procsUsingDir(dir)) > 0 && time.Now().Before(deadline) {
+	for len(chromeproc.ProcsUsingDir(dir)) > 0 && time.Now().Before(deadline) {
 		time.Sleep(100 * time.Millisecond)
 	}
-	if left := procsUsingDir(dir); len(left) > 0 {
+	if left := chromeproc.ProcsUsingDir(dir); len(left) > 0 {
 		t.Errorf("Chromium processes of the killed program survive: %v", left)
-		killTree(0, dir)
+		chromeproc.KillTree(0, dir)
 	}
 	// Its directory is left behind; the next program sweeps it.
 	if _, err := os.Stat(dir); err != nil {
 		t.Logf("directory already gone: %v", err)
 	} else {
-		sweepStale()
+		chromeproc.SweepStale()
 		if _, err := os.Stat(dir); !os.IsNotExist(err) {
 			t.Errorf("sweep left %s: %v", dir, err)
 		}
@@ -444,7 +445,7 @@ func TestBoxJSONRoundTrip(t *testing.T) {
 // rendererPIDs lists the renderer processes among pid's descendants.
 func rendererPIDs(pid int) []int {
 	var out []int
-	for _, p := range descendants(pid) {
+	for _, p := range chromeproc.Descendants(pid) {
 		cmd, _ := os.ReadFile("/proc/" + strconv.Itoa(p) + "/cmdline")
 		if strings.Contains(string(cmd), "--type=renderer") {
 			out = append(out, p)

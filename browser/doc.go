@@ -88,7 +88,7 @@
 // ready as soon as that region shows text that has not changed for the
 // settle window, whatever else is still in flight (analytics, ads, long
 // polls that would hold the normal wait until WaitOptions.LongRequest).
-// The watch runs in the page (js/state.js and the MutationObserver of
+// The watch runs in the page (pagestate/state.js and the MutationObserver of
 // js/init.js); a page where no selector matches gets the normal wait.
 // Page.Notes says which readiness applied (NoteRegionReady,
 // NoteRegionMissed).

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gleaner/gleaner/browser/outlinks"
 	"github.com/gleaner/gleaner/browser/wire"
 	"github.com/gleaner/gleaner/netguard"
 	"github.com/gleaner/gleaner/treediff"
@@ -177,7 +178,7 @@ func readHTML(resp *http.Response, p *Page, rawURL string, maxBytes int64) ([]by
 	}
 	if int64(len(body)) > maxBytes {
 		body = body[:maxBytes]
-		p.Partial, p.PartialReason = true, fmt.Sprintf("body cut at %d bytes", maxBytes)
+		p.Partial, p.PartialReason = true, Reason{Kind: ReasonBodyCut, Bound: maxBytes}.String()
 	}
 	return body, nil
 }
@@ -191,7 +192,7 @@ func finishPlain(p *Page, body []byte, ct string) (*Page, error) {
 	}
 	p.HTML = text
 	p.Title = htmlTitle(text, p.FinalURL)
-	p.Links = pageLinks(text, p.FinalURL, nil)
+	p.Links = outlinks.Find(text, p.FinalURL, nil)
 	p.Elapsed = time.Since(p.FetchedAt)
 	return p, nil
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gleaner/gleaner/browser/chromeproc"
 	"github.com/gleaner/gleaner/netguard"
 )
 
@@ -50,8 +51,8 @@ func TestMain(m *testing.M) {
 // ownChromiums lists the processes using a user data directory of this
 // test process.
 func ownChromiums() []int {
-	prefix := "--user-data-dir=" + os.TempDir() + "/" + dirPrefix + strconv.Itoa(os.Getpid()) + "-"
-	return procsWithArg(func(arg string) bool { return strings.HasPrefix(arg, prefix) })
+	prefix := "--user-data-dir=" + os.TempDir() + "/" + chromeproc.DirPrefix + strconv.Itoa(os.Getpid()) + "-"
+	return chromeproc.ProcsWithArg(func(arg string) bool { return strings.HasPrefix(arg, prefix) })
 }
 
 // loopback is the guard of the tests whose pages are served on loopback:
@@ -224,7 +225,7 @@ func helperMain() {
 		os.Exit(1)
 	}
 	r.mu.Lock()
-	fmt.Printf("READY %d %s\n", r.cur.pid, r.cur.dir)
+	fmt.Printf("READY %d %s\n", r.cur.PID, r.cur.Dir)
 	r.mu.Unlock()
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, syscall.SIGTERM)

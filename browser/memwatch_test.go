@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gleaner/gleaner/browser/chromeproc"
 )
 
 // treePeak samples the memory of r's browser process tree every 50 ms
@@ -24,7 +26,7 @@ func treePeak(r *Renderer) (stop func() (rss, pss int64)) {
 		defer t.Stop()
 		for {
 			if pid := r.BrowserPID(); pid != 0 {
-				rss, pss := treeMem(pid)
+				rss, pss := chromeproc.TreeMem(pid)
 				peakRSS, peakPSS = max(peakRSS, rss), max(peakPSS, pss)
 			}
 			select {

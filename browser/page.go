@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gleaner/gleaner/browser/outlinks"
 	"github.com/gleaner/gleaner/browser/snapshot"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -60,14 +61,8 @@ type Redirect struct {
 	Status int    `json:"status"`
 }
 
-// Link is one outgoing link of a page.
-type Link struct {
-	URL  string `json:"url"`  // absolute, without fragment
-	Text string `json:"text"` // anchor text, or alt/title/aria-label when empty
-	// Source tells where the link came from: "a", "area", or "pushState"
-	// for a URL the page's scripts navigated to with the history API.
-	Source string `json:"source"`
-}
+// Link is one outgoing link of a page (outlinks.Link).
+type Link = outlinks.Link
 
 // Layout is the rendered geometry of a page's elements (snapshot.Layout).
 type Layout = snapshot.Layout

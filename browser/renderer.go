@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
+	"github.com/gleaner/gleaner/browser/chromeproc"
 	"github.com/gleaner/gleaner/browser/wire"
 )
 
@@ -49,12 +48,9 @@ type Stats struct {
 
 // instance is one Chromium process.
 type instance struct {
-	id          int
-	dir         string // private user data directory
-	pid         int
-	allocCancel context.CancelFunc
-	ctx         context.Context // browser context; Done when the browser dies
-	cancel      context.CancelFunc
+	id int
+	// Browser is the process: its Ctx is Done when the browser dies.
+	*chromeproc.Browser
 
 	mu     sync.Mutex
 	active int  // pages in progress
@@ -99,7 +95,7 @@ func New(opt Options) (*Renderer, error) {
 // cleaning up (SIGKILL, OOM): those of processes gone. A program calls it
 // once, when it starts (the gleaner command does); New does not, as
 // killing processes is no side effect of making a renderer.
-func SweepStale() { sweepStale() }
+func SweepStale() { chromeproc.SweepStale() }
 
 // ErrClosed is returned by Fetch after Close.
 var ErrClosed = errors.New("browser: renderer closed")
@@ -201,10 +197,10 @@ func (r *Renderer) Stats() Stats {
 func (r *Renderer) BrowserPID() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.cur == nil || r.cur.ctx.Err() != nil {
+	if r.cur == nil || r.cur.Ctx.Err() != nil {
 		return 0
 	}
-	return r.cur.pid
+	return r.cur.PID
 }
 
 // Memory returns the memory of the running browser's process tree in bytes
@@ -215,7 +211,7 @@ func (r *Renderer) Memory() (rss, pss int64) {
 	if pid == 0 {
 		return 0, 0
 	}
-	rss, pss = treeMem(pid)
+	rss, pss = chromeproc.TreeMem(pid)
 	r.notePeak(rss, pss)
 	return rss, pss
 }
@@ -270,8 +266,8 @@ func (r *Renderer) acquire() (*instance, error) {
 	if r.closed {
 		return nil, ErrClosed
 	}
-	if r.cur != nil && r.cur.ctx.Err() != nil {
-		r.logf("browser: chromium %d died; starting a new one", r.cur.pid)
+	if r.cur != nil && r.cur.Ctx.Err() != nil {
+		r.logf("browser: chromium %d died; starting a new one", r.cur.PID)
 		old := r.cur
 		r.cur = nil
 		r.retireInstance(old)
@@ -291,7 +287,7 @@ func (r *Renderer) acquire() (*instance, error) {
 	inst.mu.Unlock()
 	if full {
 		// Later pages go to a new browser; this one stops after its last page.
-		r.logf("browser: retiring chromium %d after %d pages", inst.pid, r.opt.RetireAfter)
+		r.logf("browser: retiring chromium %d after %d pages", inst.PID, r.opt.RetireAfter)
 		r.cur = nil
 		r.retireInstance(inst)
 	}
@@ -302,9 +298,9 @@ func (r *Renderer) acquire() (*instance, error) {
 // limit or died.
 func (r *Renderer) release(inst *instance, err error) {
 	var pss int64
-	if inst.ctx.Err() == nil && inst.memDue() {
+	if inst.Ctx.Err() == nil && inst.memDue() {
 		var rss int64
-		rss, pss = treeMem(inst.pid)
+		rss, pss = chromeproc.TreeMem(inst.PID)
 		r.notePeak(rss, pss)
 	}
 	inst.mu.Lock()
@@ -315,11 +311,11 @@ func (r *Renderer) release(inst *instance, err error) {
 		r.stop(inst)
 		return
 	}
-	if pss > r.opt.MaxMemory || inst.ctx.Err() != nil {
+	if pss > r.opt.MaxMemory || inst.Ctx.Err() != nil {
 		r.mu.Lock()
 		if r.cur == inst {
 			if pss > r.opt.MaxMemory {
-				r.logf("browser: retiring chromium %d at %d MiB PSS", inst.pid, pss>>20)
+				r.logf("browser: retiring chromium %d at %d MiB PSS", inst.PID, pss>>20)
 			}
 			r.cur = nil
 			r.retireInstance(inst)
@@ -369,105 +365,26 @@ func (r *Renderer) retireInstance(inst *instance) {
 func (r *Renderer) stop(inst *instance) {
 	defer r.retiring.Done()
 	inst.closeIdle()
-	if inst.ctx.Err() == nil {
-		tctx, cancel := context.WithTimeout(inst.ctx, 3*time.Second)
-		chromedp.Cancel(tctx)
-		cancel()
-	}
-	inst.cancel()
-	inst.allocCancel()
-	killTree(inst.pid, inst.dir)
-	os.RemoveAll(inst.dir)
+	inst.Stop(3 * time.Second)
 }
 
 // start launches a browser.
 func (r *Renderer) start() (*instance, error) {
-	dir, err := os.MkdirTemp("", dirPrefix+strconv.Itoa(os.Getpid())+"-")
+	o := r.opt
+	c := chromeproc.Config{ExecPath: o.ExecPath, Width: o.Width, Height: o.Height, UserAgent: o.UserAgent, MaxMemory: o.MaxMemory, Extra: o.extraFlags}
+	if r.proxy != nil {
+		c.ProxyAddr, c.ProxySPKI = r.proxy.Addr(), r.proxy.SPKI()
+	}
+	proc, err := chromeproc.Launch(c)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBrowserStart, err)
 	}
-	o := r.opt
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(o.ExecPath),
-		chromedp.UserDataDir(dir),
-		chromedp.ModifyCmdFunc(setProcAttr),
-		chromedp.WindowSize(o.Width, o.Height),
-		chromedp.DisableGPU,
-		chromedp.Flag("no-sandbox", os.Geteuid() == 0), // Chromium refuses to run as root with its sandbox
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-domain-reliability", true),
-		chromedp.Flag("disable-features", "BackForwardCache,Translate,BlinkGenPropertyTrees,OptimizationHints,OptimizationHintsFetching,OptimizationGuideModelDownloading,MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,PrivacySandboxSettings4,AccountConsistency,MirrorAccountConsistency,SafeBrowsingOnDemand,ComponentUpdater,ExtensionUpdater,GCMChannelStatus"),
-		chromedp.Flag("no-pings", true),
-		chromedp.Flag("mute-audio", true),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.Flag("disable-crash-reporter", true),
-		chromedp.Flag("no-default-browser-check", true),
-		// No traffic of the browser's own: field trials, services
-		// started at launch, variations.
-		chromedp.Flag("disable-field-trial-config", true),
-		chromedp.Flag("no-service-autorun", true),
-		chromedp.Flag("disable-variations-seed-fetch", true),
-		// A script's heap is bounded (half the memory bound): an
-		// allocation loop kills its renderer, not the machine.
-		chromedp.Flag("js-flags", fmt.Sprintf("--max-old-space-size=%d", o.MaxMemory>>21)),
-		chromedp.Flag("disable-component-extensions-with-background-pages", true),
-		chromedp.Flag("disable-search-engine-choice-screen", true),
-		chromedp.Flag("disable-gaia-services", true),
-		chromedp.Flag("disable-account-consistency", true),
-	)
-	if o.UserAgent != "" {
-		opts = append(opts, chromedp.UserAgent(o.UserAgent))
-	}
-	if r.proxy != nil {
-		opts = append(opts, proxyFlags(r.proxy.Addr())...)
-		if spki := r.proxy.SPKI(); spki != "" {
-			// The recording proxy's certificates, accepted by their key.
-			opts = append(opts, chromedp.Flag("ignore-certificate-errors-spki-list", spki))
-		}
-	}
-	opts = append(opts, o.extraFlags...)
-	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	startCtx, startCancel := context.WithTimeout(context.Background(), 30*time.Second)
-	stopWatch := context.AfterFunc(startCtx, func() {
-		if startCtx.Err() == context.DeadlineExceeded {
-			cancel()
-		}
-	})
-	err = chromedp.Do(ctx) // starts the browser; its life is bound to ctx
-	stopWatch()
-	startCancel()
-	if err != nil {
-		cancel()
-		allocCancel()
-		killTree(0, dir)
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("%w: chromium %s: %w", ErrBrowserStart, o.ExecPath, err)
-	}
-	pid := 0
-	if p := chromedp.FromContext(ctx).Browser.Process(); p != nil {
-		pid = p.Pid
-	}
 	n := r.started.Add(1)
-	inst := &instance{id: int(n), dir: dir, pid: pid, allocCancel: allocCancel, ctx: ctx, cancel: cancel, sites: map[string]*siteContext{}, spare: make(chan *tab, 1)}
-	if pid != 0 && o.MaxRendererMemory > 0 {
+	inst := &instance{id: int(n), Browser: proc, sites: map[string]*siteContext{}, spare: make(chan *tab, 1)}
+	if inst.PID != 0 && o.MaxRendererMemory > 0 {
 		go r.watchMemory(inst)
 	}
 	return inst, nil
-}
-
-// proxyFlags send all of the browser's traffic through the proxy at addr:
-// loopback is not bypassed (Chromium's "<-loopback>"), no DNS prefetching,
-// and WebRTC may use no UDP that does not go through the proxy.
-func proxyFlags(addr string) []chromedp.ExecAllocatorOption {
-	return []chromedp.ExecAllocatorOption{
-		chromedp.ProxyServer("http://" + addr),
-		chromedp.Flag("proxy-bypass-list", "<-loopback>"),
-		chromedp.Flag("dns-prefetch-disable", true),
-		chromedp.Flag("force-webrtc-ip-handling-policy", "disable_non_proxied_udp"),
-		chromedp.Flag("webrtc-ip-handling-policy", "disable_non_proxied_udp"),
-	}
 }
 
 // siteKey names the site of u for its shared browser context: the host
@@ -505,7 +422,7 @@ func (inst *instance) browserContext(u *url.URL) ([]chromedp.ContextOption, func
 	defer inst.mu.Unlock()
 	sc, ok := inst.sites[site]
 	if !ok {
-		res, err := chromedp.CallBrowser(inst.ctx, target.CreateBrowserContext, target.CreateBrowserContextParams{})
+		res, err := chromedp.CallBrowser(inst.Ctx, target.CreateBrowserContext, target.CreateBrowserContextParams{})
 		if err != nil {
 			return nil, nil, fmt.Errorf("create browser context for %s: %w", site, err)
 		}
@@ -563,5 +480,5 @@ func (inst *instance) forgetSite(site string) {
 }
 
 func (inst *instance) disposeContext(id cdp.BrowserContextID) {
-	go chromedp.CallBrowser(inst.ctx, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: id})
+	go chromedp.CallBrowser(inst.Ctx, target.DisposeBrowserContext, target.DisposeBrowserContextParams{BrowserContextID: id})
 }

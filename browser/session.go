@@ -18,6 +18,9 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/gleaner/gleaner/browser/netidle"
+	"github.com/gleaner/gleaner/browser/outlinks"
+	"github.com/gleaner/gleaner/browser/pagestate"
 	"github.com/gleaner/gleaner/browser/snapshot"
 	"github.com/gleaner/gleaner/browser/wire"
 	"github.com/gleaner/gleaner/treediff"
@@ -26,8 +29,6 @@ import (
 var (
 	//go:embed js/init.js
 	initJS string
-	//go:embed js/state.js
-	stateJS string
 	//go:embed js/consent.js
 	consentJS string
 	//go:embed js/loadmore.js
@@ -82,13 +83,8 @@ type tabState struct {
 	mainFrame cdp.FrameID
 	mainReq   network.RequestID // the request of the main frame's document
 	mainURL   string            // its URL (after redirects)
-	inflight  map[network.RequestID]time.Time
+	net       *netidle.Tracker
 	favicons  map[network.RequestID]bool // the browser's favicon requests
-	lastNet   time.Time                  // last request start or end
-	lastStart time.Time                  // last request start
-	idleAt    time.Time                  // when the last request in flight ended (zero: not measured)
-	maxGap    time.Duration
-	netSig    chan struct{} // a request ended
 	status    int
 	ctype     string
 	redirects []Redirect
@@ -116,13 +112,11 @@ type tabState struct {
 
 func newTabState() *tabState {
 	return &tabState{
-		inflight:  map[network.RequestID]time.Time{},
+		net:       netidle.New(),
 		favicons:  map[network.RequestID]bool{},
-		lastNet:   time.Now(),
 		loaded:    make(chan struct{}),
 		crashed:   make(chan struct{}),
 		pausedSig: make(chan struct{}, 1),
-		netSig:    make(chan struct{}, 1),
 		dialogSig: make(chan struct{}, 1),
 	}
 }
@@ -133,9 +127,8 @@ func (s *tabState) reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.mainReq, s.mainURL, s.status, s.ctype = "", "", 0, ""
-	clear(s.inflight)
+	s.net.Reset()
 	clear(s.favicons)
-	s.lastNet, s.lastStart, s.idleAt, s.maxGap = time.Now(), time.Time{}, time.Time{}, 0
 	s.redirects, s.nav, s.requests, s.blocked = nil, nil, 0, 0
 	s.refused, s.nRefused, s.mainRefused = nil, 0, nil
 	s.urls = nil
@@ -214,15 +207,7 @@ func (s *tabState) requestSent(ev *network.EventRequestWillBeSent, now time.Time
 	if ev.Type == network.ResourceTypeOther && ev.Request != nil && strings.HasSuffix(ev.Request.URL, "/favicon.ico") {
 		s.favicons[ev.RequestID] = true
 	}
-	if ev.RedirectResponse == nil && len(s.inflight) == 0 && !s.idleAt.IsZero() {
-		// A request the page started after its network went idle: the
-		// pause is how long this page thinks between the steps of a
-		// chain (response, script, next request).
-		s.maxGap = max(s.maxGap, now.Sub(s.idleAt))
-		s.idleAt = time.Time{}
-	}
-	s.inflight[ev.RequestID] = now
-	s.lastNet, s.lastStart = now, now
+	s.net.Started(string(ev.RequestID), ev.RedirectResponse != nil, now)
 }
 
 // noteMainRequest follows the main frame's document request, a
@@ -277,66 +262,9 @@ func (s *tabState) loadFired() {
 	}
 }
 
+// done notes the end of the request id.
 func (s *tabState) done(id network.RequestID, now time.Time) {
-	s.mu.Lock()
-	if _, ok := s.inflight[id]; ok {
-		delete(s.inflight, id)
-		if len(s.inflight) == 0 {
-			s.idleAt = now
-		}
-	}
-	s.lastNet = now
-	s.mu.Unlock()
-	select {
-	case s.netSig <- struct{}{}:
-	default:
-	}
-}
-
-// acting forgets the idle moment before an action of ours (a scroll, a
-// click): the requests it starts measure our pause, not the page's.
-func (s *tabState) acting() {
-	s.mu.Lock()
-	s.idleAt = time.Time{}
-	s.mu.Unlock()
-}
-
-// window is the settle window of the page: twice the longest pause it took
-// between a request chain's steps (gaps longer than most are not a chain),
-// at least settle and at most most.
-func (s *tabState) window(settle, most time.Duration) time.Duration {
-	s.mu.Lock()
-	g := s.maxGap
-	s.mu.Unlock()
-	if g > most {
-		g = 0
-	}
-	return min(max(2*g, settle), most)
-}
-
-// netLeft is how much longer the network must stay as it is to count as
-// idle, counting from since: 0 when it is idle; busy when a request
-// (younger than long) is in flight. With lenient, a page that started no
-// request since then is idle at once (the caller still waits for the DOM
-// to be quiet). Requests started before ignoreBefore (when the page's
-// content region settled; zero: none) do not count: they are not what an
-// action of ours brought.
-func (s *tabState) netLeft(now, since time.Time, window, long time.Duration, lenient bool, ignoreBefore time.Time) (left time.Duration, busy bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, t := range s.inflight {
-		if now.Sub(t) < long && !t.Before(ignoreBefore) {
-			return window, true
-		}
-	}
-	if lenient && s.lastStart.Before(since) {
-		return 0, false
-	}
-	last := s.lastNet
-	if since.After(last) {
-		last = since
-	}
-	return max(window-now.Sub(last), 0), false
+	s.net.Done(string(id), now)
 }
 
 // maxRefusalNotes bounds the refusals listed in Page.Notes.
@@ -467,31 +395,6 @@ func (s *tabState) dialogLoop(ctx context.Context) {
 	}
 }
 
-// pageState is what state.js returns.
-type pageState struct {
-	Quiet     float64 `json:"quiet"` // ms since the DOM last changed
-	Mutations int     `json:"mutations"`
-	Timers    int     `json:"timers"` // short timers pending (see js/init.js)
-	Height    float64 `json:"height"`
-	Viewport  float64 `json:"viewport"`
-	Ready     string  `json:"ready"`
-	// Parsed: the document is parsed and its deferred scripts ran
-	// (DOMContentLoaded).
-	Parsed bool `json:"parsed"`
-	// Invalid lists the content selectors the page's querySelectorAll
-	// refused; Region is the content region found, nil for none.
-	Invalid []string     `json:"invalid"`
-	Region  *regionState `json:"region"`
-}
-
-// regionState is the content region state.js found.
-type regionState struct {
-	Selector string  `json:"selector"` // the selector that matched
-	Chars    int     `json:"chars"`    // length of its visible text
-	Busy     bool    `json:"busy"`     // it shows a loading placeholder
-	Quiet    float64 `json:"quiet"`    // ms since it last changed
-}
-
 // tab is a browser tab ready to navigate: its own browser context (or its
 // site's), the event listener, the page hooks and resource blocking.
 type tab struct {
@@ -522,7 +425,7 @@ func (r *Renderer) openTab(inst *instance, u *url.URL) (*tab, error) {
 		return nil, err
 	}
 	copts = append(copts, chromedp.WithListener(st.listen))
-	tabCtx, cancelTab := chromedp.NewContext(inst.ctx, copts...)
+	tabCtx, cancelTab := chromedp.NewContext(inst.Ctx, copts...)
 	var once sync.Once
 	cancel := func() { cancelTab(); once.Do(release) }
 	opened := false
@@ -737,7 +640,7 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL, po Pa
 	}
 	t, err := r.takeTab(inst, u)
 	if err != nil {
-		if inst.ctx.Err() != nil && ctx.Err() == nil {
+		if inst.Ctx.Err() != nil && ctx.Err() == nil {
 			return nil, fmt.Errorf("open tab: %w: %w", errCrashed, err)
 		}
 		return nil, fmt.Errorf("open tab: %w", err)
@@ -774,7 +677,7 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL, po Pa
 	rw := newRegionWatch(po, max(r.opt.Wait.Settle, r.opt.Wait.DOMQuiet))
 	r.settle(wctx, st, p, ph, rw)
 	cancelW()
-	p.Notes = append(p.Notes, rw.pageNotes()...)
+	p.Notes = append(p.Notes, rw.Notes()...)
 	if err := tabAlive(inst, st); err != nil {
 		return nil, fail("wait", err)
 	}
@@ -826,7 +729,7 @@ func tabAlive(inst *instance, st *tabState) error {
 		return fmt.Errorf("tab crashed")
 	default:
 	}
-	return inst.ctx.Err()
+	return inst.Ctx.Err()
 }
 
 // navigate opens u in the tab. Its error is final (a refusal, a network
@@ -857,7 +760,7 @@ func (r *Renderer) navigate(sctx context.Context, st *tabState, u *url.URL) (bro
 // failed at step: too large when its renderer was killed over its memory
 // bound, crashed (retried), the caller's context's end, or err.
 func (r *Renderer) failure(ctx context.Context, inst *instance, st *tabState, start time.Time, step string, err error) error {
-	crashed := inst.ctx.Err() != nil
+	crashed := inst.Ctx.Err() != nil
 	select {
 	case <-st.crashed:
 		crashed = true
@@ -898,7 +801,7 @@ func (r *Renderer) tunnelRefusal(u *url.URL) error {
 // script that never yields, a document still streaming at the deadline);
 // nil when there is nothing kept.
 func (r *Renderer) keptPage(inst *instance, st *tabState, p *Page, err error) *Page {
-	if r.proxy == nil || inst.ctx.Err() != nil {
+	if r.proxy == nil || inst.Ctx.Err() != nil {
 		return nil
 	}
 	select {
@@ -918,36 +821,34 @@ func (r *Renderer) keptPage(inst *instance, st *tabState, p *Page, err error) *P
 		return nil
 	}
 	p.HTML, p.FinalURL, p.Status, p.ContentType = text, main, status, ctype
-	p.Title, p.Links = htmlTitle(text, main), pageLinks(text, main, nil)
-	p.Partial, p.PartialReason = true, fmt.Sprintf("not captured (%v): the document as received", err)
-	if cut {
-		p.PartialReason += fmt.Sprintf(", cut at %d bytes", r.opt.MaxResponseBytes)
-	}
+	p.Title, p.Links = htmlTitle(text, main), outlinks.Find(text, main, nil)
+	// Whatever made p partial before, it is now the document as received.
+	p.Partial, p.PartialReason = true, Reason{Kind: ReasonNotCaptured, Detail: fmt.Sprint(err), Bound: r.cutBound(cut)}.String()
 	p.Elapsed = time.Since(p.FetchedAt)
 	return p
 }
 
 // tunnelCut says why the page's document is cut when the proxy cut the TLS
-// tunnel to its host since t; "" when it did not.
-func (r *Renderer) tunnelCut(st *tabState, t time.Time) string {
+// tunnel to its host since t; ok is false when it did not.
+func (r *Renderer) tunnelCut(st *tabState, t time.Time) (why Reason, ok bool) {
 	if r.proxy == nil {
-		return ""
+		return Reason{}, false
 	}
 	st.mu.Lock()
 	main := st.mainURL
 	st.mu.Unlock()
 	u, err := url.Parse(main)
 	if err != nil || u.Scheme != "https" {
-		return ""
+		return Reason{}, false
 	}
 	port := u.Port()
 	if port == "" {
 		port = "443"
 	}
 	if !r.proxy.CutSince(net.JoinHostPort(u.Hostname(), port), t) {
-		return ""
+		return Reason{}, false
 	}
-	return fmt.Sprintf("the tunnel to %s was cut at %d bytes", u.Host, r.proxy.TunnelBound())
+	return Reason{Kind: ReasonTunnelCut, Detail: u.Host, Bound: r.proxy.TunnelBound()}, true
 }
 
 // markCut marks p partial when the proxy cut its document at its bound.
@@ -958,11 +859,11 @@ func (r *Renderer) markCut(st *tabState, p *Page) {
 	st.mu.Lock()
 	main := st.mainURL
 	st.mu.Unlock()
-	if _, cut, ok := r.proxy.Doc(main); ok && cut && !p.Partial {
-		p.Partial, p.PartialReason = true, fmt.Sprintf("document cut at %d bytes", r.opt.MaxResponseBytes)
+	if _, cut, ok := r.proxy.Doc(main); ok && cut {
+		markPartial(p, Reason{Kind: ReasonDocumentCut, Bound: r.opt.MaxResponseBytes})
 	}
-	if why := r.tunnelCut(st, p.FetchedAt); why != "" && !p.Partial {
-		p.Partial, p.PartialReason = true, why
+	if why, ok := r.tunnelCut(st, p.FetchedAt); ok {
+		markPartial(p, why)
 	}
 }
 
@@ -972,7 +873,7 @@ func (r *Renderer) markCut(st *tabState, p *Page) {
 // network ends as soon as the region has settled (see PageOptions); the
 // scroll loop and the clicks then wait only for what they bring. It marks
 // p partial when ctx ends first.
-func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases, rw *regionWatch) {
+func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases, rw *pagestate.Watch) {
 	w := r.opt.Wait
 	defer ph.mark("wait")
 	early, ok := r.waitLoad(ctx, st, p, rw)
@@ -980,14 +881,14 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 		return
 	}
 	ph.mark("load")
-	ps := pageState{}
+	ps := pagestate.State{}
 	if early != nil {
 		ps = *early
 	} else if ps, ok = r.quiet(ctx, st, time.Now(), false, rw); !ok {
-		markPartial(p, "network or DOM still busy at the deadline")
+		markPartial(p, deadline("network or DOM still busy"))
 		return
 	}
-	if rw.settled() {
+	if rw.Settled() {
 		ph.mark("region")
 	} else {
 		ph.mark("quiet")
@@ -1014,17 +915,30 @@ func (r *Renderer) settle(ctx context.Context, st *tabState, p *Page, ph *phases
 }
 
 // markPartial marks p partial for reason, unless it already is.
-func markPartial(p *Page, reason string) {
+func markPartial(p *Page, reason Reason) {
 	if !p.Partial {
-		p.Partial, p.PartialReason = true, reason
+		p.Partial, p.PartialReason = true, reason.String()
 	}
+}
+
+// deadline is the reason of a page still busy (doing what) at its
+// deadline.
+func deadline(what string) Reason { return Reason{Kind: ReasonDeadline, Detail: what} }
+
+// cutBound is the bound a document the proxy kept was cut at (cut), 0 when
+// it was not cut.
+func (r *Renderer) cutBound(cut bool) int64 {
+	if cut {
+		return r.opt.MaxResponseBytes
+	}
+	return 0
 }
 
 // waitLoad waits for the page's load event, or for its content region to
 // settle first (the page's state then returned); ok is false when the
 // page is done waiting for (its tab crashed, the deadline passed: p
 // marked partial, its TLS tunnel was cut).
-func (r *Renderer) waitLoad(ctx context.Context, st *tabState, p *Page, rw *regionWatch) (early *pageState, ok bool) {
+func (r *Renderer) waitLoad(ctx context.Context, st *tabState, p *Page, rw *pagestate.Watch) (early *pagestate.State, ok bool) {
 	loaded := st.loadedCh()
 	for {
 		select {
@@ -1033,7 +947,7 @@ func (r *Renderer) waitLoad(ctx context.Context, st *tabState, p *Page, rw *regi
 		case <-st.crashed:
 			return nil, false
 		case <-ctx.Done():
-			markPartial(p, "the load event had not fired at the deadline")
+			markPartial(p, deadline("the load event had not fired"))
 			return nil, false
 		case <-time.After(pollEvery):
 			if ps, ok := r.regionSettled(ctx, rw); ok {
@@ -1041,7 +955,7 @@ func (r *Renderer) waitLoad(ctx context.Context, st *tabState, p *Page, rw *regi
 			}
 			// A document whose TLS tunnel the proxy cut never loads:
 			// what came of it is captured now.
-			if why := r.tunnelCut(st, p.FetchedAt); why != "" {
+			if why, cut := r.tunnelCut(st, p.FetchedAt); cut {
 				markPartial(p, why)
 				// What arrived is parsed in a moment; the load event may
 				// never come.
@@ -1059,7 +973,7 @@ func (r *Renderer) waitLoad(ctx context.Context, st *tabState, p *Page, rw *regi
 // loadAll scrolls the page and clicks its "load more" control, each time
 // until it brings nothing more or its bound, from the page's state ps; ok
 // is false when the deadline passed while scrolling (p marked partial).
-func (r *Renderer) loadAll(ctx context.Context, st *tabState, p *Page, rw *regionWatch, ps pageState) (steps, clicks int, ok bool) {
+func (r *Renderer) loadAll(ctx context.Context, st *tabState, p *Page, rw *pagestate.Watch, ps pagestate.State) (steps, clicks int, ok bool) {
 	w := r.opt.Wait
 	for {
 		if ps, steps, ok = r.scroll(ctx, st, p, rw, ps, steps); !ok {
@@ -1068,14 +982,14 @@ func (r *Renderer) loadAll(ctx context.Context, st *tabState, p *Page, rw *regio
 		if w.LoadMoreClicks < 0 || clicks >= w.LoadMoreClicks {
 			return steps, clicks, true
 		}
-		st.acting()
+		st.net.Acting()
 		label, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf("(%s)(%s)", loadMoreJS, strconv.Quote(w.LoadMoreSelector))))
 		if err != nil || label == "" {
 			return steps, clicks, true
 		}
 		clicks++
 		if ps, ok = r.quiet(ctx, st, time.Now(), true, rw); !ok {
-			markPartial(p, "still loading after a load-more click at the deadline")
+			markPartial(p, deadline("still loading after a load-more click"))
 			return steps, clicks, true
 		}
 	}
@@ -1085,11 +999,11 @@ func (r *Renderer) loadAll(ctx context.Context, st *tabState, p *Page, rw *regio
 // taller than the window has nothing below it to load), up to
 // Wait.ScrollSteps in all (steps made so far); ok is false when the
 // deadline passed (p marked partial).
-func (r *Renderer) scroll(ctx context.Context, st *tabState, p *Page, rw *regionWatch, ps pageState, steps int) (pageState, int, bool) {
+func (r *Renderer) scroll(ctx context.Context, st *tabState, p *Page, rw *pagestate.Watch, ps pagestate.State, steps int) (pagestate.State, int, bool) {
 	w := r.opt.Wait
 	for w.ScrollSteps > 0 && steps < w.ScrollSteps && ps.Height > ps.Viewport+1 {
 		h0 := ps.Height
-		st.acting()
+		st.net.Acting()
 		if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](scrollJS, chromedp.EvalAwaitPromise)); err != nil {
 			break
 		}
@@ -1097,7 +1011,7 @@ func (r *Renderer) scroll(ctx context.Context, st *tabState, p *Page, rw *region
 		var ok bool
 		if ps, ok = r.quiet(ctx, st, time.Now(), true, rw); !ok {
 			p.Notes = append(p.Notes, fmt.Sprintf("scroll: %d steps", steps))
-			markPartial(p, "still loading while scrolling at the deadline")
+			markPartial(p, deadline("still loading while scrolling"))
 			return ps, steps, false
 		}
 		if ps.Height <= h0 {
@@ -1118,10 +1032,10 @@ func (r *Renderer) scroll(ctx context.Context, st *tabState, p *Page, rw *region
 // content region to watch (rw), it also returns, ok, as soon as the region
 // has settled (rw.settled); once it has, requests started before that
 // (analytics, ads, long polls still in flight) no longer hold the page.
-func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, afterAction bool, rw *regionWatch) (pageState, bool) {
-	var ps pageState
+func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, afterAction bool, rw *pagestate.Watch) (pagestate.State, bool) {
+	var ps pagestate.State
 	for {
-		got, err := chromedp.Run(ctx, chromedp.Evaluate[pageState](rw.stateCall()))
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[pagestate.State](rw.Call()))
 		sleep := pollEvery
 		if err == nil {
 			ps = got
@@ -1135,7 +1049,7 @@ func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, aft
 			return ps, false
 		case <-st.crashed:
 			return ps, false
-		case <-st.netSig:
+		case <-st.net.Ends():
 		case <-time.After(sleep):
 		}
 	}
@@ -1144,20 +1058,20 @@ func (r *Renderer) quiet(ctx context.Context, st *tabState, since time.Time, aft
 // quietLook judges one look at the page (ps) for quiet: whether the page
 // (or its content region) is quiet, else how long to wait before the next
 // look.
-func (r *Renderer) quietLook(st *tabState, ps pageState, since time.Time, afterAction bool, rw *regionWatch) (bool, time.Duration) {
+func (r *Renderer) quietLook(st *tabState, ps pagestate.State, since time.Time, afterAction bool, rw *pagestate.Watch) (bool, time.Duration) {
 	w := r.opt.Wait
 	now := time.Now()
 	var regionLeft time.Duration
-	if !rw.settled() {
+	if !rw.Settled() {
 		var settled bool
-		if settled, regionLeft = rw.observe(ps); settled {
+		if settled, regionLeft = rw.Observe(ps); settled {
 			return true, 0
 		}
 	}
-	win := st.window(w.Settle, w.NetworkIdle)
+	win := st.net.Window(w.Settle, w.NetworkIdle)
 	domWin := max(win, w.DOMQuiet)
 	domQuiet := min(time.Duration(ps.Quiet*float64(time.Millisecond)), now.Sub(since))
-	netLeft, busy := st.netLeft(now, since, win, w.LongRequest, afterAction, rw.settledAt())
+	netLeft, busy := st.net.Left(now, since, win, w.LongRequest, afterAction, rw.SettledAt())
 	domLeft := max(domWin-domQuiet, 0)
 	if !busy && ps.Timers == 0 && netLeft == 0 && domLeft == 0 {
 		return true, 0
@@ -1174,15 +1088,15 @@ func (r *Renderer) quietLook(st *tabState, ps pageState, since time.Time, afterA
 
 // regionSettled looks at the page once and reports whether its content
 // region (rw) has settled, with the page's state.
-func (r *Renderer) regionSettled(ctx context.Context, rw *regionWatch) (pageState, bool) {
+func (r *Renderer) regionSettled(ctx context.Context, rw *pagestate.Watch) (pagestate.State, bool) {
 	if rw == nil {
-		return pageState{}, false
+		return pagestate.State{}, false
 	}
-	ps, err := chromedp.Run(ctx, chromedp.Evaluate[pageState](rw.stateCall()))
+	ps, err := chromedp.Run(ctx, chromedp.Evaluate[pagestate.State](rw.Call()))
 	if err != nil {
 		return ps, false
 	}
-	settled, _ := rw.observe(ps)
+	settled, _ := rw.Observe(ps)
 	return ps, settled
 }
 
@@ -1223,7 +1137,7 @@ func (r *Renderer) capture(ctx context.Context, st *tabState, p *Page) error {
 	if doc.Truncated {
 		p.Partial = true
 		if p.PartialReason == "" {
-			p.PartialReason = fmt.Sprintf("HTML cut at %d bytes", r.opt.MaxHTMLBytes)
+			p.PartialReason = Reason{Kind: ReasonHTMLCut, Bound: int64(r.opt.MaxHTMLBytes)}.String()
 		}
 	}
 	st.mu.Lock()
@@ -1244,7 +1158,7 @@ func (r *Renderer) capture(ctx context.Context, st *tabState, p *Page) error {
 	if more, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(window.__gleaner && window.__gleaner.nav) || []`)); err == nil {
 		nav = append(nav, more...)
 	}
-	p.Links = pageLinks(p.HTML, p.FinalURL, nav)
+	p.Links = outlinks.Find(p.HTML, p.FinalURL, nav)
 	if r.opt.Screenshot {
 		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(70))
 		if err != nil {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/gleaner/gleaner/browser/chromeproc"
 )
 
 // TestNewDoesNotSweep: making a renderer leaves the leftovers of a dead
@@ -16,7 +18,7 @@ func TestNewDoesNotSweep(t *testing.T) {
 	if err := dead.Run(); err != nil {
 		t.Skip(err)
 	}
-	dir := filepath.Join(os.TempDir(), dirPrefix+strconv.Itoa(dead.ProcessState.Pid())+"-sweep-test")
+	dir := filepath.Join(os.TempDir(), chromeproc.DirPrefix+strconv.Itoa(dead.ProcessState.Pid())+"-sweep-test")
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}

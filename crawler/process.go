@@ -120,7 +120,7 @@ func (cfg Config) refused(sp *store.Page) (Outcome, string) {
 		return OutcomeHTTPError, fmt.Sprintf("HTTP status %d", sp.Status)
 	case !cfg.acceptedType(sp.ContentType):
 		return OutcomeMIME, "content type " + sp.ContentType
-	case int64(len(html)) > cfg.MaxBytes || (cp != nil && cp.Partial && tooLarge(cp.PartialReason)):
+	case int64(len(html)) > cfg.MaxBytes || (cp != nil && cp.Partial && browser.ParseReason(cp.PartialReason).TooLarge()):
 		return OutcomeSize, fmt.Sprintf("too large: over %d bytes", cfg.MaxBytes)
 	case int64(len(html)) < cfg.MinBytes:
 		return OutcomeSize, fmt.Sprintf("too small: %d bytes, under %d", len(html), cfg.MinBytes)
@@ -247,12 +247,6 @@ func transient(sp *store.Page) bool {
 		return storedFailure(sp) == browser.FailureNetwork
 	}
 	return sp.Status >= 500
-}
-
-// tooLarge reports whether a partial page's reason says it blew a size
-// bound: its document cut, or its renderer killed over its memory bound.
-func tooLarge(partialReason string) bool {
-	return strings.Contains(partialReason, "cut") || strings.HasPrefix(partialReason, browser.ReasonTooLarge)
 }
 
 // storedFailure is the failure kind stored with a failed page (FailureOther

@@ -1,4 +1,7 @@
-package browser
+// Package outlinks reads the outgoing links of a page from its HTML: the
+// <a href> and <area href> elements with their anchor text and the URLs the
+// page's scripts navigated to, resolved and each kept once.
+package outlinks
 
 import (
 	"net/url"
@@ -7,12 +10,21 @@ import (
 	"github.com/gleaner/gleaner/treediff"
 )
 
-// pageLinks returns the outgoing links of a page: its <a href> and <area
+// Link is one outgoing link of a page.
+type Link struct {
+	URL  string `json:"url"`  // absolute, without fragment
+	Text string `json:"text"` // anchor text, or alt/title/aria-label when empty
+	// Source tells where the link came from: "a", "area", or "pushState"
+	// for a URL the page's scripts navigated to with the history API.
+	Source string `json:"source"`
+}
+
+// Find returns the outgoing links of a page: its <a href> and <area
 // href> elements with their anchor text, then the URLs of nav (history API
 // navigations), resolved against the page's <base href> or pageURL. Only
 // http(s) links are kept, without fragments, each URL once (the first
 // non-empty text wins).
-func pageLinks(html, pageURL string, nav []string) []Link {
+func Find(html, pageURL string, nav []string) []Link {
 	base, err := url.Parse(pageURL)
 	if err != nil {
 		return nil

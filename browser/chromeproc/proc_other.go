@@ -1,15 +1,15 @@
 //go:build !linux
 
-package browser
+package chromeproc
 
 import (
 	"os/exec"
 	"syscall"
 )
 
-// setProcAttr puts Chromium in its own process group so it can be killed as
+// SetProcAttr puts Chromium in its own process group so it can be killed as
 // a whole.
-func setProcAttr(cmd *exec.Cmd) {
+func SetProcAttr(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = new(syscall.SysProcAttr)
 	}

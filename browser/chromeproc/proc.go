@@ -1,4 +1,4 @@
-package browser
+package chromeproc
 
 import (
 	"bytes"
@@ -12,22 +12,22 @@ import (
 	"github.com/gleaner/gleaner/process"
 )
 
-// dirPrefix starts the name of every user data directory this package
+// DirPrefix starts the name of every user data directory this package
 // creates; the owner's pid follows, so a later program can tell the
-// leftovers of a dead one (see sweepStale).
-const dirPrefix = "gleaner-chromium-"
+// leftovers of a dead one (see SweepStale).
+const DirPrefix = "gleaner-chromium-"
 
-// procsUsingDir returns the pids of the processes whose command line has
+// ProcsUsingDir returns the pids of the processes whose command line has
 // --user-data-dir=dir. Chromium passes the flag to its helper processes, so
 // this finds a browser's whole tree even when its parent is gone.
-func procsUsingDir(dir string) []int {
+func ProcsUsingDir(dir string) []int {
 	want := "--user-data-dir=" + dir
-	return procsWithArg(func(arg string) bool { return arg == want })
+	return ProcsWithArg(func(arg string) bool { return arg == want })
 }
 
-// procsWithArg returns the pids of the live processes (other than this
+// ProcsWithArg returns the pids of the live processes (other than this
 // one) with a command-line argument for which match is true.
-func procsWithArg(match func(arg string) bool) []int {
+func ProcsWithArg(match func(arg string) bool) []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -55,10 +55,10 @@ func procsWithArg(match func(arg string) bool) []int {
 	return pids
 }
 
-// killTree kills the process group pgid (0: none) and every process still
+// KillTree kills the process group pgid (0: none) and every process still
 // using dir, looking again until nothing is found for a few passes, because a
 // helper can fork while its parent dies.
-func killTree(pgid int, dir string) {
+func KillTree(pgid int, dir string) {
 	if pgid > 0 {
 		syscall.Kill(-pgid, syscall.SIGKILL)
 	}
@@ -67,7 +67,7 @@ func killTree(pgid int, dir string) {
 	}
 	deadline := time.Now().Add(3 * time.Second)
 	for quiet := 0; quiet < 3 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		pids := procsUsingDir(dir)
+		pids := ProcsUsingDir(dir)
 		if len(pids) == 0 {
 			quiet++
 			continue
@@ -79,20 +79,20 @@ func killTree(pgid int, dir string) {
 	}
 }
 
-// sweepStale kills the Chromium processes and removes the user data
+// SweepStale kills the Chromium processes and removes the user data
 // directories left by programs of this package that died without cleaning
-// up (SIGKILL, OOM): directories named dirPrefix+pid+... whose pid is gone.
-func sweepStale() {
+// up (SIGKILL, OOM): directories named DirPrefix+pid+... whose pid is gone.
+func SweepStale() {
 	entries, err := os.ReadDir(os.TempDir())
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if !e.IsDir() || !strings.HasPrefix(name, dirPrefix) {
+		if !e.IsDir() || !strings.HasPrefix(name, DirPrefix) {
 			continue
 		}
-		rest := strings.TrimPrefix(name, dirPrefix)
+		rest := strings.TrimPrefix(name, DirPrefix)
 		i := strings.IndexByte(rest, '-')
 		if i <= 0 {
 			continue
@@ -102,13 +102,13 @@ func sweepStale() {
 			continue
 		}
 		dir := filepath.Join(os.TempDir(), name)
-		killTree(0, dir)
+		KillTree(0, dir)
 		os.RemoveAll(dir)
 	}
 }
 
-// descendants returns pid and every process below it in the process tree.
-func descendants(pid int) []int {
+// Descendants returns pid and every process below it in the process tree.
+func Descendants(pid int) []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -141,12 +141,12 @@ func descendants(pid int) []int {
 	return out
 }
 
-// treeMem returns the summed resident set size (RSS: shared pages counted
+// TreeMem returns the summed resident set size (RSS: shared pages counted
 // once per process, as ps does) and proportional set size (PSS: shared
 // pages split between their users, what the tree really costs), in bytes,
-// of pid and all its descendants.
-func treeMem(pid int) (rss, pss int64) {
-	for _, p := range descendants(pid) {
+// of pid and all its Descendants.
+func TreeMem(pid int) (rss, pss int64) {
+	for _, p := range Descendants(pid) {
 		b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/smaps_rollup")
 		if err != nil {
 			continue
