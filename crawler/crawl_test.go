@@ -15,6 +15,7 @@ import (
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/chain/langid"
+	"github.com/gleaner/gleaner/crawlcorpus"
 	"github.com/gleaner/gleaner/fetchpolicy"
 	"github.com/gleaner/gleaner/fixtures"
 	"github.com/gleaner/gleaner/relevance"
@@ -145,7 +146,7 @@ func TestFilters(t *testing.T) {
 				t.Fatalf("language: %s", s.Counters)
 			}
 			id, _ := langid.New(nil)
-			docs, err := Corpus(context.Background(), db, s.Name)
+			docs, err := crawlcorpus.Corpus(context.Background(), db, s.Name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -175,7 +176,7 @@ func TestFilters(t *testing.T) {
 			c.Terms, c.Formula = nil, "(wind | solar | grid | éolien | solaire | windkraft) & ^football"
 		}, func(t *testing.T, db *store.DB, s Summary) {
 			f, _ := relevance.ParseFormula("(wind | solar | grid | éolien | solaire | windkraft) & ^football")
-			docs, err := Corpus(context.Background(), db, s.Name)
+			docs, err := crawlcorpus.Corpus(context.Background(), db, s.Name)
 			if err != nil || len(docs) == 0 {
 				t.Fatalf("%d documents kept, %v: %s", len(docs), err, s.Counters)
 			}
@@ -361,7 +362,7 @@ func TestCrawlRobots(t *testing.T) {
 		}
 	}
 	for _, d := range noindex {
-		if docs, _ := Corpus(context.Background(), db, cfg.Name); len(docs) > 0 {
+		if docs, _ := crawlcorpus.Corpus(context.Background(), db, cfg.Name); len(docs) > 0 {
 			for _, doc := range docs {
 				if doc.URL == strings.Fields(d)[0] {
 					t.Errorf("noindex page %s kept", doc.URL)

@@ -14,6 +14,7 @@ import (
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/chain/langid"
+	"github.com/gleaner/gleaner/crawllearn"
 	"github.com/gleaner/gleaner/fetchpolicy"
 	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/store"
@@ -45,7 +46,7 @@ type Crawler struct {
 	polite2 *fetchpolicy.PoliteTransport
 	health  *hostHealth
 	lang    *langid.Identifier
-	learner *learner
+	learner *crawllearn.Learner
 
 	mu         sync.Mutex
 	lex        *relevance.Lexicon
@@ -122,7 +123,7 @@ func New(db *store.DB, cfg Config) (*Crawler, error) {
 	c.dups.MaxBits = cfg.NearDuplicateBits
 	c.health = newHostHealth(cfg.HostBackoff, cfg.OutageHosts, cfg.OutageWait)
 	c.setFetcher()
-	c.learner = newLearner(db, cfg)
+	c.learner = crawllearn.New(db, crawllearn.Options{LearnAt: cfg.LearnAt, Seed: cfg.Seed, Logf: cfg.Logf})
 	return c, nil
 }
 
@@ -238,7 +239,7 @@ func (c *Crawler) Run(ctx context.Context) (Summary, error) {
 	}
 	stop, err := c.loop(ctx)
 	if err == nil && c.finishing(ctx, stop) {
-		err = c.learner.finish(ctx, c)
+		err = c.finishLearning(ctx)
 	}
 	return c.summary(ctx, stop, err)
 }
@@ -256,10 +257,18 @@ func (c *Crawler) resume(ctx context.Context, row *frontier.CrawlRow) error {
 		return err
 	}
 	var err error
-	if c.counters, err = c.fs.Counters(ctx, c.cfg.Name); err != nil {
+	c.counters, err = c.fs.Counters(ctx, c.cfg.Name)
+	return err
+}
+
+// finishLearning brings the templates of the crawled sites up to date and
+// extracts the crawl's kept pages again with them (crawllearn's Finish).
+func (c *Crawler) finishLearning(ctx context.Context) error {
+	ids, err := c.crawl.KeptPages(ctx)
+	if err != nil {
 		return err
 	}
-	return c.learner.load(ctx)
+	return c.learner.Finish(ctx, ids)
 }
 
 // prepare readies the frontier before the loop: what a dead run left

@@ -11,6 +11,10 @@
 //	c, err := crawler.New(db, crawler.Config{Name: "energy", Seeds: seeds, Terms: terms})
 //	sum, err := c.Run(ctx) // resumable: run it again after a crash
 //
+// The templates are learned while crawling by package crawllearn; what a
+// finished crawl leaves (its documents, corpus and link graph) is read
+// with package crawlcorpus.
+//
 // # Frontier
 //
 // The frontier lives in the store's database, in the crawl tables that

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gleaner/gleaner/crawlcorpus"
 	"github.com/gleaner/gleaner/fixtures"
 	"github.com/gleaner/gleaner/relevance"
 	"github.com/gleaner/gleaner/store"
@@ -332,11 +333,11 @@ func sameCorpus(t *testing.T, a *store.DB, an string, b *store.DB, bn string) {
 			t.Errorf("%s: fetched by the workers only (%s)", u, o)
 		}
 	}
-	ca, err := Corpus(context.Background(), a, an)
+	ca, err := crawlcorpus.Corpus(context.Background(), a, an)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cb, err := Corpus(context.Background(), b, bn)
+	cb, err := crawlcorpus.Corpus(context.Background(), b, bn)
 	if err != nil {
 		t.Fatal(err)
 	}

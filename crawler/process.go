@@ -155,7 +155,7 @@ func (j *judgement) judge(ctx context.Context) error {
 		j.follow(nofollow, false, j.e.Depth, 0)
 		return nil
 	}
-	res, runID, err := j.c.learner.extract(ctx, j.sp, j.tree)
+	res, runID, err := j.c.learner.Extract(ctx, j.sp, j.tree)
 	if err != nil && ctx.Err() != nil {
 		return ctx.Err()
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/crawlcorpus"
 	"github.com/gleaner/gleaner/eval"
 )
 
@@ -45,7 +46,7 @@ func TestRenderedCrawl(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, err := Corpus(context.Background(), db, cfg.Name)
+	docs, err := crawlcorpus.Corpus(context.Background(), db, cfg.Name)
 	if err != nil {
 		t.Fatal(err)
 	}

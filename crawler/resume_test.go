@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/capture"
+	"github.com/gleaner/gleaner/crawlcorpus"
 	"github.com/gleaner/gleaner/fetchpolicy"
 	"github.com/gleaner/gleaner/fixtures"
 	"github.com/gleaner/gleaner/store"
@@ -167,7 +168,7 @@ func TestKillResume(t *testing.T) {
 	}
 	// Requests per URL, from the fixtures' log.
 	redirectsInto := map[string]int{}
-	edges, err := Edges(ctx, db, "resume")
+	edges, err := crawlcorpus.Edges(ctx, db, "resume")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -115,7 +115,7 @@ func (c *Crawler) shareWork() {
 	// worker died with it.
 	c.slots = &dbSlots{fr: c.crawl, delay: c.cfg.Delay, hold: c.cfg.Timeout + 2*time.Second, poll: 10 * time.Millisecond, logf: c.cfg.Logf}
 	c.polite2.Slots = c.slots
-	c.learner.claim = c.crawl.ClaimJob
+	c.learner.Share(c.crawl.ClaimJob)
 }
 
 // heartbeat extends the crawl's ownership, or this worker's leases, until
@@ -136,7 +136,7 @@ func (c *Crawler) heartbeat(ctx context.Context) {
 }
 
 // finishing reports whether the run ends with learning the crawled sites'
-// templates (learner.finish): not after a cancellation, and only by the
+// templates (crawllearn's Finish): not after a cancellation, and only by the
 // last process working on the crawl.
 func (c *Crawler) finishing(ctx context.Context, stop string) bool {
 	return stop != StopCancelled && c.member.last(ctx)

@@ -129,108 +129,158 @@ type CorpusStats struct {
 // no chosen format needs annotation: warc, graph).
 func Corpus(ctx context.Context, st store.Store, c *chain.Chain, opt CorpusOptions) (*CorpusStats, error) {
 	start := time.Now()
-	want := map[string]bool{}
+	r := &corpusRun{st: st, chain: c, opt: opt, want: map[string]bool{}, terms: newTermCounts(),
+		stats: &CorpusStats{Languages: map[string]int{}, Taggers: map[string]int{}}}
 	for _, f := range opt.Formats {
-		want[f] = true
+		r.want[f] = true
 	}
-	annotate := want["conllu"] || want["vertical"] || want["tei"] || want["jsonl"] || want["terms"] || want["matrix"]
-	if annotate && c == nil {
+	r.annotate = r.want["conllu"] || r.want["vertical"] || r.want["tei"] || r.want["jsonl"] || r.want["terms"] || r.want["matrix"]
+	if r.annotate && c == nil {
 		return nil, errors.New("export: the chosen formats need the linguistic chain")
 	}
-	items, err := sources(ctx, st, opt)
+	items, err := r.items(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.total = len(items)
+	r.w = &outputs{dir: opt.Out, waczOpt: waczOptions(ctx, st, opt, items)}
+	defer r.w.closeAll()
+	if err := inOrder(ctx, items, max(opt.Workers, 1), r.prepare, r.add); err != nil {
+		return nil, err
+	}
+	if err := r.finish(); err != nil {
+		return nil, err
+	}
+	r.stats.Files = r.w.names
+	r.stats.Elapsed = time.Since(start)
+	return r.stats, nil
+}
+
+// corpusRun is one export by Corpus: what it was asked, its outputs, and
+// what it has gathered so far.
+type corpusRun struct {
+	st       store.Store
+	chain    *chain.Chain
+	opt      CorpusOptions
+	want     map[string]bool // the chosen formats
+	annotate bool            // some chosen format needs the chain
+
+	w          *outputs
+	stats      *CorpusStats
+	graphPages []*Page
+	terms      *termCounts
+	total, n   int // pages to export, exported
+}
+
+// items lists the pages to export and creates the output folder; an
+// error when there are none.
+func (r *corpusRun) items(ctx context.Context) ([]item, error) {
+	items, err := sources(ctx, r.st, r.opt)
 	if err != nil {
 		return nil, err
 	}
 	if len(items) == 0 {
 		what := "extracted pages (run gleaner eval or an extraction first)"
-		if opt.Gold {
+		if r.opt.Gold {
 			what = "pages with a gold annotation"
 		}
 		return nil, fmt.Errorf("export: no %s in the store", what)
 	}
-	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+	if err := os.MkdirAll(r.opt.Out, 0o755); err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}
-	w := &outputs{dir: opt.Out, waczOpt: waczOptions(ctx, st, opt, items)}
-	defer w.closeAll()
-	stats := &CorpusStats{Languages: map[string]int{}, Taggers: map[string]int{}}
-	var graphPages []*Page
-	matrix := terms.NewMatrix()
-	freq := map[string]map[string]int{} // lang -> term -> frequency
-	distrib := map[string]*terms.Distrib{}
-	prepare := func(ctx context.Context, it item) (*Page, error) {
-		p, err := st.Page(ctx, it.pageID)
-		if err != nil {
+	return items, nil
+}
+
+// prepare reads a page with what the chosen formats need: its exchanges
+// for WARC and WACZ, its annotation by the chain.
+func (r *corpusRun) prepare(ctx context.Context, it item) (*Page, error) {
+	p, err := r.st.Page(ctx, it.pageID)
+	if err != nil {
+		return nil, fmt.Errorf("export: page %d: %w", it.pageID, err)
+	}
+	page := toPage(p, it, r.opt.Judgements)
+	if r.want["warc"] || r.want["wacz"] {
+		if page.Exchanges, err = r.st.Exchanges(ctx, p.ID); err != nil {
 			return nil, fmt.Errorf("export: page %d: %w", it.pageID, err)
 		}
-		page := toPage(p, it, opt.Judgements)
-		if want["warc"] || want["wacz"] {
-			if page.Exchanges, err = st.Exchanges(ctx, p.ID); err != nil {
-				return nil, fmt.Errorf("export: page %d: %w", it.pageID, err)
-			}
-		}
-		if annotate {
-			in := chain.Input{ID: page.ID, URL: page.URL, Title: page.Title, Blocks: contentBlocks(p, it)}
-			if page.Doc, err = c.Process(ctx, in); err != nil {
-				return nil, fmt.Errorf("export: page %s: %w", page.ID, err)
-			}
-		}
-		return page, nil
 	}
-	i := 0
-	err = inOrder(ctx, items, max(opt.Workers, 1), prepare, func(page *Page) error {
-		if doc := page.Doc; doc != nil {
-			stats.Tokens += doc.Tokens()
-			stats.Languages[doc.Lang]++
-			stats.Taggers[doc.Tagger]++
+	if r.annotate {
+		in := chain.Input{ID: page.ID, URL: page.URL, Title: page.Title, Blocks: contentBlocks(p, it)}
+		if page.Doc, err = r.chain.Process(ctx, in); err != nil {
+			return nil, fmt.Errorf("export: page %s: %w", page.ID, err)
 		}
-		if err := w.write(page, want, matrix, freq, distrib); err != nil {
+	}
+	return page, nil
+}
+
+// add writes a prepared page to the outputs, in the pages' order, and
+// counts it.
+func (r *corpusRun) add(page *Page) error {
+	if doc := page.Doc; doc != nil {
+		r.stats.Tokens += doc.Tokens()
+		r.stats.Languages[doc.Lang]++
+		r.stats.Taggers[doc.Tagger]++
+	}
+	if err := r.w.write(page, r.want); err != nil {
+		return err
+	}
+	r.terms.add(page, r.want)
+	if r.want["graph"] {
+		r.graphPages = append(r.graphPages, &Page{ID: page.ID, URL: page.URL, Links: page.Links})
+	}
+	r.stats.Documents++
+	if r.n++; r.opt.Progress != nil && r.n%100 == 0 {
+		fmt.Fprintf(r.opt.Progress, "export: %d/%d pages\n", r.n, r.total)
+	}
+	return nil
+}
+
+// finish writes the outputs made of all the pages (link graph, term
+// matrix, terms and their proximity), then closes the package and the
+// files.
+func (r *corpusRun) finish() error {
+	if err := r.writeGraph(); err != nil {
+		return err
+	}
+	if err := r.writeTerms(); err != nil {
+		return err
+	}
+	if err := r.w.closeWACZ(); err != nil {
+		return err
+	}
+	return r.w.closeAll()
+}
+
+// writeGraph writes the pages' link graph as CSV and GraphML when asked.
+func (r *corpusRun) writeGraph() error {
+	if !r.want["graph"] {
+		return nil
+	}
+	edges := Edges(r.graphPages)
+	r.stats.Edges = len(edges)
+	if err := r.w.file("links.csv", func(f io.Writer) error { return WriteEdgesCSV(f, edges) }); err != nil {
+		return err
+	}
+	return r.w.file("links.graphml", func(f io.Writer) error { return WriteGraphML(f, r.graphPages, edges) })
+}
+
+// writeTerms writes the term matrix, and the terms with their proximity,
+// when asked.
+func (r *corpusRun) writeTerms() error {
+	t := r.terms
+	if r.want["matrix"] {
+		if err := r.w.file("matrix.tsv", t.matrix.WriteTSV); err != nil {
 			return err
 		}
-		if want["graph"] {
-			graphPages = append(graphPages, &Page{ID: page.ID, URL: page.URL, Links: page.Links})
-		}
-		stats.Documents++
-		if i++; opt.Progress != nil && i%100 == 0 {
-			fmt.Fprintf(opt.Progress, "export: %d/%d pages\n", i, len(items))
-		}
+	}
+	if !r.want["terms"] {
 		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
-	if want["graph"] {
-		edges := Edges(graphPages)
-		stats.Edges = len(edges)
-		if err := w.file("links.csv", func(f io.Writer) error { return WriteEdgesCSV(f, edges) }); err != nil {
-			return nil, err
-		}
-		if err := w.file("links.graphml", func(f io.Writer) error { return WriteGraphML(f, graphPages, edges) }); err != nil {
-			return nil, err
-		}
+	if err := r.w.file("terms.tsv", func(f io.Writer) error { return writeTerms(f, t.freq) }); err != nil {
+		return err
 	}
-	if want["matrix"] {
-		if err := w.file("matrix.tsv", matrix.WriteTSV); err != nil {
-			return nil, err
-		}
-	}
-	if want["terms"] {
-		if err := w.file("terms.tsv", func(f io.Writer) error { return writeTerms(f, freq) }); err != nil {
-			return nil, err
-		}
-		if err := w.file("proximity.tsv", func(f io.Writer) error { return writeProximity(f, freq, distrib) }); err != nil {
-			return nil, err
-		}
-	}
-	if err := w.closeWACZ(); err != nil {
-		return nil, err
-	}
-	if err := w.closeAll(); err != nil {
-		return nil, err
-	}
-	stats.Files = w.names
-	stats.Elapsed = time.Since(start)
-	return stats, nil
+	return r.w.file("proximity.tsv", func(f io.Writer) error { return writeProximity(f, t.freq, t.distrib) })
 }
 
 // inOrder runs prepare on items with n workers and passes the results to
@@ -453,44 +503,69 @@ func toPage(p *store.Page, it item, judged map[int64]Judgement) *Page {
 // extracted body, when they hold most of it; else the body's paragraphs.
 // The title comes first, as a block of its own.
 func contentBlocks(p *store.Page, it item) []string {
-	title, body := it.x.Title, it.x.Body
-	if it.gold && p.Gold != nil {
-		title, body = p.Gold.Title, p.Gold.Body
-		if body == "" {
-			body = p.Gold.Text
-		}
-	}
+	title, body := contentText(p, it)
 	var out []string
 	if t := strings.TrimSpace(title); t != "" && !strings.HasPrefix(strings.TrimSpace(body), t) {
 		out = append(out, t)
 	}
-	paras := func() []string {
-		var ps []string
-		for _, para := range strings.Split(body, "\n\n") {
-			if para = strings.TrimSpace(para); para != "" {
-				ps = append(ps, para)
-			}
-		}
-		return ps
+	if kept, ok := bodyBlocks(chosenElement(p, it), body); ok {
+		return append(out, kept...)
 	}
+	return append(out, paragraphs(body)...)
+}
+
+// contentText is the title and body exported for the page: its gold
+// annotation's when the export is of gold, else the extraction's.
+func contentText(p *store.Page, it item) (title, body string) {
+	if !it.gold || p.Gold == nil {
+		return it.x.Title, it.x.Body
+	}
+	if p.Gold.Body == "" {
+		return p.Gold.Title, p.Gold.Text
+	}
+	return p.Gold.Title, p.Gold.Body
+}
+
+// paragraphs are the body's non-empty paragraphs (split on blank lines).
+func paragraphs(body string) []string {
+	var ps []string
+	for _, para := range strings.Split(body, "\n\n") {
+		if para = strings.TrimSpace(para); para != "" {
+			ps = append(ps, para)
+		}
+	}
+	return ps
+}
+
+// chosenElement is the element of the page the extraction chose, nil when
+// it names none or the page cannot be read.
+func chosenElement(p *store.Page, it item) *treediff.Node {
 	if it.x.Selector == "" || len(p.HTML()) == 0 {
-		return append(out, paras()...)
+		return nil
 	}
 	tree, err := treediff.Parse(p.Name(), p.HTML(), treediff.ParseOptions{ContentType: p.ContentType})
 	if err != nil {
-		return append(out, paras()...)
+		return nil
 	}
 	node, err := selector.Select(tree, it.x.Selector)
-	if err != nil || node == nil {
-		return append(out, paras()...)
+	if err != nil {
+		return nil
+	}
+	return node
+}
+
+// bodyBlocks are the blocks of node cut to their lines found in body;
+// false when node is nil or they hold less than 80 % of body's words.
+func bodyBlocks(node *treediff.Node, body string) ([]string, bool) {
+	if node == nil {
+		return nil, false
 	}
 	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	nbody := norm(body)
 	kept, words := []string{}, 0
 	for _, b := range blocks.Split(node, blocks.Options{}) {
-		lines := strings.Split(b.Text, "\n")
 		var in []string
-		for _, l := range lines {
+		for _, l := range strings.Split(b.Text, "\n") {
 			if nl := norm(l); nl != "" && strings.Contains(nbody, nl) {
 				in = append(in, l)
 			}
@@ -501,9 +576,9 @@ func contentBlocks(p *store.Page, it item) []string {
 		}
 	}
 	if total := len(strings.Fields(nbody)); total == 0 || float64(words) < 0.8*float64(total) {
-		return append(out, paras()...)
+		return nil, false
 	}
-	return append(out, kept...)
+	return kept, true
 }
 
 // outputs holds the open output files.
@@ -608,8 +683,36 @@ func (o *outputs) closeAll() error {
 	return errors.Join(errs...)
 }
 
-func (o *outputs) write(page *Page, want map[string]bool, matrix *terms.Matrix, freq map[string]map[string]int, distrib map[string]*terms.Distrib) error {
-	doc := page.Doc
+// write adds page to the outputs of the chosen formats that are written
+// page by page.
+func (o *outputs) write(page *Page, want map[string]bool) error {
+	if err := o.writeAnnotated(page.Doc, want); err != nil {
+		return err
+	}
+	if want["jsonl"] {
+		if err := o.writeJSONL(page); err != nil {
+			return err
+		}
+	}
+	if want["tei"] {
+		if err := o.file(filepath.Join("tei", page.ID+".xml"), func(w io.Writer) error { return WriteTEI(w, page) }); err != nil {
+			return err
+		}
+	}
+	if want["warc"] {
+		if err := o.writeWARC(page); err != nil {
+			return err
+		}
+	}
+	if want["wacz"] {
+		return o.addWACZ(page)
+	}
+	return nil
+}
+
+// writeAnnotated adds the annotated document to the CoNLL-U and vertical
+// corpora when asked.
+func (o *outputs) writeAnnotated(doc *chain.Document, want map[string]bool) error {
 	for _, f := range []struct {
 		format, file string
 		write        func(io.Writer, *chain.Document) error
@@ -625,65 +728,80 @@ func (o *outputs) write(page *Page, want map[string]bool, matrix *terms.Matrix, 
 			return err
 		}
 	}
-	if want["jsonl"] {
-		b, err := o.open("corpus.jsonl")
-		if err != nil {
-			return err
-		}
-		if o.jsonl == nil {
-			o.jsonl = NewJSONL(b)
-		}
-		if err := o.jsonl.Write(page); err != nil {
-			return err
-		}
-	}
-	if want["tei"] {
-		if err := o.file(filepath.Join("tei", page.ID+".xml"), func(w io.Writer) error { return WriteTEI(w, page) }); err != nil {
-			return err
-		}
-	}
-	if want["warc"] {
-		b, err := o.open("corpus.warc.gz")
-		if err != nil {
-			return err
-		}
-		if o.warc == nil {
-			if o.warc, err = NewWARCWith(b, o.waczOpt.WARC); err != nil {
-				return err
-			}
-		}
-		if err := o.warc.WritePage(page); err != nil {
-			return err
-		}
-	}
-	if want["wacz"] {
-		if err := o.addWACZ(page); err != nil {
-			return err
-		}
-	}
-	if doc != nil && (want["matrix"] || want["terms"]) {
-		var sents [][]tagger.Token
-		for _, b := range doc.Blocks {
-			for _, s := range b.Sentences {
-				sents = append(sents, s.Tokens)
-			}
-		}
-		if want["matrix"] {
-			matrix.AddDocument(page.ID, sents)
-		}
-		if want["terms"] && doc.Lang != "" {
-			if freq[doc.Lang] == nil {
-				freq[doc.Lang], distrib[doc.Lang] = map[string]int{}, terms.NewDistrib()
-			}
-			for _, s := range sents {
-				for _, occ := range terms.Candidates(s, doc.Lang) {
-					freq[doc.Lang][occ.Term]++
-				}
-				distrib[doc.Lang].AddSentence(s, doc.Lang)
-			}
-		}
-	}
 	return nil
+}
+
+// writeJSONL adds page to corpus.jsonl.
+func (o *outputs) writeJSONL(page *Page) error {
+	b, err := o.open("corpus.jsonl")
+	if err != nil {
+		return err
+	}
+	if o.jsonl == nil {
+		o.jsonl = NewJSONL(b)
+	}
+	return o.jsonl.Write(page)
+}
+
+// writeWARC adds page's records to corpus.warc.gz.
+func (o *outputs) writeWARC(page *Page) error {
+	b, err := o.open("corpus.warc.gz")
+	if err != nil {
+		return err
+	}
+	if o.warc == nil {
+		if o.warc, err = NewWARCWith(b, o.waczOpt.WARC); err != nil {
+			return err
+		}
+	}
+	return o.warc.WritePage(page)
+}
+
+// termCounts gather the corpus's terms as pages are written: the
+// document-term matrix, and per language each term's frequency and the
+// contexts its proximity is measured by.
+type termCounts struct {
+	matrix  *terms.Matrix
+	freq    map[string]map[string]int // lang -> term -> frequency
+	distrib map[string]*terms.Distrib
+}
+
+func newTermCounts() *termCounts {
+	return &termCounts{matrix: terms.NewMatrix(), freq: map[string]map[string]int{}, distrib: map[string]*terms.Distrib{}}
+}
+
+// add counts the terms of page's annotated document for the matrix and
+// terms formats, when asked.
+func (t *termCounts) add(page *Page, want map[string]bool) {
+	doc := page.Doc
+	if doc == nil || !(want["matrix"] || want["terms"]) {
+		return
+	}
+	var sents [][]tagger.Token
+	for _, b := range doc.Blocks {
+		for _, s := range b.Sentences {
+			sents = append(sents, s.Tokens)
+		}
+	}
+	if want["matrix"] {
+		t.matrix.AddDocument(page.ID, sents)
+	}
+	if want["terms"] && doc.Lang != "" {
+		t.addTerms(sents, doc.Lang)
+	}
+}
+
+// addTerms counts the candidate terms of sents, in language lang.
+func (t *termCounts) addTerms(sents [][]tagger.Token, lang string) {
+	if t.freq[lang] == nil {
+		t.freq[lang], t.distrib[lang] = map[string]int{}, terms.NewDistrib()
+	}
+	for _, s := range sents {
+		for _, occ := range terms.Candidates(s, lang) {
+			t.freq[lang][occ.Term]++
+		}
+		t.distrib[lang].AddSentence(s, lang)
+	}
 }
 
 func writeTerms(w io.Writer, freq map[string]map[string]int) error {

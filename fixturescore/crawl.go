@@ -3,6 +3,7 @@ package fixturescore
 import (
 	"context"
 
+	"github.com/gleaner/gleaner/crawlcorpus"
 	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/eval"
 	"github.com/gleaner/gleaner/fixtures"
@@ -36,7 +37,7 @@ func ScoreCrawl(ctx context.Context, db *store.DB, name string, web *fixtures.We
 	if err != nil {
 		return Crawl{}, err
 	}
-	docs, err := crawler.Corpus(ctx, db, name)
+	docs, err := crawlcorpus.Corpus(ctx, db, name)
 	if err != nil {
 		return Crawl{}, err
 	}

@@ -7,13 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/gleaner/gleaner/chain"
-	"github.com/gleaner/gleaner/chain/blocks"
 	"github.com/gleaner/gleaner/export"
-	"github.com/gleaner/gleaner/treediff"
 )
 
 // chainFlags are the flags that configure the linguistic chain.
@@ -90,10 +87,11 @@ func runChain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	switch *format {
-	case "conllu", "vertical", "jsonl", "tei":
-	default:
-		return fmt.Errorf("%w: unknown format %q (want conllu, vertical, jsonl or tei)", errUsage, *format)
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	w, err := export.NewDocumentWriter(out, *format)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	c, err := cf.newChain()
 	if err != nil {
@@ -104,9 +102,6 @@ func runChain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	out := bufio.NewWriter(stdout)
-	defer out.Flush()
-	w := chainWriter{out: out, jl: export.NewJSONL(out), format: *format}
 	for _, name := range files {
 		in, err := chainInput(name, *lang, *html)
 		if err != nil {
@@ -116,7 +111,7 @@ func runChain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		if err := w.write(doc, in.Text); err != nil {
+		if err := w.Write(doc, in.Text); err != nil {
 			return err
 		}
 	}
@@ -124,8 +119,7 @@ func runChain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // chainInput reads file name ("-": standard input) as the chain's input in
-// language lang ("" to identify): an HTML file (or any with asHTML) as its
-// coherent blocks, another as text.
+// language lang ("" to identify), HTML with asHTML (chain.InputOf).
 func chainInput(name, lang string, asHTML bool) (chain.Input, error) {
 	var src []byte
 	var err error
@@ -137,38 +131,5 @@ func chainInput(name, lang string, asHTML bool) (chain.Input, error) {
 	if err != nil {
 		return chain.Input{}, err
 	}
-	in := chain.Input{ID: filepath.Base(name), Lang: lang}
-	ext := strings.ToLower(filepath.Ext(name))
-	if !asHTML && ext != ".html" && ext != ".htm" {
-		in.Text = string(src)
-		return in, nil
-	}
-	tree, err := treediff.Parse(name, src, treediff.ParseOptions{})
-	if err != nil {
-		return in, fmt.Errorf("%s: %w", name, err)
-	}
-	for _, b := range blocks.Split(tree.Root, blocks.Options{}) {
-		in.Blocks = append(in.Blocks, b.Text)
-	}
-	return in, nil
-}
-
-// chainWriter writes annotated documents in one format.
-type chainWriter struct {
-	out    io.Writer
-	jl     *export.JSONL
-	format string
-}
-
-// write writes doc, annotated from text (empty for HTML input).
-func (w chainWriter) write(doc *chain.Document, text string) error {
-	switch w.format {
-	case "conllu":
-		return export.WriteCoNLLU(w.out, doc)
-	case "vertical":
-		return export.WriteVertical(w.out, doc)
-	case "jsonl":
-		return w.jl.Write(&export.Page{ID: doc.ID, Text: text, Doc: doc})
-	}
-	return export.WriteTEI(w.out, &export.Page{ID: doc.ID, Doc: doc})
+	return chain.InputOf(name, src, lang, asHTML)
 }

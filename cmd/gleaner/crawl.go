@@ -9,10 +9,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/gleaner/gleaner/crawlcorpus"
 	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/fixtures"
 	"github.com/gleaner/gleaner/fixturescore"
@@ -264,7 +264,7 @@ func crawlAndReport(ctx context.Context, st *store.DB, cfg crawler.Config, f *cr
 		return err
 	}
 	printCrawlSummary(stdout, sum)
-	if err := crawlOutcome(cfg.Name, sum, runErr); err != nil {
+	if err := sum.Err(cfg.Name, runErr); err != nil {
 		return err
 	}
 	if sum.Stop == crawler.StopPaused {
@@ -278,14 +278,14 @@ func crawlAndReport(ctx context.Context, st *store.DB, cfg crawler.Config, f *cr
 // and scores the crawl on the fixtures it crawled.
 func writeCrawlOutputs(ctx context.Context, st *store.DB, name string, f *crawlFlags, srv *fixtures.Server, stdout io.Writer) error {
 	if f.corpusOut != "" {
-		n, err := crawler.WriteCorpusFile(ctx, st, name, f.corpusOut)
+		n, err := crawlcorpus.WriteCorpusFile(ctx, st, name, f.corpusOut)
 		if err != nil {
 			return fmt.Errorf("--corpus: %w", err)
 		}
 		fmt.Fprintf(stdout, "corpus: %d documents in %s\n", n, f.corpusOut)
 	}
 	if f.graphOut != "" {
-		n, err := crawler.WriteGraphFiles(ctx, st, name, f.graphOut)
+		n, err := crawlcorpus.WriteGraphFiles(ctx, st, name, f.graphOut)
 		if err != nil {
 			return fmt.Errorf("--graph: %w", err)
 		}
@@ -299,24 +299,6 @@ func writeCrawlOutputs(ctx context.Context, st *store.DB, name string, f *crawlF
 		return err
 	}
 	printCrawlScore(stdout, sc)
-	return nil
-}
-
-// errInterrupted is wrapped by the error of a crawl stopped by a signal.
-var errInterrupted = errors.New("interrupted: run the same command again to continue it")
-
-// crawlOutcome is the error a finished run exits with: its own, an
-// interruption, or a crawl whose every URL was refused by the guard.
-func crawlOutcome(name string, sum crawler.Summary, runErr error) error {
-	switch {
-	case runErr != nil:
-		return runErr
-	case sum.Stop == crawler.StopCancelled:
-		return fmt.Errorf("crawl %s: %w", name, errInterrupted)
-	case sum.Counters.Tried == 0 && sum.Counters.Outcomes[crawler.OutcomeForbidden] > 0:
-		return fmt.Errorf("crawl %s: nothing fetched: %d URLs refused by the guard (a private, loopback or link-local target needs --allow-host)",
-			name, sum.Counters.Outcomes[crawler.OutcomeForbidden])
-	}
 	return nil
 }
 
@@ -419,7 +401,7 @@ func printCrawlCounters(ctx context.Context, st *store.DB, name string, stdout i
 
 // controlCrawl pauses, resumes or shows crawl name.
 func controlCrawl(ctx context.Context, st *store.DB, sub, name, db string, stdout io.Writer) error {
-	if err := crawlExists(ctx, st, name); err != nil {
+	if err := crawler.Exists(ctx, st, name); err != nil {
 		return fmt.Errorf("crawl %s: %w", sub, err)
 	}
 	var err error
@@ -442,18 +424,6 @@ func controlCrawl(ctx context.Context, st *store.DB, sub, name, db string, stdou
 		fmt.Fprintf(stdout, "crawl %s resumed: rerun the crawl command to continue it\n", name)
 	}
 	return printCrawlCounters(ctx, st, name, stdout)
-}
-
-// crawlExists fails when db holds no crawl named name.
-func crawlExists(ctx context.Context, st *store.DB, name string) error {
-	names, err := crawler.Crawls(ctx, st)
-	if err != nil {
-		return err
-	}
-	if slices.Contains(names, name) {
-		return nil
-	}
-	return fmt.Errorf("no crawl named %q: %w", name, store.ErrNotFound)
 }
 
 // runCrawlHarvest prints the harvest-rate table of the three strategies on

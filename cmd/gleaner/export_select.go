@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gleaner/gleaner/crawlcorpus"
 	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/export"
 	"github.com/gleaner/gleaner/monitor"
@@ -54,7 +55,7 @@ func (f *selectFlags) check(opt export.CorpusOptions) error {
 	if f.crawl == "" {
 		return checkKind(f.kind)
 	}
-	if err := crawler.CheckKind(f.kind); err != nil {
+	if err := crawlcorpus.CheckKind(f.kind); err != nil {
 		return fmt.Errorf("%w: --kind: %v", errUsage, err)
 	}
 	return nil
@@ -162,14 +163,14 @@ func (f *selectFlags) selectMonitor(ctx context.Context, db *store.DB, sel monit
 // selectCrawl restricts opt to the pages of the crawl's selected
 // documents.
 func (f *selectFlags) selectCrawl(ctx context.Context, db *store.DB, sel monitor.Selection, opt *export.CorpusOptions) error {
-	if err := crawlExists(ctx, db, f.crawl); err != nil {
+	if err := crawler.Exists(ctx, db, f.crawl); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	docs, err := crawler.Documents(ctx, db, f.crawl, f.kind, sel.MinRelevance)
+	docs, err := crawlcorpus.Documents(ctx, db, f.crawl, f.kind, sel.MinRelevance)
 	if err != nil {
 		return err
 	}
-	opt.SelectDocuments(crawler.Dataset(f.crawl), crawler.Judgements(docs))
+	opt.SelectDocuments(crawler.Dataset(f.crawl), crawlcorpus.Judgements(docs))
 	if len(opt.PageIDs) == 0 {
 		return fmt.Errorf("export: crawl %q: no document of kind %s with relevance %v or more", f.crawl, f.kind, sel.MinRelevance)
 	}

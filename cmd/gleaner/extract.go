@@ -8,31 +8,15 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/heuristics"
 	"github.com/gleaner/gleaner/pageextract"
-	"github.com/gleaner/gleaner/siteextract"
-	"github.com/gleaner/gleaner/store"
 )
 
 // extractPageJSON is one page of the --json output.
 type extractPageJSON = pageextract.Result
 
-type extractRuleJSON struct {
-	Cluster  int     `json:"cluster"`
-	Field    string  `json:"field"`
-	Selector string  `json:"selector"`
-	Support  float64 `json:"support"`
-	Votes    int     `json:"votes"`
-	Voters   int     `json:"voters"`
-}
-
-type extractSiteJSON struct {
-	Site  string            `json:"site"`
-	Run   int64             `json:"run"`
-	Rules []extractRuleJSON `json:"rules"`
-	Pages []extractPageJSON `json:"pages"`
-}
+// extractSiteJSON is one site of the --json output.
+type extractSiteJSON = pageextract.SiteResult
 
 func runExtract(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("extract", stderr)
@@ -96,7 +80,7 @@ func extractStored(ctx context.Context, db, site string, opt heuristics.ExtractO
 	}
 	var out []extractSiteJSON
 	for _, s := range sites {
-		res, err := extractSite(ctx, st, s, opt, stderr)
+		res, err := pageextract.Site(ctx, st, s, opt, func(format string, args ...any) { fmt.Fprintf(stderr, "gleaner extract: "+format+"\n", args...) })
 		if err != nil {
 			return err
 		}
@@ -114,34 +98,6 @@ func extractStored(ctx context.Context, db, site string, opt heuristics.ExtractO
 		}
 	}
 	return st.Close()
-}
-
-// extractSite extracts the pages of one stored site with the site
-// pipeline (siteextract.Site: the latest finished run's templates, the
-// extractions and voted rules stored).
-func extractSite(ctx context.Context, st store.Store, site string, opt heuristics.ExtractOptions, stderr io.Writer) (extractSiteJSON, error) {
-	out := extractSiteJSON{Site: site, Rules: []extractRuleJSON{}, Pages: []extractPageJSON{}}
-	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "gleaner extract: "+format+"\n", args...) }
-	res, err := siteextract.Site(ctx, st, site, siteextract.Options{Extract: opt, Visible: capture.Visible, Logf: logf})
-	if err != nil {
-		return out, err
-	}
-	if res.Run == nil {
-		logf("site %s has no learning run (gleaner learn): single-page extraction only", site)
-	} else {
-		out.Run = res.Run.ID
-	}
-	for _, p := range res.Pages {
-		if p.Err != nil {
-			logf("page %s: %v", p.Name, p.Err)
-		}
-		out.Pages = append(out.Pages, pageextract.FromHeuristics(p.Name, p.Result, p.Err))
-	}
-	ruleClusters, voted := siteextract.VotedRules(res.Rules)
-	for i, r := range voted {
-		out.Rules = append(out.Rules, extractRuleJSON{Cluster: ruleClusters[i], Field: r.Field, Selector: r.Selector, Support: r.Support, Votes: r.Votes, Voters: r.Pages})
-	}
-	return out, nil
 }
 
 func printExtractSite(w io.Writer, s extractSiteJSON) {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
@@ -235,7 +234,7 @@ func monitorRound(ctx context.Context, m *monitor.Monitor, f *monitorFlags, srv 
 	if err := printRound(stdout, line, f.asJSON); err != nil {
 		return err
 	}
-	return appendDocs(f.out, rep.Documents)
+	return monitor.AppendDocuments(f.out, rep.Documents)
 }
 
 // scoreRound scores the round on the fixtures' newsroom.
@@ -280,25 +279,6 @@ func printRound(w io.Writer, line roundLine, asJSON bool) error {
 	}
 	_, err := fmt.Fprintln(w, s)
 	return err
-}
-
-// appendDocs appends documents to a JSONL file ("" for none).
-func appendDocs(path string, docs []monitor.Document) error {
-	if path == "" {
-		return nil
-	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	enc := json.NewEncoder(f)
-	for _, d := range docs {
-		if err := enc.Encode(d); err != nil {
-			f.Close()
-			return fmt.Errorf("write %s: %w", path, err)
-		}
-	}
-	return f.Close()
 }
 
 // runMonitorDocs prints a selection of a monitor's documents as JSONL.

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/gleaner/gleaner/export"
 	"github.com/gleaner/gleaner/store"
@@ -44,21 +43,6 @@ func (w *warcFollowFlags) start(ctx context.Context, st store.Store, dataset str
 	if w.dir == "" {
 		return func() error { return nil }
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() {
-		done <- export.Follow(ctx, st, export.FollowOptions{Dir: w.dir, Dataset: dataset, MaxFileBytes: w.size,
-			WARC: export.WARCOptions{Software: "gleaner"}})
-	}()
-	var once sync.Once
-	var err error
-	return func() error {
-		once.Do(func() {
-			cancel()
-			if err = <-done; err != nil {
-				fmt.Fprintln(stderr, "warc:", err)
-			}
-		})
-		return err
-	}
+	opt := export.FollowOptions{Dir: w.dir, Dataset: dataset, MaxFileBytes: w.size, WARC: export.WARCOptions{Software: "gleaner"}}
+	return export.StartFollow(ctx, st, opt, func(err error) { fmt.Fprintln(stderr, "warc:", err) })
 }

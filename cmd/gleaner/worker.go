@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/gleaner/gleaner/crawler"
@@ -58,42 +57,8 @@ func runWorker(ctx context.Context, args []string, stdout, stderr io.Writer) err
 // workOnAll joins every running crawl, each in its own goroutine, until ctx
 // ends (or, with --exit-idle, until none is running).
 func workOnAll(ctx context.Context, st *store.DB, f workerFlags, stdout, stderr io.Writer) error {
-	var mu sync.Mutex
-	active := map[string]bool{}
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	for {
-		names, err := crawler.RunningCrawls(ctx, st)
-		if err != nil {
-			return err
-		}
-		mu.Lock()
-		for _, n := range names {
-			if active[n] {
-				continue
-			}
-			active[n] = true
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if err := workOn(ctx, st, f, n, stdout, stderr); err != nil && ctx.Err() == nil {
-					fmt.Fprintf(stderr, "gleaner worker: %v\n", err)
-				}
-				// Crawls stopped by a limit keep URLs queued: not joined
-				// again by this process.
-			}()
-		}
-		idle := len(names) == 0
-		mu.Unlock()
-		if idle && f.exitIdle {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(f.poll):
-		}
-	}
+	work := func(ctx context.Context, name string) error { return workOn(ctx, st, f, name, stdout, stderr) }
+	return crawler.WorkOnRunning(ctx, st, f.poll, f.exitIdle, work, func(err error) { fmt.Fprintf(stderr, "gleaner worker: %v\n", err) })
 }
 
 // workOn runs this process as a worker of crawl name until it stops.
@@ -125,5 +90,5 @@ func workOn(ctx context.Context, st *store.DB, f workerFlags, name string, stdou
 	fmt.Fprintf(stdout, "worker of crawl %s (db %s)\n", name, f.db)
 	sum, runErr := c.Run(ctx)
 	printCrawlSummary(stdout, sum)
-	return crawlOutcome(name, sum, runErr)
+	return sum.Err(name, runErr)
 }

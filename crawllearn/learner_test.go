@@ -1,4 +1,4 @@
-package crawler
+package crawllearn
 
 import (
 	"context"
@@ -51,7 +51,7 @@ func TestLearnerReapsKilledRun(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	l := newLearner(db, Config{LearnAt: 2, Logf: t.Logf})
+	l := New(db, Options{LearnAt: 2, Logf: t.Logf})
 	metas, err := db.Pages(ctx, store.PageQuery{Site: site})
 	if err != nil {
 		t.Fatal(err)

@@ -1,23 +1,27 @@
-package crawler
+package crawlcorpus
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gleaner/gleaner/store/frontier"
+)
 
 // TestKindOf names the kind of a crawled page from its outcome and its
 // extraction's page type, and CheckKind accepts exactly the kinds.
 func TestKindOf(t *testing.T) {
 	for _, tc := range []struct {
-		outcome        Outcome
+		outcome        frontier.Outcome
 		pageType, want string
 	}{
-		{OutcomeValidated, "article", KindArticle},
-		{OutcomeValidated, "", KindArticle},
-		{OutcomeValidated, "forum", KindArticle},
-		{OutcomeValidated, "listing", KindHub},
-		{OutcomeValidated, "collection", KindHub},
-		{OutcomeIrrelevant, "article", KindOffTopic},
-		{OutcomeIrrelevant, "listing", KindOffTopic},
-		{OutcomeDuplicate, "article", "duplicate"},
-		{OutcomeLanguage, "", "language"},
+		{frontier.Validated, "article", KindArticle},
+		{frontier.Validated, "", KindArticle},
+		{frontier.Validated, "forum", KindArticle},
+		{frontier.Validated, "listing", KindHub},
+		{frontier.Validated, "collection", KindHub},
+		{frontier.Irrelevant, "article", KindOffTopic},
+		{frontier.Irrelevant, "listing", KindOffTopic},
+		{frontier.Duplicate, "article", "duplicate"},
+		{frontier.Language, "", "language"},
 	} {
 		got := kindOf(tc.outcome, tc.pageType)
 		if got != tc.want {

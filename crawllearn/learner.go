@@ -1,4 +1,10 @@
-package crawler
+// Package crawllearn provides the templates of the sites a crawl visits,
+// learned while it crawls: each page extracted against its template's
+// medoid once its site is learned (sitelearn, siteextract), learning again
+// as a site grows, as jobs run once among a shared crawl's workers, the
+// kept pages extracted again at the end, and the learned body regions as
+// hints for the renderer.
+package crawllearn
 
 import (
 	"context"
@@ -20,7 +26,7 @@ import (
 	"github.com/gleaner/gleaner/treediff"
 )
 
-// learner learns the templates of the crawled sites while crawling and
+// Learner learns the templates of the crawled sites while crawling and
 // extracts each page with its template: sitelearn.Site once a site has
 // LearnAt stored pages, then again each time its page count doubles (it
 // assigns the new pages to the medoids and relearns on drift; doubling keeps
@@ -29,14 +35,14 @@ import (
 // its cluster's medoid, or the medoid's nearest member), the others get the
 // single-page extractor. At the end of the crawl the kept pages are
 // extracted again with the site pipeline (siteextract.Site).
-type learner struct {
+type Learner struct {
 	db  *store.DB
-	cfg Config
+	cfg Options
 
 	// claim, when other workers crawl (and learn) the same sites, takes a
 	// learning job for this process, false when another took it; nil
 	// when the crawl is run alone.
-	claim func(ctx context.Context, site string, kind frontier.JobKind, level int) (bool, error)
+	claim ClaimFunc
 
 	mu    sync.Mutex
 	sites map[string]*siteState
@@ -59,13 +65,35 @@ type siteState struct {
 	synced  time.Time // shared: when pages and run were last read from the store
 }
 
-func newLearner(db *store.DB, cfg Config) *learner {
-	return &learner{db: db, cfg: cfg, sites: map[string]*siteState{}}
+// Options are what a crawl's configuration tells its learner.
+type Options struct {
+	// LearnAt is how many stored pages a site needs before its templates
+	// are learned; negative: never.
+	LearnAt int
+	// Seed drives the randomised steps of template learning.
+	Seed int64
+	// Logf receives one line per notable event (nil: none).
+	Logf func(format string, args ...any)
 }
 
-func (l *learner) load(ctx context.Context) error { return nil }
+// ClaimFunc takes a learning job of a shared crawl (a site's learning at
+// a level, or its end-of-crawl learning) for this process: false when
+// another worker took it.
+type ClaimFunc func(ctx context.Context, site string, kind frontier.JobKind, level int) (bool, error)
 
-func (l *learner) site(name string) *siteState {
+// New returns the learner of a crawl over db.
+func New(db *store.DB, opt Options) *Learner {
+	if opt.Logf == nil {
+		opt.Logf = func(string, ...any) {}
+	}
+	return &Learner{db: db, cfg: opt, sites: map[string]*siteState{}}
+}
+
+// Share makes the learner one of a shared crawl's workers: learning at
+// each level, and at the end, is a job claim takes for one worker.
+func (l *Learner) Share(claim ClaimFunc) { l.claim = claim }
+
+func (l *Learner) site(name string) *siteState {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s := l.sites[name]
@@ -77,7 +105,7 @@ func (l *learner) site(name string) *siteState {
 }
 
 // useRun loads a finished run's templates (memberships, medoids, rules).
-func (l *learner) useRun(ctx context.Context, s *siteState, run *store.Run) error {
+func (l *Learner) useRun(ctx context.Context, s *siteState, run *store.Run) error {
 	tpl, err := siteextract.TemplatesOf(ctx, l.db, run)
 	if err != nil {
 		return err
@@ -91,7 +119,7 @@ func (l *learner) useRun(ctx context.Context, s *siteState, run *store.Run) erro
 }
 
 // prepare loads a site's state once: its stored page count and latest run.
-func (l *learner) prepare(ctx context.Context, site string, s *siteState) error {
+func (l *Learner) prepare(ctx context.Context, site string, s *siteState) error {
 	if s.loaded {
 		return nil
 	}
@@ -123,7 +151,7 @@ func (l *learner) prepare(ctx context.Context, site string, s *siteState) error 
 	return nil
 }
 
-func (l *learner) learnSite(ctx context.Context, site string, s *siteState) error {
+func (l *Learner) learnSite(ctx context.Context, site string, s *siteState) error {
 	sr, err := sitelearn.Site(ctx, l.db, site, sitelearn.Options{Options: cluster.Options{Seed: l.cfg.Seed}})
 	if err != nil {
 		return err
@@ -137,9 +165,9 @@ func (l *learner) learnSite(ctx context.Context, site string, s *siteState) erro
 	return nil
 }
 
-// extract learns the page's site when due and extracts the page. It
+// Extract learns the page's site when due and extracts the page. It
 // returns the run whose templates were used (0 for none).
-func (l *learner) extract(ctx context.Context, sp *store.Page, tree *treediff.Tree) (singlepage.Result, int64, error) {
+func (l *Learner) Extract(ctx context.Context, sp *store.Page, tree *treediff.Tree) (singlepage.Result, int64, error) {
 	s := l.site(sp.Site)
 	s.mu.Lock()
 	in, runID, err := l.input(ctx, sp, tree, s)
@@ -155,7 +183,7 @@ func (l *learner) extract(ctx context.Context, sp *store.Page, tree *treediff.Tr
 
 // input prepares the extraction of sp on its site's templates, learning
 // them when due; s.mu is held.
-func (l *learner) input(ctx context.Context, sp *store.Page, tree *treediff.Tree, s *siteState) (heuristics.Input, int64, error) {
+func (l *Learner) input(ctx context.Context, sp *store.Page, tree *treediff.Tree, s *siteState) (heuristics.Input, int64, error) {
 	if err := l.prepare(ctx, sp.Site, s); err != nil {
 		return heuristics.Input{}, 0, err
 	}
@@ -209,7 +237,7 @@ func extractCtx(ctx context.Context, in heuristics.Input, opt heuristics.Extract
 	}
 }
 
-func (l *learner) medoidTree(ctx context.Context, s *siteState, id int64) (*treediff.Tree, error) {
+func (l *Learner) medoidTree(ctx context.Context, s *siteState, id int64) (*treediff.Tree, error) {
 	if t := s.trees[id]; t != nil {
 		return t, nil
 	}
@@ -230,7 +258,7 @@ func (l *learner) medoidTree(ctx context.Context, s *siteState, id int64) (*tree
 
 // visible is which elements of a stored page the browser showed, nil when
 // its capture has no (readable) layout: extraction then reads them all.
-func (l *learner) visible(p *store.Page) func(*treediff.Node) bool {
+func (l *Learner) visible(p *store.Page) func(*treediff.Node) bool {
 	v, err := capture.Visible(p)
 	if err != nil {
 		l.cfg.Logf("layout ignored: %v", err)
@@ -238,17 +266,13 @@ func (l *learner) visible(p *store.Page) func(*treediff.Node) bool {
 	return v
 }
 
-// finish brings each crawled site's templates up to date with all its pages
-// and extracts the crawl's kept pages again with them (pair diff against
+// Finish brings the templates of the sites of the crawl's kept pages ids
+// up to date with all their pages and extracts those pages again with them (pair diff against
 // the medoid, cluster rules voted among the pages), storing the
 // extractions and rules of the run.
-func (l *learner) finish(ctx context.Context, c *Crawler) error {
+func (l *Learner) Finish(ctx context.Context, ids []int64) error {
 	if l.cfg.LearnAt < 0 {
 		return nil
-	}
-	ids, err := c.crawl.KeptPages(ctx)
-	if err != nil {
-		return err
 	}
 	bySite, err := l.pagesBySite(ctx, ids)
 	if err != nil {
@@ -268,7 +292,7 @@ func (l *learner) finish(ctx context.Context, c *Crawler) error {
 }
 
 // pagesBySite groups stored pages' ids by site.
-func (l *learner) pagesBySite(ctx context.Context, ids []int64) (map[string][]int64, error) {
+func (l *Learner) pagesBySite(ctx context.Context, ids []int64) (map[string][]int64, error) {
 	bySite := map[string][]int64{}
 	for start := 0; start < len(ids); start += 200 {
 		metas, err := l.db.Pages(ctx, store.PageQuery{IDs: ids[start:min(start+200, len(ids))]})
@@ -286,7 +310,7 @@ func (l *learner) pagesBySite(ctx context.Context, ids []int64) (map[string][]in
 // job of its page count: once per site and page count, whichever worker
 // stops last. A site's failure is logged; only a store failure to claim
 // the job, or the end of ctx, is an error.
-func (l *learner) finishOnce(ctx context.Context, site string, ids []int64) error {
+func (l *Learner) finishOnce(ctx context.Context, site string, ids []int64) error {
 	if l.claim != nil {
 		if ok, err := l.claim(ctx, site, frontier.FinalJob, len(ids)); err != nil || !ok {
 			return err
@@ -305,7 +329,7 @@ func (l *learner) finishOnce(ctx context.Context, site string, ids []int64) erro
 	return nil
 }
 
-func (l *learner) finishSite(ctx context.Context, site string, s *siteState, ids []int64) error {
+func (l *Learner) finishSite(ctx context.Context, site string, s *siteState, ids []int64) error {
 	if err := l.prepare(ctx, site, s); err != nil {
 		return err
 	}
@@ -329,7 +353,7 @@ func (l *learner) finishSite(ctx context.Context, site string, s *siteState, ids
 
 // sync, in a shared crawl, reads what the other workers did to a site: its
 // stored page count and its latest learning run (at most every 2 seconds).
-func (l *learner) sync(ctx context.Context, site string, s *siteState) error {
+func (l *Learner) sync(ctx context.Context, site string, s *siteState) error {
 	if l.claim == nil || time.Since(s.synced) < 2*time.Second {
 		return nil
 	}
@@ -355,7 +379,7 @@ func (l *learner) sync(ctx context.Context, site string, s *siteState) error {
 // a shared crawl, learning at each level (LearnAt pages, then each
 // doubling) is a job that runs once, on whichever worker claims it first —
 // the others read its run (sync).
-func (l *learner) due(ctx context.Context, site string, s *siteState) bool {
+func (l *Learner) due(ctx context.Context, site string, s *siteState) bool {
 	if l.claim == nil {
 		return true
 	}

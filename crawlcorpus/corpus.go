@@ -1,4 +1,9 @@
-package crawler
+// Package crawlcorpus provides what a finished crawl leaves: its documents
+// (each page with its latest extraction, the kind the crawl took it for,
+// its relevance and template), the corpus as JSON Lines and the hyperlink
+// graph. "gleaner export --crawl", "gleaner crawl --corpus/--graph", the
+// dashboard and the fixture scores read a crawl through it.
+package crawlcorpus
 
 import (
 	"context"
@@ -50,7 +55,7 @@ func WriteGraph(ctx context.Context, db *store.DB, name string, csvOut, graphML 
 		}
 	}
 	if graphML != nil {
-		fetched, err := Fetched(ctx, db, name)
+		fetched, err := fetchOrder(ctx, db, name)
 		if err != nil {
 			return 0, err
 		}
@@ -103,11 +108,11 @@ const (
 
 // kindOf is the kind of a page of outcome outcome whose extraction gave
 // pageType.
-func kindOf(outcome Outcome, pageType string) string {
+func kindOf(outcome frontier.Outcome, pageType string) string {
 	switch {
-	case outcome == OutcomeIrrelevant:
+	case outcome == frontier.Irrelevant:
 		return KindOffTopic
-	case outcome != OutcomeValidated:
+	case outcome != frontier.Validated:
 		return outcome.String()
 	case pageType == "listing" || pageType == "collection":
 		return KindHub
@@ -121,7 +126,7 @@ func CheckKind(kind string) error {
 	case KindArticle, KindHub, KindOffTopic, KindAll:
 		return nil
 	}
-	if o := Outcome(kind); o.Fetched() && !o.Kept() {
+	if o := frontier.Outcome(kind); o.Fetched() && !o.Kept() {
 		return nil
 	}
 	return fmt.Errorf("crawl document kind %q: want %s, %s, %s, %s or an outcome (duplicate, language…)", kind, KindArticle, KindHub, KindOffTopic, KindAll)
@@ -130,7 +135,7 @@ func CheckKind(kind string) error {
 // Corpus returns the validated documents of crawl name in fetch order with
 // their latest extraction.
 func Corpus(ctx context.Context, db *store.DB, name string) ([]Document, error) {
-	return documents(ctx, db, name, func(f FetchedURL) bool { return f.Outcome == OutcomeValidated })
+	return documents(ctx, db, name, func(f frontier.FetchedURL) bool { return f.Outcome == frontier.Validated })
 }
 
 // Documents returns the documents of crawl name of kind kind ("" for
@@ -144,7 +149,7 @@ func Documents(ctx context.Context, db *store.DB, name, kind string, minRelevanc
 	if err := CheckKind(kind); err != nil {
 		return nil, err
 	}
-	docs, err := documents(ctx, db, name, func(f FetchedURL) bool { return f.Score >= minRelevance })
+	docs, err := documents(ctx, db, name, func(f frontier.FetchedURL) bool { return f.Score >= minRelevance })
 	if err != nil || kind == KindAll {
 		return docs, err
 	}
@@ -159,8 +164,8 @@ func Documents(ctx context.Context, db *store.DB, name, kind string, minRelevanc
 
 // documents returns the crawl's fetched pages that keep selects and that
 // have an extraction, as documents.
-func documents(ctx context.Context, db *store.DB, name string, keep func(FetchedURL) bool) ([]Document, error) {
-	fetched, err := Fetched(ctx, db, name)
+func documents(ctx context.Context, db *store.DB, name string, keep func(frontier.FetchedURL) bool) ([]Document, error) {
+	fetched, err := fetchOrder(ctx, db, name)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +188,7 @@ func documents(ctx context.Context, db *store.DB, name string, keep func(Fetched
 
 // document is the fetched page f with its latest extraction; false when it
 // has none.
-func document(ctx context.Context, db *store.DB, f FetchedURL, tpl *templates) (Document, bool, error) {
+func document(ctx context.Context, db *store.DB, f frontier.FetchedURL, tpl *templates) (Document, bool, error) {
 	xs, err := db.Extractions(ctx, store.ExtractionQuery{PageID: f.PageID})
 	if err != nil || len(xs) == 0 {
 		return Document{}, false, err
@@ -297,4 +302,15 @@ func WriteGraphFiles(ctx context.Context, db *store.DB, name, dir string) (int, 
 		})
 	})
 	return n, err
+}
+
+// fetchOrder lists the URLs crawl name requested, in fetch order
+// (crawler.Fetched; read from the frontier here so that the crawler's
+// tests can read a crawl's corpus through this package).
+func fetchOrder(ctx context.Context, db *store.DB, name string) ([]frontier.FetchedURL, error) {
+	fs, err := frontier.Open(ctx, db)
+	if err != nil {
+		return nil, fmt.Errorf("crawler tables: %w", err)
+	}
+	return fs.Fetched(ctx, name)
 }
