@@ -38,13 +38,15 @@ func (w *warcFollowFlags) check(record bool) error {
 
 // start follows dataset in st into the WARC folder until the returned
 // stop is called; stop waits for the last file to be closed (call it
-// before closing st) and returns Follow's error. Without --warc it does
-// nothing.
+// after the engine that writes has returned, before closing st) and
+// returns Follow's error. Without --warc it does nothing. Only stop ends
+// Follow, not ctx: when ctx ends Follow writes every page seen as final,
+// which holds only once the engine's last transaction has committed.
 func (w *warcFollowFlags) start(ctx context.Context, st store.Store, dataset string, stderr io.Writer) (stop func() error) {
 	if w.dir == "" {
 		return func() error { return nil }
 	}
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan error, 1)
 	go func() {
 		done <- export.Follow(ctx, st, export.FollowOptions{Dir: w.dir, Dataset: dataset, MaxFileBytes: w.size,
