@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -36,31 +37,45 @@ func (w *warcFollowFlags) check(record bool) error {
 	return nil
 }
 
-// start follows dataset in st into the WARC folder until the returned
-// stop is called; stop waits for the last file to be closed (call it
-// after the engine that writes has returned, before closing st) and
-// returns Follow's error. Without --warc it does nothing. Only stop ends
-// Follow, not ctx: when ctx ends Follow writes every page seen as final,
-// which holds only once the engine's last transaction has committed.
-func (w *warcFollowFlags) start(ctx context.Context, st store.Store, dataset string, stderr io.Writer) (stop func() error) {
+// start follows datasets in st into the WARC folder until the returned
+// stop is called (one Follow per dataset, each with its own file names);
+// stop waits for the last files to be closed (call it after the engine
+// that writes has returned, before closing st) and returns the first
+// Follow's error. Without --warc it does nothing. Only stop ends Follow,
+// not ctx: when ctx ends Follow writes every page seen as final, which
+// holds only once the engine's last transaction has committed.
+func (w *warcFollowFlags) start(ctx context.Context, st store.Store, stderr io.Writer, datasets ...string) (stop func() error) {
 	if w.dir == "" {
 		return func() error { return nil }
 	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan error, 1)
-	go func() {
-		done <- export.Follow(ctx, st, export.FollowOptions{Dir: w.dir, Dataset: dataset, MaxFileBytes: w.size,
-			WARC: export.WARCOptions{Software: "gleaner"}})
-	}()
+	done := make(chan error, len(datasets))
+	for _, ds := range datasets {
+		go func() {
+			done <- export.Follow(ctx, st, export.FollowOptions{Dir: w.dir, Dataset: ds, MaxFileBytes: w.size,
+				WARC: export.WARCOptions{Software: "gleaner"}})
+		}()
+	}
 	var once sync.Once
 	var err error
 	return func() error {
 		once.Do(func() {
 			cancel()
-			if err = <-done; err != nil {
-				fmt.Fprintln(stderr, "warc:", err)
-			}
+			err = w.wait(done, len(datasets), stderr)
 		})
 		return err
 	}
+}
+
+// wait waits for n Follows to return on done, prints their errors and
+// returns the first.
+func (w *warcFollowFlags) wait(done <-chan error, n int, stderr io.Writer) error {
+	var first error
+	for range n {
+		if err := <-done; err != nil {
+			fmt.Fprintln(stderr, "warc:", err)
+			first = cmp.Or(first, err)
+		}
+	}
+	return first
 }
