@@ -45,8 +45,9 @@ const followBatch = 32
 // store commits them, until ctx ends: then it writes the pages committed
 // so far, closes its file and returns. It leaves the engine that fetches
 // alone: it reads what the store holds, in ID order (a page's exchanges
-// are committed with it), and only those with exchanges (see WARC: requests and responses as served,
-// the DOM as a conversion record; no text, which is extracted later).
+// are committed with it), and only those with exchanges (see WARC:
+// requests and responses as served, the DOM as a conversion record; no
+// text, which is extracted later).
 //
 // Files are written as the IIPC guidelines ask: a gzip member per record,
 // rolled at MaxFileBytes. Each is written under a temporary name

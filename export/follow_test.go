@@ -3,6 +3,7 @@ package export
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -217,5 +218,35 @@ func copyFinished(t *testing.T, dir, to string) {
 		if err := os.WriteFile(filepath.Join(to, filepath.Base(n)), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestFollowSettle moves the mark past the pages seen before the cutoff
+// and keeps only the pages above it, so that what Follow looks at again
+// stays bounded by what it saw within Settle.
+func TestFollowSettle(t *testing.T) {
+	now := time.Now()
+	old, fresh := now.Add(-2*time.Minute), now
+	for _, tc := range []struct {
+		name   string
+		after  int64
+		recent map[int64]time.Time
+		mark   int64
+		left   []int64
+	}{
+		{"none seen", 4, map[int64]time.Time{}, 4, nil},
+		{"all fresh", 4, map[int64]time.Time{5: fresh, 7: fresh}, 4, []int64{5, 7}},
+		{"old below fresh", 4, map[int64]time.Time{5: old, 6: fresh, 9: fresh}, 5, []int64{6, 9}},
+		{"fresh below old", 4, map[int64]time.Time{5: fresh, 8: old, 9: fresh}, 8, []int64{9}},
+		{"all old", 4, map[int64]time.Time{5: old, 8: old}, 8, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &follower{after: tc.after, recent: tc.recent}
+			f.settle(now.Add(-time.Minute))
+			left := slices.Sorted(maps.Keys(f.recent))
+			if f.after != tc.mark || !slices.Equal(left, tc.left) {
+				t.Errorf("mark %d, left %v; want %d, %v", f.after, left, tc.mark, tc.left)
+			}
+		})
 	}
 }
