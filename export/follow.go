@@ -2,11 +2,13 @@ package export
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +28,12 @@ type FollowOptions struct {
 	MaxFileBytes int64
 	// Every is the time between two looks at the store (default 1 s).
 	Every time.Duration
+	// Settle is how long after a page is seen Follow still looks for
+	// pages with lower IDs that commit later (default 1 min): on
+	// PostgreSQL with several writers a page's ID is drawn before its
+	// transaction commits, so pages appear out of ID order. It should
+	// exceed the longest write transaction.
+	Settle time.Duration
 	// WARC configures the records; Crawl defaults to Dataset.
 	WARC WARCOptions
 }
@@ -36,18 +44,26 @@ const followBatch = 32
 // Follow writes the recorded pages of a dataset to WARC files in Dir as the
 // store commits them, until ctx ends: then it writes the pages committed
 // so far, closes its file and returns. It leaves the engine that fetches
-// alone: it reads what the store holds, the pages after the last one
-// written, in ID order (a page's exchanges are committed with it), and
-// only those with exchanges (see WARC: requests and responses as served,
-// the DOM as a conversion record; no text, which is extracted later).
+// alone: it reads what the store holds, in ID order (a page's exchanges
+// are committed with it), and only those with exchanges (see WARC:
+// requests and responses as served, the DOM as a conversion record; no
+// text, which is extracted later).
 //
 // Files are written as the IIPC guidelines ask: a gzip member per record,
 // rolled at MaxFileBytes. Each is written under a temporary name
 // (PREFIX-NNNNN.open) and renamed when closed, so that a process killed
 // at any point leaves complete .warc.gz files and at most one partial
-// .open file. A finished file's name holds the ID of its last page
+// .open file.
+//
+// No committed page is skipped, though pages may commit out of ID order:
+// Follow keeps a mark below which every page is written, and looks again
+// above it at each turn, writing the pages it has not written yet. The
+// mark passes a page once that page was seen Settle ago; when ctx ends
+// (the engine that writes having stopped) it passes every page seen. A
+// finished file's name holds the mark at its closing
 // (PREFIX-NNNNN-pID.warc.gz): a later Follow on the same Dir and dataset
-// removes the partial file and goes on after that page.
+// removes the partial file and goes on above that mark, so that after a
+// kill the pages above it are written again rather than lost.
 func Follow(ctx context.Context, st store.Store, opt FollowOptions) error {
 	f, err := newFollower(st, opt)
 	if err != nil {
@@ -73,13 +89,14 @@ type follower struct {
 	st     store.Store
 	opt    FollowOptions
 	prefix string
-	seq    int   // of the next file
-	after  int64 // the last page written
+	seq    int                 // of the next file
+	after  int64               // the mark: every page up to this ID is written
+	recent map[int64]time.Time // pages above the mark written, when seen
 	seen   map[string]seenPayload
+	named  string // the last finished file, to carry a mark moved at finish
 	file   *os.File
 	buf    *bufio.Writer
 	w      *WARC
-	last   int64 // the last page in the open file
 }
 
 // newFollower checks opt and resumes after the files already in Dir.
@@ -93,13 +110,17 @@ func newFollower(st store.Store, opt FollowOptions) (*follower, error) {
 	if opt.Every <= 0 {
 		opt.Every = time.Second
 	}
+	if opt.Settle <= 0 {
+		opt.Settle = time.Minute
+	}
 	if opt.WARC.Crawl == "" {
 		opt.WARC.Crawl = opt.Dataset
 	}
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("warc follow: %w", err)
 	}
-	f := &follower{st: st, opt: opt, prefix: filePrefix(opt.Dataset), seen: map[string]seenPayload{}}
+	f := &follower{st: st, opt: opt, prefix: filePrefix(opt.Dataset), seen: map[string]seenPayload{},
+		recent: map[int64]time.Time{}}
 	if err := f.resume(); err != nil {
 		return nil, err
 	}
@@ -138,25 +159,71 @@ func (f *follower) resume() error {
 		}
 		seq, _ := strconv.Atoi(m[1])
 		last, _ := strconv.ParseInt(m[2], 10, 64)
+		if seq >= f.seq {
+			f.named = e.Name()
+		}
 		f.seq, f.after = max(f.seq, seq+1), max(f.after, last)
 	}
 	return nil
 }
 
-// drain writes the pages committed after the last one written.
+// drain writes the pages committed above the mark not written yet, then
+// moves the mark past the pages seen Settle ago.
 func (f *follower) drain(ctx context.Context) error {
-	for {
-		pages, err := f.st.Pages(ctx, store.PageQuery{Dataset: f.opt.Dataset, AfterID: f.after, Limit: followBatch, WithContent: true})
+	for cursor := f.after; ; {
+		listed, err := f.st.Pages(ctx, store.PageQuery{Dataset: f.opt.Dataset, AfterID: cursor, Limit: followBatch})
 		if err != nil {
 			return fmt.Errorf("warc follow: %w", err)
 		}
-		for _, p := range pages {
-			if err := f.page(ctx, p); err != nil {
-				return err
-			}
+		if err := f.writeNew(ctx, listed); err != nil {
+			return err
 		}
-		if len(pages) < followBatch {
-			return nil
+		if len(listed) < followBatch {
+			break
+		}
+		cursor = listed[len(listed)-1].ID
+	}
+	f.settle(time.Now().Add(-f.opt.Settle))
+	return nil
+}
+
+// writeNew loads and writes the pages of listed (metadata only) not
+// written yet, in ID order.
+func (f *follower) writeNew(ctx context.Context, listed []*store.Page) error {
+	var ids []int64
+	for _, p := range listed {
+		if _, done := f.recent[p.ID]; !done {
+			ids = append(ids, p.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	pages, err := f.st.Pages(ctx, store.PageQuery{Dataset: f.opt.Dataset, IDs: ids, WithContent: true})
+	if err != nil {
+		return fmt.Errorf("warc follow: %w", err)
+	}
+	slices.SortFunc(pages, func(a, b *store.Page) int { return cmp.Compare(a.ID, b.ID) })
+	for _, p := range pages {
+		if err := f.page(ctx, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// settle moves the mark to the highest page seen before cutoff: a page
+// with a lower ID still uncommitted by then is taken to be none (its
+// transaction rolled back, or it belongs to another dataset).
+func (f *follower) settle(cutoff time.Time) {
+	for id, at := range f.recent {
+		if !at.After(cutoff) {
+			f.after = max(f.after, id)
+		}
+	}
+	for id := range f.recent {
+		if id <= f.after {
+			delete(f.recent, id)
 		}
 	}
 }
@@ -173,7 +240,7 @@ func (f *follower) page(ctx context.Context, p *store.Page) error {
 			return err
 		}
 	}
-	f.after = p.ID
+	f.recent[p.ID] = time.Now()
 	if f.w != nil && f.w.Offset() >= f.opt.MaxFileBytes {
 		return f.closeFile()
 	}
@@ -195,7 +262,6 @@ func (f *follower) write(p *store.Page, xs []store.Exchange) error {
 	if err := f.w.WritePage(page); err != nil {
 		return err
 	}
-	f.last = p.ID
 	return nil
 }
 
@@ -231,16 +297,42 @@ func (f *follower) closeFile() error {
 		err = cerr
 	}
 	tmp := f.tempName(f.seq)
-	final := filepath.Join(f.opt.Dir, fmt.Sprintf("%s-%05d-p%d.warc.gz", f.prefix, f.seq, f.last))
 	if err == nil {
-		err = os.Rename(tmp, final)
+		err = f.rename(tmp, f.seq)
 	}
 	f.file, f.buf, f.w = nil, nil, nil
 	f.seq++
 	if err != nil {
 		return fmt.Errorf("warc follow: %s: %w", tmp, err)
 	}
+	return nil
+}
+
+// finalName is the name of finished file seq, holding the mark.
+func (f *follower) finalName(seq int) string {
+	return fmt.Sprintf("%s-%05d-p%d.warc.gz", f.prefix, seq, f.after)
+}
+
+// rename gives the file at path its finished name as file seq, durably.
+func (f *follower) rename(path string, seq int) error {
+	name := f.finalName(seq)
+	if err := os.Rename(path, filepath.Join(f.opt.Dir, name)); err != nil {
+		return err
+	}
+	f.named = name
 	return syncDir(f.opt.Dir)
+}
+
+// renameLast carries the mark into the last finished file's name when it
+// moved after that file was closed and no file is open.
+func (f *follower) renameLast() error {
+	if f.named == "" || f.named == f.finalName(f.seq-1) {
+		return nil
+	}
+	if err := f.rename(filepath.Join(f.opt.Dir, f.named), f.seq-1); err != nil {
+		return fmt.Errorf("warc follow: %s: %w", f.named, err)
+	}
+	return nil
 }
 
 // syncDir makes a rename in dir durable.
@@ -256,8 +348,10 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// finish writes what the store committed until now, then closes the open
-// file: the store stays open until Follow returns.
+// finish writes what the store committed until now, moves the mark past
+// every page seen (the engine that writes has stopped: nothing below will
+// commit later), then closes the open file: the store stays open until
+// Follow returns.
 func (f *follower) finish() error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -265,8 +359,9 @@ func (f *follower) finish() error {
 		f.abandon()
 		return err
 	}
+	f.settle(time.Now())
 	if f.w == nil {
-		return nil
+		return f.renameLast()
 	}
 	return f.closeFile()
 }

@@ -3,10 +3,13 @@ package export
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,6 +30,12 @@ func followPage(i int) *store.Page {
 // runFollow follows dataset crawl:f into dir while add puts pages, then
 // stops it and returns its error.
 func runFollow(t *testing.T, st store.Store, dir string, add func()) error {
+	t.Helper()
+	return runFollowWith(t, st, dir, add)
+}
+
+// runFollowWith is runFollow on any store.
+func runFollowWith(t *testing.T, st store.Store, dir string, add func()) error {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -117,5 +126,127 @@ func TestFollow(t *testing.T) {
 	}
 	if err := Follow(ctx, st, FollowOptions{Dataset: "crawl:f"}); err == nil {
 		t.Error("Follow without a folder: no error")
+	}
+}
+
+// lateStore is a real store whose readers do not see the pages in hidden
+// yet: what PostgreSQL shows while the transaction that wrote a page with
+// a lower ID is still open and one with a higher ID has committed.
+type lateStore struct {
+	store.Store
+	mu     sync.Mutex
+	hidden map[int64]bool
+}
+
+func (s *lateStore) Pages(ctx context.Context, q store.PageQuery) ([]*store.Page, error) {
+	pages, err := s.Store.Pages(ctx, q)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.DeleteFunc(pages, func(p *store.Page) bool { return s.hidden[p.ID] }), err
+}
+
+// commit makes page id visible.
+func (s *lateStore) commit(id int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.hidden, id)
+}
+
+// TestFollowOutOfOrder commits a page after pages with higher IDs while
+// Follow runs: it is written, whether it commits while Follow runs (every
+// page once) or only after Follow was killed (the files a kill leaves
+// name a mark below it; the pages above the mark may be written twice,
+// none is lost).
+func TestFollowOutOfOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		kill bool // the late page commits after Follow was killed
+	}{{"while running", false}, {"after a kill", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			db, err := store.Open(ctx, filepath.Join(t.TempDir(), "g.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			st := &lateStore{Store: db, hidden: map[int64]bool{}}
+			pages := []*store.Page{followPage(0), followPage(1), followPage(2)}
+			if err := db.PutPages(ctx, pages[:1]); err != nil {
+				t.Fatal(err)
+			}
+			st.hidden[pages[0].ID] = true // its transaction is still open
+			dir, killed := t.TempDir(), t.TempDir()
+			err = runFollowWith(t, st, dir, func() {
+				if err := db.PutPages(ctx, pages[1:]); err != nil {
+					t.Error(err)
+				}
+				time.Sleep(50 * time.Millisecond) // the higher IDs written first
+				copyFinished(t, dir, killed)      // what a kill now would leave
+				st.commit(pages[0].ID)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"http://news.example/a0", "http://news.example/a1", "http://news.example/a2"}
+			if tc.kill {
+				dir = killed
+				if err := runFollowWith(t, st, dir, func() {}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, uris := followed(t, dir)
+			got := slices.Compact(slices.Sorted(slices.Values(uris)))
+			if !slices.Equal(got, want) || !tc.kill && len(uris) != len(want) {
+				t.Errorf("responses %v, want each of %v (once without a kill)", uris, want)
+			}
+		})
+	}
+}
+
+// copyFinished copies the finished WARC files of dir into to.
+func copyFinished(t *testing.T, dir, to string) {
+	t.Helper()
+	names, _ := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
+	if len(names) == 0 {
+		t.Fatalf("no finished file in %s", dir)
+	}
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, filepath.Base(n)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestFollowSettle moves the mark past the pages seen before the cutoff
+// and keeps only the pages above it, so that what Follow looks at again
+// stays bounded by what it saw within Settle.
+func TestFollowSettle(t *testing.T) {
+	now := time.Now()
+	old, fresh := now.Add(-2*time.Minute), now
+	for _, tc := range []struct {
+		name   string
+		after  int64
+		recent map[int64]time.Time
+		mark   int64
+		left   []int64
+	}{
+		{"none seen", 4, map[int64]time.Time{}, 4, nil},
+		{"all fresh", 4, map[int64]time.Time{5: fresh, 7: fresh}, 4, []int64{5, 7}},
+		{"old below fresh", 4, map[int64]time.Time{5: old, 6: fresh, 9: fresh}, 5, []int64{6, 9}},
+		{"fresh below old", 4, map[int64]time.Time{5: fresh, 8: old, 9: fresh}, 8, []int64{9}},
+		{"all old", 4, map[int64]time.Time{5: old, 8: old}, 8, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &follower{after: tc.after, recent: tc.recent}
+			f.settle(now.Add(-time.Minute))
+			left := slices.Sorted(maps.Keys(f.recent))
+			if f.after != tc.mark || !slices.Equal(left, tc.left) {
+				t.Errorf("mark %d, left %v; want %d, %v", f.after, left, tc.mark, tc.left)
+			}
+		})
 	}
 }

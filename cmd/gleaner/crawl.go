@@ -256,7 +256,7 @@ func crawlAndReport(ctx context.Context, st *store.DB, cfg crawler.Config, f *cr
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	fmt.Fprintf(stdout, "crawl %s: %d seeds, strategy %s, db %s\n", cfg.Name, len(cfg.Seeds), cmp.Or(cfg.Strategy, "opic"), f.db)
-	stopWARC := f.warc.start(ctx, st, crawler.Dataset(cfg.Name), stderr)
+	stopWARC := f.warc.start(ctx, st, stderr, crawler.Dataset(cfg.Name))
 	defer stopWARC()
 	sum, runErr := c.Run(ctx)
 	prog.Done()

@@ -140,7 +140,7 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	stopWARC := f.warc.start(ctx, db, monitor.Dataset(f.name), stderr)
+	stopWARC := f.warc.start(ctx, db, stderr, monitor.Dataset(f.name), monitor.HubDataset(f.name))
 	defer stopWARC()
 	if err := monitorLoop(ctx, m, f, srv, stdout); err != nil {
 		return err

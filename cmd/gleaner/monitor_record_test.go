@@ -83,6 +83,33 @@ func checkMonitorExchanges(t *testing.T, path string) (pages, subresources int) 
 	return pages, subresources
 }
 
+// checkStoredArchived checks that every page the monitor stored with
+// exchanges, articles and hubs, is among the archived responses got, and
+// that hubs were stored.
+func checkStoredArchived(t *testing.T, path string, got map[string]bool) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, ds := range []string{monitor.Dataset("default"), monitor.HubDataset("default")} {
+		ps, err := st.Pages(ctx, store.PageQuery{Dataset: ds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ps) == 0 {
+			t.Errorf("no page stored in %s", ds)
+		}
+		for _, p := range ps {
+			if !got[p.URL] {
+				t.Errorf("%s (%s): stored, not archived", p.URL, ds)
+			}
+		}
+	}
+}
+
 // waczRecordTypes reads the WARC files of a WACZ (checking their
 // digests) and counts their records by type.
 func waczRecordTypes(t *testing.T, path string) map[string]int {
@@ -132,6 +159,7 @@ func TestMonitorWARC(t *testing.T) {
 	if len(files) < 2 || len(got) == 0 {
 		t.Errorf("%d files, %d responses", len(files), len(got))
 	}
+	checkStoredArchived(t, db, got)
 	// The files packaged as they are: one WACZ that replay tools open.
 	pkg := filepath.Join(t.TempDir(), "monitor.wacz")
 	if code, stdout, stderr := exportCmd(append([]string{"export", "pack", "--out", pkg}, files...)...); code != 0 || !strings.Contains(stdout, "packed") {

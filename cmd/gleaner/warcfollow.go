@@ -35,14 +35,14 @@ func (w *warcFollowFlags) check(record bool) error {
 	return nil
 }
 
-// start follows dataset in st into the WARC folder until the returned
-// stop is called; stop waits for the last file to be closed (call it
-// before closing st) and returns Follow's error. Without --warc it does
+// start follows datasets in st into the WARC folder until the returned
+// stop is called (export.StartFollow: call stop after the engine that
+// writes has returned, before closing st). Without --warc it does
 // nothing.
-func (w *warcFollowFlags) start(ctx context.Context, st store.Store, dataset string, stderr io.Writer) (stop func() error) {
+func (w *warcFollowFlags) start(ctx context.Context, st store.Store, stderr io.Writer, datasets ...string) (stop func() error) {
 	if w.dir == "" {
 		return func() error { return nil }
 	}
-	opt := export.FollowOptions{Dir: w.dir, Dataset: dataset, MaxFileBytes: w.size, WARC: export.WARCOptions{Software: "gleaner"}}
-	return export.StartFollow(ctx, st, opt, func(err error) { fmt.Fprintln(stderr, "warc:", err) })
+	opt := export.FollowOptions{Dir: w.dir, MaxFileBytes: w.size, WARC: export.WARCOptions{Software: "gleaner"}}
+	return export.StartFollow(ctx, st, opt, datasets, func(err error) { fmt.Fprintln(stderr, "warc:", err) })
 }
