@@ -9,12 +9,12 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/internal/shareddata"
+	"github.com/gleaner/gleaner/process"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -66,15 +66,6 @@ func perturbedSite(tb testing.TB, n int) []Page {
 	return pages
 }
 
-// cpuTime is the user and system CPU time of the process so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // BenchmarkLearn learns one site of n pages from scratch (no cache). The
 // TEDs/op metric counts tree edit distances: n(n-1)/2 up to the landmark
 // threshold, then about (Landmarks + k)·n.
@@ -83,7 +74,7 @@ func BenchmarkLearn(b *testing.B) {
 		pages := perturbedSite(b, n)
 		b.Run(fmt.Sprintf("pages=%d", n), func(b *testing.B) {
 			var teds int
-			cpu0 := cpuTime()
+			cpu0 := process.CPU()
 			for b.Loop() {
 				res, err := Learn(context.Background(), pages, Options{Seed: 1})
 				if err != nil {
@@ -97,7 +88,7 @@ func BenchmarkLearn(b *testing.B) {
 			b.ReportMetric(float64(teds), "TEDs/op")
 			// Process CPU time: meaningful on a shared machine where wall
 			// time depends on the other load.
-			b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+			b.ReportMetric((process.CPU()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 		})
 	}
 }
@@ -242,13 +233,13 @@ func BenchmarkAssignModern(b *testing.B) {
 	if _, err := m.Assign(ctx, []Page{page}); err != nil {
 		b.Fatal(err)
 	}
-	cpu0 := cpuTime()
+	cpu0 := process.CPU()
 	for b.Loop() {
 		if _, err := m.Assign(ctx, []Page{page}); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((process.CPU()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(m.LastCost().Exact), "TEDs/op")
 	b.ReportMetric(float64(len(ts)), "templates")
 }
@@ -294,7 +285,7 @@ func benchLearnSites(b *testing.B, set string, dist DistanceKind) {
 		var parse time.Duration
 		worst, worstSite := 0.0, ""
 		for _, s := range names {
-			cpu0 := cpuTime()
+			cpu0 := process.CPU()
 			var pages []Page
 			for _, e := range bySite[s] {
 				src, err := dataset.ReadPage(m.HTMLFile(e), 1<<26)
@@ -303,7 +294,7 @@ func benchLearnSites(b *testing.B, set string, dist DistanceKind) {
 				}
 				pages = append(pages, NewPage(e.ID, "", src, treediff.ParseOptions{}))
 			}
-			parse += cpuTime() - cpu0
+			parse += process.CPU() - cpu0
 			res, err := Learn(context.Background(), pages, Options{Seed: 1, Distance: dist})
 			if err != nil {
 				b.Fatal(err)

@@ -3,6 +3,8 @@ package cluster
 import (
 	"fmt"
 	"time"
+
+	"github.com/gleaner/gleaner/process"
 )
 
 // Cost is what one learning run (or one Assign call) spent.
@@ -50,9 +52,9 @@ func (c *Cost) Add(o Cost) {
 type Meter struct{ cpu0 time.Duration }
 
 // StartMeter starts measuring.
-func StartMeter() Meter { return Meter{cpu0: processCPU()} }
+func StartMeter() Meter { return Meter{cpu0: process.CPU()} }
 
 // Stop returns the cost since the start with the given counts.
 func (m Meter) Stop(pages, fast, exact int) Cost {
-	return Cost{Pages: pages, Fast: fast, Exact: exact, CPU: processCPU() - m.cpu0, PeakRSS: peakRSS()}
+	return Cost{Pages: pages, Fast: fast, Exact: exact, CPU: process.CPU() - m.cpu0, PeakRSS: process.PeakRSS()}
 }

@@ -1,7 +1,8 @@
 // Package process tells whether the process that owns something is still
 // running: Alive for a process of this machine, and Owner, the host, pid
 // and nonce a process records beside what it holds (a crawl, a lease), with
-// the one rule every holder is judged by (Holds).
+// the one rule every holder is judged by (Holds). It also reads what this
+// process has used so far (CPU, PeakRSS), for cost reports.
 package process
 
 import (

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/dataset"
+	"github.com/gleaner/gleaner/process"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -69,7 +70,7 @@ type Options struct {
 // bracket trees).
 func Compute(ctx context.Context, a, b *treediff.Tree, view string, opt Options) (*Result, error) {
 	res := &Result{A: Tree{a.Name, a.Len()}, B: Tree{b.Name, b.Len()}, View: view}
-	start, cpuStart := time.Now(), processCPU()
+	start, cpuStart := time.Now(), process.CPU()
 	var pairs []treediff.Pair
 	var err error
 	if opt.Mapping {
@@ -80,12 +81,12 @@ func Compute(ctx context.Context, a, b *treediff.Tree, view string, opt Options)
 	if err != nil {
 		return nil, err
 	}
-	elapsed, cpu := time.Since(start), processCPU()-cpuStart
+	elapsed, cpu := time.Since(start), process.CPU()-cpuStart
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if opt.Stats {
-		res.Stats = &Stats{Millis: ms(elapsed), CPUMillis: ms(cpu), PeakRSSMB: peakRSSMB()}
+		res.Stats = &Stats{Millis: ms(elapsed), CPUMillis: ms(cpu), PeakRSSMB: float64(process.PeakRSS()) / (1 << 20)}
 	}
 	if opt.Mapping {
 		res.Mapping = make([]Pair, len(pairs))

@@ -1,6 +1,6 @@
 //go:build unix
 
-package cluster
+package process
 
 import (
 	"runtime"
@@ -8,8 +8,9 @@ import (
 	"time"
 )
 
-// processCPU is the process's user and system CPU time so far.
-func processCPU() time.Duration {
+// CPU is this process's user and system CPU time so far (0 when it cannot
+// be read).
+func CPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
@@ -17,8 +18,9 @@ func processCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// peakRSS is the process's peak resident set size in bytes.
-func peakRSS() int64 {
+// PeakRSS is this process's peak resident set size in bytes so far (0 when
+// it cannot be read).
+func PeakRSS() int64 {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
