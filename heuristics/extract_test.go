@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gleaner/gleaner/internal/shareddata"
 	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -140,12 +141,12 @@ func TestExtractSite(t *testing.T) {
 // against the next page, single-page check of short lines, metadata;
 // parsing excluded): compare with BenchmarkExtractSingle.
 func BenchmarkExtract(b *testing.B) {
-	pages := loadBig9(b)
+	pages := shareddata.Pages(b, "big9-dev")
 	n := 0
 	for b.Loop() {
 		p, m := pages[n%len(pages)], pages[(n+1)%len(pages)]
 		n++
-		if _, err := Extract(Input{Page: p.tree, Src: p.src, Medoid: m.tree}, ExtractOptions{}); err != nil {
+		if _, err := Extract(Input{Page: p.Tree, Src: p.Src, Medoid: m.Tree}, ExtractOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

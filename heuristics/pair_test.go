@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gleaner/gleaner/internal/shareddata"
 	"github.com/gleaner/gleaner/selector"
 	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/treediff"
@@ -120,14 +121,14 @@ func TestTextWithout(t *testing.T) {
 // BenchmarkPairDiff measures pages/s of the pair diff on big9-dev, each page
 // against the next page of the same site and era (parsing excluded).
 func BenchmarkPairDiff(b *testing.B) {
-	pages := loadBig9(b)
+	pages := shareddata.Pages(b, "big9-dev")
 	for _, exact := range []bool{false} {
 		b.Run("fast", func(b *testing.B) {
 			n := 0
 			for b.Loop() {
 				p, m := pages[n%len(pages)], pages[(n+1)%len(pages)]
 				n++
-				if _, err := PairDiff(p.tree, m.tree, PairOptions{Align: AlignOptions{Exact: exact}}); err != nil {
+				if _, err := PairDiff(p.Tree, m.Tree, PairOptions{Align: AlignOptions{Exact: exact}}); err != nil {
 					b.Fatal(err)
 				}
 			}

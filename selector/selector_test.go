@@ -1,8 +1,6 @@
 package selector
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -135,22 +133,22 @@ func TestSelect(t *testing.T) {
 // element again from its CSSSelector (ids repeated on a page are not used as
 // anchors).
 func TestOfRoundTrip(t *testing.T) {
-	pages := loadBig9(t)
+	pages := shareddata.Pages(t, "big9-dev")
 	bad, total := 0, 0
 	for i, p := range pages {
 		if i%4 != 0 {
 			continue
 		}
-		for _, n := range p.tree.Nodes {
+		for _, n := range p.Tree.Nodes {
 			if n.Kind != treediff.Element || n.Index%5 != 0 {
 				continue
 			}
 			total++
 			sel := Of(n)
-			if got, err := Select(p.tree, sel); err != nil || got != n {
+			if got, err := Select(p.Tree, sel); err != nil || got != n {
 				bad++
 				if bad <= 5 {
-					t.Errorf("%s: %q selects %v (err %v), want node %d", p.name, sel, got, err, n.Index)
+					t.Errorf("%s: %q selects %v (err %v), want node %d", p.Name, sel, got, err, n.Index)
 				}
 			}
 		}
@@ -158,31 +156,4 @@ func TestOfRoundTrip(t *testing.T) {
 	if bad > 0 {
 		t.Errorf("%d of %d selectors do not select their element", bad, total)
 	}
-}
-
-type big9Page struct {
-	name string
-	tree *treediff.Tree
-}
-
-// loadBig9 parses the big9-dev pages.
-func loadBig9(tb testing.TB) []big9Page {
-	dir := filepath.Join(shareddata.Dir(tb, "big9-dev"), "html")
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var pages []big9Page
-	for _, e := range ents {
-		src, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		t, err := treediff.Parse(e.Name(), src, treediff.ParseOptions{})
-		if err != nil {
-			tb.Fatal(err)
-		}
-		pages = append(pages, big9Page{e.Name(), t})
-	}
-	return pages
 }

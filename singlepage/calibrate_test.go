@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gleaner/gleaner/internal/shareddata"
 	"github.com/gleaner/gleaner/pagetype"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -130,10 +131,10 @@ func TestCalibrateEmptyPage(t *testing.T) {
 //
 //	go test ./singlepage -run '^$' -bench Calibrate
 func BenchmarkCalibrate(b *testing.B) {
-	pages := loadBig9(b)
+	pages := shareddata.Pages(b, "big9-dev")
 	results := make([]Result, len(pages))
 	for i, p := range pages {
-		r, err := BlockModel(p.tree, Options{Source: p.src}.WithDefaults(), nil)
+		r, err := BlockModel(p.Tree, Options{Source: p.Src}.WithDefaults(), nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -144,12 +145,12 @@ func BenchmarkCalibrate(b *testing.B) {
 		run  func(i int)
 	}{
 		{"extract-single", func(i int) {
-			if _, err := BlockModel(pages[i].tree, Options{Source: pages[i].src}.WithDefaults(), nil); err != nil {
+			if _, err := BlockModel(pages[i].Tree, Options{Source: pages[i].Src}.WithDefaults(), nil); err != nil {
 				b.Fatal(err)
 			}
 		}},
-		{"calibrate", func(i int) { Calibrate(results[i], pages[i].tree, pages[i].src, false) }},
-		{"calibrate+agreement", func(i int) { Calibrate(results[i], pages[i].tree, pages[i].src, true) }},
+		{"calibrate", func(i int) { Calibrate(results[i], pages[i].Tree, pages[i].Src, false) }},
+		{"calibrate+agreement", func(i int) { Calibrate(results[i], pages[i].Tree, pages[i].Src, true) }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			n := 0
