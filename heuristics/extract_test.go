@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gleaner/gleaner/internal/shareddata"
+	"github.com/gleaner/gleaner/internal/sharedpages"
 	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -141,7 +141,7 @@ func TestExtractSite(t *testing.T) {
 // against the next page, single-page check of short lines, metadata;
 // parsing excluded): compare with BenchmarkExtractSingle.
 func BenchmarkExtract(b *testing.B) {
-	pages := shareddata.Pages(b, "big9-dev")
+	pages := sharedpages.Pages(b, "big9-dev")
 	n := 0
 	for b.Loop() {
 		p, m := pages[n%len(pages)], pages[(n+1)%len(pages)]

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gleaner/gleaner/internal/shareddata"
+	"github.com/gleaner/gleaner/internal/sharedpages"
 	"github.com/gleaner/gleaner/selector"
 	"github.com/gleaner/gleaner/singlepage"
 	"github.com/gleaner/gleaner/treediff"
@@ -121,7 +121,7 @@ func TestTextWithout(t *testing.T) {
 // BenchmarkPairDiff measures pages/s of the pair diff on big9-dev, each page
 // against the next page of the same site and era (parsing excluded).
 func BenchmarkPairDiff(b *testing.B) {
-	pages := shareddata.Pages(b, "big9-dev")
+	pages := sharedpages.Pages(b, "big9-dev")
 	for _, exact := range []bool{false} {
 		b.Run("fast", func(b *testing.B) {
 			n := 0

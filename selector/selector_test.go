@@ -7,7 +7,7 @@ import (
 	"github.com/andybalholm/cascadia"
 	"golang.org/x/net/html"
 
-	"github.com/gleaner/gleaner/internal/shareddata"
+	"github.com/gleaner/gleaner/internal/sharedpages"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -133,7 +133,7 @@ func TestSelect(t *testing.T) {
 // element again from its CSSSelector (ids repeated on a page are not used as
 // anchors).
 func TestOfRoundTrip(t *testing.T) {
-	pages := shareddata.Pages(t, "big9-dev")
+	pages := sharedpages.Pages(t, "big9-dev")
 	bad, total := 0, 0
 	for i, p := range pages {
 		if i%4 != 0 {

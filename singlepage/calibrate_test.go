@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gleaner/gleaner/internal/shareddata"
+	"github.com/gleaner/gleaner/internal/sharedpages"
 	"github.com/gleaner/gleaner/pagetype"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -131,7 +131,7 @@ func TestCalibrateEmptyPage(t *testing.T) {
 //
 //	go test ./singlepage -run '^$' -bench Calibrate
 func BenchmarkCalibrate(b *testing.B) {
-	pages := shareddata.Pages(b, "big9-dev")
+	pages := sharedpages.Pages(b, "big9-dev")
 	results := make([]Result, len(pages))
 	for i, p := range pages {
 		r, err := BlockModel(p.Tree, Options{Source: p.Src}.WithDefaults(), nil)

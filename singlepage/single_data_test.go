@@ -3,13 +3,13 @@ package singlepage
 import (
 	"testing"
 
-	"github.com/gleaner/gleaner/internal/shareddata"
+	"github.com/gleaner/gleaner/internal/sharedpages"
 )
 
 // BenchmarkExtractSingle measures pages/s of Extract on parsed
 // big9-dev pages (parsing excluded).
 func BenchmarkExtractSingle(b *testing.B) {
-	pages := shareddata.Pages(b, "big9-dev")
+	pages := sharedpages.Pages(b, "big9-dev")
 	b.ResetTimer()
 	n := 0
 	for b.Loop() {

@@ -1,10 +1,14 @@
-package shareddata
+// Package sharedpages reads the pages of the shared data sets
+// (internal/shareddata) parsed, for tests and benchmarks of the packages
+// above treediff (treediff's own tests use shareddata alone: no cycle).
+package sharedpages
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/gleaner/gleaner/internal/shareddata"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -16,11 +20,11 @@ type Page struct {
 }
 
 // Pages reads and parses the pages of shared/data/<name>/html (plain HTML
-// files, as big9-dev holds them), in file name order; it skips tb as Dir
-// does when the data is missing.
+// files, as big9-dev holds them), in file name order; it skips tb as
+// shareddata.Dir does when the data is missing.
 func Pages(tb testing.TB, name string) []Page {
 	tb.Helper()
-	dir := filepath.Join(Dir(tb, name), "html")
+	dir := filepath.Join(shareddata.Dir(tb, name), "html")
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		tb.Fatal(err)
