@@ -127,14 +127,26 @@ func newFollower(st store.Store, opt FollowOptions) (*follower, error) {
 	return f, nil
 }
 
-// filePrefix is a dataset's name made safe for file names.
+// filePrefix is a dataset's name made safe for file names, and
+// one-to-one: letters, digits and '_' are kept, ':' (the separator of
+// dataset names) becomes '.', any other byte '~' and its hex code. So
+// no two datasets share a prefix (monitor "x-hubs" and monitor x's hubs
+// once both gave monitor-x-hubs), and no prefix holds the '-' that ends
+// it in a file name.
 func filePrefix(dataset string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
-			return r
+	var b strings.Builder
+	for i := 0; i < len(dataset); i++ {
+		c := dataset[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_':
+			b.WriteByte(c)
+		case c == ':':
+			b.WriteByte('.')
+		default:
+			fmt.Fprintf(&b, "~%02x", c)
 		}
-		return '-'
-	}, dataset)
+	}
+	return b.String()
 }
 
 // resume removes a partial file a killed Follow left and goes on after
