@@ -2,6 +2,8 @@ package browser
 
 import (
 	"net/http"
+
+	"github.com/chromedp/cdproto/network"
 	"strings"
 
 	"github.com/gleaner/gleaner/browser/wire"
@@ -28,6 +30,23 @@ func (s *tabState) noteURL(u string) {
 	}
 }
 
+// noteTag remembers the exchange tag of a response the tab's page
+// received (wire.TagHeader), its name in the proxy's record (caller
+// holds s.mu).
+func (s *tabState) noteTag(h network.Headers) {
+	for k, v := range h {
+		if !strings.EqualFold(k, wire.TagHeader) {
+			continue
+		}
+		if s.tags == nil {
+			s.tags = map[string]bool{}
+		}
+		if tag, ok := v.(string); ok && len(s.tags) < maxTabURLs {
+			s.tags[tag] = true
+		}
+	}
+}
+
 // claimExchanges gives p the exchanges its tab's requests made through the
 // proxy, when recording.
 func (r *Renderer) claimExchanges(st *tabState, p *Page) {
@@ -35,9 +54,9 @@ func (r *Renderer) claimExchanges(st *tabState, p *Page) {
 		return
 	}
 	st.mu.Lock()
-	urls := st.urls
+	urls, tags := st.urls, st.tags
 	st.mu.Unlock()
-	ex, note := r.proxy.Claim(urls, p.FetchedAt)
+	ex, note := r.proxy.Claim(urls, tags, p.FetchedAt)
 	p.Exchanges = ex
 	if note != "" {
 		p.Notes = append(p.Notes, note)
