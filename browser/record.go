@@ -1,9 +1,12 @@
 package browser
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
 	"strings"
 
 	"github.com/gleaner/gleaner/browser/wire"
@@ -45,6 +48,20 @@ func (s *tabState) noteTag(h network.Headers) {
 			s.tags[tag] = true
 		}
 	}
+}
+
+// recordUncached turns the tab's HTTP cache off when recording: a page's
+// capture then holds every response it was built from, and a page
+// fetched again (a monitor's recheck of a changed page) comes from the
+// server, not from what the browser kept of the earlier fetch.
+func (r *Renderer) recordUncached(ctx context.Context) error {
+	if r.proxy == nil || !r.proxy.Recording() {
+		return nil
+	}
+	if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+		return fmt.Errorf("record: turn the cache off: %w", err)
+	}
+	return nil
 }
 
 // claimExchanges gives p the exchanges its tab's requests made through the

@@ -464,6 +464,9 @@ func (r *Renderer) openTab(inst *instance, u *url.URL) (*tab, error) {
 	if err := r.blockResources(tabCtx, st); err != nil {
 		return nil, err
 	}
+	if err := r.recordUncached(tabCtx); err != nil {
+		return nil, err
+	}
 	opened = true
 	return &tab{ctx: tabCtx, cancel: cancel, st: st, site: siteKey(u)}, nil
 }

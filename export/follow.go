@@ -65,7 +65,7 @@ const followBatch = 32
 // removes the partial file and goes on above that mark, so that after a
 // kill the pages above it are written again rather than lost.
 func Follow(ctx context.Context, st store.Store, opt FollowOptions) error {
-	f, err := newFollower(st, opt)
+	f, err := newFollower(ctx, st, opt)
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ type follower struct {
 }
 
 // newFollower checks opt and resumes after the files already in Dir.
-func newFollower(st store.Store, opt FollowOptions) (*follower, error) {
+func newFollower(ctx context.Context, st store.Store, opt FollowOptions) (*follower, error) {
 	if opt.Dir == "" || opt.Dataset == "" {
 		return nil, fmt.Errorf("warc follow: give a folder and a dataset")
 	}
@@ -115,6 +115,11 @@ func newFollower(st store.Store, opt FollowOptions) (*follower, error) {
 	}
 	if opt.WARC.Crawl == "" {
 		opt.WARC.Crawl = opt.Dataset
+	}
+	if opt.WARC.Previous == nil {
+		// A 304 refers to the capture it confirms, written by an
+		// earlier run when not by this one.
+		opt.WARC.Previous = previousCapture(context.WithoutCancel(ctx), st, opt.Dataset)
 	}
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("warc follow: %w", err)

@@ -180,8 +180,8 @@ func TestFollowOutOfOrder(t *testing.T) {
 				if err := db.PutPages(ctx, pages[1:]); err != nil {
 					t.Error(err)
 				}
-				time.Sleep(50 * time.Millisecond) // the higher IDs written first
-				copyFinished(t, dir, killed)      // what a kill now would leave
+				waitFinished(dir)            // the higher IDs written first
+				copyFinished(t, dir, killed) // what a kill now would leave
 				st.commit(pages[0].ID)
 			})
 			if err != nil {
@@ -200,6 +200,16 @@ func TestFollowOutOfOrder(t *testing.T) {
 				t.Errorf("responses %v, want each of %v (once without a kill)", uris, want)
 			}
 		})
+	}
+}
+
+// waitFinished waits (up to 10 s: a loaded machine) until dir holds a
+// finished WARC file.
+func waitFinished(dir string) {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if names, _ := filepath.Glob(filepath.Join(dir, "*.warc.gz")); len(names) > 0 {
+			return
+		}
 	}
 }
 

@@ -168,7 +168,8 @@ func monitorFetcher(f *monitorFlags, cfg monitor.Config, stderr io.Writer) (brow
 
 // config is the monitor's configuration the flags give.
 func (f *monitorFlags) config(sites []string) monitor.Config {
-	cfg := monitor.Config{Name: f.name, Sites: sites, Updates: f.updates, Delay: f.delay, Threshold: f.threshold, Workers: f.workers}
+	cfg := monitor.Config{Name: f.name, Sites: sites, Updates: f.updates, Delay: f.delay, Threshold: f.threshold, Workers: f.workers,
+		Record: browser.RecordOptions{On: f.record}}
 	if terms := eval.SplitList(f.terms); len(terms) > 0 {
 		cfg.Focus = relevance.NewLexicon(terms)
 	}
