@@ -137,34 +137,32 @@ func TestRevisitNotModified(t *testing.T) {
 	if s := warcio(t, path); len(s.Errors) > 0 {
 		t.Fatalf("warcio %v", s.Errors)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := ReadWARC(f, 0)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rv := recordOf(recs, "revisit", u)
+	rv := recordOf(readWARCFile(t, path), "revisit", u)
 	if rv == nil || rv.Header.Get("WARC-Profile") != "http://netpreserve.org/warc/1.1/revisit/server-not-modified" ||
 		rv.Header.Get("WARC-Payload-Digest") != "" || rv.Header.Get("WARC-Refers-To-Date") != t0.Format(time.RFC3339) {
 		t.Fatalf("the 304's record: %+v", rv)
 	}
+	if ids := waczRecordTypes(t, filepath.Join(out, "corpus.wacz")); ids[rv.Header.Get("WARC-Refers-To")] != "response" {
+		t.Errorf("the WACZ lacks the response the 304 confirms (%s)", rv.Header.Get("WARC-Refers-To"))
+	}
+}
+
+// waczRecordTypes reads the WARC files of a WACZ: the type of each record
+// by ID.
+func waczRecordTypes(t *testing.T, path string) map[string]string {
+	t.Helper()
 	ids := map[string]string{}
-	for name, b := range readZip(t, filepath.Join(out, "corpus.wacz")) {
+	for name, b := range readZip(t, path) {
 		if filepath.Ext(name) != ".gz" {
 			continue
 		}
-		wr, err := ReadWARC(bytes.NewReader(b), 0)
+		recs, err := ReadWARC(bytes.NewReader(b), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, r := range wr {
+		for _, r := range recs {
 			ids[r.Header.Get("WARC-Record-ID")] = r.Type()
 		}
 	}
-	if ids[rv.Header.Get("WARC-Refers-To")] != "response" {
-		t.Errorf("the WACZ lacks the response the 304 confirms (%s)", rv.Header.Get("WARC-Refers-To"))
-	}
+	return ids
 }

@@ -125,29 +125,10 @@ type captures map[string][]*store.Page
 func checkCaptures(t *testing.T, db *store.DB, m *Monitor, site *changingSite) captures {
 	t.Helper()
 	ctx := context.Background()
-	docs, err := m.Documents(ctx, Selection{})
-	if err != nil || len(docs) != 2 {
-		t.Fatalf("%d documents, %v", len(docs), err)
-	}
-	all, err := m.Captures(ctx, Selection{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	caps := listCaptures(t, db, m)
 	round2, err := m.Captures(ctx, Selection{Round: 2})
 	if err != nil {
 		t.Fatal(err)
-	}
-	caps := captures{}
-	ps, err := db.Pages(ctx, store.PageQuery{Dataset: Dataset("cap"), WithContent: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range ps {
-		if _, ok := all[p.ID]; !ok {
-			t.Errorf("page %d (%s) is no document's capture", p.ID, p.Key())
-		}
-		path := p.URL[strings.LastIndex(p.URL, "/"):]
-		caps[path] = append(caps[path], p)
 	}
 	if len(caps["/changes"]) != 2 || len(caps["/stays"]) != 2 || len(round2) != 2 {
 		t.Fatalf("captures: %d of /changes, %d of /stays, %d in round 2; want 2, 2, 2", len(caps["/changes"]), len(caps["/stays"]), len(round2))
@@ -158,18 +139,38 @@ func checkCaptures(t *testing.T, db *store.DB, m *Monitor, site *changingSite) c
 	for i, p := range caps["/changes"] {
 		checkCaptureBytes(t, db, p, sent[i*(len(sent)-1)])
 	}
-	for _, d := range docs {
-		if latest := caps[d.URL[strings.LastIndex(d.URL, "/"):]]; d.URL == latest[0].URL && strings.HasSuffix(d.URL, "/changes") && d.PageID != latest[1].ID {
-			t.Errorf("the changed document's page is %d, want its new capture %d", d.PageID, latest[1].ID)
-		}
-	}
-	if _, ok := round2[caps["/changes"][1].ID]; !ok {
-		t.Errorf("round 2's captures %v lack the new version %d", round2, caps["/changes"][1].ID)
+	changed := caps["/changes"][1]
+	if _, ok := round2[changed.ID]; !ok || round2[changed.ID].PageID != changed.ID {
+		t.Errorf("round 2's captures %v: the new version %d not there, or not the document's page", round2, changed.ID)
 	}
 	confirmed := caps["/stays"][1]
 	xs, err := db.Exchanges(ctx, confirmed.ID)
 	if err != nil || confirmed.Status != http.StatusNotModified || len(xs) != 1 || !bytes.HasPrefix(xs[0].Response, []byte("HTTP/1.1 304 ")) {
 		t.Errorf("the 304 capture: status %d, %d exchanges, %v", confirmed.Status, len(xs), err)
+	}
+	return caps
+}
+
+// listCaptures lists the monitor's pages by path, each a capture of a
+// document.
+func listCaptures(t *testing.T, db *store.DB, m *Monitor) captures {
+	t.Helper()
+	ctx := context.Background()
+	all, err := m.Captures(ctx, Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := db.Pages(ctx, store.PageQuery{Dataset: Dataset("cap"), WithContent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := captures{}
+	for _, p := range ps {
+		if _, ok := all[p.ID]; !ok {
+			t.Errorf("page %d (%s) is no document's capture", p.ID, p.Key())
+		}
+		path := p.URL[strings.LastIndex(p.URL, "/"):]
+		caps[path] = append(caps[path], p)
 	}
 	return caps
 }
@@ -195,9 +196,28 @@ func checkCaptureBytes(t *testing.T, db *store.DB, p *store.Page, want []byte) {
 // response of the capture it confirms.
 func checkFollowed(t *testing.T, dir, base string, caps captures) {
 	t.Helper()
+	byID, changed, confirmed := readFollowed(t, dir, base+"/changes")
+	if len(changed) != 2 || bytes.Equal(changed[0].Payload(), changed[1].Payload()) {
+		t.Errorf("%d responses of the changed page archived, want its 2 versions", len(changed))
+	}
+	if len(confirmed) != 1 || confirmed[0].Header.Get("WARC-Truncated") != "" || confirmed[0].Header.Get("WARC-Payload-Digest") != "" {
+		t.Fatalf("revisits %v, want the 304 as one server-not-modified, whole, without payload digest", confirmed)
+	}
+	ref := byID[confirmed[0].Header.Get("WARC-Refers-To")]
+	if ref.Type() != "response" || ref.TargetURI() != base+"/stays" || !strings.Contains(string(ref.Payload()), "Story /stays v0") {
+		t.Errorf("the 304 refers to %q, not the first capture of /stays", confirmed[0].Header.Get("WARC-Refers-To"))
+	}
+}
+
+// readFollowed reads the WARC files in dir: the records by ID, the
+// responses of changedURL, and the server-not-modified revisits (the
+// conditional GET of the changed page, kept after its fetch, is an
+// identical-payload one).
+func readFollowed(t *testing.T, dir, changedURL string) (map[string]export.Record, []export.Record, []export.Record) {
+	t.Helper()
 	names, _ := filepath.Glob(filepath.Join(dir, "*.warc.gz"))
 	byID := map[string]export.Record{}
-	var changed, revisits []export.Record
+	var changed, confirmed []export.Record
 	for _, n := range names {
 		b, err := os.ReadFile(n)
 		if err != nil {
@@ -210,29 +230,12 @@ func checkFollowed(t *testing.T, dir, base string, caps captures) {
 		for _, r := range recs {
 			byID[r.Header.Get("WARC-Record-ID")] = r
 			switch {
-			case r.Type() == "response" && r.TargetURI() == base+"/changes":
+			case r.Type() == "response" && r.TargetURI() == changedURL:
 				changed = append(changed, r)
-			case r.Type() == "revisit":
-				revisits = append(revisits, r)
+			case r.Type() == "revisit" && r.Header.Get("WARC-Profile") == "http://netpreserve.org/warc/1.1/revisit/server-not-modified":
+				confirmed = append(confirmed, r)
 			}
 		}
 	}
-	if len(changed) != 2 || bytes.Equal(changed[0].Payload(), changed[1].Payload()) {
-		t.Errorf("%d responses of the changed page archived, want its 2 versions", len(changed))
-	}
-	// The conditional GET of the changed page is kept too, after the
-	// fetch: an identical-payload revisit.
-	var confirmed []export.Record
-	for _, r := range revisits {
-		if r.Header.Get("WARC-Profile") == "http://netpreserve.org/warc/1.1/revisit/server-not-modified" {
-			confirmed = append(confirmed, r)
-		}
-	}
-	if len(confirmed) != 1 || confirmed[0].Header.Get("WARC-Truncated") != "" || confirmed[0].Header.Get("WARC-Payload-Digest") != "" {
-		t.Fatalf("revisits %v, want the 304 as one server-not-modified, whole, without payload digest", revisits)
-	}
-	ref := byID[confirmed[0].Header.Get("WARC-Refers-To")]
-	if ref.Type() != "response" || ref.TargetURI() != base+"/stays" || !strings.Contains(string(ref.Payload()), "Story /stays v0") {
-		t.Errorf("the 304 refers to %q, not the first capture of /stays", confirmed[0].Header.Get("WARC-Refers-To"))
-	}
+	return byID, changed, confirmed
 }

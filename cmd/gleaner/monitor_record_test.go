@@ -249,22 +249,9 @@ func checkVersions(t *testing.T, path string, rendered bool) map[string]int {
 	byURL, later := map[string]int{}, 0
 	for _, p := range ps { // in ID order: a URL's first capture first
 		byURL[p.URL]++
-		if byURL[p.URL] == 1 {
-			continue
-		}
-		later++
-		xs, err := st.Exchanges(ctx, p.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch {
-		case len(xs) == 0 || xs[0].URL != p.URL:
-			t.Errorf("%s (capture %d): %d exchanges, the first not the document's", p.URL, byURL[p.URL], len(xs))
-		case rendered && (len(p.RenderedHTML) == 0 || len(xs) < 2):
-			t.Errorf("%s (capture %d): not rendered with its subresources (%d exchanges)", p.URL, byURL[p.URL], len(xs))
-		case !rendered && utf8.Valid(decoded(t, xs[0])) && !bytes.Equal(p.RawHTML, decoded(t, xs[0])):
-			// (A page in another charset is stored decoded.)
-			t.Errorf("%s (capture %d): the page's HTML is not its exchange's payload", p.URL, byURL[p.URL])
+		if byURL[p.URL] > 1 {
+			later++
+			checkLaterCapture(t, st, p, byURL[p.URL], rendered)
 		}
 	}
 	if later == 0 {
@@ -277,6 +264,26 @@ func checkVersions(t *testing.T, path string, rendered bool) map[string]int {
 	}
 	t.Logf("%d pages, %d later captures of %d URLs", len(ps), later, len(byURL))
 	return byURL
+}
+
+// checkLaterCapture checks capture n of a URL: its own exchanges, the
+// document's first; rendered with its subresources, or its HTML the
+// payload as served.
+func checkLaterCapture(t *testing.T, st *store.DB, p *store.Page, n int, rendered bool) {
+	t.Helper()
+	xs, err := st.Exchanges(context.Background(), p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case len(xs) == 0 || xs[0].URL != p.URL:
+		t.Errorf("%s (capture %d): %d exchanges, the first not the document's", p.URL, n, len(xs))
+	case rendered && (len(p.RenderedHTML) == 0 || len(xs) < 2):
+		t.Errorf("%s (capture %d): not rendered with its subresources (%d exchanges)", p.URL, n, len(xs))
+	case !rendered && utf8.Valid(decoded(t, xs[0])) && !bytes.Equal(p.RawHTML, decoded(t, xs[0])):
+		// (A page in another charset is stored decoded.)
+		t.Errorf("%s (capture %d): the page's HTML is not its exchange's payload", p.URL, n)
+	}
 }
 
 // archivedCaptures counts the response and revisit records of each URL in
