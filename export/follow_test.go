@@ -294,11 +294,7 @@ func TestFilePrefix(t *testing.T) {
 // second took the first's files for its own).
 func TestFollowPrefixesApart(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "g.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := tempStore(t)
 	a, b := followPage(1), followPage(2)
 	a.Dataset, b.Dataset = "monitor:x-hubs", "monitor:x:hubs"
 	// b has the lower ID: a Follow that took a's file for its own would

@@ -132,16 +132,23 @@ func TestReplayRoundAlone(t *testing.T) {
 	live := pageText(t, ctx, srv.URL+"/old?round=2", "#story")
 	origin := srv.URL
 	srv.Close()
+	replayed, f1 := replayRound2(t, ctx, pkg, origin, live)
+	t.Logf("round 2's WACZ alone (%d revisits, their originals included), replayed offline by wabac.js: shingle F1 %.3f against the live render", len(revisits), f1)
+	if f1 < 0.99 || !strings.Contains(replayed, capturedArticle) {
+		t.Errorf("replayed text %q\nlive %q", replayed, live)
+	}
+}
+
+// replayRound2 replays round 2's story from the package pkg in wabac.js,
+// and its shingle F1 against the live render's text.
+func replayRound2(t *testing.T, ctx context.Context, pkg, origin, live string) (string, float64) {
+	t.Helper()
 	replay := replayServer(t, pkg)
 	loadCollection(t, ctx, replay.URL)
 	replayed := replayInFrame(t, ctx, replay.URL+"/replay/w/test/mp_/"+origin+"/old?round=2",
 		`document.querySelector("#story") && document.querySelector("#story").textContent.length > 0`)
 	c := eval.ShingleCounts(live, replayed)
-	f1 := 2 * c.TP / max(2*c.TP+c.FP+c.FN, 1e-9)
-	t.Logf("round 2's WACZ alone (%d revisits, their originals included), replayed offline by wabac.js: shingle F1 %.3f against the live render", len(revisits), f1)
-	if f1 < 0.99 || !strings.Contains(replayed, capturedArticle) {
-		t.Errorf("replayed text %q\nlive %q", replayed, live)
-	}
+	return replayed, 2 * c.TP / max(2*c.TP+c.FP+c.FN, 1e-9)
 }
 
 // TestReplayRoundsPackagedApart captures the script-made article in two
@@ -190,12 +197,7 @@ func TestReplayRoundsPackagedApart(t *testing.T) {
 	if err := z.Close(); err != nil {
 		t.Fatal(err)
 	}
-	replay := replayServer(t, pkg)
-	loadCollection(t, ctx, replay.URL)
-	replayed := replayInFrame(t, ctx, replay.URL+"/replay/w/test/mp_/"+origin+"/old?round=2",
-		`document.querySelector("#story") && document.querySelector("#story").textContent.length > 0`)
-	c := eval.ShingleCounts(live, replayed)
-	f1 := 2 * c.TP / max(2*c.TP+c.FP+c.FN, 1e-9)
+	replayed, f1 := replayRound2(t, ctx, pkg, origin, live)
 	t.Logf("round 2 exported alone (%d revisits), packaged with round 1, replayed offline by wabac.js: shingle F1 %.3f against the live render", revisits, f1)
 	if f1 < 0.99 || !strings.Contains(replayed, capturedArticle) {
 		t.Errorf("replayed text %q\nlive %q", replayed, live)

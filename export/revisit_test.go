@@ -109,11 +109,7 @@ func recordOf(recs []Record, typ, uri string) *Record {
 // response, so that it resolves there; warcio reads and checks both.
 func TestRevisitNotModified(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "g.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := tempStore(t)
 	t0 := time.Date(2026, 11, 26, 8, 0, 0, 0, time.UTC)
 	first := roundPage(1, t0)
 	u := first.URL
