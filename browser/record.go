@@ -1,7 +1,12 @@
 package browser
 
 import (
+	"context"
+	"fmt"
 	"net/http"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
 	"strings"
 
 	"github.com/gleaner/gleaner/browser/wire"
@@ -28,6 +33,37 @@ func (s *tabState) noteURL(u string) {
 	}
 }
 
+// noteTag remembers the exchange tag of a response the tab's page
+// received (wire.TagHeader), its name in the proxy's record (caller
+// holds s.mu).
+func (s *tabState) noteTag(h network.Headers) {
+	for k, v := range h {
+		if !strings.EqualFold(k, wire.TagHeader) {
+			continue
+		}
+		if s.tags == nil {
+			s.tags = map[string]bool{}
+		}
+		if tag, ok := v.(string); ok && len(s.tags) < maxTabURLs {
+			s.tags[tag] = true
+		}
+	}
+}
+
+// recordUncached turns the tab's HTTP cache off when recording: a page's
+// capture then holds every response it was built from, and a page
+// fetched again (a monitor's recheck of a changed page) comes from the
+// server, not from what the browser kept of the earlier fetch.
+func (r *Renderer) recordUncached(ctx context.Context) error {
+	if r.proxy == nil || !r.proxy.Recording() {
+		return nil
+	}
+	if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+		return fmt.Errorf("record: turn the cache off: %w", err)
+	}
+	return nil
+}
+
 // claimExchanges gives p the exchanges its tab's requests made through the
 // proxy, when recording.
 func (r *Renderer) claimExchanges(st *tabState, p *Page) {
@@ -35,9 +71,9 @@ func (r *Renderer) claimExchanges(st *tabState, p *Page) {
 		return
 	}
 	st.mu.Lock()
-	urls := st.urls
+	urls, tags := st.urls, st.tags
 	st.mu.Unlock()
-	ex, note := r.proxy.Claim(urls, p.FetchedAt)
+	ex, note := r.proxy.Claim(urls, tags, p.FetchedAt)
 	p.Exchanges = ex
 	if note != "" {
 		p.Notes = append(p.Notes, note)

@@ -90,6 +90,7 @@ type tabState struct {
 	redirects []Redirect
 	nav       []string
 	urls      map[string]bool // requested by the page (see noteURL)
+	tags      map[string]bool // of the exchanges it received (see noteTag)
 	requests  int
 	blocked   int
 	paused    []*fetch.EventRequestPaused
@@ -194,6 +195,7 @@ func (s *tabState) requestSent(ev *network.EventRequestWillBeSent, now time.Time
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ev.RedirectResponse != nil {
+		s.noteTag(ev.RedirectResponse.Headers)
 		if ev.RequestID == s.mainReq {
 			s.redirects = append(s.redirects, Redirect{URL: ev.RedirectResponse.URL, Status: int(ev.RedirectResponse.Status)})
 		}
@@ -231,6 +233,9 @@ func (s *tabState) noteMainRequest(ev *network.EventRequestWillBeSent) {
 func (s *tabState) responseReceived(ev *network.EventResponseReceived) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if ev.Response != nil {
+		s.noteTag(ev.Response.Headers)
+	}
 	if ev.RequestID == s.mainReq && ev.Response != nil {
 		s.status = int(ev.Response.Status)
 		s.ctype = ev.Response.MimeType
@@ -457,6 +462,9 @@ func (r *Renderer) openTab(inst *instance, u *url.URL) (*tab, error) {
 		return nil, fmt.Errorf("install page hooks: %w", err)
 	}
 	if err := r.blockResources(tabCtx, st); err != nil {
+		return nil, err
+	}
+	if err := r.recordUncached(tabCtx); err != nil {
 		return nil, err
 	}
 	opened = true

@@ -143,7 +143,7 @@ func Corpus(ctx context.Context, st store.Store, c *chain.Chain, opt CorpusOptio
 		return nil, err
 	}
 	r.total = len(items)
-	r.w = &outputs{dir: opt.Out, waczOpt: waczOptions(ctx, st, opt, items)}
+	r.w = &outputs{dir: opt.Out, waczOpt: waczOptions(ctx, st, opt, items), original: originalCapture(ctx, st)}
 	defer r.w.closeAll()
 	if err := inOrder(ctx, items, max(opt.Workers, 1), r.prepare, r.add); err != nil {
 		return nil, err
@@ -403,13 +403,42 @@ func waczOptions(ctx context.Context, st store.Store, opt CorpusOptions, items [
 	if w.WARC.Earlier == nil {
 		w.WARC.Earlier = earlierCapture(ctx, st, opt.Dataset, items)
 	}
+	if w.WARC.Previous == nil {
+		w.WARC.Previous = previousCapture(ctx, st, opt.Dataset)
+	}
 	return w
 }
 
-// firstCapturer is a store that finds a payload's first capture
-// (store.DB).
+// previousCapture is the WARCOptions.Previous of an export or a Follow
+// of a dataset: the latest whole capture of a 304's URL in the dataset
+// before it. Nil without a dataset, or on a store that cannot tell.
+func previousCapture(ctx context.Context, st store.Store, dataset string) func(*store.Exchange) (store.ExchangeRef, bool, error) {
+	fc, ok := st.(firstCapturer)
+	if !ok || dataset == "" {
+		return nil
+	}
+	return func(ex *store.Exchange) (store.ExchangeRef, bool, error) {
+		return fc.PreviousExchange(ctx, dataset, ex.URL, ex.At)
+	}
+}
+
+// originalCapture is the WARCOptions.Original of a package that replays
+// alone: the stored capture a revisit refers to. Nil on a store that
+// cannot read one.
+func originalCapture(ctx context.Context, st store.Store) func(store.ExchangeRef) (*store.Exchange, error) {
+	fc, ok := st.(firstCapturer)
+	if !ok {
+		return nil
+	}
+	return func(ref store.ExchangeRef) (*store.Exchange, error) { return fc.ExchangeAt(ctx, ref) }
+}
+
+// firstCapturer is a store that finds a payload's first capture, a
+// URL's latest before a time, and reads a capture (store.DB).
 type firstCapturer interface {
 	FirstExchange(ctx context.Context, dataset, url, payloadSHA256 string) (store.ExchangeRef, bool, error)
+	PreviousExchange(ctx context.Context, dataset, url string, before time.Time) (store.ExchangeRef, bool, error)
+	ExchangeAt(ctx context.Context, ref store.ExchangeRef) (*store.Exchange, error)
 }
 
 // earlierCapture is the WARCOptions.Earlier of an export of items of a
@@ -592,12 +621,20 @@ type outputs struct {
 
 	wacz    *WACZ
 	waczOpt WACZOptions
+	// original reads the captures outside the export that the package's
+	// revisits refer to: a package replays alone (a WARC file of a round
+	// is packed with the others, export pack).
+	original func(store.ExchangeRef) (*store.Exchange, error)
 }
 
 // addWACZ adds page to the package, started with the first page.
 func (o *outputs) addWACZ(page *Page) error {
 	if o.wacz == nil {
-		w, err := NewWACZ(filepath.Join(o.dir, "corpus.wacz"), o.waczOpt)
+		opt := o.waczOpt
+		if opt.WARC.Original == nil {
+			opt.WARC.Original = o.original
+		}
+		w, err := NewWACZ(filepath.Join(o.dir, "corpus.wacz"), opt)
 		if err != nil {
 			return err
 		}

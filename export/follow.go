@@ -29,10 +29,12 @@ type FollowOptions struct {
 	// Every is the time between two looks at the store (default 1 s).
 	Every time.Duration
 	// Settle is how long after a page is seen Follow still looks for
-	// pages with lower IDs that commit later (default 1 min): on
-	// PostgreSQL with several writers a page's ID is drawn before its
-	// transaction commits, so pages appear out of ID order. It should
-	// exceed the longest write transaction.
+	// pages with lower IDs that commit later (default 1 min), on a store
+	// that cannot tell its write horizon (store.DB can: there Follow
+	// looks until every transaction running when the page was seen has
+	// ended, however long it runs): on PostgreSQL with several writers a
+	// page's ID is drawn before its transaction commits, so pages appear
+	// out of ID order.
 	Settle time.Duration
 	// WARC configures the records; Crawl defaults to Dataset.
 	WARC WARCOptions
@@ -65,7 +67,7 @@ const followBatch = 32
 // removes the partial file and goes on above that mark, so that after a
 // kill the pages above it are written again rather than lost.
 func Follow(ctx context.Context, st store.Store, opt FollowOptions) error {
-	f, err := newFollower(st, opt)
+	f, err := newFollower(ctx, st, opt)
 	if err != nil {
 		return err
 	}
@@ -92,15 +94,19 @@ type follower struct {
 	seq    int                 // of the next file
 	after  int64               // the mark: every page up to this ID is written
 	recent map[int64]time.Time // pages above the mark written, when seen
-	seen   map[string]seenPayload
-	named  string // the last finished file, to carry a mark moved at finish
-	file   *os.File
-	buf    *bufio.Writer
-	w      *WARC
+	// With a store that tells its write horizon: the horizon when each
+	// page of recent was seen.
+	hz      horizoner
+	horizon map[int64]int64
+	seen    map[string]seenPayload
+	named   string // the last finished file, to carry a mark moved at finish
+	file    *os.File
+	buf     *bufio.Writer
+	w       *WARC
 }
 
 // newFollower checks opt and resumes after the files already in Dir.
-func newFollower(st store.Store, opt FollowOptions) (*follower, error) {
+func newFollower(ctx context.Context, st store.Store, opt FollowOptions) (*follower, error) {
 	if opt.Dir == "" || opt.Dataset == "" {
 		return nil, fmt.Errorf("warc follow: give a folder and a dataset")
 	}
@@ -116,25 +122,43 @@ func newFollower(st store.Store, opt FollowOptions) (*follower, error) {
 	if opt.WARC.Crawl == "" {
 		opt.WARC.Crawl = opt.Dataset
 	}
+	if opt.WARC.Previous == nil {
+		// A 304 refers to the capture it confirms, written by an
+		// earlier run when not by this one.
+		opt.WARC.Previous = previousCapture(context.WithoutCancel(ctx), st, opt.Dataset)
+	}
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("warc follow: %w", err)
 	}
 	f := &follower{st: st, opt: opt, prefix: filePrefix(opt.Dataset), seen: map[string]seenPayload{},
-		recent: map[int64]time.Time{}}
+		recent: map[int64]time.Time{}, horizon: map[int64]int64{}}
+	f.hz, _ = st.(horizoner)
 	if err := f.resume(); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
-// filePrefix is a dataset's name made safe for file names.
+// filePrefix is a dataset's name made safe for file names, and
+// one-to-one: letters, digits and '_' are kept, ':' (the separator of
+// dataset names) becomes '.', any other byte '~' and its hex code. So
+// no two datasets share a prefix (monitor "x-hubs" and monitor x's hubs
+// once both gave monitor-x-hubs), and no prefix holds the '-' that ends
+// it in a file name.
 func filePrefix(dataset string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
-			return r
+	var b strings.Builder
+	for i := 0; i < len(dataset); i++ {
+		c := dataset[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_':
+			b.WriteByte(c)
+		case c == ':':
+			b.WriteByte('.')
+		default:
+			fmt.Fprintf(&b, "~%02x", c)
 		}
-		return '-'
-	}, dataset)
+	}
+	return b.String()
 }
 
 // resume removes a partial file a killed Follow left and goes on after
@@ -170,6 +194,10 @@ func (f *follower) resume() error {
 // drain writes the pages committed above the mark not written yet, then
 // moves the mark past the pages seen Settle ago.
 func (f *follower) drain(ctx context.Context) error {
+	ended, err := f.endedBelow(ctx) // before the listing: what ended then is in it
+	if err != nil {
+		return err
+	}
 	for cursor := f.after; ; {
 		listed, err := f.st.Pages(ctx, store.PageQuery{Dataset: f.opt.Dataset, AfterID: cursor, Limit: followBatch})
 		if err != nil {
@@ -183,7 +211,54 @@ func (f *follower) drain(ctx context.Context) error {
 		}
 		cursor = listed[len(listed)-1].ID
 	}
-	f.settle(time.Now().Add(-f.opt.Settle))
+	if f.hz == nil {
+		f.settle(time.Now().Add(-f.opt.Settle))
+		return nil
+	}
+	if err := f.stamp(ctx); err != nil {
+		return err
+	}
+	f.settleBy(func(id int64) bool { return f.horizon[id] <= ended })
+	return nil
+}
+
+// horizoner is a store that tells its write horizon (store.DB).
+type horizoner interface {
+	WriteHorizon(ctx context.Context) (int64, error)
+	WritesEndedBelow(ctx context.Context) (int64, error)
+}
+
+// endedBelow is the horizon below which every write transaction has
+// ended, 0 without a horizoner.
+func (f *follower) endedBelow(ctx context.Context) (int64, error) {
+	if f.hz == nil {
+		return 0, nil
+	}
+	h, err := f.hz.WritesEndedBelow(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("warc follow: %w", err)
+	}
+	return h, nil
+}
+
+// stamp gives the pages first seen in this drain the write horizon taken
+// after they were listed: a transaction holding a lower ID drew it before
+// theirs, so it is below that horizon until it ends.
+func (f *follower) stamp(ctx context.Context) error {
+	h, taken := int64(0), false
+	for id := range f.recent {
+		if _, ok := f.horizon[id]; ok {
+			continue
+		}
+		if !taken {
+			var err error
+			if h, err = f.hz.WriteHorizon(ctx); err != nil {
+				return fmt.Errorf("warc follow: %w", err)
+			}
+			taken = true
+		}
+		f.horizon[id] = h
+	}
 	return nil
 }
 
@@ -216,14 +291,21 @@ func (f *follower) writeNew(ctx context.Context, listed []*store.Page) error {
 // with a lower ID still uncommitted by then is taken to be none (its
 // transaction rolled back, or it belongs to another dataset).
 func (f *follower) settle(cutoff time.Time) {
-	for id, at := range f.recent {
-		if !at.After(cutoff) {
+	f.settleBy(func(id int64) bool { return !f.recent[id].After(cutoff) })
+}
+
+// settleBy moves the mark to the highest page seen that passed, and
+// forgets the pages below it.
+func (f *follower) settleBy(passed func(id int64) bool) {
+	for id := range f.recent {
+		if passed(id) {
 			f.after = max(f.after, id)
 		}
 	}
 	for id := range f.recent {
 		if id <= f.after {
 			delete(f.recent, id)
+			delete(f.horizon, id)
 		}
 	}
 }

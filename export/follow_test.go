@@ -103,11 +103,11 @@ func TestFollow(t *testing.T) {
 		t.Fatal(err)
 	}
 	names, uris := followed(t, dir)
-	if len(names) < 2 || len(uris) != 6 || !strings.HasPrefix(names[0], "crawl-f-00000-p") {
+	if len(names) < 2 || len(uris) != 6 || !strings.HasPrefix(names[0], "crawl.f-00000-p") {
 		t.Fatalf("files %v, responses %v", names, uris)
 	}
 	// A killed Follow's partial file: removed, its pages written again.
-	os.WriteFile(filepath.Join(dir, fmt.Sprintf("crawl-f-%05d.open", len(names))), []byte("partial"), 0o644)
+	os.WriteFile(filepath.Join(dir, fmt.Sprintf("crawl.f-%05d.open", len(names))), []byte("partial"), 0o644)
 	if err := runFollow(t, st, dir, put(6, 9)); err != nil {
 		t.Fatal(err)
 	}
@@ -180,8 +180,8 @@ func TestFollowOutOfOrder(t *testing.T) {
 				if err := db.PutPages(ctx, pages[1:]); err != nil {
 					t.Error(err)
 				}
-				time.Sleep(50 * time.Millisecond) // the higher IDs written first
-				copyFinished(t, dir, killed)      // what a kill now would leave
+				waitFinished(dir)            // the higher IDs written first
+				copyFinished(t, dir, killed) // what a kill now would leave
 				st.commit(pages[0].ID)
 			})
 			if err != nil {
@@ -200,6 +200,16 @@ func TestFollowOutOfOrder(t *testing.T) {
 				t.Errorf("responses %v, want each of %v (once without a kill)", uris, want)
 			}
 		})
+	}
+}
+
+// waitFinished waits (up to 10 s: a loaded machine) until dir holds a
+// finished WARC file.
+func waitFinished(dir string) {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if names, _ := filepath.Glob(filepath.Join(dir, "*.warc.gz")); len(names) > 0 {
+			return
+		}
 	}
 }
 
@@ -248,5 +258,64 @@ func TestFollowSettle(t *testing.T) {
 				t.Errorf("mark %d, left %v; want %d, %v", f.after, left, tc.mark, tc.left)
 			}
 		})
+	}
+}
+
+// TestFilePrefix checks that datasets never share a file prefix, nor
+// one prefix followed by '-' start another's file names: each Follow
+// on one folder finds only its own files.
+func TestFilePrefix(t *testing.T) {
+	tests := []struct{ a, b string }{
+		{"monitor:x-hubs", "monitor:x:hubs"},
+		{"monitor:x", "monitor:x-1"},
+		{"crawl:a.b", "crawl:a-b"},
+		{"crawl:a b", "crawl:a_b"},
+		{"crawl:a~2d", "crawl:a-"},
+	}
+	for _, tc := range tests {
+		pa, pb := filePrefix(tc.a), filePrefix(tc.b)
+		if pa == pb {
+			t.Errorf("%q and %q share the prefix %q", tc.a, tc.b, pa)
+		}
+		for _, p := range []string{pa, pb} {
+			if strings.ContainsAny(p, "-/ ") {
+				t.Errorf("prefix %q holds a separator", p)
+			}
+		}
+		if strings.HasPrefix(pb, pa+"-") || strings.HasPrefix(pa, pb+"-") {
+			t.Errorf("%q and %q: one prefix starts the other's files", pa, pb)
+		}
+	}
+}
+
+// TestFollowPrefixesApart follows monitor "x-hubs" and monitor x's hubs
+// into one folder: each writes its own pages only, and a rerun of either
+// resumes from its own files (before, both were monitor-x-hubs-N and the
+// second took the first's files for its own).
+func TestFollowPrefixesApart(t *testing.T) {
+	ctx := context.Background()
+	st := tempStore(t)
+	a, b := followPage(1), followPage(2)
+	a.Dataset, b.Dataset = "monitor:x-hubs", "monitor:x:hubs"
+	// b has the lower ID: a Follow that took a's file for its own would
+	// resume above b and skip it.
+	if err := st.PutPages(ctx, []*store.Page{b, a}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, ds := range []string{a.Dataset, b.Dataset} {
+		c, cancel := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- Follow(c, st, FollowOptions{Dir: dir, Dataset: ds, Every: 10 * time.Millisecond}) }()
+		time.Sleep(100 * time.Millisecond)
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	names, uris := followed(t, dir)
+	slices.Sort(uris)
+	if len(names) != 2 || !slices.Equal(uris, []string{a.URL, b.URL}) {
+		t.Fatalf("files %v hold %v, want one file per dataset holding %s and %s", names, uris, a.URL, b.URL)
 	}
 }

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -99,4 +100,65 @@ func recordOf(recs []Record, typ, uri string) *Record {
 		}
 	}
 	return nil
+}
+
+// TestRevisitNotModified exports a monitor's 304 answer (a recheck's
+// capture of its own, no HTML) alone, as a WARC and as a WACZ: it is a
+// revisit of profile server-not-modified referring to the capture it
+// confirms, without payload digest; the WACZ also holds that capture's
+// response, so that it resolves there; warcio reads and checks both.
+func TestRevisitNotModified(t *testing.T) {
+	ctx := context.Background()
+	st := tempStore(t)
+	t0 := time.Date(2026, 11, 26, 8, 0, 0, 0, time.UTC)
+	first := roundPage(1, t0)
+	u := first.URL
+	confirmed := &store.Page{URL: u, Dataset: "monitor:m", Version: 1, Status: 304, FetchedAt: t0.Add(time.Hour),
+		Exchanges: []store.Exchange{{URL: u, Method: "GET", At: t0.Add(time.Hour),
+			Request:  []byte("GET /story-1 HTTP/1.1\r\nHost: news.example\r\nIf-None-Match: \"v1\"\r\n\r\n"),
+			Response: []byte("HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\n\r\n")}}}
+	if err := st.PutPages(ctx, []*store.Page{first, confirmed}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []*store.Page{first, confirmed} {
+		if err := st.PutExtractions(ctx, []store.Extraction{{PageID: p.ID, Title: "Story", Body: "Story text."}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := Corpus(ctx, st, nil, CorpusOptions{Formats: []string{"warc", "wacz"}, Out: out, Dataset: "monitor:m", PageIDs: []int64{confirmed.ID}}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(out, "corpus.warc.gz")
+	if s := warcio(t, path); len(s.Errors) > 0 {
+		t.Fatalf("warcio %v", s.Errors)
+	}
+	rv := recordOf(readWARCFile(t, path), "revisit", u)
+	if rv == nil || rv.Header.Get("WARC-Profile") != "http://netpreserve.org/warc/1.1/revisit/server-not-modified" ||
+		rv.Header.Get("WARC-Payload-Digest") != "" || rv.Header.Get("WARC-Refers-To-Date") != t0.Format(time.RFC3339) {
+		t.Fatalf("the 304's record: %+v", rv)
+	}
+	if ids := waczRecordTypes(t, filepath.Join(out, "corpus.wacz")); ids[rv.Header.Get("WARC-Refers-To")] != "response" {
+		t.Errorf("the WACZ lacks the response the 304 confirms (%s)", rv.Header.Get("WARC-Refers-To"))
+	}
+}
+
+// waczRecordTypes reads the WARC files of a WACZ: the type of each record
+// by ID.
+func waczRecordTypes(t *testing.T, path string) map[string]string {
+	t.Helper()
+	ids := map[string]string{}
+	for name, b := range readZip(t, path) {
+		if filepath.Ext(name) != ".gz" {
+			continue
+		}
+		recs, err := ReadWARC(bytes.NewReader(b), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			ids[r.Header.Get("WARC-Record-ID")] = r.Type()
+		}
+	}
+	return ids
 }

@@ -68,6 +68,18 @@ type WARCOptions struct {
 	// WARC-Record-ID every export derives alike (exchangeID). Captures
 	// written in the same file or package are found without it.
 	Earlier func(ex *store.Exchange) (ref store.ExchangeRef, ok bool, err error)
+	// Previous, when set, finds the capture a 304 answer confirms when it
+	// was written elsewhere: the latest whole capture of the exchange's
+	// URL before it (a monitor's earlier round). The 304 is then a
+	// revisit record of profile server-not-modified referring to it; a
+	// capture written before by this writer is found without it.
+	Previous func(ex *store.Exchange) (ref store.ExchangeRef, ok bool, err error)
+	// Original, when set, reads the capture a revisit found by Earlier or
+	// Previous refers to: its response record is written first, under
+	// the ID every export gives it, so that the file or package replays
+	// on its own (a WACZ of one round; a replay tool resolves a revisit
+	// within its collection).
+	Original func(ref store.ExchangeRef) (*store.Exchange, error)
 }
 
 // RecordInfo describes a record just written, for an index (CDXJ).
@@ -86,6 +98,16 @@ type seenPayload struct {
 	id, uri string
 	date    time.Time
 }
+
+// lastKey is the key of seen under which the latest whole response of a
+// URL is kept (payload digests have no NUL).
+func lastKey(uri string) string { return "\x00" + uri }
+
+// profiles of revisit records (WARC 1.1, 6.7).
+const (
+	profileIdentical   = "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"
+	profileNotModified = "http://netpreserve.org/warc/1.1/revisit/server-not-modified"
+)
 
 // maxSeenPayloads bounds the payloads remembered for revisits.
 const maxSeenPayloads = 1 << 20
@@ -156,7 +178,7 @@ func (x *WARC) WritePage(p *Page) error {
 		if refer, err = x.record(warcRecord{typ: "resource", target: p.URL, date: date, contentType: clean(ct), block: p.HTML, payload: true}); err != nil {
 			return err
 		}
-	} else {
+	} else if len(p.HTML) > 0 { // a 304 kept alone has no DOM
 		ex := documentExchange(p)
 		if _, err := x.record(warcRecord{typ: "conversion", target: ex.URL, date: date, refersTo: refer,
 			contentType: "text/html; charset=utf-8", block: p.HTML}); err != nil {
@@ -204,20 +226,23 @@ func (x *WARC) writeExchange(pageID string, seq int, ex *store.Exchange) (string
 	r := warcRecord{typ: "response", target: ex.URL, date: ex.At, ip: ex.IP, id: exchangeID("response", pageID, seq, ex),
 		contentType: "application/http;msgtype=response", block: append(append([]byte(nil), ex.Response...), ex.Payload...),
 		payloadDigest: pd, truncated: ex.Truncated, http: true}
-	prev, ok, err := x.revisitOf(ex, pd)
+	prev, profile, err := x.revisitOf(ex, pd)
 	if err != nil {
 		return "", err
 	}
-	if ok {
+	if profile != "" {
 		r.typ, r.block, r.refersTo = "revisit", ex.Response, prev.id
-		r.revisitOf, r.id = &prev, exchangeID("revisit", pageID, seq, ex)
+		r.revisitOf, r.profile, r.id = &prev, profile, exchangeID("revisit", pageID, seq, ex)
+		if profile == profileNotModified {
+			r.payloadDigest = "" // a 304 has no payload
+		}
 	}
 	id, err := x.record(r)
 	if err != nil {
 		return "", err
 	}
-	if r.typ == "response" && len(ex.Payload) > 0 && !ex.Truncated && len(x.seen) < maxSeenPayloads {
-		x.seen[pd] = seenPayload{id: id, uri: ex.URL, date: ex.At}
+	if r.typ == "response" {
+		x.remember(id, ex, pd)
 	}
 	if len(ex.Request) > 0 {
 		_, err = x.record(warcRecord{typ: "request", target: ex.URL, date: ex.At, ip: ex.IP, concurrentTo: id,
@@ -226,26 +251,100 @@ func (x *WARC) writeExchange(pageID string, seq int, ex *store.Exchange) (string
 	return id, err
 }
 
-// revisitOf is the capture ex's payload (digest pd) revisits: one written
-// before by this writer or its package, else the first capture
-// WARCOptions.Earlier finds elsewhere; ok false when ex is to be written
-// in full.
-func (x *WARC) revisitOf(ex *store.Exchange, pd string) (seenPayload, bool, error) {
-	if len(ex.Payload) == 0 || x.opt.NoRevisits {
+// remember keeps a whole response written (record id) for the revisits
+// of its payload (digest pd) and of its URL (a later 304).
+func (x *WARC) remember(id string, ex *store.Exchange, pd string) {
+	if len(ex.Payload) == 0 || ex.Truncated || len(x.seen) >= maxSeenPayloads {
+		return
+	}
+	sp := seenPayload{id: id, uri: ex.URL, date: ex.At}
+	if _, ok := x.seen[pd]; !ok {
+		x.seen[pd] = sp
+	}
+	x.seen[lastKey(ex.URL)] = sp
+}
+
+// revisitOf is the capture ex revisits and the revisit's profile: for a
+// 304 answer the capture it confirms (server-not-modified), else one
+// whose payload (digest pd) was written before by this writer or its
+// package, else the first capture WARCOptions.Earlier finds elsewhere
+// (identical-payload-digest); profile "" when ex is to be written in
+// full.
+func (x *WARC) revisitOf(ex *store.Exchange, pd string) (seenPayload, string, error) {
+	if x.opt.NoRevisits {
+		return seenPayload{}, "", nil
+	}
+	if notModified(ex) {
+		sp, ok, err := x.referTo(ex, x.seen[lastKey(ex.URL)], x.opt.Previous)
+		return sp, ifOK(ok, profileNotModified), err
+	}
+	if len(ex.Payload) == 0 || ex.Truncated {
+		return seenPayload{}, "", nil
+	}
+	sp, ok, err := x.referTo(ex, x.seen[pd], x.opt.Earlier)
+	return sp, ifOK(ok, profileIdentical), err
+}
+
+func ifOK(ok bool, profile string) string {
+	if ok {
+		return profile
+	}
+	return ""
+}
+
+// referTo is the capture a revisit of ex refers to: here, when written
+// by this writer, else the one find finds elsewhere, whose response
+// record is first written here with WARCOptions.Original.
+func (x *WARC) referTo(ex *store.Exchange, here seenPayload, find func(*store.Exchange) (store.ExchangeRef, bool, error)) (seenPayload, bool, error) {
+	if here.id != "" {
+		return here, true, nil
+	}
+	if find == nil {
 		return seenPayload{}, false, nil
 	}
-	if prev, ok := x.seen[pd]; ok {
-		return prev, true, nil
-	}
-	if x.opt.Earlier == nil || ex.Truncated {
-		return seenPayload{}, false, nil
-	}
-	ref, ok, err := x.opt.Earlier(ex)
+	ref, ok, err := find(ex)
 	if err != nil || !ok {
 		return seenPayload{}, false, err
 	}
 	first := store.Exchange{URL: ref.URL, Method: ref.Method, At: ref.At}
-	return seenPayload{id: exchangeID("response", pageID(ref.PageID), ref.Seq, &first), uri: ref.URL, date: ref.At}, true, nil
+	sp := seenPayload{id: exchangeID("response", pageID(ref.PageID), ref.Seq, &first), uri: ref.URL, date: ref.At}
+	if x.opt.Original == nil {
+		return sp, true, nil
+	}
+	return sp, true, x.writeOriginal(ref, sp.id)
+}
+
+// writeOriginal writes the response record of the capture ref, written
+// elsewhere under id, so that a revisit of it here resolves.
+func (x *WARC) writeOriginal(ref store.ExchangeRef, id string) error {
+	ex, err := x.opt.Original(ref)
+	if err != nil {
+		return fmt.Errorf("warc: original of %s: %w", ref.URL, err)
+	}
+	pd := x.digest(ex.Payload)
+	if _, err := x.record(warcRecord{typ: "response", target: ex.URL, date: ex.At, ip: ex.IP, id: id,
+		contentType: "application/http;msgtype=response", block: append(append([]byte(nil), ex.Response...), ex.Payload...),
+		payloadDigest: pd, truncated: ex.Truncated, http: true}); err != nil {
+		return err
+	}
+	x.remember(id, ex, pd)
+	return nil
+}
+
+// notModified reports whether ex's response is a 304.
+func notModified(ex *store.Exchange) bool {
+	return bytes.HasPrefix(ex.Response, []byte("HTTP/")) && statusOf(ex.Response) == http.StatusNotModified
+}
+
+// statusOf is the status code of an HTTP response head, 0 when unread.
+func statusOf(head []byte) int {
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	f := strings.Fields(string(line))
+	if len(f) < 2 {
+		return 0
+	}
+	n, _ := strconv.Atoi(f[1])
+	return n
 }
 
 // pageID names a store page in the records and lists of an export.
@@ -322,6 +421,7 @@ type warcRecord struct {
 	http                     bool // the block is an HTTP message
 	truncated                bool
 	revisitOf                *seenPayload
+	profile                  string // of a revisit
 	id                       string // the WARC-Record-ID; "" for a random one
 }
 
@@ -352,7 +452,7 @@ func (x *WARC) record(r warcRecord) (string, error) {
 	field("WARC-Concurrent-To", r.concurrentTo)
 	field("WARC-Refers-To", r.refersTo)
 	if r.revisitOf != nil {
-		field("WARC-Profile", "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest")
+		field("WARC-Profile", r.profile)
 		field("WARC-Refers-To-Target-URI", clean(r.revisitOf.uri))
 		field("WARC-Refers-To-Date", r.revisitOf.date.UTC().Format(time.RFC3339))
 	}

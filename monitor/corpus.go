@@ -31,7 +31,13 @@ const extractMethod = "single-page"
 // between writes the same page again when it redoes the URL, and never
 // leaves a document without its page.
 func (m *Monitor) putPage(ctx context.Context, d Document, pg *page, resp *response) (int64, error) {
-	p := &store.Page{URL: d.URL, Dataset: Dataset(m.cfg.Name), Status: resp.status, ContentType: resp.contentType}
+	return m.putPageVersion(ctx, d, pg, resp, 0)
+}
+
+// putPageVersion is putPage of capture v of the document's URL (see
+// store.Page.Version).
+func (m *Monitor) putPageVersion(ctx context.Context, d Document, pg *page, resp *response, v int) (int64, error) {
+	p := &store.Page{URL: d.URL, Dataset: Dataset(m.cfg.Name), Status: resp.status, ContentType: resp.contentType, Version: v}
 	if t, err := time.Parse(time.RFC3339, d.FirstSeen); err == nil {
 		p.FetchedAt = t
 	}
@@ -73,14 +79,29 @@ func (m *Monitor) storeHub(ctx context.Context, p pending, pg *page, resp *respo
 	return m.repo.SetHubPage(ctx, p.url, sp.ID)
 }
 
-// refreshPage rewrites the store page and extraction of a document whose
-// page changed (an update).
-func (m *Monitor) refreshPage(ctx context.Context, docID int64, pg *page, resp *response) error {
+// storeCapture stores a document's page fetched again in round r as a
+// capture of its own (the next version of its URL in the store) and
+// returns its page ID; current makes it the document's page (its latest
+// content). Earlier captures stay as they were fetched.
+func (m *Monitor) storeCapture(ctx context.Context, r int, docID int64, pg *page, resp *response, current bool) (int64, error) {
 	d, found, err := m.repo.Doc(ctx, docID)
-	if err != nil || !found || d.PageID == 0 {
-		return err // none, or no page to refresh: stored before pages were
+	if err != nil || !found {
+		return 0, err
 	}
 	d.FirstSeen = m.cfg.Now().UTC().Format(time.RFC3339) // the page's fetch time
-	_, err = m.putPage(ctx, d, pg, resp)
-	return err
+	v, err := m.db.NextVersion(ctx, Dataset(m.cfg.Name), d.URL)
+	if err != nil {
+		return 0, err
+	}
+	pageID, err := m.putPageVersion(ctx, d, pg, resp, v)
+	if err != nil {
+		return 0, err
+	}
+	if err := m.repo.AddCapture(ctx, docID, pageID, r); err != nil {
+		return 0, err
+	}
+	if current {
+		err = m.repo.SetDocPage(ctx, docID, pageID)
+	}
+	return pageID, err
 }

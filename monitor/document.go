@@ -134,6 +134,35 @@ func (m *Monitor) Documents(ctx context.Context, sel Selection) ([]Document, err
 	return m.repo.Documents(ctx, sel)
 }
 
+// Captures are the store pages of the documents sel selects, each
+// capture of each (the first fetch, and every recheck's: a changed page,
+// a 304 answer), by page ID, with its document; with sel.Round, the
+// captures made in that round, whichever round stored their document
+// first. What export --monitor archives.
+func (m *Monitor) Captures(ctx context.Context, sel Selection) (map[int64]Document, error) {
+	round := sel.Round
+	sel.Round = 0
+	docs, err := m.repo.Documents(ctx, sel)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]Document, len(docs))
+	for _, d := range docs {
+		byID[d.ID] = d
+	}
+	caps, err := m.repo.Captures(ctx, round)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int64]Document{}
+	for _, c := range caps {
+		if d, ok := byID[c.DocID]; ok {
+			out[c.PageID] = d
+		}
+	}
+	return out, nil
+}
+
 // ResolveDate normalises a date a page states to ISO 8601, resolving
 // relative ones against now (pagemeta.ResolveDate).
 func ResolveDate(s string, now time.Time) string { return pagemeta.ResolveDate(s, now) }

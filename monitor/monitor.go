@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"github.com/gleaner/gleaner/browser"
+	"github.com/gleaner/gleaner/browser/wire"
+	"github.com/gleaner/gleaner/capture"
 	"github.com/gleaner/gleaner/chain/langid"
 	"github.com/gleaner/gleaner/fetchpolicy"
 	"github.com/gleaner/gleaner/relevance"
@@ -38,8 +41,15 @@ type Config struct {
 	// Sources and conditional re-fetches always use a plain GET.
 	Fetcher browser.Fetcher
 	// Updates re-fetches known articles that a source lists as modified
-	// since they were fetched (conditional GET).
+	// since they were fetched (conditional GET). A changed page is
+	// fetched again with Fetcher (rendered and recorded as it records)
+	// and stored as a capture of its own, a new version of the document.
 	Updates bool
+	// Record keeps the exchanges of the conditional re-fetches, as
+	// Fetcher keeps a page's: a 304 answer is then stored as a capture
+	// of its own (a WARC revisit of the capture it confirms). Set it
+	// when Fetcher records.
+	Record browser.RecordOptions
 	// Workers is how many sites' pages are fetched at once (default 4;
 	// one request at a time per host whatever it is).
 	Workers int
@@ -136,6 +146,8 @@ type Monitor struct {
 	zones    map[string]*time.Location  // site → zone of the dates its sources give
 	deferred []fetched                  // copies waiting for their original, within a round
 	seeds    map[string]bool            // the configured sites' URLs, as sources
+	recorder *wire.Recorder             // of Config.Record, nil when off
+	recBase  http.RoundTripper          // the guarded transport it records
 }
 
 // Report sums up one round.
@@ -191,6 +203,9 @@ func Open(ctx context.Context, db *store.DB, cfg Config) (*Monitor, error) {
 	m.client = &http.Client{Transport: &counter{next: cfg.Guard.Transport(), n: &m.requests}, Timeout: cfg.Timeout,
 		CheckRedirect: m.checkRedirect}
 	m.robots = &fetchpolicy.Robots{Client: m.client, UserAgent: cfg.UserAgent}
+	if cfg.Record.On {
+		m.recorder, m.recBase = wire.NewRecorder(cfg.Record), cfg.Guard.Transport()
+	}
 	return m, nil
 }
 
@@ -235,6 +250,10 @@ type response struct {
 	exchanges []store.Exchange
 }
 
+// maxDrainBytes bounds what is read of an answer not used (an error
+// page, a 304).
+const maxDrainBytes = 64 << 10
+
 // maxPageBytes bounds an HTML page; sources have feeds.MaxBytes.
 const maxPageBytes = 8 << 20
 
@@ -242,6 +261,29 @@ const maxPageBytes = 8 << 20
 // Crawl-delay apart, robots.txt obeyed), conditionally when etag or
 // lastModified is given; read reads the body (bounded).
 func (m *Monitor) get(ctx context.Context, raw, etag, lastModified string, read func(string, *http.Response) ([]byte, error)) (*response, error) {
+	return m.getWith(ctx, m.client, raw, etag, lastModified, read)
+}
+
+// getRecorded is get through a client recording its round trips when
+// Config.Record is on: the response carries their exchanges.
+func (m *Monitor) getRecorded(ctx context.Context, raw, etag, lastModified string, read func(string, *http.Response) ([]byte, error)) (*response, error) {
+	if m.recorder == nil {
+		return m.get(ctx, raw, etag, lastModified, read)
+	}
+	rt := m.recorder.Transport(m.recBase)
+	client := *m.client
+	client.Transport = &counter{next: rt, n: &m.requests}
+	resp, err := m.getWith(ctx, &client, raw, etag, lastModified, read)
+	if err != nil {
+		return nil, err
+	}
+	xs, _ := rt.Exchanges()
+	resp.exchanges = capture.Exchanges(xs)
+	return resp, nil
+}
+
+// getWith is get with client.
+func (m *Monitor) getWith(ctx context.Context, client *http.Client, raw, etag, lastModified string, read func(string, *http.Response) ([]byte, error)) (*response, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("url %q: %w", raw, err)
@@ -267,7 +309,7 @@ func (m *Monitor) get(ctx context.Context, raw, etag, lastModified string, read 
 	if lastModified != "" {
 		req.Header.Set("If-Modified-Since", lastModified)
 	}
-	resp, err := m.client.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return nil, err
 	}
@@ -279,6 +321,10 @@ func (m *Monitor) get(ctx context.Context, raw, etag, lastModified string, read 
 		if out.body, err = read(raw, resp); err != nil {
 			return nil, err
 		}
+	} else {
+		// Read to its end (a 304 has none): a recorded answer is whole,
+		// and the connection is reused.
+		io.Copy(io.Discard, io.LimitReader(resp.Body, maxDrainBytes))
 	}
 	return out, nil
 }

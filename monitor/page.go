@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -313,8 +314,9 @@ func (m *Monitor) fetchPage(ctx context.Context, u string) (*page, *response, er
 		if bp.Status != http.StatusOK {
 			return nil, nil, fmt.Errorf("url %s: HTTP %d", u, bp.Status)
 		}
-		return m.readPage(u, bp.FinalURL, []byte(bp.HTML)), &response{status: bp.Status, finalURL: bp.FinalURL,
-			rendered: bp.Rendered, exchanges: capture.Exchanges(bp.Exchanges)}, nil
+		resp := &response{status: bp.Status, finalURL: bp.FinalURL, rendered: bp.Rendered, exchanges: capture.Exchanges(bp.Exchanges)}
+		resp.etag, resp.lastModified = validators(resp.exchanges, bp.FinalURL)
+		return m.readPage(u, bp.FinalURL, []byte(bp.HTML)), resp, nil
 	}
 	resp, err := m.get(ctx, u, "", "", readPage)
 	if err != nil {
@@ -326,36 +328,104 @@ func (m *Monitor) fetchPage(ctx context.Context, u string) (*page, *response, er
 	return m.readPage(u, resp.finalURL, resp.body), resp, nil
 }
 
-// recheck re-fetches a known article conditionally; a changed page
-// updates its document.
-func (m *Monitor) recheck(ctx context.Context, r int, p pending, rep *Report) error {
-	resp, err := m.get(ctx, p.url, p.etag, p.lastMod, readPage)
-	if err != nil || (resp.status != http.StatusOK && resp.status != http.StatusNotModified) {
-		if ctx.Err() != nil {
-			return ctx.Err()
+// validators are the ETag and Last-Modified of the recorded response of
+// u (the page's final URL), for the page's conditional rechecks; "" when
+// not recorded.
+func validators(xs []store.Exchange, u string) (etag, lastModified string) {
+	for _, x := range xs {
+		if x.URL != u {
+			continue
 		}
-		rep.Errors++
-		return m.outcome(ctx, p, monitoring.URLArticle, p.docID, fmt.Sprint("recheck: ", err), nil)
+		resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(x.Response)), nil)
+		if err != nil {
+			return "", ""
+		}
+		resp.Body.Close()
+		return resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
+	}
+	return "", ""
+}
+
+// recheck re-fetches a known article conditionally (recorded with
+// Config.Record). A changed page is fetched again and stored as a new
+// capture of its document (updateDoc); a 304 answer recorded is a
+// capture of its own too, holding the answer.
+func (m *Monitor) recheck(ctx context.Context, r int, p pending, rep *Report) error {
+	resp, err := m.getRecorded(ctx, p.url, p.etag, p.lastMod, readPage)
+	if err != nil || (resp.status != http.StatusOK && resp.status != http.StatusNotModified) {
+		return m.recheckFailed(ctx, p, err, rep)
 	}
 	if resp.status == http.StatusNotModified {
 		resp.etag, resp.lastModified = p.etag, p.lastMod
-	} else if err := m.updateDoc(ctx, r, p, resp); err != nil {
-		return err
+		err = m.storeConfirmed(ctx, r, p, resp)
+	} else {
+		err = m.updateDoc(ctx, r, p, resp)
+	}
+	if err != nil {
+		return m.recheckFailed(ctx, p, err, rep)
 	}
 	return m.outcome(ctx, p, monitoring.URLArticle, p.docID, "", resp)
 }
 
+// recheckFailed records a recheck that failed: the article stays as
+// stored.
+func (m *Monitor) recheckFailed(ctx context.Context, p pending, err error, rep *Report) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	rep.Errors++
+	return m.outcome(ctx, p, monitoring.URLArticle, p.docID, fmt.Sprint("recheck: ", err), nil)
+}
+
 // updateDoc updates a stored article from its page fetched again, when
-// the page changed. The new text is the single-page one until the round's
-// end extracts it with its template again.
+// the page changed, and stores the page as a new capture of the document:
+// fetched again with Config.Fetcher when set (rendered and recorded as
+// new pages are), else the conditional GET's. The new text is the
+// single-page one until the round's end extracts it with its template
+// again. An unchanged page is kept as a capture only when recorded.
 func (m *Monitor) updateDoc(ctx context.Context, r int, p pending, resp *response) error {
-	pg := m.readPage(p.url, resp.finalURL, resp.body)
-	changed, err := m.repo.UpdateText(ctx, monitoring.Refetched{DocID: p.docID, Round: r, Modified: m.modified(p, pg), Text: pg.text,
-		Print: monitoring.Fingerprint{SimHash: int64(pg.hash), ContentHash: pg.contentHash}, Method: pg.method, Confidence: pg.confidence})
-	if err != nil || !changed {
+	pg, fresh, err := m.refetch(ctx, p, resp)
+	if err != nil {
 		return err
 	}
-	return m.refreshPage(ctx, p.docID, pg, resp)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	changed, err := m.repo.UpdateText(ctx, monitoring.Refetched{DocID: p.docID, Round: r, Modified: m.modified(p, pg), Text: pg.text,
+		Print: monitoring.Fingerprint{SimHash: int64(pg.hash), ContentHash: pg.contentHash}, Method: pg.method, Confidence: pg.confidence})
+	if err != nil || (!changed && len(fresh.exchanges) == 0) {
+		return err
+	}
+	_, err = m.storeCapture(ctx, r, p.docID, pg, fresh, true)
+	return err
+}
+
+// refetch is the page of a recheck answered 200: fetched again with
+// Config.Fetcher when set, else read from the answer. The answer's
+// exchanges, when recorded, come after the fetch's: every request is
+// kept, the fetch's document first.
+func (m *Monitor) refetch(ctx context.Context, p pending, resp *response) (*page, *response, error) {
+	if m.cfg.Fetcher == nil {
+		return m.readPage(p.url, resp.finalURL, resp.body), resp, nil
+	}
+	pg, fresh, err := m.fetchPage(ctx, p.url)
+	if err != nil {
+		return nil, nil, err
+	}
+	fresh.exchanges = append(fresh.exchanges, resp.exchanges...)
+	return pg, fresh, nil
+}
+
+// storeConfirmed stores a recorded 304 answer as a capture of the
+// document it confirms (no HTML; the document's text as its
+// extraction); without a record there is nothing to keep.
+func (m *Monitor) storeConfirmed(ctx context.Context, r int, p pending, resp *response) error {
+	if len(resp.exchanges) == 0 {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, err := m.storeCapture(ctx, r, p.docID, &page{}, resp, false)
+	return err
 }
 
 // page is a fetched page as the monitor reads it.

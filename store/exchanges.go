@@ -178,3 +178,42 @@ func (s *DB) FirstExchange(ctx context.Context, dataset, url, payloadSHA256 stri
 	ref.URL, ref.At, ref.PayloadSHA256 = url, fromMillis(at), payloadSHA256
 	return ref, true, nil
 }
+
+// emptySHA256 is the payload digest of an empty body (a 304's).
+const emptySHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+// PreviousExchange is the latest exchange stored with a page of dataset
+// whose URL is this, sent before before, with a whole, non-empty payload:
+// the capture a 304 answer to a conditional request confirms (a revisit
+// of profile server-not-modified refers to it). ok is false when there is
+// none.
+func (s *DB) PreviousExchange(ctx context.Context, dataset, url string, before time.Time) (ref ExchangeRef, ok bool, err error) {
+	var at int64
+	err = s.db.QueryRowContext(ctx, s.d.rebind(`SELECT e.page_id, e.seq, e.method, e.sent_at, e.payload_sha256 FROM exchanges e
+		JOIN pages p ON p.id = e.page_id
+		WHERE e.url = ? AND p.dataset = ? AND e.sent_at < ? AND e.truncated = ? AND e.payload_sha256 <> ?
+		ORDER BY e.sent_at DESC, e.page_id DESC, e.seq DESC LIMIT 1`), url, dataset, millis(before), false, emptySHA256).
+		Scan(&ref.PageID, &ref.Seq, &ref.Method, &at, &ref.PayloadSHA256)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ExchangeRef{}, false, nil
+	}
+	if err != nil {
+		return ExchangeRef{}, false, fmt.Errorf("store: previous exchange of %s: %w", url, err)
+	}
+	ref.URL, ref.At = url, fromMillis(at)
+	return ref, true, nil
+}
+
+// ExchangeAt is the exchange ref locates, with its bytes.
+func (s *DB) ExchangeAt(ctx context.Context, ref ExchangeRef) (*Exchange, error) {
+	xs, err := s.Exchanges(ctx, ref.PageID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range xs {
+		if xs[i].Seq == ref.Seq {
+			return &xs[i], nil
+		}
+	}
+	return nil, fmt.Errorf("store: exchange %d of page %d: %w", ref.Seq, ref.PageID, ErrNotFound)
+}

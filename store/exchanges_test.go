@@ -95,3 +95,64 @@ func TestFirstExchange(t *testing.T) {
 		}
 	})
 }
+
+// TestVersionsAndPreviousExchange stores later captures of one URL as
+// pages of their own (Version, NextVersion) and finds the capture a 304
+// confirms: the latest whole, non-empty response of the URL in the
+// dataset before the 304, on both backends.
+func TestVersionsAndPreviousExchange(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		db, _ := openTemp(t, b)
+		u, at := "http://example.org/a", time.Date(2026, 11, 26, 18, 0, 0, 0, time.UTC)
+		pages := putVersions(t, db, u, at)
+		if pages[0].ID == pages[1].ID || pages[1].ID == pages[2].ID || pages[2].Key() != u+" (capture 3)" {
+			t.Fatalf("captures stored as pages %d, %d, %d (%q)", pages[0].ID, pages[1].ID, pages[2].ID, pages[2].Key())
+		}
+		got, err := db.Pages(ctx, store.PageQuery{IDs: []int64{pages[1].ID}})
+		if err != nil || len(got) != 1 || got[0].Version != 1 {
+			t.Fatalf("read back: %v %v", got, err)
+		}
+		checkPrevious(t, db, u, at, pages[1].ID)
+	})
+}
+
+// checkPrevious checks what a 304 at at+2h confirms: the capture of
+// page want, at+1h; before at, none.
+func checkPrevious(t *testing.T, db *store.DB, u string, at time.Time, want int64) {
+	t.Helper()
+	ctx := context.Background()
+	ref, ok, err := db.PreviousExchange(ctx, "monitor:m", u, at.Add(2*time.Hour))
+	if err != nil || !ok || ref.PageID != want || ref.Seq != 0 || !ref.At.Equal(at.Add(time.Hour)) {
+		t.Errorf("previous of the 304: %+v %v %v, want page %d", ref, ok, err, want)
+	}
+	if x, err := db.ExchangeAt(ctx, ref); err != nil || string(x.Payload) != "v2" {
+		t.Errorf("exchange at %+v: %v", ref, err)
+	}
+	if _, ok, err := db.PreviousExchange(ctx, "monitor:m", u, at); ok || err != nil {
+		t.Errorf("before the first capture: %v %v", ok, err)
+	}
+}
+
+// putVersions stores three captures of u, an hour apart, each the version
+// NextVersion gives: two answers 200 and a 304.
+func putVersions(t *testing.T, db *store.DB, u string, at time.Time) []*store.Page {
+	t.Helper()
+	ctx := context.Background()
+	doc := func(when time.Duration, status, payload string) store.Exchange {
+		return store.Exchange{URL: u, Method: "GET", At: at.Add(when), Response: []byte("HTTP/1.1 " + status + "\r\n\r\n"), Payload: []byte(payload)}
+	}
+	var pages []*store.Page
+	for v, x := range []store.Exchange{doc(0, "200 OK", "v1"), doc(time.Hour, "200 OK", "v2"), doc(2*time.Hour, "304 Not Modified", "")} {
+		next, err := db.NextVersion(ctx, "monitor:m", u)
+		if err != nil || next != v {
+			t.Fatalf("next version %d, %v; want %d", next, err, v)
+		}
+		p := &store.Page{URL: u, Dataset: "monitor:m", Version: next, RawHTML: x.Payload, Exchanges: []store.Exchange{x}}
+		if err := db.PutPages(ctx, []*store.Page{p}); err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, p)
+	}
+	return pages
+}

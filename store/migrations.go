@@ -136,4 +136,8 @@ var migrations = []Migration{
 	{Version: 4, Name: "exchanges: by URL and payload digest, for revisits across exports", Statements: []string{
 		`CREATE INDEX exchanges_payload ON exchanges (url, payload_sha256)`,
 	}},
+	{Version: 5, Name: "pages: version, a later capture of a URL as a page of its own (a monitor's recheck)", Statements: []string{
+		`ALTER TABLE pages ADD COLUMN version INTEGER NOT NULL DEFAULT 0`,
+		`CREATE INDEX pages_dataset_url ON pages (dataset, url, version)`,
+	}},
 }

@@ -299,8 +299,8 @@ func (s *DB) Sites(ctx context.Context) ([]Site, error) {
 
 const putPageSQL = `INSERT INTO pages (site, url, dataset, manifest_id, page_key, label,
 	fetched_at, status, error, content_type, raw_html, rendered_html, content_hash, capture,
-	created_at, updated_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	created_at, updated_at, version)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (dataset, page_key) DO UPDATE SET
 	site = excluded.site, url = excluded.url, manifest_id = excluded.manifest_id,
 	label = excluded.label, fetched_at = excluded.fetched_at, status = excluded.status,
@@ -454,7 +454,7 @@ func (s *DB) writePage(ctx context.Context, tx *sql.Tx, page, gold *sql.Stmt, b 
 	p, pr, now := b.pages[i], b.prep[i], millis(b.now)
 	if err := page.QueryRowContext(ctx, p.Site, p.URL, p.Dataset, p.ManifestID, p.Key(), p.Label,
 		millis(p.FetchedAt), p.Status, p.Error, p.ContentType, pr.raw, pr.rendered,
-		p.Hash, pr.capture, now, now).Scan(&b.ids[i], &b.created[i]); err != nil {
+		p.Hash, pr.capture, now, now, p.Version).Scan(&b.ids[i], &b.created[i]); err != nil {
 		return fmt.Errorf("store: put page %q: %w", p.Key(), err)
 	}
 	if p.Gold != nil {
@@ -483,7 +483,7 @@ func sortedSites(pages []*Page) []string {
 }
 
 const pageMetaCols = `p.id, p.site, p.url, p.dataset, p.manifest_id, p.label, p.fetched_at, p.status,
-	p.error, p.content_type, p.content_hash, p.created_at, p.updated_at`
+	p.error, p.content_type, p.content_hash, p.created_at, p.updated_at, p.version`
 
 const pageContentCols = `, p.raw_html, p.rendered_html, p.capture, g.title, g.body, g.text`
 
@@ -500,7 +500,7 @@ func (s *DB) queryPages(ctx context.Context, q string, content bool, args ...any
 		p := &Page{}
 		var fetched, created, updated int64
 		dest := []any{&p.ID, &p.Site, &p.URL, &p.Dataset, &p.ManifestID, &p.Label, &fetched, &p.Status,
-			&p.Error, &p.ContentType, &p.Hash, &created, &updated}
+			&p.Error, &p.ContentType, &p.Hash, &created, &updated, &p.Version}
 		var raw, rendered, capture []byte
 		var gTitle, gBody, gText sql.NullString
 		if content {
@@ -566,6 +566,20 @@ func (s *DB) PageByKey(ctx context.Context, dataset, key string) (*Page, error) 
 		return nil, fmt.Errorf("store: page %q of dataset %q: %w", key, dataset, ErrNotFound)
 	}
 	return ps[0], nil
+}
+
+// NextVersion is the Version a new capture of url in dataset takes: one
+// more than its latest, 0 when it has none.
+func (s *DB) NextVersion(ctx context.Context, dataset, url string) (int, error) {
+	var v sql.NullInt64
+	err := s.db.QueryRowContext(ctx, s.d.rebind(`SELECT MAX(version) FROM pages WHERE dataset = ? AND url = ?`), dataset, url).Scan(&v)
+	if err != nil {
+		return 0, fmt.Errorf("store: versions of %s in %q: %w", url, dataset, err)
+	}
+	if !v.Valid {
+		return 0, nil
+	}
+	return int(v.Int64) + 1, nil
 }
 
 // maxIDsPerQuery bounds the placeholders of one IN list.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -121,6 +122,12 @@ type Page struct {
 	// page (PutPages); reading a page does not fill them (see
 	// Store.Exchanges).
 	Exchanges []Exchange
+	// Version numbers the later captures of a URL in a dataset: 0 for
+	// its first (every page but a monitor's recheck), n for the capture
+	// after n others. Each capture is a page of its own, with its own ID,
+	// HTML and exchanges, so an earlier capture stays as it was fetched
+	// and a later one is new to what follows the store (export.Follow).
+	Version int
 
 	CreatedAt time.Time // first stored
 	UpdatedAt time.Time // last stored
@@ -136,12 +143,17 @@ func (p *Page) HTML() []byte {
 }
 
 // Key returns the identity of the page within its dataset: the manifest id
-// when set, else the URL.
+// when set, else the URL; a later capture (Version n > 0) adds
+// " (capture n+1)", which no URL holds (a URL has no raw space).
 func (p *Page) Key() string {
+	k := p.URL
 	if p.ManifestID != "" {
-		return p.ManifestID
+		k = p.ManifestID
 	}
-	return p.URL
+	if p.Version > 0 {
+		k += fmt.Sprintf(" (capture %d)", p.Version+1)
+	}
+	return k
 }
 
 // Name returns how the page is shown to users: the manifest id for imported

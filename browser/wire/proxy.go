@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -52,6 +53,7 @@ type Proxy struct {
 	order    []string     // of docs, oldest first
 	rec      *Recorder    // nil unless recording (Options.Record)
 	tls      *interceptor // nil unless recording HTTPS
+	tags     atomic.Int64 // exchanges tagged (Exchange.Tag)
 }
 
 // keptDoc is the start of an HTML response as it went through the proxy:
@@ -112,11 +114,20 @@ func (p *Proxy) RecordsTLS() bool { return p.tls != nil }
 
 // Claim returns the exchanges of urls the proxy recorded since since (see
 // Recorder.Claim); none when it does not record.
-func (p *Proxy) Claim(urls map[string]bool, since time.Time) ([]Exchange, string) {
+func (p *Proxy) Claim(urls, tags map[string]bool, since time.Time) ([]Exchange, string) {
 	if p.rec == nil {
 		return nil, ""
 	}
-	return p.rec.Claim(urls, since)
+	return p.rec.Claim(urls, tags, since)
+}
+
+// tag names the exchange rec records for the browser (Exchange.Tag).
+func (p *Proxy) tag(rec *recording) string {
+	t := strconv.FormatInt(p.tags.Add(1), 10)
+	rec.mu.Lock()
+	rec.ex.Tag = t
+	rec.mu.Unlock()
+	return t
 }
 
 // refusal returns the dialer's refusal of a CONNECT to hostport, if any.
@@ -320,6 +331,9 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	}
 	for k, vs := range resp.Header {
 		w.Header()[k] = vs
+	}
+	if rec != nil {
+		w.Header().Set(TagHeader, p.tag(rec))
 	}
 	if resp.ContentLength > p.maxBytes {
 		w.Header().Del("Content-Length")

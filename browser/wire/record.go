@@ -99,7 +99,15 @@ type Exchange struct {
 	// IP is the address the request was sent to ("" when unknown).
 	IP string
 	At time.Time // when the request was sent
+	// Tag is the proxy's name for the exchange, sent to the browser with
+	// the response (TagHeader; not in Response) so that the page that
+	// received it claims it, whatever other tab fetched the same URL.
+	Tag string
 }
+
+// TagHeader is the response header the proxy adds to what it passes to
+// the browser: the exchange's Tag.
+const TagHeader = "X-Gleaner-Exchange"
 
 // Size is the bytes the exchange holds.
 func (e *Exchange) Size() int64 {
@@ -361,11 +369,13 @@ func (r *Recorder) add(ex Exchange) {
 	}
 }
 
-// claim returns the exchanges of urls recorded since since, in the order
+// Claim returns a page's exchanges recorded since since, in the order
 // they were sent, within the page bound, and a note when some were left
-// out. The recorder forgets them: it holds only what pages in progress
-// (and pages that failed, until the bound pushes them out) made.
-func (r *Recorder) Claim(urls map[string]bool, since time.Time) ([]Exchange, string) {
+// out: those whose Tag the page received (tags), and those without a
+// tag whose URL it requested (urls). The recorder forgets them: it holds
+// only what pages in progress (and pages that failed, until the bound
+// pushes them out) made.
+func (r *Recorder) Claim(urls, tags map[string]bool, since time.Time) ([]Exchange, string) {
 	r.mu.Lock()
 	var out []Exchange
 	var size int64
@@ -373,7 +383,7 @@ func (r *Recorder) Claim(urls map[string]bool, since time.Time) ([]Exchange, str
 	kept := r.recent[:0]
 	for _, ex := range r.recent {
 		switch {
-		case ex.At.Before(since) || !urls[ex.URL]:
+		case ex.At.Before(since) || !ex.madeBy(urls, tags):
 			kept = append(kept, ex) // another page's
 			continue
 		case size+ex.Size() > r.opt.MaxPageBytes:
@@ -389,6 +399,16 @@ func (r *Recorder) Claim(urls map[string]bool, since time.Time) ([]Exchange, str
 	r.mu.Unlock()
 	slices.SortStableFunc(out, func(a, b Exchange) int { return a.At.Compare(b.At) })
 	return out, r.note(left)
+}
+
+// madeBy reports whether a page that received tags and requested urls
+// made ex: by its tag when it has one (two tabs may fetch one URL at
+// once), else by its URL.
+func (ex *Exchange) madeBy(urls, tags map[string]bool) bool {
+	if ex.Tag != "" {
+		return tags[ex.Tag]
+	}
+	return urls[ex.URL]
 }
 
 // proxyRecording starts recording a request the proxy forwards; nil when

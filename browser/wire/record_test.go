@@ -20,11 +20,11 @@ func TestRecorderClaim(t *testing.T) {
 	r.add(ex("http://a/1", time.Millisecond, 10))
 	r.add(ex("http://b/", 3*time.Millisecond, 10))
 	r.add(ex("http://a/1", -time.Second, 10)) // before the page started
-	got, note := r.Claim(map[string]bool{"http://a/1": true, "http://a/2": true}, t0)
+	got, note := r.Claim(map[string]bool{"http://a/1": true, "http://a/2": true}, nil, t0)
 	if len(got) != 2 || got[0].URL != "http://a/1" || got[1].URL != "http://a/2" || note != "" {
 		t.Fatalf("claimed %+v, note %q", got, note)
 	}
-	if again, _ := r.Claim(map[string]bool{"http://a/1": true, "http://a/2": true}, t0); len(again) != 0 {
+	if again, _ := r.Claim(map[string]bool{"http://a/1": true, "http://a/2": true}, nil, t0); len(again) != 0 {
 		t.Errorf("claimed twice: %+v", again)
 	}
 	if r.held != 20 || len(r.recent) != 2 {

@@ -142,20 +142,18 @@ func (f *selectFlags) selectMonitor(ctx context.Context, db *store.DB, sel monit
 	if err != nil {
 		return err
 	}
-	docs, err := m.Documents(ctx, sel)
+	pages, err := m.Captures(ctx, sel)
 	if err != nil {
 		return err
 	}
 	opt.Site = "" // the monitor's site (host:port), selected above
 	judged := map[int64]export.Judgement{}
-	for _, d := range docs {
-		if d.PageID != 0 {
-			judged[d.PageID] = export.Judgement{Kind: d.Kind.String(), Relevance: d.Relevance, Template: d.Template}
-		}
+	for id, d := range pages {
+		judged[id] = export.Judgement{Kind: d.Kind.String(), Relevance: d.Relevance, Template: d.Template}
 	}
 	opt.SelectDocuments(monitor.Dataset(f.monitor), judged)
 	if len(opt.PageIDs) == 0 {
-		return fmt.Errorf("export: monitor %q: no document selected (%d without a page in the store)", f.monitor, len(docs))
+		return fmt.Errorf("export: monitor %q: no document selected with a page in the store", f.monitor)
 	}
 	return nil
 }

@@ -48,7 +48,7 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string
 	fs.DurationVar(&f.every, "every", 15*time.Minute, "time between the starts of two rounds (not with --fixtures)")
 	fs.DurationVar(&f.delay, "delay", time.Second, "minimum time between two requests to one host")
 	fs.BoolVar(&f.asJSON, "json", false, "one JSON object per round")
-	fs.BoolVar(&f.updates, "updates", false, "re-fetch known articles that sources list as modified (conditional GET)")
+	fs.BoolVar(&f.updates, "updates", false, "re-fetch known articles that sources list as modified (conditional GET); a changed page is fetched again and stored as a new capture")
 	fs.BoolVar(&f.fixtrs, "fixtures", false, "watch the fixture newsroom on 127.0.0.1 and score each round")
 	fs.Int64Var(&f.seed, "seed", 1, "seed of the fixture web")
 	fs.IntVar(&f.articles, "articles", 16, "initial articles per fixture site")
@@ -56,7 +56,7 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string
 	fs.IntVar(&f.workers, "workers", 4, "sites whose pages are fetched at once (one request per host at a time)")
 	fs.BoolVar(&f.render, "render", false, "fetch new article pages with Chromium (scripts run); sources stay plain HTTP")
 	fs.StringVar(&f.chromium, "chromium", "", "Chromium `binary` for --render")
-	fs.BoolVar(&f.record, "record", false, "store the HTTP exchanges of every page fetched (document and, with --render, subresources) as served, for export --format warc,wacz")
+	fs.BoolVar(&f.record, "record", false, "store the HTTP exchanges of every page fetched (document and, with --render, subresources) as served, for export --format warc,wacz; with --updates, the rechecks too (a 304 as a revisit)")
 	fs.StringVar(&f.terms, "terms", "", "focus: comma-separated `terms` (a lexicon, as in crawl); articles scoring under --threshold are left out")
 	fs.Float64Var(&f.threshold, "threshold", 0, "focus score an article needs (default the crawler's, 1)")
 	f.warc = addWARCFollowFlags(fs)
@@ -168,7 +168,8 @@ func monitorFetcher(f *monitorFlags, cfg monitor.Config, stderr io.Writer) (brow
 
 // config is the monitor's configuration the flags give.
 func (f *monitorFlags) config(sites []string) monitor.Config {
-	cfg := monitor.Config{Name: f.name, Sites: sites, Updates: f.updates, Delay: f.delay, Threshold: f.threshold, Workers: f.workers}
+	cfg := monitor.Config{Name: f.name, Sites: sites, Updates: f.updates, Delay: f.delay, Threshold: f.threshold, Workers: f.workers,
+		Record: browser.RecordOptions{On: f.record}}
 	if terms := eval.SplitList(f.terms); len(terms) > 0 {
 		cfg.Focus = relevance.NewLexicon(terms)
 	}

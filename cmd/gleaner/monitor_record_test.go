@@ -2,10 +2,15 @@ package main
 
 import (
 	"archive/zip"
+	"bytes"
+	"compress/gzip"
 	"context"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/export"
@@ -179,4 +184,145 @@ func TestMonitorWARC(t *testing.T) {
 	if code, _, _ := exportCmd("monitor", "--fixtures", "--rounds", "1", "--warc", dir, "--db", db); code != 2 {
 		t.Errorf("--warc without --record: exit %d, want 2", code)
 	}
+}
+
+// TestMonitorRecordUpdates runs "gleaner monitor --record --updates
+// --warc DIR", plain and rendered: a page a recheck found changed is
+// fetched again through the monitor's fetcher and stored as a capture of
+// its own (a page with a later Version: HTML and exchanges of that
+// fetch, rendered with its subresources under --render), and every
+// capture is archived, by --warc and by export --monitor. Before, the
+// changed page was stored again under its first ID with the conditional
+// GET's raw HTML and no exchanges of its own, and never archived again.
+func TestMonitorRecordUpdates(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{{"plain", nil}, {"rendered", []string{"--render"}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			if len(tc.args) > 0 {
+				if _, err := browser.FindChromium(); err != nil {
+					t.Skip(err)
+				}
+			}
+			dir, db := t.TempDir(), filepath.Join(t.TempDir(), "m.db")
+			args := append([]string{"monitor", "--fixtures", "--rounds", "3", "--articles", "6", "--per-round", "2", "--record", "--updates",
+				"--warc", dir, "--db", db}, tc.args...)
+			if code, _, stderr := exportCmd(args...); code != 0 {
+				t.Fatalf("monitor: exit %d: %s", code, stderr)
+			}
+			captures := checkVersions(t, db, len(tc.args) > 0)
+			archived := archivedCaptures(t, warcFiles(t, dir, ".warc.gz"))
+			for u, n := range captures {
+				if archived[u] < n {
+					t.Errorf("%s: %d captures stored, %d archived by --warc", u, n, archived[u])
+				}
+			}
+			out := t.TempDir()
+			if code, _, stderr := exportCmd("export", "--db", db, "--monitor", "default", "--format", "warc", "--out", out); code != 0 {
+				t.Fatalf("export: exit %d: %s", code, stderr)
+			}
+			exported := archivedCaptures(t, []string{filepath.Join(out, "corpus.warc.gz")})
+			for u, n := range captures {
+				if exported[u] < n {
+					t.Errorf("%s: %d captures stored, %d exported", u, n, exported[u])
+				}
+			}
+		})
+	}
+}
+
+// checkVersions checks the later captures of the default monitor's
+// articles and returns the captures by URL of the URLs that have some.
+func checkVersions(t *testing.T, path string, rendered bool) map[string]int {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ps, err := st.Pages(ctx, store.PageQuery{Dataset: monitor.Dataset("default"), WithContent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byURL, later := map[string]int{}, 0
+	for _, p := range ps { // in ID order: a URL's first capture first
+		byURL[p.URL]++
+		if byURL[p.URL] > 1 {
+			later++
+			checkLaterCapture(t, st, p, byURL[p.URL], rendered)
+		}
+	}
+	if later == 0 {
+		t.Fatal("no page stored again after a recheck: the test tests nothing")
+	}
+	for u, n := range byURL {
+		if n < 2 {
+			delete(byURL, u)
+		}
+	}
+	t.Logf("%d pages, %d later captures of %d URLs", len(ps), later, len(byURL))
+	return byURL
+}
+
+// checkLaterCapture checks capture n of a URL: its own exchanges, the
+// document's first; rendered with its subresources, or its HTML the
+// payload as served.
+func checkLaterCapture(t *testing.T, st *store.DB, p *store.Page, n int, rendered bool) {
+	t.Helper()
+	xs, err := st.Exchanges(context.Background(), p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case len(xs) == 0 || xs[0].URL != p.URL:
+		t.Errorf("%s (capture %d): %d exchanges, the first not the document's", p.URL, n, len(xs))
+	case rendered && (len(p.RenderedHTML) == 0 || len(xs) < 2):
+		t.Errorf("%s (capture %d): not rendered with its subresources (%d exchanges)", p.URL, n, len(xs))
+	case !rendered && utf8.Valid(decoded(t, xs[0])) && !bytes.Equal(p.RawHTML, decoded(t, xs[0])):
+		// (A page in another charset is stored decoded.)
+		t.Errorf("%s (capture %d): the page's HTML is not its exchange's payload", p.URL, n)
+	}
+}
+
+// archivedCaptures counts the response and revisit records of each URL in
+// WARC files.
+func archivedCaptures(t *testing.T, files []string) map[string]int {
+	t.Helper()
+	n := map[string]int{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := export.ReadWARC(bytes.NewReader(b), 0)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, r := range recs {
+			if r.Type() == "response" || r.Type() == "revisit" {
+				n[r.TargetURI()]++
+			}
+		}
+	}
+	return n
+}
+
+// decoded is an exchange's payload as served, gunzipped when it was
+// served gzip.
+func decoded(t *testing.T, x store.Exchange) []byte {
+	t.Helper()
+	if !bytes.Contains(bytes.ToLower(x.Response), []byte("\r\ncontent-encoding: gzip\r\n")) {
+		return x.Payload
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(x.Payload))
+	if err != nil {
+		t.Fatalf("%s: %v", x.URL, err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("%s: %v", x.URL, err)
+	}
+	return b
 }

@@ -71,7 +71,56 @@ func (r *Repo) InsertDoc(ctx context.Context, d Document, f Fingerprint) (int64,
 	if err != nil {
 		return 0, fmt.Errorf("monitor: store %s: %w", d.URL, err)
 	}
-	return id, nil
+	if d.PageID == 0 {
+		return id, nil
+	}
+	return id, r.AddCapture(ctx, id, d.PageID, d.Round)
+}
+
+// AddCapture records store page pageID as a capture of document docID
+// made in round n.
+func (r *Repo) AddCapture(ctx context.Context, docID, pageID int64, n int) error {
+	_, err := r.exec(ctx, `INSERT INTO monitor_captures (monitor, doc_id, page_id, round) VALUES (?, ?, ?, ?)
+		ON CONFLICT (monitor, page_id) DO NOTHING`, r.name, docID, pageID, n)
+	if err != nil {
+		return fmt.Errorf("monitor: capture %d of document %d: %w", pageID, docID, err)
+	}
+	return nil
+}
+
+// SetDocPage makes store page pageID the document's page: its latest
+// content.
+func (r *Repo) SetDocPage(ctx context.Context, docID, pageID int64) error {
+	if _, err := r.exec(ctx, `UPDATE monitor_docs SET page_id = ? WHERE id = ?`, pageID, docID); err != nil {
+		return fmt.Errorf("monitor: page of document %d: %w", docID, err)
+	}
+	return nil
+}
+
+// Capture is a store page a document was fetched into, and the round.
+type Capture struct {
+	DocID, PageID int64
+	Round         int
+}
+
+// Captures lists the monitor's captures in page order: of round n only
+// when n > 0.
+func (r *Repo) Captures(ctx context.Context, n int) ([]Capture, error) {
+	q, args := `SELECT doc_id, page_id, round FROM monitor_captures WHERE monitor = ?`, []any{r.name}
+	if n > 0 {
+		q, args = q+` AND round = ?`, append(args, n)
+	}
+	var out []Capture
+	err := r.each(ctx, q+` ORDER BY page_id`, args, func(rows *sql.Rows) error {
+		var c Capture
+		err := rows.Scan(&c.DocID, &c.PageID, &c.Round)
+		out = append(out, c)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("monitor: captures: %w", err)
+	}
+	return out, nil
 }
 
 // DocByURL returns the id of the document stored under url, or 0.

@@ -120,4 +120,21 @@ var migrations = []store.Migration{
 			error TEXT NOT NULL DEFAULT ''
 		)`,
 	}},
+	{Version: 5, Name: "a document's captures, one per fetch, by round", Statements: []string{
+		// Every store page a document was fetched into (dataset
+		// Dataset(name)), with the round of the fetch: the first, and
+		// each recheck's (a changed page, a 304 as a page of its own
+		// holding the answer). The document's page_id is its latest
+		// content; the earlier captures stay as fetched, to be cited.
+		`CREATE TABLE monitor_captures (
+			monitor TEXT NOT NULL,
+			doc_id BIGINT NOT NULL,
+			page_id BIGINT NOT NULL,
+			round INTEGER NOT NULL,
+			PRIMARY KEY (monitor, page_id)
+		)`,
+		`CREATE INDEX monitor_captures_doc ON monitor_captures (monitor, doc_id)`,
+		`INSERT INTO monitor_captures (monitor, doc_id, page_id, round)
+			SELECT monitor, id, page_id, round FROM monitor_docs WHERE page_id <> 0`,
+	}},
 }
