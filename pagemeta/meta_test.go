@@ -237,6 +237,14 @@ func TestDateRules(t *testing.T) {
 		{"date-order-us.html", "2023-03-10", "byline"},
 		{"date-order-evidence.html", "2023-10-03", "byline"},
 		{"date-order-fr.html", "2023-10-03", "byline"},
+		// A modification date stated in the head only is no publication
+		// date; one the page shows stands in for it.
+		{"date-head-modified.html", "", ""},
+		{"date-shown-modified.html", "2025-09-11T08:00:00Z", "meta"},
+		// An event's span of days is not the page's date.
+		{"date-event-range.html", "2025-10-13", "byline"},
+		// "Originally published on" states the publication date.
+		{"date-originally.html", "2019-09-26T16:12:00Z", "byline"},
 	}
 	for _, c := range cases {
 		src, err := os.ReadFile(filepath.Join("testdata", c.file))
