@@ -35,6 +35,11 @@ func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
 	siteSource := ""
 	for _, c := range candidates {
 		names, sites := sourceNames(c.raw, c.strict, site, host)
+		if len(names) > 0 && !c.strict && logins(names) {
+			if shown := fullNames(bylineAuthors(s)); len(shown) > 0 {
+				return shown, "byline"
+			}
+		}
 		if len(names) > 0 {
 			return names, c.source
 		}
@@ -449,3 +454,25 @@ func containsFold(list []string, s string) bool {
 
 // firstN is list's first n elements at most.
 func firstN(list []string, n int) []string { return list[:min(n, len(list))] }
+
+// logins reports whether every name a page states is a login, one word
+// without spaces ("andrew.keaveney", "kffnirmitap"): a system's user,
+// which gives way to a name the byline shows.
+func logins(names []string) bool {
+	for _, n := range names {
+		if strings.ContainsRune(strings.TrimSpace(n), ' ') {
+			return false
+		}
+	}
+	return true
+}
+
+// fullNames are names of two words or more, nil unless all are.
+func fullNames(names []string) []string {
+	for _, n := range names {
+		if len(strings.Fields(n)) < 2 {
+			return nil
+		}
+	}
+	return names
+}

@@ -117,6 +117,7 @@ func TestExtract(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := Extract(parse(t, c.file, src), src, c.opt)
+			got.headings = nil // Headline's, tested there
 			if !reflect.DeepEqual(got, c.want) {
 				t.Errorf("Extract =\n%+v\nwant\n%+v", got, c.want)
 			}
@@ -207,6 +208,10 @@ func TestBylineRegions(t *testing.T) {
 		// A desk signs only a page no person signs.
 		{"author-desk.html", []string{"the Harbour Bakery Team"}},
 		{"author-desk-person.html", []string{"Mia Lund"}},
+		// A login the head states gives way to the name the byline
+		// shows; alone, it is the author.
+		{"author-login.html", []string{"Denise Everheart"}},
+		{"author-login-alone.html", []string{"jsteinhardt"}},
 	}
 	for _, c := range cases {
 		src, err := os.ReadFile(filepath.Join("testdata", c.file))
@@ -323,6 +328,28 @@ func TestHeadline(t *testing.T) {
 	for _, c := range cases {
 		if got := c.m.Headline(c.extracted); got != c.want {
 			t.Errorf("Headline(%q) = %q, want %q", c.extracted, got, c.want)
+		}
+	}
+}
+
+// TestHeadlineStated: the title an extraction found stands for the
+// headline only when it is one of the page's h1 or a stated title; a
+// heading in the text (an h2, a caption) does not outrank og:title.
+func TestHeadlineStated(t *testing.T) {
+	cases := []struct{ file, extracted, want string }{
+		{"title-stated-no-h1.html", "Done learning about wine regions?", "Wine Regions"},
+		{"title-stated-no-h1.html", "Wine Regions", "Wine Regions"},
+		{"title-stated-other-h1.html", "Making Google Sans Flex", "Making Google Sans Flex"},
+		{"title-stated-other-h1.html", "Photo via Example", "Google Sans: Evolving the Typeface"},
+	}
+	for _, c := range cases {
+		src, err := os.ReadFile(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := Extract(parse(t, c.file, src), src, Options{NoLanguage: true})
+		if got := m.Headline(c.extracted); got != c.want {
+			t.Errorf("%s: Headline(%q) = %q, want %q", c.file, c.extracted, got, c.want)
 		}
 	}
 }
