@@ -98,10 +98,15 @@ func (b *bylines) published() string { b.load(); return b.pub }
 func (b *bylines) modified() string  { b.load(); return b.mod }
 
 func (b *bylines) load() {
-	if !b.read {
-		b.pub, b.mod = bylineDates(b.s, b.now)
-		b.read = true
+	if b.read {
+		return
 	}
+	lines := orderedLines(b.s)
+	b.pub, b.mod = bylineDates(lines, b.s.order, b.now)
+	if d := originalDate(lines, b.s.order); d != "" {
+		b.pub = d
+	}
+	b.read = true
 }
 
 // savedStamp reports whether a stated publication date (JSON-LD, meta
@@ -207,11 +212,7 @@ const maxBylineLines = 120
 // first not marked as a modification ("Published 2 May, updated 3 May":
 // the part before the mark), and the first so marked. Relative dates
 // resolve against now when it is set.
-func bylineDates(s *scan, now time.Time) (pub, mod string) {
-	lines := orderedLines(s)
-	if d := originalDate(lines, s.order); d != "" {
-		pub = d
-	}
+func bylineDates(lines []line, o dateOrder, now time.Time) (pub, mod string) {
 	for i, l := range lines {
 		if i >= maxBylineLines || pub != "" && mod != "" {
 			break
@@ -221,10 +222,10 @@ func bylineDates(s *scan, now time.Time) (pub, mod string) {
 		}
 		before, after := splitUpdated(l.text)
 		if pub == "" {
-			pub = lineDate(before, l.cue, now, s.order)
+			pub = lineDate(before, l.cue, now, o)
 		}
 		if mod == "" && after != "" {
-			mod = lineDate(after, l.cue, now, s.order)
+			mod = lineDate(after, l.cue, now, o)
 		}
 	}
 	return pub, mod

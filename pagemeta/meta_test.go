@@ -11,6 +11,16 @@ import (
 	"github.com/gleaner/gleaner/treediff"
 )
 
+// extractFile is Extract's metadata of testdata/file, language left out.
+func extractFile(t *testing.T, file string) Meta {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Extract(parse(t, file, src), src, Options{NoLanguage: true})
+}
+
 func parse(t *testing.T, name string, src []byte) *treediff.Tree {
 	t.Helper()
 	tr, err := treediff.Parse(name, src, treediff.ParseOptions{})
@@ -214,11 +224,7 @@ func TestBylineRegions(t *testing.T) {
 		{"author-login-alone.html", []string{"jsteinhardt"}},
 	}
 	for _, c := range cases {
-		src, err := os.ReadFile(filepath.Join("testdata", c.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := Extract(parse(t, c.file, src), src, Options{NoLanguage: true})
+		m := extractFile(t, c.file)
 		if !reflect.DeepEqual(m.Authors, c.want) {
 			t.Errorf("%s: authors %q, want %q", c.file, m.Authors, c.want)
 		}
@@ -252,11 +258,7 @@ func TestDateRules(t *testing.T) {
 		{"date-originally.html", "2019-09-26T16:12:00Z", "byline"},
 	}
 	for _, c := range cases {
-		src, err := os.ReadFile(filepath.Join("testdata", c.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := Extract(parse(t, c.file, src), src, Options{NoLanguage: true})
+		m := extractFile(t, c.file)
 		if m.Published != c.published || m.Sources.Published != c.source {
 			t.Errorf("%s: published %q from %q, want %q from %q", c.file, m.Published, m.Sources.Published, c.published, c.source)
 		}
@@ -343,11 +345,7 @@ func TestHeadlineStated(t *testing.T) {
 		{"title-stated-other-h1.html", "Photo via Example", "Google Sans: Evolving the Typeface"},
 	}
 	for _, c := range cases {
-		src, err := os.ReadFile(filepath.Join("testdata", c.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := Extract(parse(t, c.file, src), src, Options{NoLanguage: true})
+		m := extractFile(t, c.file)
 		if got := m.Headline(c.extracted); got != c.want {
 			t.Errorf("%s: Headline(%q) = %q, want %q", c.file, c.extracted, got, c.want)
 		}
