@@ -43,6 +43,9 @@ func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
 		if len(names) > 0 {
 			return names, c.source
 		}
+		if !c.strict && personal(sites, site) {
+			return sites, c.source
+		}
 		if len(sites) > 0 && siteOnly == nil {
 			siteOnly, siteSource = sites, c.source
 		}
@@ -475,4 +478,18 @@ func fullNames(names []string) []string {
 		}
 	}
 	return names
+}
+
+// personal reports whether the names a page states, which name its site,
+// are a person's (a blog named after its author, "Jane Doe Photography"
+// by Jane Doe): two or three capitalised words, not the site's whole name
+// (an organisation signing as itself).
+func personal(names []string, site string) bool {
+	for _, n := range names {
+		w := strings.Fields(n)
+		if len(w) < 2 || len(w) > 3 || !writtenName(n, w) || squash(n) == squash(site) {
+			return false
+		}
+	}
+	return len(names) > 0
 }

@@ -231,6 +231,29 @@ func TestBylineRegions(t *testing.T) {
 	}
 }
 
+// TestAuthorsSite: a person the site is named after ("inesvarga.example")
+// signs its pages; an organisation signing as itself gives way to a
+// person's byline.
+func TestAuthorsSite(t *testing.T) {
+	cases := []struct {
+		file, url string
+		want      []string
+	}{
+		{"author-site-person.html", "https://inesvarga.example/northern-lights", []string{"Ines Varga"}},
+		{"author-site-org.html", "https://harbourheart.example/signs", []string{"Tracy Parker"}},
+	}
+	for _, c := range cases {
+		src, err := os.ReadFile(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := Extract(parse(t, c.file, src), src, Options{URL: c.url, NoLanguage: true})
+		if !reflect.DeepEqual(m.Authors, c.want) {
+			t.Errorf("%s: authors %q, want %q", c.file, m.Authors, c.want)
+		}
+	}
+}
+
 // TestDateRules: a stated publication date not before the modification
 // date, or of its day (a save stamp), yields to an earlier day the byline
 // shows, not to the same day; a date inside a sentence is not a byline's.
