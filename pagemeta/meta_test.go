@@ -222,6 +222,9 @@ func TestBylineRegions(t *testing.T) {
 		// shows; alone, it is the author.
 		{"author-login.html", []string{"Denise Everheart"}},
 		{"author-login-alone.html", []string{"jsteinhardt"}},
+		// An itemprop=author element's text is a byline: its lead word
+		// and role go, an updater is no author.
+		{"author-itemprop-text.html", []string{"Keira Barros"}},
 	}
 	for _, c := range cases {
 		m := extractFile(t, c.file)
