@@ -369,6 +369,9 @@ func TestHeadlineStated(t *testing.T) {
 		{"title-stated-no-h1.html", "Wine Regions", "Wine Regions"},
 		{"title-stated-other-h1.html", "Making Google Sans Flex", "Making Google Sans Flex"},
 		{"title-stated-other-h1.html", "Photo via Example", "Google Sans: Evolving the Typeface"},
+		// What follows " | " is a section, the site or a tagline.
+		{"title-pipe-section.html", "", "How meditation rewires the brain"},
+		{"title-stated-no-h1.html", "Wine Regions | Example Wine School", "Wine Regions"},
 	}
 	for _, c := range cases {
 		m := extractFile(t, c.file)
