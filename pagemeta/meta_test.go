@@ -371,6 +371,8 @@ func TestHeadlineStated(t *testing.T) {
 		{"title-stated-other-h1.html", "Photo via Example", "Google Sans: Evolving the Typeface"},
 		// What follows " | " is a section, the site or a tagline.
 		{"title-pipe-section.html", "", "How meditation rewires the brain"},
+		// A date the h1 shows before or after the headline is not of it.
+		{"title-dated-h1.html", "", "Preparing a transition in the archive"},
 		{"title-stated-no-h1.html", "Wine Regions | Example Wine School", "Wine Regions"},
 	}
 	for _, c := range cases {

@@ -48,7 +48,45 @@ func (m Meta) heads(t string) bool {
 // only h1.
 func headline(s *scan, ld ldMeta, site, host string) (string, string) {
 	h, src := statedHeadline(s, ld, site, host)
-	return cutPipe(invisible.Replace(h)), src
+	h = cutPipe(invisible.Replace(h))
+	if d := withoutDate(h); d != h && matching([]string{d}, statedTitles(s, ld)) != "" {
+		h = d // the stated title agrees: the date was the byline's
+	}
+	return h, src
+}
+
+// statedTitles are the titles a page states of itself, in order of
+// preference.
+func statedTitles(s *scan, ld ldMeta) []sourced {
+	return []sourced{
+		{s.meta("og:title", "twitter:title"), "meta"},
+		{ld.headline, "json-ld"},
+		{s.meta("headline", "dc.title", "dcterms.title", "title"), "meta"},
+		{s.docTitle, "title"},
+	}
+}
+
+// withoutDate is a headline without a date it starts or ends with ("Dec
+// 18 2025 Preparing a transition"): the byline's, shown in the heading.
+func withoutDate(t string) string {
+	low := strings.ToLower(t)
+	if len(low) != len(t) {
+		return t // byte offsets differ once lower-cased
+	}
+	for _, f := range []func(string) (dayMatch, bool){monthFirst, dayFirst} {
+		dm, found := f(low)
+		if !found || !dm.ok {
+			continue
+		}
+		end := dm.end
+		if rest := strings.TrimSpace(t[end:]); dm.start == 0 && rest != "" {
+			return rest
+		}
+		if rest := strings.TrimSpace(t[:dm.start]); end == len(t) && rest != "" {
+			return rest
+		}
+	}
+	return t
 }
 
 // cutPipe is a headline without what follows its first " | ": a section,
@@ -68,12 +106,7 @@ var invisible = strings.NewReplacer("\ufeff", "", "\u200b", "", "\u200c", "", "\
 
 // statedHeadline is headline before the invisible characters go.
 func statedHeadline(s *scan, ld ldMeta, site, host string) (string, string) {
-	stated := []sourced{
-		{s.meta("og:title", "twitter:title"), "meta"},
-		{ld.headline, "json-ld"},
-		{s.meta("headline", "dc.title", "dcterms.title", "title"), "meta"},
-		{s.docTitle, "title"},
-	}
+	stated := statedTitles(s, ld)
 	heads := texts(s.headings, site, host)
 	if h, src := headingOf(s, heads, stated, site, host); h != "" {
 		return h, src
