@@ -19,7 +19,8 @@ var (
 		"published_time", "publishdate", "publish-date", "publish_date", "pubdate", "date", "citation_publication_date",
 		"dc.date.issued", "dc.date", "dcterms.date", "dcterms.issued", "dcterms.created", "dc.date.created",
 		"sailthru.date", "parsely-pub-date", "article.published", "article_date_original", "display-date",
-		"original-publish-date", "cxenseparse:recs:publishtime", "release_date", "created",
+		"original-publish-date", "cxenseparse:recs:publishtime", "release_date", "published", "published_at",
+		"publication_date", "date_published", "article:published", "created",
 	}
 	modifiedMetas = []string{
 		"article:modified_time", "og:updated_time", "datemodified", "dcterms.modified", "dc.date.modified",

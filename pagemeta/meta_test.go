@@ -282,6 +282,8 @@ func TestDateRules(t *testing.T) {
 		{"date-event-range.html", "2025-10-13", "byline"},
 		// "Originally published on" states the publication date.
 		{"date-originally.html", "2019-09-26T16:12:00Z", "byline"},
+		// A meta tag named "published" states the publication date.
+		{"date-meta-published.html", "2025-07-17", "meta"},
 	}
 	for _, c := range cases {
 		m := extractFile(t, c.file)
