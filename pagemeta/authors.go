@@ -35,22 +35,33 @@ func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
 	siteSource := ""
 	for _, c := range candidates {
 		names, sites := sourceNames(c.raw, c.strict, site, host)
-		if len(names) > 0 && !c.strict && logins(names) {
-			if shown := fullNames(bylineAuthors(s)); len(shown) > 0 {
-				return shown, "byline"
-			}
-		}
-		if len(names) > 0 {
-			return names, c.source
-		}
-		if !c.strict && personal(sites, site) {
-			return sites, c.source
+		if signed, src := signers(s, names, sites, c.strict, site, c.source); len(signed) > 0 {
+			return signed, src
 		}
 		if len(sites) > 0 && siteOnly == nil {
 			siteOnly, siteSource = sites, c.source
 		}
 	}
 	return siteOnly, siteSource
+}
+
+// signers are the authors one source names and where they came from:
+// its names, a full name the byline shows instead of logins the head
+// states, or a person the site is named after; none when it names only
+// the site otherwise.
+func signers(s *scan, names, sites []string, strict bool, site, source string) ([]string, string) {
+	switch {
+	case len(names) > 0 && !strict && logins(names):
+		if shown := fullNames(bylineAuthors(s)); len(shown) > 0 {
+			return shown, "byline"
+		}
+		return names, source
+	case len(names) > 0:
+		return names, source
+	case !strict && personal(sites, site):
+		return sites, source
+	}
+	return nil, ""
 }
 
 // sourceNames are the distinct names one source gives (strict for names
