@@ -35,14 +35,33 @@ func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
 	siteSource := ""
 	for _, c := range candidates {
 		names, sites := sourceNames(c.raw, c.strict, site, host)
-		if len(names) > 0 {
-			return names, c.source
+		if signed, src := signers(s, names, sites, c.strict, site, c.source); len(signed) > 0 {
+			return signed, src
 		}
 		if len(sites) > 0 && siteOnly == nil {
 			siteOnly, siteSource = sites, c.source
 		}
 	}
 	return siteOnly, siteSource
+}
+
+// signers are the authors one source names and where they came from:
+// its names, a full name the byline shows instead of logins the head
+// states, or a person the site is named after; none when it names only
+// the site otherwise.
+func signers(s *scan, names, sites []string, strict bool, site, source string) ([]string, string) {
+	switch {
+	case len(names) > 0 && !strict && logins(names):
+		if shown := fullNames(bylineAuthors(s)); len(shown) > 0 {
+			return shown, "byline"
+		}
+		return names, source
+	case len(names) > 0:
+		return names, source
+	case !strict && personal(sites, site):
+		return sites, source
+	}
+	return nil, ""
 }
 
 // sourceNames are the distinct names one source gives (strict for names
@@ -449,3 +468,39 @@ func containsFold(list []string, s string) bool {
 
 // firstN is list's first n elements at most.
 func firstN(list []string, n int) []string { return list[:min(n, len(list))] }
+
+// logins reports whether every name a page states is a login, one word
+// without spaces ("andrew.keaveney", "kffnirmitap"): a system's user,
+// which gives way to a name the byline shows.
+func logins(names []string) bool {
+	for _, n := range names {
+		if strings.ContainsRune(strings.TrimSpace(n), ' ') {
+			return false
+		}
+	}
+	return true
+}
+
+// fullNames are names of two words or more, nil unless all are.
+func fullNames(names []string) []string {
+	for _, n := range names {
+		if len(strings.Fields(n)) < 2 {
+			return nil
+		}
+	}
+	return names
+}
+
+// personal reports whether the names a page states, which name its site,
+// are a person's (a blog named after its author, "Jane Doe Photography"
+// by Jane Doe): two or three capitalised words, not the site's whole name
+// (an organisation signing as itself).
+func personal(names []string, site string) bool {
+	for _, n := range names {
+		w := strings.Fields(n)
+		if len(w) < 2 || len(w) > 3 || !writtenName(n, w) || squash(n) == squash(site) {
+			return false
+		}
+	}
+	return len(names) > 0
+}

@@ -264,7 +264,21 @@ func dayFirst(s string) (dayMatch, bool) {
 	}
 	d, _ := strconv.Atoi(s[g[2]:g[3]])
 	y, _ := strconv.Atoi(s[g[6]:g[7]])
-	return dayMatch{y: y, m: monthNames[strings.ToLower(s[g[4]:g[5]])], d: d, start: g[2], end: g[7], ok: plausibleYear(y) && d >= 1}, true
+	ok := plausibleYear(y) && d >= 1 && !spanEnd(s[:g[2]])
+	return dayMatch{y: y, m: monthNames[strings.ToLower(s[g[4]:g[5]])], d: d, start: g[2], end: g[7], ok: ok}, true
+}
+
+// spanEnd reports whether the text before a day ends a span's first day
+// ("16-19 March 2026", "3 – 5 May"): an event's days, not the page's date.
+func spanEnd(before string) bool {
+	b := strings.TrimRight(before, " ")
+	for _, dash := range []string{"-", "–", "—"} {
+		if rest, ok := strings.CutSuffix(b, dash); ok {
+			rest = strings.TrimRight(rest, " ")
+			return rest != "" && rest[len(rest)-1] >= '0' && rest[len(rest)-1] <= '9'
+		}
+	}
+	return false
 }
 
 func numericDate(s string, o dateOrder) (dayMatch, bool) {

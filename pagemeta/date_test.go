@@ -21,6 +21,9 @@ func TestNormalizeDate(t *testing.T) {
 		{"Monday 2 March 2024 09:05 GMT", "2024-03-02T09:05Z"},
 		{"14 of June, 2010", "2010-06-14"},
 		{"Updated on 19-Dec-2025", "2025-12-19"},
+		// An event's span of days is not a date of the page.
+		{"Summit, Lyon: 16-19 March 2026", ""},
+		{"3 – 5 May 2024", ""},
 		// Not dates: never a zero date, never a headline.
 		{"", ""},
 		{"0001-01-01T00:00:00Z", ""},

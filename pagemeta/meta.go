@@ -34,6 +34,8 @@ type Meta struct {
 	Canonical    string  `json:"canonical,omitempty"`
 	Section      string  `json:"section,omitempty"`
 	Sources      Sources `json:"sources"`
+	// headings are the texts of the page's h1, for Headline.
+	headings []string
 }
 
 // Sources names where each field of a Meta came from: "json-ld", "meta",
@@ -94,6 +96,7 @@ func Extract(t *treediff.Tree, src []byte, opt Options) Meta {
 	m.Section, m.Sources.Section = firstSource(
 		sourced{s.meta("article:section", "parsely-section", "sailthru.section", "section"), "meta"}, sourced{ld.section, "json-ld"})
 	m.Title, m.Sources.Title = headline(s, ld, m.SiteName, hostOf(opt.URL))
+	m.headings = texts(s.headings, "", "")
 	m.Authors, m.Sources.Authors = authors(s, ld, m.SiteName, hostOf(opt.URL))
 	pub, mod := dates(s, ld, src, opt)
 	m.Published, m.Sources.Published = pub.value, pub.source

@@ -11,6 +11,16 @@ import (
 	"github.com/gleaner/gleaner/treediff"
 )
 
+// extractFile is Extract's metadata of testdata/file, language left out.
+func extractFile(t *testing.T, file string) Meta {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Extract(parse(t, file, src), src, Options{NoLanguage: true})
+}
+
 func parse(t *testing.T, name string, src []byte) *treediff.Tree {
 	t.Helper()
 	tr, err := treediff.Parse(name, src, treediff.ParseOptions{})
@@ -117,6 +127,7 @@ func TestExtract(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := Extract(parse(t, c.file, src), src, c.opt)
+			got.headings = nil // Headline's, tested there
 			if !reflect.DeepEqual(got, c.want) {
 				t.Errorf("Extract =\n%+v\nwant\n%+v", got, c.want)
 			}
@@ -207,13 +218,39 @@ func TestBylineRegions(t *testing.T) {
 		// A desk signs only a page no person signs.
 		{"author-desk.html", []string{"the Harbour Bakery Team"}},
 		{"author-desk-person.html", []string{"Mia Lund"}},
+		// A login the head states gives way to the name the byline
+		// shows; alone, it is the author.
+		{"author-login.html", []string{"Denise Everheart"}},
+		{"author-login-alone.html", []string{"jsteinhardt"}},
+		// An itemprop=author element's text is a byline: its lead word
+		// and role go, an updater is no author.
+		{"author-itemprop-text.html", []string{"Keira Barros"}},
+	}
+	for _, c := range cases {
+		m := extractFile(t, c.file)
+		if !reflect.DeepEqual(m.Authors, c.want) {
+			t.Errorf("%s: authors %q, want %q", c.file, m.Authors, c.want)
+		}
+	}
+}
+
+// TestAuthorsSite: a person the site is named after ("inesvarga.example")
+// signs its pages; an organisation signing as itself gives way to a
+// person's byline.
+func TestAuthorsSite(t *testing.T) {
+	cases := []struct {
+		file, url string
+		want      []string
+	}{
+		{"author-site-person.html", "https://inesvarga.example/northern-lights", []string{"Ines Varga"}},
+		{"author-site-org.html", "https://harbourheart.example/signs", []string{"Tracy Parker"}},
 	}
 	for _, c := range cases {
 		src, err := os.ReadFile(filepath.Join("testdata", c.file))
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := Extract(parse(t, c.file, src), src, Options{NoLanguage: true})
+		m := Extract(parse(t, c.file, src), src, Options{URL: c.url, NoLanguage: true})
 		if !reflect.DeepEqual(m.Authors, c.want) {
 			t.Errorf("%s: authors %q, want %q", c.file, m.Authors, c.want)
 		}
@@ -237,13 +274,19 @@ func TestDateRules(t *testing.T) {
 		{"date-order-us.html", "2023-03-10", "byline"},
 		{"date-order-evidence.html", "2023-10-03", "byline"},
 		{"date-order-fr.html", "2023-10-03", "byline"},
+		// A modification date stated in the head only is no publication
+		// date; one the page shows stands in for it.
+		{"date-head-modified.html", "", ""},
+		{"date-shown-modified.html", "2025-09-11T08:00:00Z", "meta"},
+		// An event's span of days is not the page's date.
+		{"date-event-range.html", "2025-10-13", "byline"},
+		// "Originally published on" states the publication date.
+		{"date-originally.html", "2019-09-26T16:12:00Z", "byline"},
+		// A meta tag named "published" states the publication date.
+		{"date-meta-published.html", "2025-07-17", "meta"},
 	}
 	for _, c := range cases {
-		src, err := os.ReadFile(filepath.Join("testdata", c.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := Extract(parse(t, c.file, src), src, Options{NoLanguage: true})
+		m := extractFile(t, c.file)
 		if m.Published != c.published || m.Sources.Published != c.source {
 			t.Errorf("%s: published %q from %q, want %q from %q", c.file, m.Published, m.Sources.Published, c.published, c.source)
 		}
@@ -315,6 +358,29 @@ func TestHeadline(t *testing.T) {
 	for _, c := range cases {
 		if got := c.m.Headline(c.extracted); got != c.want {
 			t.Errorf("Headline(%q) = %q, want %q", c.extracted, got, c.want)
+		}
+	}
+}
+
+// TestHeadlineStated: the title an extraction found stands for the
+// headline only when it is one of the page's h1 or a stated title; a
+// heading in the text (an h2, a caption) does not outrank og:title.
+func TestHeadlineStated(t *testing.T) {
+	cases := []struct{ file, extracted, want string }{
+		{"title-stated-no-h1.html", "Done learning about wine regions?", "Wine Regions"},
+		{"title-stated-no-h1.html", "Wine Regions", "Wine Regions"},
+		{"title-stated-other-h1.html", "Making Google Sans Flex", "Making Google Sans Flex"},
+		{"title-stated-other-h1.html", "Photo via Example", "Google Sans: Evolving the Typeface"},
+		// What follows " | " is a section, the site or a tagline.
+		{"title-pipe-section.html", "", "How meditation rewires the brain"},
+		// A date the h1 shows before or after the headline is not of it.
+		{"title-dated-h1.html", "", "Preparing a transition in the archive"},
+		{"title-stated-no-h1.html", "Wine Regions | Example Wine School", "Wine Regions"},
+	}
+	for _, c := range cases {
+		m := extractFile(t, c.file)
+		if got := m.Headline(c.extracted); got != c.want {
+			t.Errorf("%s: Headline(%q) = %q, want %q", c.file, c.extracted, got, c.want)
 		}
 	}
 }

@@ -199,6 +199,13 @@ func (s *scan) propAuthor(n *treediff.Node) {
 	}
 }
 
+// propText is an itemprop=author element's text read as a byline ("By
+// Jane Doe\nSenior Reporter" -> "Jane Doe"; "Updated by …" names no
+// author): its names, comma-separated.
+func propText(n *treediff.Node) string {
+	return strings.Join(splitAuthors(n.Text(), true), ", ")
+}
+
 func (s *scan) addMeta(n *treediff.Node) {
 	key := strings.ToLower(strings.TrimSpace(firstAttr(n, "property", "name", "itemprop", "http-equiv")))
 	val := strings.TrimSpace(attr(n, "content"))
@@ -232,7 +239,7 @@ func propName(n *treediff.Node) string {
 		}
 		return true
 	})
-	return firstOf(name, attr(n, "content"), n.Text())
+	return firstOf(name, attr(n, "content"), propText(n))
 }
 
 // dateKind says whether a date element is a publication or modification
