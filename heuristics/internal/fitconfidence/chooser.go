@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -121,44 +118,9 @@ func choiceOf(set string, ds *eval.Dataset, i int, bodyOnly bool) choiceRecord {
 	return r
 }
 
-func writeChoices(path string, recs []choiceRecord) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("chooser records: %w", err)
-	}
-	w := bufio.NewWriter(f)
-	enc := json.NewEncoder(w)
-	for _, r := range recs {
-		if err := enc.Encode(r); err != nil {
-			f.Close()
-			return fmt.Errorf("chooser records %s: %w", path, err)
-		}
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return fmt.Errorf("chooser records %s: %w", path, err)
-	}
-	return f.Close()
-}
+func writeChoices(path string, recs []choiceRecord) error { return writeJSONL(path, recs) }
 
-func readChoices(path string) ([]choiceRecord, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("chooser records: %w", err)
-	}
-	defer f.Close()
-	var recs []choiceRecord
-	dec := json.NewDecoder(bufio.NewReader(f))
-	for {
-		var r choiceRecord
-		if err := dec.Decode(&r); errors.Is(err, io.EOF) {
-			return recs, nil
-		} else if err != nil {
-			return nil, fmt.Errorf("chooser records %s: %w", path, err)
-		}
-		recs = append(recs, r)
-	}
-}
+func readChoices(path string) ([]choiceRecord, error) { return readJSONL[choiceRecord](path) }
 
 // chooserFit fits the chooser on the records, with folds by site.
 type chooserFit struct {

@@ -201,7 +201,12 @@ func extractAll(ctx context.Context, manifests, bodyOnly []string, stderr io.Wri
 	return recs, nil
 }
 
-func writeRecords(path string, recs []record) error {
+func writeRecords(path string, recs []record) error { return writeJSONL(path, recs) }
+
+func readRecords(path string) ([]record, error) { return readJSONL[record](path) }
+
+// writeJSONL writes recs to path, one JSON value a line.
+func writeJSONL[T any](path string, recs []T) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("records: %w", err)
@@ -221,16 +226,17 @@ func writeRecords(path string, recs []record) error {
 	return f.Close()
 }
 
-func readRecords(path string) ([]record, error) {
+// readJSONL reads the JSON values, one a line, of path.
+func readJSONL[T any](path string) ([]T, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("records: %w", err)
 	}
 	defer f.Close()
-	var recs []record
+	var recs []T
 	dec := json.NewDecoder(bufio.NewReader(f))
 	for {
-		var r record
+		var r T
 		if err := dec.Decode(&r); errors.Is(err, io.EOF) {
 			return recs, nil
 		} else if err != nil {
