@@ -13,16 +13,16 @@ import (
 
 // The single-page method weighs a second candidate beside its own body:
 // go-trafilatura, a well-kept single-page extractor, reads the same page,
-// and the body is chosen by evidence (see fuse): the two bodies are
-// compared word for word, and the one that holds the other and more is
-// taken, unless what it adds is what Gleaner's blocks judged boilerplate
-// (under a class, id or role naming comments, a footer, a sidebar…). The
-// block model alone often takes a fragment (one section, one post, one
-// item of a list) where go-trafilatura keeps the whole; go-trafilatura
-// often adds comments or related links to a whole article. Where the two
-// bodies share little, the block model keeps its body when it is sure
-// (Result.Confidence, the share of the page's article-like words its
-// element holds); the title, date and author stay Gleaner's. A page
+// and the body is chosen by evidence learned on annotated pages (see
+// candidates.go and choose.go): the two bodies are compared word for
+// word (which holds the other, what the larger adds, whether that lies in
+// blocks Gleaner's cues judged boilerplate: under a class, id or role
+// naming comments, a footer, a sidebar…). The block model alone often
+// takes a fragment (one section, one post, one item of a list) where
+// go-trafilatura keeps the whole; go-trafilatura often adds comments or
+// related links to a whole article. The fixed rule that chose before
+// (fuse) is one piece of that evidence, and decides alone when no model
+// is fitted; the title, date and author stay Gleaner's. A page
 // compared with its template medoid needs no second candidate: the pair
 // diff decides, and the single-page blocks judge its short lines (see
 // refine).
@@ -31,8 +31,8 @@ import (
 // go-trafilatura's.
 const MethodSecondOpinion = "single-page+trafilatura"
 
-// DefaultSecondOpinionBelow is the single-page confidence under which,
-// when the two candidates' bodies share little, go-trafilatura's is taken.
+// DefaultSecondOpinionBelow is the single-page confidence under which the
+// fixed rule (fuse) takes go-trafilatura's body when the two share little.
 const DefaultSecondOpinionBelow = 0.8
 
 // maxSecondOpinionBytes bounds the pages handed to the second extractor,
@@ -59,39 +59,25 @@ const (
 	maxAddedBoiler = 0.3
 )
 
-// withSecondOpinion returns r, a single-page result on page t of source
-// src (p its blocks), or a result with go-trafilatura's body when the evidence favours it
-// (fuse); below is the confidence under which go-trafilatura's body is
-// taken when the two bodies share little. Trafilatura reads the source, so
-// its paragraphs are kept only where the page's tree shows their words in
-// a row: t may lack elements the browser hid (VisibleTree), and the body is
-// drawn from the page's own text.
+// withSecondOpinion returns r, a single-page result on page t (p its
+// blocks, r with the page's units when they outweigh the block model's
+// body), or a result with another extractor's body when the chooser
+// favours it (gather, choose). The other extractors read the source, so
+// their paragraphs are kept only where the page's tree shows their words
+// in a row: t may lack elements the browser hid (VisibleTree), and the
+// body is drawn from the page's own text. The result's Method is then
+// MethodSecondOpinion.
 func withSecondOpinion(r Result, t *treediff.Tree, p *page, src []byte, below float64) Result {
-	if below < 0 || len(src) == 0 || len(src) > maxSecondOpinionBytes || t == nil || t.Root == nil || len(p.blocks) > maxSecondOpinionBlocks {
+	if t == nil || t.Root == nil {
 		return r
 	}
-	body, err := secondOpinion(src)
-	r.secondAsked, r.agreement = true, -1
-	if err != nil {
-		return r
+	p.opt.Source, p.opt.SecondOpinionBelow = src, below
+	c := gather(t, r, p)
+	i := c.choose()
+	if i < 0 {
+		return c.Base
 	}
-	r.agreement = WordOverlap(r.Body, body)
-	if t.Root.Origin != nil {
-		// t is a view of the page without what the browser hid
-		// (VisibleTree): trafilatura, reading the source, must not
-		// bring that back.
-		body = shownIn(t, body)
-	}
-	if body = tidy(body, r.Title); body == "" {
-		return r
-	}
-	if !fuse(r, p, body, below) {
-		return r
-	}
-	r.Body, r.Method = body, MethodSecondOpinion
-	// The body no longer comes from one element of the page.
-	r.Node, r.Selector = nil, ""
-	return r
+	return c.take(i)
 }
 
 // tidy drops from body, the second candidate's, the lines the block model
@@ -111,7 +97,8 @@ func tidy(body, title string) string {
 }
 
 // fuse reports whether other, the second candidate's body on page p,
-// should replace r's body:
+// should replace r's body by the fixed rule (the chooser weighs its
+// verdict with the rest of the evidence):
 //
 //   - r has no body: other is taken;
 //   - one body holds most words of the other (holdShare) and not the
@@ -258,12 +245,14 @@ func bagOverlap(a, b map[string]int) int {
 // article. A block is held when most of its word 4-grams stand in body
 // (the two extractors cut paragraphs differently).
 func articleLike(p *page, body string) bool {
-	words := strings.Fields(NormWords(body))
-	grams := make(map[string]bool, len(words))
-	for i := 0; i+4 <= len(words); i++ {
-		grams[strings.Join(words[i:i+4], " ")] = true
-	}
-	held, linked := 0, 0
+	held, linked := heldLinks(p, body)
+	return float64(linked) <= maxSecondOpinionLinks*float64(held)
+}
+
+// heldLinks returns the words of the blocks of p that body holds, and
+// those of them in links.
+func heldLinks(p *page, body string) (held, linked int) {
+	grams := gramsOf(body)
 	for _, b := range p.blocks {
 		ws := strings.Fields(NormWords(b.text))
 		if len(ws) < 4 || !shown(ws, "", grams) {
@@ -272,7 +261,7 @@ func articleLike(p *page, body string) bool {
 		held += b.words
 		linked += b.linkWords
 	}
-	return float64(linked) <= maxSecondOpinionLinks*float64(held)
+	return held, linked
 }
 
 // maxSecondOpinionLinks is the share of a second opinion's words that may
@@ -282,20 +271,17 @@ const maxSecondOpinionLinks = 0.25
 // secondOpinion returns the body go-trafilatura extracts from src,
 // paragraphs separated by blank lines. A panic of the library on a hostile
 // page is an error, not a crash.
-func secondOpinion(src []byte) (body string, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("%w: trafilatura panicked: %v", errSecondOpinion, p)
-		}
-	}()
-	text, _, err := treediff.Decode(src, "")
+func secondOpinion(src []byte) (string, error) {
+	doc, err := parseSource(src)
 	if err != nil {
-		return "", fmt.Errorf("%w: %w", errSecondOpinion, err)
+		return "", err
 	}
-	doc, err := html.Parse(strings.NewReader(text))
-	if err != nil {
-		return "", fmt.Errorf("%w: %w", errSecondOpinion, err)
-	}
+	return guarded(trafilaturaBody, doc)
+}
+
+// trafilaturaBody returns the body go-trafilatura extracts from doc (which
+// it leaves as it is), a paragraph per line of its text.
+func trafilaturaBody(doc *html.Node) (string, error) {
 	res, err := trafilatura.ExtractDocument(doc, trafilatura.Options{EnableFallback: true})
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", errSecondOpinion, err)

@@ -34,6 +34,23 @@
 // --records caches the extraction (rerun with --reuse to fit again without
 // extracting; the extraction of each manifest can run apart, in parallel,
 // into its own file, and --reuse --records a.jsonl,b.jsonl fit on all).
+//
+// With --chooser it fits instead the single-page method's chooser between
+// its own body and go-trafilatura's (singlepage.Choices; a logistic
+// regression of "the candidate's word F1 beats the base's", each page
+// weighed by the difference) and writes singlepage/choose_model.go; it
+// reports per set and source the mean word F1 of the block model, the
+// base (with its units), the fixed rule, go-trafilatura alone, the
+// chooser (held-out folds by site, and in-sample) and each page's best
+// candidate. Run it first when the block model changes, then the command
+// above (the calibration weighs the chosen bodies):
+//
+//	go run ./heuristics/internal/fitconfidence --chooser \
+//	  --manifest ../shared/data/wcxb-dev/manifest.tsv \
+//	  --manifest ../shared/data/wide-dev/manifest.tsv \
+//	  --manifest ../shared/data/big9-dev/manifest.tsv \
+//	  --body-only article,service,forum,product,collection,listing,documentation,readability \
+//	  --records /tmp/chooser.jsonl
 package main
 
 import (
@@ -97,22 +114,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	articles := fs.String("article-sources", "", "comma-separated `sources` (era column) whose pages are all articles: page type training examples")
 	articleWeight := fs.Float64("article-weight", 0.25, "`weight` of an article source's page in the page type fit (a typed page weighs 1)")
 	heldOut := fs.String("held-out", "", "write each page's held-out calibrated confidence and page type (JSONL) to this `file`")
+	chooser := fs.Bool("chooser", false, "fit the single-page chooser (singlepage/choose_model.go) on the pages' candidates instead")
+	candidates := fs.String("candidates", singlepage.CandidateTrafilatura, "comma-separated `names` of the candidates the chooser may take (with --chooser)")
+	above := fs.Float64("above", 0.65, "`probability` over which the chooser takes a candidate (with --chooser)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	var recs []record
-	var err error
-	if *reuse {
-		for _, path := range eval.SplitList(*recordsPath) {
-			rs, rerr := readRecords(path)
-			recs, err = append(recs, rs...), errors.Join(err, rerr)
-		}
-	} else {
-		recs, err = extractAll(ctx, manifests, eval.SplitList(*bodyOnly), stderr)
-		if err == nil && *recordsPath != "" {
-			err = writeRecords(*recordsPath, recs)
-		}
+	if *chooser {
+		return runChooser(ctx, chooserArgs{manifests: manifests, bodyOnly: eval.SplitList(*bodyOnly), records: *recordsPath,
+			reuse: *reuse, folds: *folds, out: *out, write: *write, names: eval.SplitList(*candidates), above: *above}, stdout, stderr)
 	}
+	recs, err := loadRecords(ctx, *reuse, *recordsPath, manifests, eval.SplitList(*bodyOnly), stderr)
 	if err != nil {
 		return err
 	}
@@ -134,6 +146,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return writeGo(filepath.Join(*out, "singlepage", "calibrate_model.go"), cal.goSource())
+}
+
+// loadRecords reads the records (reuse) from the comma-separated files
+// records, or extracts them from the manifests and writes them there.
+func loadRecords(ctx context.Context, reuse bool, records string, manifests, bodyOnly []string, stderr io.Writer) ([]record, error) {
+	if reuse {
+		var recs []record
+		var err error
+		for _, path := range eval.SplitList(records) {
+			rs, rerr := readRecords(path)
+			recs, err = append(recs, rs...), errors.Join(err, rerr)
+		}
+		return recs, err
+	}
+	recs, err := extractAll(ctx, manifests, bodyOnly, stderr)
+	if err == nil && records != "" {
+		err = writeRecords(records, recs)
+	}
+	return recs, err
 }
 
 // extractAll extracts every page of the manifests with eval.Learned.
@@ -170,7 +201,12 @@ func extractAll(ctx context.Context, manifests, bodyOnly []string, stderr io.Wri
 	return recs, nil
 }
 
-func writeRecords(path string, recs []record) error {
+func writeRecords(path string, recs []record) error { return writeJSONL(path, recs) }
+
+func readRecords(path string) ([]record, error) { return readJSONL[record](path) }
+
+// writeJSONL writes recs to path, one JSON value a line.
+func writeJSONL[T any](path string, recs []T) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("records: %w", err)
@@ -190,16 +226,17 @@ func writeRecords(path string, recs []record) error {
 	return f.Close()
 }
 
-func readRecords(path string) ([]record, error) {
+// readJSONL reads the JSON values, one a line, of path.
+func readJSONL[T any](path string) ([]T, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("records: %w", err)
 	}
 	defer f.Close()
-	var recs []record
+	var recs []T
 	dec := json.NewDecoder(bufio.NewReader(f))
 	for {
-		var r record
+		var r T
 		if err := dec.Decode(&r); errors.Is(err, io.EOF) {
 			return recs, nil
 		} else if err != nil {

@@ -1,0 +1,424 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/gleaner/gleaner/eval"
+	"github.com/gleaner/gleaner/pagetype"
+	"github.com/gleaner/gleaner/singlepage"
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// choiceRecord is one page's single-page candidates as the chooser's fit
+// needs them: the word F1 of each body (scored as eval.Run scores the
+// page) and each other extractor's evidence against the base.
+type choiceRecord struct {
+	Set  string `json:"set"`
+	ID   string `json:"id"`
+	Site string `json:"site"`
+	Era  string `json:"era"`
+	Err  string `json:"err,omitempty"`
+	// F1 of the block model's body, of the page's units, of the base (the
+	// block model with its units).
+	Block float64 `json:"block"`
+	Units float64 `json:"units"`
+	HasU  bool    `json:"has_units,omitempty"`
+	Base  float64 `json:"base"`
+	// Cands are the other extractors' candidates.
+	Cands []choiceCand `json:"cands"`
+}
+
+type choiceCand struct {
+	Name     string    `json:"name"`
+	F1       float64   `json:"f1"`
+	Features []float64 `json:"features"`
+}
+
+// extractChoices reads every page of the manifests with
+// singlepage.Choices, two pages at a time.
+func extractChoices(ctx context.Context, manifests, bodyOnly []string, stderr io.Writer) ([]choiceRecord, error) {
+	if len(manifests) == 0 {
+		return nil, errors.New("no --manifest given")
+	}
+	var recs []choiceRecord
+	for _, m := range manifests {
+		set := filepath.Base(filepath.Dir(m))
+		ds, err := eval.LoadDataset(m)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]choiceRecord, len(ds.Pages))
+		next := make(chan int)
+		var wg sync.WaitGroup
+		for range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range next {
+					out[i] = choiceOf(set, ds, i, slices.Contains(bodyOnly, ds.Pages[i].Source))
+				}
+			}()
+		}
+		for i := range ds.Pages {
+			if ctx.Err() != nil {
+				break
+			}
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(stderr, "%s: %d pages read\n", set, len(out))
+		recs = append(recs, out...)
+	}
+	return recs, nil
+}
+
+// choiceOf reads page i of ds; bodyOnly says its gold has no headline.
+func choiceOf(set string, ds *eval.Dataset, i int, bodyOnly bool) choiceRecord {
+	pg := ds.Pages[i]
+	r := choiceRecord{Set: set, ID: pg.ID, Site: set + "/" + pg.Site, Era: pg.Source}
+	if ds.Errs[i] != nil {
+		r.Err = ds.Errs[i].Error()
+		return r
+	}
+	t, err := treediff.Parse(pg.ID, ds.Src[i], treediff.ParseOptions{})
+	if err != nil {
+		r.Err = err.Error()
+		return r
+	}
+	c, err := singlepage.Choices(t, singlepage.Options{Source: ds.Src[i]}.WithDefaults())
+	if err != nil {
+		r.Err = err.Error()
+		return r
+	}
+	score := func(body string) float64 {
+		text := body
+		if !bodyOnly {
+			text = singlepage.Result{Title: c.Base.Title, Body: body}.Text()
+		}
+		return singlepage.WordOverlap(text, pg.Gold)
+	}
+	r.Block, r.Base, r.Units, r.HasU = score(c.Block), score(c.Base.Body), score(c.Units), c.Units != ""
+	for _, cand := range c.Candidates {
+		r.Cands = append(r.Cands, choiceCand{Name: cand.Name, F1: score(cand.Body), Features: cand.Features})
+	}
+	return r
+}
+
+func writeChoices(path string, recs []choiceRecord) error { return writeJSONL(path, recs) }
+
+func readChoices(path string) ([]choiceRecord, error) { return readJSONL[choiceRecord](path) }
+
+// chooserFit fits the chooser on the records, with folds by site.
+type chooserFit struct {
+	recs  []choiceRecord
+	folds int
+	// names are the candidates the chooser may take (others are left
+	// out, as if not asked).
+	names []string
+	// above is the probability over which the chooser takes a candidate.
+	above float64
+}
+
+// Settings of the chooser's regression.
+const l2Choice, stepsChoice = 0.003, 1500
+
+// examples returns the training examples of records idx: one per
+// candidate, labelled by whether it beats the base, weighed by by how
+// much (a tie teaches nothing).
+func (c chooserFit) examples(idx []int) (xs [][]float64, ys, ws []float64) {
+	for _, i := range idx {
+		r := c.recs[i]
+		for _, cand := range r.Cands {
+			if !slices.Contains(c.names, cand.Name) || len(cand.Features) == 0 {
+				continue
+			}
+			d := cand.F1 - r.Base
+			if d == 0 {
+				continue
+			}
+			xs, ys, ws = append(xs, cand.Features), append(ys, b2f(d > 0)), append(ws, math.Abs(d))
+		}
+	}
+	return xs, ys, ws
+}
+
+// fit fits the chooser on records idx.
+func (c chooserFit) fit(idx []int) chooserModel {
+	xs, ys, ws := c.examples(idx)
+	if len(xs) == 0 {
+		return chooserModel{}
+	}
+	mean, std := moments(xs)
+	zs := standardizeAll(xs, mean, std)
+	m := chooserModel{Mean: mean, Std: std, W: make([]float64, len(mean)), Above: c.above}
+	grad := make([]float64, len(mean))
+	sw := 0.0
+	for _, w := range ws {
+		sw += w
+	}
+	for s := 0; s < stepsChoice; s++ {
+		clear(grad)
+		gb := 0.0
+		for i, z := range zs {
+			e := (sigmoid(m.Bias+dot(m.W, z)) - ys[i]) * ws[i]
+			gb += e
+			for j := range z {
+				grad[j] += e * z[j]
+			}
+		}
+		m.Bias -= rate * gb / sw
+		for j := range m.W {
+			m.W[j] -= rate * (grad[j]/sw + l2Choice*m.W[j])
+		}
+	}
+	return m
+}
+
+// chooserModel mirrors singlepage's chooser (see goSource).
+type chooserModel struct {
+	Mean, Std, W []float64
+	Bias, Above  float64
+}
+
+func (m chooserModel) prob(v []float64) float64 {
+	return sigmoid(m.Bias + dot(m.W, pagetype.Standardize(v, m.Mean, m.Std)))
+}
+
+// pick returns the F1 of the body m chooses on record r.
+func (c chooserFit) pick(m chooserModel, r choiceRecord) float64 {
+	best, bestP := r.Base, max(m.Above, 0.5)
+	for _, cand := range r.Cands {
+		if !slices.Contains(c.names, cand.Name) || len(m.W) != len(cand.Features) {
+			continue
+		}
+		if p := m.prob(cand.Features); p > bestP {
+			best, bestP = cand.F1, p
+		}
+	}
+	return best
+}
+
+// heldOut returns each record's F1 under the chooser of the fold that did
+// not see its site, and under the chooser fitted on all records.
+func (c chooserFit) heldOut() (held, in []float64, all chooserModel) {
+	n := len(c.recs)
+	held, in = make([]float64, n), make([]float64, n)
+	for fold := 0; fold < c.folds; fold++ {
+		var train []int
+		for i, r := range c.recs {
+			if foldOf(r.Site, c.folds) != fold {
+				train = append(train, i)
+			}
+		}
+		m := c.fit(train)
+		for i, r := range c.recs {
+			if foldOf(r.Site, c.folds) == fold {
+				held[i] = c.pick(m, r)
+			}
+		}
+	}
+	every := make([]int, n)
+	for i := range every {
+		every[i] = i
+	}
+	all = c.fit(every)
+	for i, r := range c.recs {
+		in[i] = c.pick(all, r)
+	}
+	return held, in, all
+}
+
+// candF1 is the F1 of candidate name on r, the base's when r has none.
+func candF1(r choiceRecord, name string) float64 {
+	for _, c := range r.Cands {
+		if c.Name == name {
+			return c.F1
+		}
+	}
+	return r.Base
+}
+
+// ruleF1 is the F1 of the body the fixed rule (fuse) chooses on r.
+func ruleF1(r choiceRecord) float64 {
+	for _, c := range r.Cands {
+		if c.Name == singlepage.CandidateTrafilatura && len(c.Features) > 0 && c.Features[0] > 0 {
+			return c.F1
+		}
+	}
+	return r.Base
+}
+
+// oracle is the best F1 among the bodies of r named (block, units, base and
+// the candidates').
+func oracle(r choiceRecord, names []string) float64 {
+	best := r.Base
+	if slices.Contains(names, "block") {
+		best = max(best, r.Block)
+	}
+	if r.HasU && slices.Contains(names, "units") {
+		best = max(best, r.Units)
+	}
+	for _, c := range r.Cands {
+		if slices.Contains(names, c.Name) {
+			best = max(best, c.F1)
+		}
+	}
+	return best
+}
+
+// report writes, per set and per source (era), the mean word F1 of each
+// way of choosing: the base alone, the fixed rule, each candidate alone,
+// the chooser (held-out folds, and in-sample), and the best of each page's
+// candidates (the ceiling).
+func (c chooserFit) report(w io.Writer, held, in []float64) {
+	cols := []struct {
+		name string
+		f    func(i int, r choiceRecord) float64
+	}{
+		{"block", func(_ int, r choiceRecord) float64 { return r.Block }},
+		{"base", func(_ int, r choiceRecord) float64 { return r.Base }},
+		{"rule", func(_ int, r choiceRecord) float64 { return ruleF1(r) }},
+		{"trafilatura", func(_ int, r choiceRecord) float64 { return candF1(r, singlepage.CandidateTrafilatura) }},
+		{"chooser held-out", func(i int, _ choiceRecord) float64 { return held[i] }},
+		{"chooser in-sample", func(i int, _ choiceRecord) float64 { return in[i] }},
+		{"best base/traf", func(_ int, r choiceRecord) float64 { return oracle(r, []string{singlepage.CandidateTrafilatura}) }},
+		{"best of all", func(_ int, r choiceRecord) float64 {
+			return oracle(r, []string{"block", "units", singlepage.CandidateTrafilatura})
+		}},
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', tabwriter.AlignRight)
+	head := "set\tsource\tpages\t"
+	for _, col := range cols {
+		head += col.name + "\t"
+	}
+	fmt.Fprintln(tw, head)
+	for _, g := range c.groups() {
+		line := fmt.Sprintf("%s\t%s\t%d\t", g.set, g.src, len(g.idx))
+		for _, col := range cols {
+			s := 0.0
+			for _, i := range g.idx {
+				s += col.f(i, c.recs[i])
+			}
+			line += fmt.Sprintf("%.3f\t", s/float64(max(len(g.idx), 1)))
+		}
+		fmt.Fprintln(tw, line)
+	}
+	tw.Flush()
+}
+
+type recGroup struct {
+	set, src string
+	idx      []int
+}
+
+// groups are the records per set and source, then per set ("all").
+func (c chooserFit) groups() []recGroup {
+	var gs []recGroup
+	find := func(set, src string) *recGroup {
+		for k := range gs {
+			if gs[k].set == set && gs[k].src == src {
+				return &gs[k]
+			}
+		}
+		gs = append(gs, recGroup{set: set, src: src})
+		return &gs[len(gs)-1]
+	}
+	for i, r := range c.recs {
+		g := find(r.Set, r.Era)
+		g.idx = append(g.idx, i)
+		g = find(r.Set, "all")
+		g.idx = append(g.idx, i)
+	}
+	slices.SortStableFunc(gs, func(a, b recGroup) int {
+		return strings.Compare(a.set, b.set)*4 + b2i(a.src == "all") - b2i(b.src == "all")
+	})
+	return gs
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// chooserHeader heads choose_model.go: how to make it again.
+const chooserHeader = `// Code generated by fitconfidence --chooser; DO NOT EDIT.
+//
+// Fitted on wcxb-dev, wide-dev and big9-dev (../shared/data) by, from the
+// repository root:
+//
+//	go run ./heuristics/internal/fitconfidence --chooser \
+//	  --manifest ../shared/data/wcxb-dev/manifest.tsv \
+//	  --manifest ../shared/data/wide-dev/manifest.tsv \
+//	  --manifest ../shared/data/big9-dev/manifest.tsv \
+//	  --body-only article,service,forum,product,collection,listing,documentation,readability \
+//	  --records /tmp/chooser.jsonl
+//
+// (--reuse --records /tmp/chooser.jsonl fits again without extracting).
+// Rerun it when the block model changes, then fitconfidence without
+// --chooser (the calibration weighs the chosen bodies). wcxb-dev is
+// WCXB's dev split (Murrough Foley, 2026; CC-BY-4.0).
+
+`
+
+func (m chooserModel) goSource(names []string) string {
+	var b strings.Builder
+	b.WriteString(chooserHeader)
+	b.WriteString("package singlepage\n\n")
+	fmt.Fprintf(&b, "// choiceModel chooses among the single-page candidates (see Choice.choose);\n// it was fitted on the candidates %s.\n", strings.Join(names, ", "))
+	b.WriteString("var choiceModel = chooser{\n")
+	fmt.Fprintf(&b, "Mean: %s,\nStd: %s,\nW: %s,\nBias: %s,\nAbove: %s,\n}\n",
+		floats(m.Mean), floats(m.Std), floats(m.W), strconv.FormatFloat(m.Bias, 'g', 8, 64), strconv.FormatFloat(m.Above, 'g', 8, 64))
+	return b.String()
+}
+
+type chooserArgs struct {
+	manifests, bodyOnly, names []string
+	records, out               string
+	reuse, write               bool
+	folds                      int
+	above                      float64
+}
+
+// runChooser reads (or extracts) the candidates' records, reports the
+// chooser's figures and writes its model.
+func runChooser(ctx context.Context, a chooserArgs, stdout, stderr io.Writer) error {
+	var recs []choiceRecord
+	var err error
+	if a.reuse {
+		for _, path := range eval.SplitList(a.records) {
+			rs, rerr := readChoices(path)
+			recs, err = append(recs, rs...), errors.Join(err, rerr)
+		}
+	} else {
+		recs, err = extractChoices(ctx, a.manifests, a.bodyOnly, stderr)
+		if err == nil && a.records != "" {
+			err = writeChoices(a.records, recs)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	c := chooserFit{recs: recs, folds: a.folds, names: a.names, above: a.above}
+	held, in, m := c.heldOut()
+	c.report(stdout, held, in)
+	if !a.write {
+		return nil
+	}
+	return writeGo(filepath.Join(a.out, "singlepage", "choose_model.go"), m.goSource(a.names))
+}
