@@ -91,10 +91,8 @@ func attrCue(v string) cueStrength {
 			return strongCue
 		}
 	}
-	for _, w := range strings.FieldsFunc(v, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-	}) {
-		if boilerWords[w] {
+	for _, tok := range strings.Fields(v) {
+		if boilerToken(tok) {
 			return strongCue
 		}
 	}
@@ -104,4 +102,22 @@ func attrCue(v string) cueStrength {
 		}
 	}
 	return noCue
+}
+
+// boilerToken reports a class or id token holding a boilerplate word as a
+// whole word ("ad-slot", "nav"). A layout utility that clips its box
+// ("overflow-hidden", "md:overflow-x-hidden") hides nothing: CSS
+// frameworks put it on the sections of a page's body.
+func boilerToken(tok string) bool {
+	if strings.Contains(tok, "overflow") {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(tok, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if boilerWords[w] {
+			return true
+		}
+	}
+	return false
 }

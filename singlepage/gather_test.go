@@ -1,0 +1,59 @@
+package singlepage
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// TestGather reads pages whose body is several blocks (sibling sections, a
+// listing's items under its introduction) and checks the block model keeps
+// all of them, in order, and none of the page's furniture.
+func TestGather(t *testing.T) {
+	tests := []struct {
+		file    string
+		want    []string // fragments the body holds, in order
+		notWant []string
+	}{
+		{"clipped-sections.html", []string{"Deploy the same container", "Machines stop when traffic ends", "encrypted private network"},
+			[]string{"Pricing", "All rights reserved"}},
+	}
+	for _, tt := range tests {
+		src, err := os.ReadFile(filepath.Join("testdata", "gather", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := treediff.Parse(tt.file, src, treediff.ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Extract(tr, Options{Source: src, SecondOpinionBelow: -1})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.file, err)
+		}
+		checkBody(t, tt.file, r.Body, tt.want, tt.notWant)
+	}
+}
+
+// checkBody reports the fragments of want body lacks (or holds out of
+// order) and those of notWant it holds.
+func checkBody(t *testing.T, name, body string, want, notWant []string) {
+	t.Helper()
+	at := 0
+	for _, w := range want {
+		i := strings.Index(body[at:], w)
+		if i < 0 {
+			t.Errorf("%s: body lacks %q after byte %d:\n%s", name, w, at, body)
+			return
+		}
+		at += i + len(w)
+	}
+	for _, w := range notWant {
+		if strings.Contains(body, w) {
+			t.Errorf("%s: body holds %q:\n%s", name, w, body)
+		}
+	}
+}
