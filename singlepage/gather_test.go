@@ -20,6 +20,13 @@ func TestGather(t *testing.T) {
 	}{
 		{"clipped-sections.html", []string{"Deploy the same container", "Machines stop when traffic ends", "encrypted private network"},
 			[]string{"Pricing", "All rights reserved"}},
+		{"listing-intro.html", []string{"Stay up to date with our vehicle rental news", "Rental story 0", "Officials explained on day 0", "Rental story 5"},
+			[]string{"Weather", "All rights reserved"}},
+		{"listing-stray.html", []string{"Catalogue of tools and hardware number 0", "Catalogue of tools and hardware number 11"},
+			[]string{"report a bad link"}},
+		{"main-sections.html", []string{"Build workflows that unify data", "Production apps at prototype speed", "Streamline your team",
+			"Use it to build any application", "Databases with record limits", "Models run fully"},
+			[]string{"Learn more", "Book a demo", "Get started", "Hear from product leaders", "All rights reserved"}},
 	}
 	for _, tt := range tests {
 		src, err := os.ReadFile(filepath.Join("testdata", "gather", tt.file))

@@ -135,6 +135,9 @@ func WithCandidates(t *treediff.Tree, r Result, err error, opt Options) (Result,
 		if u := withUnits(r, p); u.Body != r.Body {
 			r, err = u, nil
 		}
+		if m := withMain(r, p); m.Body != r.Body {
+			r, err = m, nil
+		}
 		if s := withSecondOpinion(r, t, p, opt.Source, opt.SecondOpinionBelow); s.Method == MethodSecondOpinion {
 			return s, nil
 		}

@@ -28,6 +28,11 @@ const (
 	// sure of (sureConfidence) is an article, which a page's other groups
 	// of siblings (its layout's sections, a comment list) never replace.
 	articleWords   = 150
+	// unitsAlone is how many times the words of the body the block
+	// model found a group of units beside it must hold to be taken
+	// instead: the page is then a listing whose stray line the block
+	// model took, not an article beside a list of related stories.
+	unitsAlone = 10
 	sureConfidence = 0.9
 )
 
@@ -157,9 +162,12 @@ func (g unitGroup) holdsMostly(p *page, n *treediff.Node) bool {
 
 // withUnits returns r, the block model's result on page p, with the body
 // of the page's largest group of units when that group holds unitsOver
-// times r's words and r's element is the group's parent or inside one of
-// its units (r is a fragment of the group) without that unit holding most
-// of the group; an article r is sure of stays.
+// times r's words: r's element is the group's parent or inside one of its
+// units (a fragment of the group) without that unit holding most of the
+// group; or r is a short body just above the group (the listing's
+// introduction, kept before the units); or the group is beside r and
+// holds unitsAlone times its words (a listing's stray line). An article r
+// is sure of stays.
 func withUnits(r Result, p *page) Result {
 	n := len(treediff.Words(r.Body))
 	if n >= articleWords && r.Confidence >= sureConfidence {
@@ -169,13 +177,50 @@ func withUnits(r Result, p *page) Result {
 	if !ok || float64(g.words) < unitsOver*float64(n) {
 		return r
 	}
-	if r.Node != nil && (!g.parent.Contains(r.Node) || r.Node != g.parent && g.holdsMostly(p, r.Node)) {
-		// The group is beside r's element (a related-stories list next
-		// to a short article) or the layout around it: r stays. Units
-		// replace a body that is one of them, or part of one.
+	if r.Node != nil && g.parent.Contains(r.Node) && r.Node != g.parent && g.holdsMostly(p, r.Node) {
+		// The group is the layout around r's element: r stays.
 		return r
 	}
-	r.Body = strings.Join(g.paras(p), "\n\n")
-	r.Node, r.Selector = g.parent, selector.Of(g.parent)
+	paras := g.paras(p)
+	if r.Node != nil && !g.parent.Contains(r.Node) {
+		switch {
+		case n < articleWords && g.introducedBy(p, r.Node):
+			// r is the listing's introduction, just above its items.
+			paras = append(strings.Split(r.Body, "\n\n"), paras...)
+			r.Node = commonAncestor(r.Node, g.parent)
+		case float64(g.words) < unitsAlone*float64(n):
+			// The group is beside r's element (a related-stories list
+			// next to an article): r stays.
+			return r
+		default:
+			r.Node = g.parent
+		}
+	} else {
+		r.Node = g.parent
+	}
+	r.Body = strings.Join(paras, "\n\n")
+	r.Selector = selector.Of(r.Node)
 	return r
+}
+
+// maxIntroGap bounds the content words between a listing's introduction
+// and its first unit.
+const maxIntroGap = 40
+
+// introducedBy reports whether element n (the block model's short body)
+// ends above the group's first unit with at most maxIntroGap content words
+// between them: the listing's introduction ("Stay up to date with our
+// coverage of..."), which the page shows with its items.
+func (g unitGroup) introducedBy(p *page, n *treediff.Node) bool {
+	end, start := p.end[n.Index], p.first[g.parent.Index]
+	if end > start {
+		return false
+	}
+	gap := 0
+	for _, b := range p.blocks[end:start] {
+		if unitContent(b) {
+			gap += b.words
+		}
+	}
+	return gap <= maxIntroGap
 }
