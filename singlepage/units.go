@@ -27,12 +27,12 @@ const (
 	// articleWords is the length from which a body the block model is
 	// sure of (sureConfidence) is an article, which a page's other groups
 	// of siblings (its layout's sections, a comment list) never replace.
-	articleWords   = 150
+	articleWords = 150
 	// unitsAlone is how many times the words of the body the block
 	// model found a group of units beside it must hold to be taken
 	// instead: the page is then a listing whose stray line the block
 	// model took, not an article beside a list of related stories.
-	unitsAlone = 10
+	unitsAlone     = 10
 	sureConfidence = 0.9
 )
 
