@@ -97,6 +97,8 @@ var ErrNoContent = errors.New("no content found")
 // gives all of them when they outweigh that body (withUnits). The body of
 // go-trafilatura, run on the same page, is taken instead when the evidence
 // favours it (Method MethodSecondOpinion; see withSecondOpinion and fuse).
+// A page whose body the block model barely finds and that gives its text
+// in <noscript> (built by script) is read from there (withNoscript).
 // Date and Author come from ExtractMeta. Pages without text give
 // ErrNoContent. The work is linear in the size of the tree, bounded by
 // its depth for the title search.
@@ -116,7 +118,8 @@ func ExtractContext(ctx context.Context, t *treediff.Tree, opt Options) (Result,
 			return Result{}, fmt.Errorf("extract single %s: %w", t.Name, cerr)
 		}
 	}
-	if r, err = WithCandidates(t, r, err, opt); err == nil {
+	r, err = WithCandidates(t, r, err, opt)
+	if r, err = withNoscript(t, r, err, opt); err == nil {
 		r = Calibrate(r, t, opt.Source, opt.SecondOpinionBelow >= 0)
 	}
 	return r, err

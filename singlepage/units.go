@@ -184,7 +184,7 @@ func withUnits(r Result, p *page) Result {
 	paras := g.paras(p)
 	if r.Node != nil && !g.parent.Contains(r.Node) {
 		switch {
-		case n < articleWords && g.introducedBy(p, r.Node):
+		case n <= maxIntroWords && g.introducedBy(p, r.Node):
 			// r is the listing's introduction, just above its items.
 			paras = append(strings.Split(r.Body, "\n\n"), paras...)
 			r.Node = commonAncestor(r.Node, g.parent)
@@ -202,6 +202,10 @@ func withUnits(r Result, p *page) Result {
 	r.Selector = selector.Of(r.Node)
 	return r
 }
+
+// maxIntroWords bounds the words of a listing's introduction: a short
+// article above a list of related stories is longer.
+const maxIntroWords = 40
 
 // maxIntroGap bounds the content words between a listing's introduction
 // and its first unit.

@@ -1,0 +1,94 @@
+package singlepage
+
+import (
+	"bytes"
+	"errors"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// A page built by script in the browser often gives crawlers and readers
+// without script the same text in <noscript> (a forum's crawler view: the
+// thread's posts). The parsed tree leaves <noscript> out, as a browser
+// running script does; when the page outside it has no body to speak of,
+// the body is read from what <noscript> holds.
+
+// Bounds of the <noscript> reading.
+const (
+	// noscriptBelow is the number of body words under which the page's
+	// <noscript> content is read.
+	noscriptBelow = 50
+	// noscriptMinBytes is the least markup <noscript> must hold to be read
+	// (an "enable JavaScript" line is shorter).
+	noscriptMinBytes = 512
+)
+
+// noscriptPage returns the contents of src's <noscript> elements, joined in
+// document order into one page, and false when they hold less than
+// noscriptMinBytes. It is one pass over src.
+func noscriptPage(src []byte) ([]byte, bool) {
+	lower := bytes.ToLower(src)
+	var out bytes.Buffer
+	out.WriteString("<html><body>")
+	for at := 0; ; {
+		i := bytes.Index(lower[at:], []byte("<noscript"))
+		if i < 0 {
+			break
+		}
+		open := at + i + len("<noscript")
+		gt := bytes.IndexByte(lower[open:], '>')
+		if gt < 0 {
+			break
+		}
+		start := open + gt + 1
+		end := bytes.Index(lower[start:], []byte("</noscript"))
+		if end < 0 {
+			end = len(lower) - start
+		}
+		out.Write(src[start : start+end])
+		out.WriteByte('\n')
+		at = start + end
+	}
+	if out.Len() < noscriptMinBytes {
+		return nil, false
+	}
+	out.WriteString("</body></html>")
+	return out.Bytes(), true
+}
+
+// withNoscript returns r, the result on page t, or, when r's body has
+// under noscriptBelow words, the result on the page's <noscript> content
+// (opt.Source) when that body is longer. The result read from <noscript>
+// keeps r's title, date and author (read from the page's head and
+// headline) and has no Node: its elements are not t's.
+func withNoscript(t *treediff.Tree, r Result, err error, opt Options) (Result, error) {
+	if err != nil && !errors.Is(err, ErrNoContent) || len(opt.Source) == 0 {
+		return r, err
+	}
+	n := len(treediff.Words(r.Body))
+	if n >= noscriptBelow {
+		return r, err
+	}
+	src, ok := noscriptPage(opt.Source)
+	if !ok {
+		return r, err
+	}
+	nt, perr := treediff.Parse(t.Name+" noscript", src, treediff.ParseOptions{})
+	if perr != nil {
+		return r, err
+	}
+	ns, nerr := BlockModel(nt, opt, nil)
+	if nerr != nil {
+		return r, err
+	}
+	ns, nerr = WithCandidates(nt, ns, nil, opt)
+	if nerr != nil || len(treediff.Words(ns.Body)) <= 2*n {
+		return r, err
+	}
+	ns.Node, ns.Selector = nil, ""
+	if r.Title != "" {
+		ns.Title = r.Title
+	}
+	ns.Date, ns.Author = r.Date, r.Author
+	return ns, nil
+}
