@@ -105,11 +105,13 @@ func attrCue(v string) cueStrength {
 }
 
 // boilerToken reports a class or id token holding a boilerplate word as a
-// whole word ("ad-slot", "nav"). A layout utility that clips its box
-// ("overflow-hidden", "md:overflow-x-hidden") hides nothing: CSS
-// frameworks put it on the sections of a page's body.
+// whole word ("ad-slot", "nav"). Utility classes name a style, not a
+// part of the page: one that clips its box ("overflow-hidden") hides
+// nothing, and a variant applied at a screen width, state or medium
+// ("print:break-inside-avoid", "xl:hidden") leaves the element shown
+// elsewhere; CSS frameworks put both on a body's sections and paragraphs.
 func boilerToken(tok string) bool {
-	if strings.Contains(tok, "overflow") {
+	if strings.Contains(tok, "overflow") || strings.Contains(tok, ":") {
 		return false
 	}
 	for _, w := range strings.FieldsFunc(tok, func(r rune) bool {
