@@ -28,6 +28,7 @@ func TestGather(t *testing.T) {
 		{"short-article-related.html", []string{"Rapunzel cut all her hair off", "anyone can have short hair"},
 			[]string{"Another story number 0", "A short summary"}},
 		{"utility-variants.html", []string{"Functional programming is a style", "This book teaches", "Each chapter ends"}, []string{"Chapter 1"}},
+		{"streamed-hidden.html", []string{"The council approved", "Engineers said", "Residents asked"}, []string{"newsletter", "Subscribe"}},
 		{"main-sections.html", []string{"Build workflows that unify data", "Production apps at prototype speed", "Streamline your team",
 			"Use it to build any application", "Databases with record limits", "Models run fully"},
 			[]string{"Learn more", "Book a demo", "Get started", "Hear from product leaders", "All rights reserved"}},

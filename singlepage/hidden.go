@@ -183,3 +183,13 @@ func showsAgain(t string) bool {
 	}
 	return false
 }
+
+// hides reports whether the extraction leaves n out as hidden: with
+// reveal set, an element hidden by the hidden attribute alone is shown
+// (dialogs and styled boxes stay hidden).
+func (o Options) hides(n *treediff.Node) bool {
+	if !hidden(n) {
+		return false
+	}
+	return !o.reveal || n.Label == "dialog" || isDialog(n) || styledHidden(n)
+}

@@ -92,3 +92,28 @@ func withNoscript(t *treediff.Tree, r Result, err error, opt Options) (Result, e
 	ns.Date, ns.Author = r.Date, r.Author
 	return ns, nil
 }
+
+// withRevealed returns r, the result on page t, or, when r's body has
+// under noscriptBelow words, the result on t with the elements hidden by
+// the hidden attribute shown (reveal) when that body is longer: a page
+// streamed by script holds its body in a hidden box that the script moves
+// into place.
+func withRevealed(t *treediff.Tree, r Result, err error, opt Options) (Result, error) {
+	if err != nil && !errors.Is(err, ErrNoContent) {
+		return r, err
+	}
+	n := len(treediff.Words(r.Body))
+	if n >= noscriptBelow {
+		return r, err
+	}
+	opt.reveal = true
+	rv, rerr := BlockModel(t, opt, nil)
+	if rerr != nil {
+		return r, err
+	}
+	rv, rerr = WithCandidates(t, rv, nil, opt)
+	if rerr != nil || len(treediff.Words(rv.Body)) <= 2*n {
+		return r, err
+	}
+	return rv, nil
+}

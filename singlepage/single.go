@@ -31,6 +31,9 @@ type Options struct {
 
 	// ctx, set by ExtractContext, stops the work when done.
 	ctx context.Context
+	// reveal shows the elements hidden by the hidden attribute alone
+	// (withRevealed).
+	reveal bool
 }
 
 // checkEvery is how many steps of a loop over a page's nodes or blocks run
@@ -98,7 +101,9 @@ var ErrNoContent = errors.New("no content found")
 // go-trafilatura, run on the same page, is taken instead when the evidence
 // favours it (Method MethodSecondOpinion; see withSecondOpinion and fuse).
 // A page whose body the block model barely finds and that gives its text
-// in <noscript> (built by script) is read from there (withNoscript).
+// in <noscript> (built by script) is read from there (withNoscript), or
+// with its boxes hidden by the hidden attribute shown (streamed by script:
+// withRevealed).
 // Date and Author come from ExtractMeta. Pages without text give
 // ErrNoContent. The work is linear in the size of the tree, bounded by
 // its depth for the title search.
@@ -119,7 +124,8 @@ func ExtractContext(ctx context.Context, t *treediff.Tree, opt Options) (Result,
 		}
 	}
 	r, err = WithCandidates(t, r, err, opt)
-	if r, err = withNoscript(t, r, err, opt); err == nil {
+	r, err = withNoscript(t, r, err, opt)
+	if r, err = withRevealed(t, r, err, opt); err == nil {
 		r = Calibrate(r, t, opt.Source, opt.SecondOpinionBelow >= 0)
 	}
 	return r, err
@@ -378,7 +384,7 @@ func (c *blockCutter) newBlock(n *treediff.Node) *block {
 func (c *blockCutter) enter(n *treediff.Node) bool {
 	p := c.p
 	p.first[n.Index] = len(p.blocks)
-	if skipTags[n.Label] || hidden(n) {
+	if skipTags[n.Label] || p.opt.hides(n) {
 		p.end[n.Index] = len(p.blocks)
 		return false
 	}
@@ -1067,7 +1073,7 @@ func (p *page) elementWords(ref map[string]bool) (words, hits []int) {
 					hits[i]++
 				}
 			}
-		case skipTags[n.Label] || hidden(n):
+		case skipTags[n.Label] || p.opt.hides(n):
 			words[i], hits[i] = 0, 0
 			continue
 		}

@@ -66,7 +66,7 @@ func (p *page) units() (unitGroup, bool) {
 	prefix := p.unitWordPrefix()
 	var best unitGroup
 	for _, c := range p.t.Nodes {
-		if c.Kind != treediff.Element || len(c.Children) < minUnits || hidden(c) || skipTags[c.Label] {
+		if c.Kind != treediff.Element || len(c.Children) < minUnits || p.opt.hides(c) || skipTags[c.Label] {
 			continue
 		}
 		for sig, g := range p.childGroups(c, prefix) {
