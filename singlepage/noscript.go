@@ -62,35 +62,23 @@ func noscriptPage(src []byte) ([]byte, bool) {
 // keeps r's title, date and author (read from the page's head and
 // headline) and has no Node: its elements are not t's.
 func withNoscript(t *treediff.Tree, r Result, err error, opt Options) (Result, error) {
-	if err != nil && !errors.Is(err, ErrNoContent) || len(opt.Source) == 0 {
-		return r, err
-	}
-	n := len(treediff.Words(r.Body))
-	if n >= noscriptBelow {
-		return r, err
-	}
-	src, ok := noscriptPage(opt.Source)
-	if !ok {
-		return r, err
-	}
-	nt, perr := treediff.Parse(t.Name+" noscript", src, treediff.ParseOptions{})
-	if perr != nil {
-		return r, err
-	}
-	ns, nerr := BlockModel(nt, opt, nil)
-	if nerr != nil {
-		return r, err
-	}
-	ns, nerr = WithCandidates(nt, ns, nil, opt)
-	if nerr != nil || len(treediff.Words(ns.Body)) <= 2*n {
-		return r, err
-	}
-	ns.Node, ns.Selector = nil, ""
-	if r.Title != "" {
-		ns.Title = r.Title
-	}
-	ns.Date, ns.Author = r.Date, r.Author
-	return ns, nil
+	return whenBarelyFound(r, err, func() (Result, error) {
+		src, ok := noscriptPage(opt.Source)
+		if !ok {
+			return Result{}, ErrNoContent
+		}
+		nt, err := treediff.Parse(t.Name+" noscript", src, treediff.ParseOptions{})
+		if err != nil {
+			return Result{}, err
+		}
+		ns, err := candidates(nt, opt)
+		ns.Node, ns.Selector = nil, ""
+		if r.Title != "" {
+			ns.Title = r.Title
+		}
+		ns.Date, ns.Author = r.Date, r.Author
+		return ns, err
+	})
 }
 
 // withRevealed returns r, the result on page t, or, when r's body has
@@ -99,6 +87,16 @@ func withNoscript(t *treediff.Tree, r Result, err error, opt Options) (Result, e
 // streamed by script holds its body in a hidden box that the script moves
 // into place.
 func withRevealed(t *treediff.Tree, r Result, err error, opt Options) (Result, error) {
+	return whenBarelyFound(r, err, func() (Result, error) {
+		opt.reveal = true
+		return candidates(t, opt)
+	})
+}
+
+// whenBarelyFound returns r (err its error), or, when r's body has under
+// noscriptBelow words, the other reading's result when its body has over
+// twice as many.
+func whenBarelyFound(r Result, err error, other func() (Result, error)) (Result, error) {
 	if err != nil && !errors.Is(err, ErrNoContent) {
 		return r, err
 	}
@@ -106,14 +104,19 @@ func withRevealed(t *treediff.Tree, r Result, err error, opt Options) (Result, e
 	if n >= noscriptBelow {
 		return r, err
 	}
-	opt.reveal = true
-	rv, rerr := BlockModel(t, opt, nil)
-	if rerr != nil {
+	o, oerr := other()
+	if oerr != nil || len(treediff.Words(o.Body)) <= 2*n {
 		return r, err
 	}
-	rv, rerr = WithCandidates(t, rv, nil, opt)
-	if rerr != nil || len(treediff.Words(rv.Body)) <= 2*n {
+	return o, nil
+}
+
+// candidates is the block model's result on t with the page's other
+// candidates (WithCandidates).
+func candidates(t *treediff.Tree, opt Options) (Result, error) {
+	r, err := BlockModel(t, opt, nil)
+	if err != nil && !errors.Is(err, ErrNoContent) {
 		return r, err
 	}
-	return rv, nil
+	return WithCandidates(t, r, err, opt)
 }
