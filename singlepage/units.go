@@ -181,26 +181,30 @@ func withUnits(r Result, p *page) Result {
 		// The group is the layout around r's element: r stays.
 		return r
 	}
-	paras := g.paras(p)
+	paras, node := g.paras(p), g.parent
 	if r.Node != nil && !g.parent.Contains(r.Node) {
-		switch {
-		case n <= maxIntroWords && g.introducedBy(p, r.Node):
-			// r is the listing's introduction, just above its items.
-			paras = append(strings.Split(r.Body, "\n\n"), paras...)
-			r.Node = commonAncestor(r.Node, g.parent)
-		case float64(g.words) < unitsAlone*float64(n):
-			// The group is beside r's element (a related-stories list
-			// next to an article): r stays.
+		var ok bool
+		if paras, node, ok = g.beside(p, r, n, paras); !ok {
 			return r
-		default:
-			r.Node = g.parent
 		}
-	} else {
-		r.Node = g.parent
 	}
 	r.Body = strings.Join(paras, "\n\n")
-	r.Selector = selector.Of(r.Node)
+	r.Node, r.Selector = node, selector.Of(node)
 	return r
+}
+
+// beside returns the body and element of a group of units (paras its
+// text) found beside r's element (n words): the listing's introduction r
+// and the units, or the units alone when they outweigh r unitsAlone times;
+// false when r stays (an article beside a list of related stories).
+func (g unitGroup) beside(p *page, r Result, n int, paras []string) ([]string, *treediff.Node, bool) {
+	switch {
+	case n <= maxIntroWords && g.introducedBy(p, r.Node):
+		return append(strings.Split(r.Body, "\n\n"), paras...), commonAncestor(r.Node, g.parent), true
+	case float64(g.words) < unitsAlone*float64(n):
+		return nil, nil, false
+	}
+	return paras, g.parent, true
 }
 
 // maxIntroWords bounds the words of a listing's introduction: a short
