@@ -40,15 +40,45 @@ func hidden(n *treediff.Node) bool {
 	return isDialog(n) || styledHidden(n)
 }
 
+// wrapsPage reports an element that is, with each of its ancestors below
+// <body>, its parent's only element child: the box that wraps the whole
+// page, which a page hides by its style until its script has run (as it
+// hides <body>). Dialogs and overlays sit beside the page's box.
+func wrapsPage(n *treediff.Node) bool {
+	for a := n; a.Parent != nil; a = a.Parent {
+		if a.Label == "body" {
+			return true
+		}
+		if severalElements(a.Parent) {
+			return false
+		}
+	}
+	return false
+}
+
+// severalElements reports whether n has more than one element child; it
+// stops at the second.
+func severalElements(n *treediff.Node) bool {
+	k := 0
+	for _, c := range n.Children {
+		if c.Kind == treediff.Element {
+			if k++; k > 1 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // isDialog reports a modal or dialog box by its ARIA attributes.
 func isDialog(n *treediff.Node) bool {
 	return attrIs(n, "aria-modal", "true") || attrIs(n, "role", "dialog") || attrIs(n, "role", "alertdialog")
 }
 
-// styledHidden reports an element hidden by its inline style or by a
-// hiding utility class.
+// styledHidden reports an element hidden by its inline style (unless it
+// wraps the whole page: wrapsPage) or by a hiding utility class.
 func styledHidden(n *treediff.Node) bool {
-	if s, ok := n.Attr("style"); ok && hiddenStyle(s) {
+	if s, ok := n.Attr("style"); ok && hiddenStyle(s) && !wrapsPage(n) {
 		return true
 	}
 	c, ok := n.Attr("class")
@@ -152,4 +182,14 @@ func showsAgain(t string) bool {
 		}
 	}
 	return false
+}
+
+// hides reports whether the extraction leaves n out as hidden: with
+// reveal set, an element hidden by the hidden attribute alone is shown
+// (dialogs and styled boxes stay hidden).
+func (o Options) hides(n *treediff.Node) bool {
+	if !hidden(n) {
+		return false
+	}
+	return !o.reveal || n.Label == "dialog" || isDialog(n) || styledHidden(n)
 }

@@ -36,7 +36,9 @@ func TestHidden(t *testing.T) {
 		{`<div class="article">x</div>`, false},
 	}
 	for _, tt := range tests {
-		tr, err := treediff.Parse("t", []byte("<html><body>"+tt.html+"</body></html>"), treediff.ParseOptions{})
+		// A header beside the element: it is not the page's wrapper.
+		page := "<header>Site</header>" + tt.html
+		tr, err := treediff.Parse("t", []byte("<html><body>"+page+"</body></html>"), treediff.ParseOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,6 +83,35 @@ func TestOverlayIsNotTheArticle(t *testing.T) {
 		}
 		if strings.Contains(r.Body, "financing") || !strings.Contains(r.Body, "bridge reopened") {
 			t.Errorf("overlay %s: body %q", o, r.Body)
+		}
+	}
+}
+
+// TestHiddenWrapper: the box that wraps the whole page, hidden by its style
+// until the page's script has run, is shown; a hidden box beside others is
+// not.
+func TestHiddenWrapper(t *testing.T) {
+	tests := []struct {
+		body string
+		want bool // the styled div is hidden
+	}{
+		{`<div id="app"><div class="wrap" style="visibility:hidden"><div><p>x</p></div></div></div>`, false},
+		{`<div class="wrap" style="display:none"><p>x</p></div>`, false},
+		{`<div id="app"><div class="wrap" style="visibility:hidden"><p>x</p></div><p>y</p></div>`, true},
+		{`<main><p>y</p></main><div class="wrap" style="display:none"><p>x</p></div>`, true},
+		{`<div class="wrap sr-only"><p>x</p></div>`, true},
+	}
+	for _, tt := range tests {
+		tr, err := treediff.Parse("t", []byte("<html><body>"+tt.body+"</body></html>"), treediff.ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range tr.Nodes {
+			if c, _ := n.Attr("class"); strings.HasPrefix(c, "wrap") {
+				if got := hidden(n); got != tt.want {
+					t.Errorf("hidden(wrap) in %s = %v, want %v", tt.body, got, tt.want)
+				}
+			}
 		}
 	}
 }

@@ -31,6 +31,9 @@ type Options struct {
 
 	// ctx, set by ExtractContext, stops the work when done.
 	ctx context.Context
+	// reveal shows the elements hidden by the hidden attribute alone
+	// (withRevealed).
+	reveal bool
 }
 
 // checkEvery is how many steps of a loop over a page's nodes or blocks run
@@ -97,6 +100,10 @@ var ErrNoContent = errors.New("no content found")
 // gives all of them when they outweigh that body (withUnits). The body of
 // go-trafilatura, run on the same page, is taken instead when the evidence
 // favours it (Method MethodSecondOpinion; see withSecondOpinion and fuse).
+// A page whose body the block model barely finds and that gives its text
+// in <noscript> (built by script) is read from there (withNoscript), or
+// with its boxes hidden by the hidden attribute shown (streamed by script:
+// withRevealed).
 // Date and Author come from ExtractMeta. Pages without text give
 // ErrNoContent. The work is linear in the size of the tree, bounded by
 // its depth for the title search.
@@ -116,7 +123,9 @@ func ExtractContext(ctx context.Context, t *treediff.Tree, opt Options) (Result,
 			return Result{}, fmt.Errorf("extract single %s: %w", t.Name, cerr)
 		}
 	}
-	if r, err = WithCandidates(t, r, err, opt); err == nil {
+	r, err = WithCandidates(t, r, err, opt)
+	r, err = withNoscript(t, r, err, opt)
+	if r, err = withRevealed(t, r, err, opt); err == nil {
 		r = Calibrate(r, t, opt.Source, opt.SecondOpinionBelow >= 0)
 	}
 	return r, err
@@ -134,6 +143,9 @@ func WithCandidates(t *treediff.Tree, r Result, err error, opt Options) (Result,
 		p := newPage(t, opt)
 		if u := withUnits(r, p); u.Body != r.Body {
 			r, err = u, nil
+		}
+		if m := withMain(r, p); m.Body != r.Body {
+			r, err = m, nil
 		}
 		if s := withSecondOpinion(r, t, p, opt.Source, opt.SecondOpinionBelow); s.Method == MethodSecondOpinion {
 			return s, nil
@@ -372,7 +384,7 @@ func (c *blockCutter) newBlock(n *treediff.Node) *block {
 func (c *blockCutter) enter(n *treediff.Node) bool {
 	p := c.p
 	p.first[n.Index] = len(p.blocks)
-	if skipTags[n.Label] || hidden(n) {
+	if skipTags[n.Label] || p.opt.hides(n) {
 		p.end[n.Index] = len(p.blocks)
 		return false
 	}
@@ -1061,7 +1073,7 @@ func (p *page) elementWords(ref map[string]bool) (words, hits []int) {
 					hits[i]++
 				}
 			}
-		case skipTags[n.Label] || hidden(n):
+		case skipTags[n.Label] || p.opt.hides(n):
 			words[i], hits[i] = 0, 0
 			continue
 		}

@@ -91,10 +91,8 @@ func attrCue(v string) cueStrength {
 			return strongCue
 		}
 	}
-	for _, w := range strings.FieldsFunc(v, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-	}) {
-		if boilerWords[w] {
+	for _, tok := range strings.Fields(v) {
+		if boilerToken(tok) {
 			return strongCue
 		}
 	}
@@ -104,4 +102,24 @@ func attrCue(v string) cueStrength {
 		}
 	}
 	return noCue
+}
+
+// boilerToken reports a class or id token holding a boilerplate word as a
+// whole word ("ad-slot", "nav"). Utility classes name a style, not a
+// part of the page: one that clips its box ("overflow-hidden") hides
+// nothing, and a variant applied at a screen width, state or medium
+// ("print:break-inside-avoid", "xl:hidden") leaves the element shown
+// elsewhere; CSS frameworks put both on a body's sections and paragraphs.
+func boilerToken(tok string) bool {
+	if strings.Contains(tok, "overflow") || strings.Contains(tok, ":") {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(tok, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if boilerWords[w] {
+			return true
+		}
+	}
+	return false
 }

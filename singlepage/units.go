@@ -27,7 +27,12 @@ const (
 	// articleWords is the length from which a body the block model is
 	// sure of (sureConfidence) is an article, which a page's other groups
 	// of siblings (its layout's sections, a comment list) never replace.
-	articleWords   = 150
+	articleWords = 150
+	// unitsAlone is how many times the words of the body the block
+	// model found a group of units beside it must hold to be taken
+	// instead: the page is then a listing whose stray line the block
+	// model took, not an article beside a list of related stories.
+	unitsAlone     = 10
 	sureConfidence = 0.9
 )
 
@@ -61,7 +66,7 @@ func (p *page) units() (unitGroup, bool) {
 	prefix := p.unitWordPrefix()
 	var best unitGroup
 	for _, c := range p.t.Nodes {
-		if c.Kind != treediff.Element || len(c.Children) < minUnits || hidden(c) || skipTags[c.Label] {
+		if c.Kind != treediff.Element || len(c.Children) < minUnits || p.opt.hides(c) || skipTags[c.Label] {
 			continue
 		}
 		for sig, g := range p.childGroups(c, prefix) {
@@ -157,9 +162,12 @@ func (g unitGroup) holdsMostly(p *page, n *treediff.Node) bool {
 
 // withUnits returns r, the block model's result on page p, with the body
 // of the page's largest group of units when that group holds unitsOver
-// times r's words and r's element is the group's parent or inside one of
-// its units (r is a fragment of the group) without that unit holding most
-// of the group; an article r is sure of stays.
+// times r's words: r's element is the group's parent or inside one of its
+// units (a fragment of the group) without that unit holding most of the
+// group; or r is a short body just above the group (the listing's
+// introduction, kept before the units); or the group is beside r and
+// holds unitsAlone times its words (a listing's stray line). An article r
+// is sure of stays.
 func withUnits(r Result, p *page) Result {
 	n := len(treediff.Words(r.Body))
 	if n >= articleWords && r.Confidence >= sureConfidence {
@@ -169,13 +177,58 @@ func withUnits(r Result, p *page) Result {
 	if !ok || float64(g.words) < unitsOver*float64(n) {
 		return r
 	}
-	if r.Node != nil && (!g.parent.Contains(r.Node) || r.Node != g.parent && g.holdsMostly(p, r.Node)) {
-		// The group is beside r's element (a related-stories list next
-		// to a short article) or the layout around it: r stays. Units
-		// replace a body that is one of them, or part of one.
+	if r.Node != nil && g.parent.Contains(r.Node) && r.Node != g.parent && g.holdsMostly(p, r.Node) {
+		// The group is the layout around r's element: r stays.
 		return r
 	}
-	r.Body = strings.Join(g.paras(p), "\n\n")
-	r.Node, r.Selector = g.parent, selector.Of(g.parent)
+	paras, node := g.paras(p), g.parent
+	if r.Node != nil && !g.parent.Contains(r.Node) {
+		var ok bool
+		if paras, node, ok = g.beside(p, r, n, paras); !ok {
+			return r
+		}
+	}
+	r.Body = strings.Join(paras, "\n\n")
+	r.Node, r.Selector = node, selector.Of(node)
 	return r
+}
+
+// beside returns the body and element of a group of units (paras its
+// text) found beside r's element (n words): the listing's introduction r
+// and the units, or the units alone when they outweigh r unitsAlone times;
+// false when r stays (an article beside a list of related stories).
+func (g unitGroup) beside(p *page, r Result, n int, paras []string) ([]string, *treediff.Node, bool) {
+	switch {
+	case n <= maxIntroWords && g.introducedBy(p, r.Node):
+		return append(strings.Split(r.Body, "\n\n"), paras...), commonAncestor(r.Node, g.parent), true
+	case float64(g.words) < unitsAlone*float64(n):
+		return nil, nil, false
+	}
+	return paras, g.parent, true
+}
+
+// maxIntroWords bounds the words of a listing's introduction: a short
+// article above a list of related stories is longer.
+const maxIntroWords = 40
+
+// maxIntroGap bounds the content words between a listing's introduction
+// and its first unit.
+const maxIntroGap = 40
+
+// introducedBy reports whether element n (the block model's short body)
+// ends above the group's first unit with at most maxIntroGap content words
+// between them: the listing's introduction ("Stay up to date with our
+// coverage of..."), which the page shows with its items.
+func (g unitGroup) introducedBy(p *page, n *treediff.Node) bool {
+	end, start := p.end[n.Index], p.first[g.parent.Index]
+	if end > start {
+		return false
+	}
+	gap := 0
+	for _, b := range p.blocks[end:start] {
+		if unitContent(b) {
+			gap += b.words
+		}
+	}
+	return gap <= maxIntroGap
 }

@@ -1,0 +1,71 @@
+package singlepage
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// TestGather reads pages whose body is several blocks (sibling sections, a
+// listing's items under its introduction) and checks the block model keeps
+// all of them, in order, and none of the page's furniture.
+func TestGather(t *testing.T) {
+	tests := []struct {
+		file    string
+		want    []string // fragments the body holds, in order
+		notWant []string
+	}{
+		{"clipped-sections.html", []string{"Deploy the same container", "Machines stop when traffic ends", "encrypted private network"},
+			[]string{"Pricing", "All rights reserved"}},
+		{"listing-intro.html", []string{"Stay up to date with our vehicle rental news", "Rental story 0", "Officials explained on day 0", "Rental story 5"},
+			[]string{"Weather", "All rights reserved"}},
+		{"listing-stray.html", []string{"Catalogue of tools and hardware number 0", "Catalogue of tools and hardware number 11"},
+			[]string{"report a bad link"}},
+		{"noscript-thread.html", []string{"Reply number 0", "Reply number 4"}, []string{"works best with JavaScript"}},
+		{"short-article-related.html", []string{"Rapunzel cut all her hair off", "anyone can have short hair"},
+			[]string{"Another story number 0", "A short summary"}},
+		{"utility-variants.html", []string{"Functional programming is a style", "This book teaches", "Each chapter ends"}, []string{"Chapter 1"}},
+		{"streamed-hidden.html", []string{"The council approved", "Engineers said", "Residents asked"}, []string{"newsletter", "Subscribe"}},
+		{"main-sections.html", []string{"Build workflows that unify data", "Production apps at prototype speed", "Streamline your team",
+			"Use it to build any application", "Databases with record limits", "Models run fully"},
+			[]string{"Learn more", "Book a demo", "Get started", "Hear from product leaders", "All rights reserved"}},
+	}
+	for _, tt := range tests {
+		src, err := os.ReadFile(filepath.Join("testdata", "gather", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := treediff.Parse(tt.file, src, treediff.ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Extract(tr, Options{Source: src, SecondOpinionBelow: -1})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.file, err)
+		}
+		checkBody(t, tt.file, r.Body, tt.want, tt.notWant)
+	}
+}
+
+// checkBody reports the fragments of want body lacks (or holds out of
+// order) and those of notWant it holds.
+func checkBody(t *testing.T, name, body string, want, notWant []string) {
+	t.Helper()
+	at := 0
+	for _, w := range want {
+		i := strings.Index(body[at:], w)
+		if i < 0 {
+			t.Errorf("%s: body lacks %q after byte %d:\n%s", name, w, at, body)
+			return
+		}
+		at += i + len(w)
+	}
+	for _, w := range notWant {
+		if strings.Contains(body, w) {
+			t.Errorf("%s: body holds %q:\n%s", name, w, body)
+		}
+	}
+}
