@@ -87,7 +87,13 @@ func gather(t *treediff.Tree, r Result, p *page) Choice {
 		c.Units = strings.Join(g.paras(p), "\n\n")
 	}
 	src := p.opt.Source
-	if p.opt.SecondOpinionBelow < 0 || len(src) == 0 || len(src) > maxSecondOpinionBytes || len(p.blocks) > maxSecondOpinionBlocks {
+	if p.opt.SecondOpinionBelow < 0 || len(src) == 0 {
+		return c
+	}
+	if len(src) > maxSecondOpinionBytes || len(p.blocks) > maxSecondOpinionBlocks {
+		// Asked, but the page is beyond the other extractors' bounds:
+		// calibration must not run them either (no agreement known).
+		c.Base.secondAsked, c.Base.agreement = true, -1
 		return c
 	}
 	c.reading = pagetype.Read(t, src)

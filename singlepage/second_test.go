@@ -90,3 +90,48 @@ func TestFuse(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondOpinionAskedOnce checks that the other extractors are asked at
+// most once per page, and not at all beyond their bound: the calibration
+// reads the agreement the choice measured (a page of many short blocks
+// ran go-trafilatura there once more, unbounded, and took 56x the time at
+// 10x the blocks).
+func TestSecondOpinionAskedOnce(t *testing.T) {
+	cases := []struct {
+		name   string
+		blocks int
+		known  bool
+	}{
+		{"within the bound", 200, true},
+		{"beyond the bound", maxSecondOpinionBlocks + 1000, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString("<html><head><title>Many blocks</title></head><body><div id=main>")
+			for i := range c.blocks {
+				if i%10 == 9 {
+					fmt.Fprintf(&b, "<p>Paragraph %d is long enough to count as article text on its own, with a dozen words and more.</p>", i)
+					continue
+				}
+				fmt.Fprintf(&b, "<p>Item %d here</p>", i)
+			}
+			b.WriteString("</div></body></html>")
+			src := []byte(b.String())
+			tr, err := treediff.Parse("blocks", src, treediff.ParseOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Extract(tr, Options{Source: src})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Evidence == nil {
+				t.Fatal("no evidence")
+			}
+			if known := r.Evidence.Agreement >= 0; known != c.known {
+				t.Errorf("agreement %.3f: known %v, want %v", r.Evidence.Agreement, known, c.known)
+			}
+		})
+	}
+}

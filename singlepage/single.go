@@ -147,9 +147,13 @@ func WithCandidates(t *treediff.Tree, r Result, err error, opt Options) (Result,
 		if m := withMain(r, p); m.Body != r.Body {
 			r, err = m, nil
 		}
-		if s := withSecondOpinion(r, t, p, opt.Source, opt.SecondOpinionBelow); s.Method == MethodSecondOpinion {
+		s := withSecondOpinion(r, t, p, opt.Source, opt.SecondOpinionBelow)
+		if s.Method == MethodSecondOpinion {
 			return s, nil
 		}
+		// Kept: what the other extractors were asked is evidence the
+		// calibration reads, and must not ask again.
+		r.secondAsked, r.agreement = s.secondAsked, s.agreement
 	}
 	return r, err
 }
