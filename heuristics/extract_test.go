@@ -56,19 +56,30 @@ func TestExtract(t *testing.T) {
 func TestRefine(t *testing.T) {
 	single := singlepage.Result{Title: "Headline", Body: "A long first paragraph of the article that both methods keep.\n\nShort kept line"}
 	const long = "A long first paragraph of the article that both methods keep."
+	// wide is a single-page body that spans much more than the article (the
+	// whole page, or a sidebar beside it): its other lines are no lead.
+	wide := singlepage.Result{Title: "Headline", Body: long + "\n\n" +
+		"Most read: the council votes on the bridge plan again after a long delay in spring.\n\n" +
+		"Sport: the local team wins its third match in a row and climbs to the top of the table."}
 	cases := []struct {
 		name, body, want string
+		single           *singlepage.Result
 	}{
-		{"short line only the pair diff kept", "By a reporter\n\n" + long, long + "\n\nShort kept line"},
-		{"short line both kept", "Short kept line\n\nPhoto: someone", long + "\n\nShort kept line"},
+		{"short line only the pair diff kept", "By a reporter\n\n" + long, long + "\n\nShort kept line", nil},
+		{"short line both kept", long + "\n\nShort kept line\n\nPhoto: someone", long + "\n\nShort kept line", nil},
 		{"long line only the pair diff kept", long + "\n\nA paragraph that the single page method missed but long enough to stay.",
-			long + "\n\nShort kept line\n\nA paragraph that the single page method missed but long enough to stay."},
+			long + "\n\nShort kept line\n\nA paragraph that the single page method missed but long enough to stay.", nil},
 		{"same words cut differently", "A long first paragraph of the\narticle that both methods keep.\n\nShort kept line",
-			"A long first paragraph of the\narticle that both methods keep.\n\nShort kept line"},
-		{"blank lines collapse", "Headline\n\n\n\n" + long, "Headline\n\n" + long + "\n\nShort kept line"},
+			"A long first paragraph of the\narticle that both methods keep.\n\nShort kept line", nil},
+		{"blank lines collapse", "Headline\n\n\n\n" + long, "Headline\n\n" + long + "\n\nShort kept line", nil},
+		{"single-page body spanning much more: nothing merged", long, long, &wide},
 	}
 	for _, c := range cases {
-		got := refine(singlepage.Result{Body: c.body}, single, 12, "")
+		sr := single
+		if c.single != nil {
+			sr = *c.single
+		}
+		got := refine(singlepage.Result{Body: c.body}, sr, 12, "")
 		if got.Body != c.want {
 			t.Errorf("%s: refine(%q) = %q, want %q", c.name, c.body, got.Body, c.want)
 		}
@@ -170,5 +181,56 @@ func TestExtractCalibrates(t *testing.T) {
 	}
 	if r.PageType == "" || r.Evidence == nil || r.RawConfidence != r.Evidence.Raw {
 		t.Errorf("Extract: page type %q, evidence %+v", r.PageType, r.Evidence)
+	}
+}
+
+// TestExtractTemplateSingleBody: where the pair diff is not confident and
+// the single-page body is text its template medoid shows too (an about box
+// printed on every page), the pair diff's differing text is the content.
+func TestExtractTemplateSingleBody(t *testing.T) {
+	load := func(n string) (*treediff.Tree, []byte, string) {
+		t.Helper()
+		path := filepath.Join("testdata", "about", "page-"+n+".html")
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := treediff.Parse(path, src, treediff.ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := os.ReadFile(filepath.Join("testdata", "about", "page-"+n+".body.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tree, src, string(body)
+	}
+	cases := []struct {
+		page, medoid string
+	}{
+		{"1", "2"},
+		{"2", "1"},
+	}
+	for _, c := range cases {
+		t.Run(c.page, func(t *testing.T) {
+			page, src, want := load(c.page)
+			medoid, _, _ := load(c.medoid)
+			single, err := singlepage.Extract(page, singlepage.Options{Source: src})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pr, err := PairDiff(page, medoid, PairOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Extract(Input{Page: page, Src: src, Medoid: medoid}, ExtractOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("single %q (%s); pair confidence %.3f", single.Body, single.Selector, pr.Confidence)
+			if r.Method != singlepage.MethodPair || singlepage.NormWords(r.Body) != singlepage.NormWords(want) {
+				t.Errorf("method %q body %q, want the pair diff's %q", r.Method, r.Body, want)
+			}
+		})
 	}
 }
