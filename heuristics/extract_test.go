@@ -188,23 +188,6 @@ func TestExtractCalibrates(t *testing.T) {
 // the single-page body is text its template medoid shows too (an about box
 // printed on every page), the pair diff's differing text is the content.
 func TestExtractTemplateSingleBody(t *testing.T) {
-	load := func(n string) (*treediff.Tree, []byte, string) {
-		t.Helper()
-		path := filepath.Join("testdata", "about", "page-"+n+".html")
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tree, err := treediff.Parse(path, src, treediff.ParseOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, err := os.ReadFile(filepath.Join("testdata", "about", "page-"+n+".body.txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tree, src, string(body)
-	}
 	cases := []struct {
 		page, medoid string
 	}{
@@ -213,8 +196,8 @@ func TestExtractTemplateSingleBody(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.page, func(t *testing.T) {
-			page, src, want := load(c.page)
-			medoid, _, _ := load(c.medoid)
+			page, src, want := testdataPage(t, "about", "page-"+c.page)
+			medoid, _, _ := testdataPage(t, "about", "page-"+c.medoid)
 			single, err := singlepage.Extract(page, singlepage.Options{Source: src})
 			if err != nil {
 				t.Fatal(err)
