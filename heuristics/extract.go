@@ -335,9 +335,7 @@ func (x *extraction) aloneOrPair(pr singlepage.Result) (singlepage.Result, error
 // single-page block classifier kept them too, as it sees their links, cues
 // and neighbours; and lines the single-page extractor kept that the
 // element misses (a lead or highlights printed beside the body) are added
-// where they stand in its text, as long as they are few beside the body
-// (maxMergedShare): more is a single-page body that lies elsewhere or
-// spans the page. Lines the template medoid shows too (a
+// where they stand in its text. Lines the template medoid shows too (a
 // footer's legal notice, a promotion printed on every page) are the
 // template's, not the article's: they are left out (see templateLines).
 func refine(r, single singlepage.Result, keepWords int, tmpl templateLines) singlepage.Result {
@@ -359,27 +357,8 @@ func refine(r, single singlepage.Result, keepWords int, tmpl templateLines) sing
 		lines = append(lines, line)
 	}
 	merged := mergeLines(lines, strings.Split(single.Body, "\n"), r.Title)
-	if added := wordCount(merged) - wordCount(lines); float64(added) > maxMergedShare*float64(wordCount([]string{r.Body})) {
-		// The single-page body lies elsewhere or spans much more (the
-		// whole page, a sidebar): its lines are not a lead beside r's.
-		merged = lines
-	}
 	r.Body = strings.TrimSpace(collapseBlank(tmpl.drop(merged)))
 	return r
-}
-
-// maxMergedShare bounds what refine adds to a body located by comparison
-// from the single-page body, as a share of the body's words: a lead or
-// highlights printed beside the body are short beside it.
-const maxMergedShare = 0.25
-
-// wordCount is the number of words in lines.
-func wordCount(lines []string) int {
-	n := 0
-	for _, l := range lines {
-		n += len(treediff.Words(l))
-	}
-	return n
 }
 
 // templateLines is a template medoid's text, its words lower-cased and

@@ -56,11 +56,6 @@ func TestExtract(t *testing.T) {
 func TestRefine(t *testing.T) {
 	single := singlepage.Result{Title: "Headline", Body: "A long first paragraph of the article that both methods keep.\n\nShort kept line"}
 	const long = "A long first paragraph of the article that both methods keep."
-	// wide is a single-page body that spans much more than the article (the
-	// whole page, or a sidebar beside it): its other lines are no lead.
-	wide := singlepage.Result{Title: "Headline", Body: long + "\n\n" +
-		"Most read: the council votes on the bridge plan again after a long delay in spring.\n\n" +
-		"Sport: the local team wins its third match in a row and climbs to the top of the table."}
 	cases := []struct {
 		name, body, want string
 		single           *singlepage.Result
@@ -72,7 +67,6 @@ func TestRefine(t *testing.T) {
 		{"same words cut differently", "A long first paragraph of the\narticle that both methods keep.\n\nShort kept line",
 			"A long first paragraph of the\narticle that both methods keep.\n\nShort kept line", nil},
 		{"blank lines collapse", "Headline\n\n\n\n" + long, "Headline\n\n" + long + "\n\nShort kept line", nil},
-		{"single-page body spanning much more: nothing merged", long, long, &wide},
 	}
 	for _, c := range cases {
 		sr := single
