@@ -58,22 +58,17 @@ func TestRefine(t *testing.T) {
 	const long = "A long first paragraph of the article that both methods keep."
 	cases := []struct {
 		name, body, want string
-		single           *singlepage.Result
 	}{
-		{"short line only the pair diff kept", "By a reporter\n\n" + long, long + "\n\nShort kept line", nil},
-		{"short line both kept", long + "\n\nShort kept line\n\nPhoto: someone", long + "\n\nShort kept line", nil},
+		{"short line only the pair diff kept", "By a reporter\n\n" + long, long + "\n\nShort kept line"},
+		{"short line both kept", "Short kept line\n\nPhoto: someone", long + "\n\nShort kept line"},
 		{"long line only the pair diff kept", long + "\n\nA paragraph that the single page method missed but long enough to stay.",
-			long + "\n\nShort kept line\n\nA paragraph that the single page method missed but long enough to stay.", nil},
+			long + "\n\nShort kept line\n\nA paragraph that the single page method missed but long enough to stay."},
 		{"same words cut differently", "A long first paragraph of the\narticle that both methods keep.\n\nShort kept line",
-			"A long first paragraph of the\narticle that both methods keep.\n\nShort kept line", nil},
-		{"blank lines collapse", "Headline\n\n\n\n" + long, "Headline\n\n" + long + "\n\nShort kept line", nil},
+			"A long first paragraph of the\narticle that both methods keep.\n\nShort kept line"},
+		{"blank lines collapse", "Headline\n\n\n\n" + long, "Headline\n\n" + long + "\n\nShort kept line"},
 	}
 	for _, c := range cases {
-		sr := single
-		if c.single != nil {
-			sr = *c.single
-		}
-		got := refine(singlepage.Result{Body: c.body}, sr, 12, "")
+		got := refine(singlepage.Result{Body: c.body}, single, 12, "")
 		if got.Body != c.want {
 			t.Errorf("%s: refine(%q) = %q, want %q", c.name, c.body, got.Body, c.want)
 		}
