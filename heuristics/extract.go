@@ -82,7 +82,9 @@ func (r Rules) usable(minSupport float64) bool {
 //
 //   - with a medoid, the pair diff (PairDiff); when its confidence is under
 //     MinConfidence, the cluster rule's element (if the rule selects one)
-//     or else the single-page extractor's, whichever is more confident;
+//     or else the single-page extractor's, unless that one's body is
+//     mostly template text (lines the medoid shows too): the pair diff's
+//     differing text is then the content;
 //   - without a medoid (an outlier, a singleton, a new page), the cluster
 //     rule when there is one, else the single-page extractor (ExtractSingle).
 //
@@ -298,12 +300,32 @@ func (x *extraction) choose(po pairOutcome) (singlepage.Result, error) {
 		return x.refine(r), nil
 	}
 	if x.serr == nil && x.single.Body != "" {
-		return x.alone()
+		return x.aloneOrPair(pr)
 	}
 	if pr.Body != "" {
 		return pr, nil
 	}
 	return x.alone()
+}
+
+// maxTemplateShare is the share of a single-page body's words, in lines
+// its template medoid shows too, from which that body is template text.
+const maxTemplateShare = 0.5
+
+// aloneOrPair is the single-page method's result, unless its body is
+// mostly template text (a sidebar's about box, a widget printed on every
+// page: lines the medoid shows too) while the pair diff, though not
+// confident, found text that differs: the pair diff's result is then
+// taken, its short lines not judged by that single-page body (which saw
+// none of them).
+func (x *extraction) aloneOrPair(pr singlepage.Result) (singlepage.Result, error) {
+	a, err := x.alone()
+	if err != nil || pr.Body == "" || x.tmpl.share(a.Body) < maxTemplateShare {
+		return a, err
+	}
+	judge := x.single
+	judge.Body = ""
+	return refine(pr, judge, x.opt.KeepWords, x.tmpl), nil
 }
 
 // refine reconciles r, located by comparing pages (pair diff or rule),
@@ -356,6 +378,26 @@ func (t templateLines) shows(n string) bool {
 		return false
 	}
 	return strings.Contains(string(t), " "+n+" ")
+}
+
+// share is the share of body's words in the lines t shows (0 for an
+// empty body or template).
+func (t templateLines) share(body string) float64 {
+	if t == "" {
+		return 0
+	}
+	all, shown := 0, 0
+	for _, l := range strings.Split(body, "\n") {
+		w := len(treediff.Words(l))
+		all += w
+		if t.shows(singlepage.NormWords(l)) {
+			shown += w
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return float64(shown) / float64(all)
 }
 
 // minTemplateWords is the least number of words a line needs to be found

@@ -172,3 +172,37 @@ func TestExtractCalibrates(t *testing.T) {
 		t.Errorf("Extract: page type %q, evidence %+v", r.PageType, r.Evidence)
 	}
 }
+
+// TestExtractTemplateSingleBody: where the pair diff is not confident and
+// the single-page body is text its template medoid shows too (an about box
+// printed on every page), the pair diff's differing text is the content.
+func TestExtractTemplateSingleBody(t *testing.T) {
+	cases := []struct {
+		page, medoid string
+	}{
+		{"1", "2"},
+		{"2", "1"},
+	}
+	for _, c := range cases {
+		t.Run(c.page, func(t *testing.T) {
+			page, src, want := testdataPage(t, "about", "page-"+c.page)
+			medoid, _, _ := testdataPage(t, "about", "page-"+c.medoid)
+			single, err := singlepage.Extract(page, singlepage.Options{Source: src})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pr, err := PairDiff(page, medoid, PairOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Extract(Input{Page: page, Src: src, Medoid: medoid}, ExtractOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("single %q (%s); pair confidence %.3f", single.Body, single.Selector, pr.Confidence)
+			if r.Method != singlepage.MethodPair || singlepage.NormWords(r.Body) != singlepage.NormWords(want) {
+				t.Errorf("method %q body %q, want the pair diff's %q", r.Method, r.Body, want)
+			}
+		})
+	}
+}

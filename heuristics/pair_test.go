@@ -15,7 +15,14 @@ import (
 // storyPage parses testdata/pair/story-N.html and its expected body words.
 func storyPage(t *testing.T, n string) (*treediff.Tree, []byte, string) {
 	t.Helper()
-	path := filepath.Join("testdata", "pair", "story-"+n+".html")
+	return testdataPage(t, "pair", "story-"+n)
+}
+
+// testdataPage reads testdata/dir/name.html parsed, its source and the
+// expected body, testdata/dir/name.body.txt.
+func testdataPage(t *testing.T, dir, name string) (*treediff.Tree, []byte, string) {
+	t.Helper()
+	path := filepath.Join("testdata", dir, name+".html")
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +31,7 @@ func storyPage(t *testing.T, n string) (*treediff.Tree, []byte, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, err := os.ReadFile(filepath.Join("testdata", "pair", "story-"+n+".body.txt"))
+	body, err := os.ReadFile(filepath.Join("testdata", dir, name+".body.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
