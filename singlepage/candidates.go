@@ -71,7 +71,7 @@ func Choices(t *treediff.Tree, opt Options) (Choice, error) {
 		return Choice{}, err
 	}
 	p := newPage(t, opt)
-	c := gather(t, withUnits(r, p), p)
+	c := gather(t, baseOf(r, p), p)
 	c.Block = r.Body
 	return c, nil
 }

@@ -141,11 +141,8 @@ func WithCandidates(t *treediff.Tree, r Result, err error, opt Options) (Result,
 	}
 	if t != nil && t.Root != nil {
 		p := newPage(t, opt)
-		if u := withUnits(r, p); u.Body != r.Body {
-			r, err = u, nil
-		}
-		if m := withMain(r, p); m.Body != r.Body {
-			r, err = m, nil
+		if b := baseOf(r, p); b.Body != r.Body {
+			r, err = b, nil
 		}
 		s := withSecondOpinion(r, t, p, opt.Source, opt.SecondOpinionBelow)
 		if s.Method == MethodSecondOpinion {
@@ -156,6 +153,20 @@ func WithCandidates(t *treediff.Tree, r Result, err error, opt Options) (Result,
 		r.secondAsked, r.agreement = s.secondAsked, s.agreement
 	}
 	return r, err
+}
+
+// baseOf returns r, the block model's result on page p, with the page's
+// units when they outweigh its body (withUnits), then with the page's main
+// region when the body is a small part of it (withMain): the base the
+// other candidates are weighed against.
+func baseOf(r Result, p *page) Result {
+	if u := withUnits(r, p); u.Body != r.Body {
+		r = u
+	}
+	if m := withMain(r, p); m.Body != r.Body {
+		r = m
+	}
+	return r
 }
 
 // BlockModel is Extract without the second opinion and without
