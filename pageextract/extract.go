@@ -62,16 +62,23 @@ type Options struct {
 // Extract extracts p: against Medoid, against the templates stored in
 // DB, else by the single-page method; with its metadata.
 func Extract(ctx context.Context, p *Page, opt Options) (Result, error) {
-	tree, err := treediff.Parse(p.Name, p.Src, treediff.ParseOptions{ContentType: p.ContentType, Charset: opt.Charset})
+	po := treediff.ParseOptions{ContentType: p.ContentType, Charset: opt.Charset}
+	tree, err := treediff.Parse(p.Name, p.Src, po)
 	if err != nil {
 		return Result{}, err
 	}
-	in := heuristics.Input{Page: tree, Src: p.Src, Visible: p.Visible}
+	// The other extractors and the metadata read the page's bytes
+	// themselves: they must read them as the tree was read.
+	src, err := treediff.SourceAsRead(p.Src, po)
+	if err != nil {
+		return Result{}, fmt.Errorf("page %s: %w", p.Name, err)
+	}
+	in := heuristics.Input{Page: tree, Src: src, Visible: p.Visible}
 	res, err := extract(ctx, p, in, opt)
 	if err != nil {
 		return Result{}, err
 	}
-	meta := pagemeta.Extract(tree, p.Src, pagemeta.Options{URL: p.URL, Text: res.Body})
+	meta := pagemeta.Extract(tree, src, pagemeta.Options{URL: p.URL, Text: res.Body})
 	res.Meta = &meta
 	return res, nil
 }

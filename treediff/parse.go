@@ -609,3 +609,22 @@ func mergeAttrs(have, add []html.Attribute) []html.Attribute {
 	}
 	return have
 }
+
+// SourceAsRead returns src as Parse with opt reads it, for readers that
+// decode the bytes by themselves (Decode, the page's own declarations):
+// src itself when they read it alike, else the decoded text, declared
+// UTF-8, when opt forces a charset or the content type names one the page
+// does not (extract FILE --charset, a served Content-Type).
+func SourceAsRead(src []byte, opt ParseOptions) ([]byte, error) {
+	if opt.Charset == "" && opt.ContentType == "" {
+		return src, nil
+	}
+	text, used, err := decodeFor(src, opt)
+	if err != nil {
+		return nil, err
+	}
+	if _, own, err := Decode(src, ""); err == nil && own == used {
+		return src, nil
+	}
+	return []byte(`<meta charset="utf-8">` + text), nil
+}
