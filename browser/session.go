@@ -42,8 +42,9 @@ const scrollJS = `new Promise(done => {
   requestAnimationFrame(() => requestAnimationFrame(() => done()));
 })`
 
-// cutGrace is how long a page whose document tunnel was cut is given to
-// parse what arrived before it is captured.
+// cutGrace is how long the DOM of a page whose document tunnel was cut
+// must stay unchanged before it is captured: the parser has caught up with
+// what arrived.
 const cutGrace = time.Second
 
 // pollEvery is how often the waiting loop looks at a page that is busy.
@@ -965,15 +966,36 @@ func (r *Renderer) waitLoad(ctx context.Context, st *tabState, p *Page, rw *page
 			// what came of it is captured now.
 			if why, cut := r.tunnelCut(st, p.FetchedAt); cut {
 				markPartial(p, why)
-				// What arrived is parsed in a moment; the load event may
-				// never come.
-				select {
-				case <-loaded:
-				case <-ctx.Done():
-				case <-time.After(cutGrace):
-				}
+				r.waitCutParsed(ctx, st, loaded, rw)
 				return nil, false
 			}
+		}
+	}
+}
+
+// waitCutParsed waits, after the proxy cut a document's TLS tunnel, until
+// what arrived of it is parsed: its DOM has not changed for cutGrace (the
+// load event never comes to a cut document), the load event, or ctx's end.
+// A fixed pause is not enough: on a busy machine the parser catches up late.
+func (r *Renderer) waitCutParsed(ctx context.Context, st *tabState, loaded <-chan struct{}, rw *pagestate.Watch) {
+	since := time.Now()
+	for {
+		sleep := pollEvery
+		if ps, err := chromedp.Run(ctx, chromedp.Evaluate[pagestate.State](rw.Call())); err == nil {
+			quiet := min(time.Duration(ps.Quiet*float64(time.Millisecond)), time.Since(since))
+			if quiet >= cutGrace {
+				return
+			}
+			sleep = min(max(cutGrace-quiet, minSleep), pollEvery)
+		}
+		select {
+		case <-loaded:
+			return
+		case <-st.crashed:
+			return
+		case <-ctx.Done():
+			return
+		case <-time.After(sleep):
 		}
 	}
 }

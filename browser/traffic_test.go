@@ -91,7 +91,7 @@ func TestHTTPSTunnelBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !p.Partial || !strings.Contains(p.HTML, "start of the secure stream") {
-		t.Errorf("partial %v (%s), has its start %v", p.Partial, p.PartialReason, strings.Contains(p.HTML, "start of the secure stream"))
+		t.Errorf("partial %v (%s), has its start %v; html %.300q notes %q", p.Partial, p.PartialReason, strings.Contains(p.HTML, "start of the secure stream"), p.HTML, p.Notes)
 	}
 	if len(p.HTML) > 1<<20+1<<16 {
 		t.Errorf("%d bytes of HTML, over the tunnel's bound", len(p.HTML))

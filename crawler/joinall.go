@@ -23,6 +23,9 @@ func WorkOnRunning(ctx context.Context, db *store.DB, poll time.Duration, exitId
 	defer wg.Wait()
 	for {
 		names, err := RunningCrawls(ctx, db)
+		if ctx.Err() != nil {
+			return nil // ended while looking: that is the end asked for, not a failure
+		}
 		if err != nil {
 			return err
 		}

@@ -32,14 +32,16 @@ func TestWorkOnRunning(t *testing.T) {
 	var joined []string
 	var logged []error
 	boom := errors.New("boom")
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	work := func(_ context.Context, name string) error {
 		mu.Lock()
 		defer mu.Unlock()
 		joined = append(joined, name)
+		// The crawl stays running: many more polls find it before the end.
+		time.AfterFunc(200*time.Millisecond, cancel)
 		return boom
 	}
-	wctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
-	defer cancel()
 	err := WorkOnRunning(wctx, db, 5*time.Millisecond, true, work, func(err error) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -76,5 +78,17 @@ func pausedCrawl(t *testing.T, db *store.DB, name string) {
 	}
 	if err := Resume(ctx, db, name); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestWorkOnRunningEndsWhileLooking: a context that ends while the running
+// crawls are being looked up ends the wait, without an error.
+func TestWorkOnRunningEndsWhileLooking(t *testing.T) {
+	db := tempDB(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	never := func(context.Context, string) error { t.Error("work after the end"); return nil }
+	if err := WorkOnRunning(ctx, db, time.Millisecond, false, never, func(error) {}); err != nil {
+		t.Errorf("ended context: %v, want nil", err)
 	}
 }

@@ -199,30 +199,47 @@ func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request) {
 	// server sends down one tunnel, counted as they travel (compressed, so
 	// the bound is the one of a response, times tunnelResponses: a tunnel
 	// carries many responses of a site). A tunnel over it is closed.
-	lim := &limitedConn{Conn: up, left: p.maxBytes * tunnelResponses}
-	splice(down, lim)
-	if lim.cut.Load() {
+	lim := &limitedConn{Conn: up, left: p.maxBytes * tunnelResponses, closed: make(chan struct{}), onCut: func() {
 		p.mu.Lock()
 		p.cuts[r.Host] = time.Now()
 		p.mu.Unlock()
-	}
+	}}
+	splice(down, lim)
 }
 
 // tunnelResponses is how many responses' worth of bytes one tunnel may
 // carry down.
 const tunnelResponses = 4
 
-// limitedConn is an upstream connection that reads at most left bytes, then
-// fails (and is marked cut).
+// cutHold bounds how long a tunnel cut at its bound stays open towards
+// the browser (see limitedConn).
+const cutHold = time.Minute
+
+// limitedConn is an upstream connection that reads at most left bytes.
+// Over them it is cut: onCut is called and the server's side closed at
+// once, but the browser's side is held open (until the browser closes it,
+// or cutHold), because a connection that ends mid-document makes Chromium
+// drop, at times, what it had not yet parsed of it: the document as it
+// arrived stays loading, and is captured as it stands.
 type limitedConn struct {
 	net.Conn
-	left int64
-	cut  atomic.Bool
+	left      int64
+	cut       atomic.Bool
+	onCut     func()
+	closed    chan struct{}
+	closeOnce sync.Once
 }
 
 func (c *limitedConn) Read(b []byte) (int, error) {
 	if c.left <= 0 {
-		c.cut.Store(true)
+		if !c.cut.Swap(true) {
+			c.Conn.Close()
+			c.onCut()
+		}
+		select {
+		case <-c.closed:
+		case <-time.After(cutHold):
+		}
 		return 0, errTunnelCut
 	}
 	if int64(len(b)) > c.left {
@@ -231,6 +248,12 @@ func (c *limitedConn) Read(b []byte) (int, error) {
 	n, err := c.Conn.Read(b)
 	c.left -= int64(n)
 	return n, err
+}
+
+// Close closes the connection and ends a hold.
+func (c *limitedConn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return c.Conn.Close()
 }
 
 var errTunnelCut = errors.New("browser proxy: tunnel over its byte bound")
