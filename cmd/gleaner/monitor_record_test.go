@@ -24,6 +24,31 @@ import (
 // their subresources; a round's WACZ then holds response records, not the
 // DOM as a resource.
 func TestMonitorRecord(t *testing.T) {
+	inPlainAndRendered(t, func(t *testing.T, name string, modeArgs []string) {
+		db := filepath.Join(t.TempDir(), "m.db")
+		args := append([]string{"monitor", "--fixtures", "--rounds", "2", "--articles", "3", "--per-round", "1", "--record", "--db", db}, modeArgs...)
+		if code, _, stderr := exportCmd(args...); code != 0 {
+			t.Fatalf("monitor: exit %d: %s", code, stderr)
+		}
+		pages, subresources := checkMonitorExchanges(t, db)
+		if pages == 0 || (len(modeArgs) > 0) != (subresources > 0) {
+			t.Errorf("%d pages stored, %d subresources recorded", pages, subresources)
+		}
+		out := filepath.Join(t.TempDir(), "r2")
+		if code, _, stderr := exportCmd("export", "--db", db, "--monitor", "default", "--round", "2", "--format", "wacz", "--out", out); code != 0 {
+			t.Fatalf("export: exit %d: %s", code, stderr)
+		}
+		types := waczRecordTypes(t, filepath.Join(out, "corpus.wacz"))
+		t.Logf("%s: %d pages stored with their exchanges, %d subresources; round 2's WACZ records %v", name, pages, subresources, types)
+		if types["response"] == 0 || types["resource"] != 0 || types["request"] < types["response"] {
+			t.Errorf("round 2's WACZ records: %v", types)
+		}
+	})
+}
+
+// inPlainAndRendered runs test as two subtests, the monitor plain and
+// rendered (modeArgs), the rendered one skipped where there is no Chromium.
+func inPlainAndRendered(t *testing.T, test func(t *testing.T, name string, modeArgs []string)) {
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -34,24 +59,7 @@ func TestMonitorRecord(t *testing.T) {
 					t.Skip(err)
 				}
 			}
-			db := filepath.Join(t.TempDir(), "m.db")
-			args := append([]string{"monitor", "--fixtures", "--rounds", "2", "--articles", "3", "--per-round", "1", "--record", "--db", db}, tc.args...)
-			if code, _, stderr := exportCmd(args...); code != 0 {
-				t.Fatalf("monitor: exit %d: %s", code, stderr)
-			}
-			pages, subresources := checkMonitorExchanges(t, db)
-			if pages == 0 || (len(tc.args) > 0) != (subresources > 0) {
-				t.Errorf("%d pages stored, %d subresources recorded", pages, subresources)
-			}
-			out := filepath.Join(t.TempDir(), "r2")
-			if code, _, stderr := exportCmd("export", "--db", db, "--monitor", "default", "--round", "2", "--format", "wacz", "--out", out); code != 0 {
-				t.Fatalf("export: exit %d: %s", code, stderr)
-			}
-			types := waczRecordTypes(t, filepath.Join(out, "corpus.wacz"))
-			t.Logf("%s: %d pages stored with their exchanges, %d subresources; round 2's WACZ records %v", tc.name, pages, subresources, types)
-			if types["response"] == 0 || types["resource"] != 0 || types["request"] < types["response"] {
-				t.Errorf("round 2's WACZ records: %v", types)
-			}
+			test(t, tc.name, tc.args)
 		})
 	}
 }
@@ -195,41 +203,31 @@ func TestMonitorWARC(t *testing.T) {
 // changed page was stored again under its first ID with the conditional
 // GET's raw HTML and no exchanges of its own, and never archived again.
 func TestMonitorRecordUpdates(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		args []string
-	}{{"plain", nil}, {"rendered", []string{"--render"}}} {
-		t.Run(tc.name, func(t *testing.T) {
-			if len(tc.args) > 0 {
-				if _, err := browser.FindChromium(); err != nil {
-					t.Skip(err)
-				}
+	inPlainAndRendered(t, func(t *testing.T, name string, modeArgs []string) {
+		dir, db := t.TempDir(), filepath.Join(t.TempDir(), "m.db")
+		args := append([]string{"monitor", "--fixtures", "--rounds", "3", "--articles", "6", "--per-round", "2", "--record", "--updates",
+			"--warc", dir, "--db", db}, modeArgs...)
+		if code, _, stderr := exportCmd(args...); code != 0 {
+			t.Fatalf("monitor: exit %d: %s", code, stderr)
+		}
+		captures := checkVersions(t, db, len(modeArgs) > 0)
+		archived := archivedCaptures(t, warcFiles(t, dir, ".warc.gz"))
+		for u, n := range captures {
+			if archived[u] < n {
+				t.Errorf("%s: %d captures stored, %d archived by --warc", u, n, archived[u])
 			}
-			dir, db := t.TempDir(), filepath.Join(t.TempDir(), "m.db")
-			args := append([]string{"monitor", "--fixtures", "--rounds", "3", "--articles", "6", "--per-round", "2", "--record", "--updates",
-				"--warc", dir, "--db", db}, tc.args...)
-			if code, _, stderr := exportCmd(args...); code != 0 {
-				t.Fatalf("monitor: exit %d: %s", code, stderr)
+		}
+		out := t.TempDir()
+		if code, _, stderr := exportCmd("export", "--db", db, "--monitor", "default", "--format", "warc", "--out", out); code != 0 {
+			t.Fatalf("export: exit %d: %s", code, stderr)
+		}
+		exported := archivedCaptures(t, []string{filepath.Join(out, "corpus.warc.gz")})
+		for u, n := range captures {
+			if exported[u] < n {
+				t.Errorf("%s: %d captures stored, %d exported", u, n, exported[u])
 			}
-			captures := checkVersions(t, db, len(tc.args) > 0)
-			archived := archivedCaptures(t, warcFiles(t, dir, ".warc.gz"))
-			for u, n := range captures {
-				if archived[u] < n {
-					t.Errorf("%s: %d captures stored, %d archived by --warc", u, n, archived[u])
-				}
-			}
-			out := t.TempDir()
-			if code, _, stderr := exportCmd("export", "--db", db, "--monitor", "default", "--format", "warc", "--out", out); code != 0 {
-				t.Fatalf("export: exit %d: %s", code, stderr)
-			}
-			exported := archivedCaptures(t, []string{filepath.Join(out, "corpus.warc.gz")})
-			for u, n := range captures {
-				if exported[u] < n {
-					t.Errorf("%s: %d captures stored, %d exported", u, n, exported[u])
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // checkVersions checks the later captures of the default monitor's
