@@ -104,22 +104,31 @@ func TestCalibratedResult(t *testing.T) {
 			if r.Confidence < 0 || r.Confidence > 1 {
 				t.Errorf("confidence %v", r.Confidence)
 			}
-			if got := r.Evidence.Agreement >= 0; got != tt.wantAgree {
-				t.Errorf("agreement %v, measured %v, want %v", r.Evidence.Agreement, got, tt.wantAgree)
-			}
-			if got := r.Evidence.Chooser >= 0; got != tt.wantAgree {
-				t.Errorf("chooser %v, weighed %v, want %v", r.Evidence.Chooser, got, tt.wantAgree)
-			}
-			if r.Evidence.Block != -1 || r.Evidence.Lines == 0 {
-				t.Errorf("block agreement %v, %d lines", r.Evidence.Block, r.Evidence.Lines)
-			}
-			if tt.wantAgree && r.Evidence.Agreement < 0.9 {
-				t.Errorf("go-trafilatura disagrees on a plain article: %v", r.Evidence.Agreement)
-			}
+			checkMeasured(t, *r.Evidence, tt.wantAgree)
 			if v := r.Evidence.Vector(); len(v) != len(EvidenceNames) {
 				t.Errorf("%d values, %d names", len(v), len(EvidenceNames))
 			}
 		})
+	}
+}
+
+// checkMeasured checks what a single-page result's evidence measured, on a
+// plain article: go-trafilatura's agreement and the chooser's probability
+// when the second opinion ran (asked), the body's lines, and no compared
+// body.
+func checkMeasured(t *testing.T, e Evidence, asked bool) {
+	t.Helper()
+	if got := e.Agreement >= 0; got != asked {
+		t.Errorf("agreement %v, measured %v, want %v", e.Agreement, got, asked)
+	}
+	if asked && e.Agreement < 0.9 {
+		t.Errorf("go-trafilatura disagrees on a plain article: %v", e.Agreement)
+	}
+	if got := e.Chooser >= 0; got != asked {
+		t.Errorf("chooser %v, weighed %v, want %v", e.Chooser, got, asked)
+	}
+	if e.Block != -1 || e.Lines == 0 {
+		t.Errorf("block agreement %v, %d lines", e.Block, e.Lines)
 	}
 }
 

@@ -15,7 +15,8 @@
 //     matrix over folds that never split a site;
 //   - fits a logistic regression of the word F1 on the evidence (with the
 //     page type probabilities of the fold's own classifier), then an
-//     isotonic map of its score to the F1, and reports per dataset the
+//     isotonic map of its score to the F1 (fitted on the scores the pages
+//     get from the regression fitted without their sites), and reports per dataset the
 //     calibration table (confidence decile: pages, mean word F1) and the
 //     share of pages at confidence ≥ 0.9 with word F1 ≥ 0.8, before (the
 //     methods' own confidence) and after (the held-out fold's calibrated
