@@ -339,6 +339,9 @@ func (x *extraction) aloneOrPair(pr singlepage.Result) (singlepage.Result, error
 // footer's legal notice, a promotion printed on every page) are the
 // template's, not the article's: they are left out (see templateLines).
 func refine(r, single singlepage.Result, keepWords int, tmpl templateLines) singlepage.Result {
+	// How far the compared body lies from the block model's is evidence
+	// for the confidence, measured before the two are merged.
+	r = singlepage.WithBlockBody(r, single.Body)
 	// The single-page extractor read the page's metadata already.
 	r.Date, r.Author = single.Date, single.Author
 	if r.Title == "" {

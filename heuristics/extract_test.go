@@ -46,6 +46,12 @@ func TestExtract(t *testing.T) {
 			if r.Title != "Council delays the river vote" || r.Date != "2024-03-02T10:00:00Z" || r.Author != "Ann Writer" {
 				t.Errorf("title %q date %q author %q", r.Title, r.Date, r.Author)
 			}
+			// A compared body's agreement with the block model's is
+			// evidence for its confidence; the block model's own has none.
+			if compared := c.method != singlepage.MethodSingle; r.Evidence == nil || compared != (r.Evidence.Block >= 0.9) ||
+				!compared && r.Evidence.Block != -1 {
+				t.Errorf("evidence %+v", r.Evidence)
+			}
 		})
 	}
 	if _, err := Extract(Input{}, ExtractOptions{}); err == nil {

@@ -16,7 +16,9 @@ import (
 // F1 0.01. The confidence a Result reports is therefore calibrated: a
 // logistic regression over the evidence of the extraction (Evidence: the
 // method and its own confidence, the agreement of the body with
-// go-trafilatura's, the body's length and link density, the page's type),
+// go-trafilatura's, the chooser's probability that go-trafilatura's body
+// is the better, a compared body's agreement with the block model's, the
+// body's length, lines and link density, the page's type),
 // then an isotonic map of its score to the word F1 met on annotated pages
 // of that score. Both are fitted with cross-validation by site by
 // heuristics/internal/fitconfidence (calibrate_model.go), so that
@@ -27,10 +29,11 @@ type Evidence struct {
 	// Raw is the method's own confidence (Result.RawConfidence).
 	Raw    float64
 	Method string
-	// Agreement is the word F1 of the body against go-trafilatura's body
-	// of the same page (WordOverlap), -1 when not measured (a body that is
-	// go-trafilatura's, a page without source, the second opinion turned
-	// off, a method that compared pages).
+	// Agreement is the word F1 of the block model's body (with its units
+	// or main region) against go-trafilatura's body of the same page
+	// (WordOverlap), whichever was taken; -1 when not measured (a page
+	// without source, the second opinion turned off, a method that
+	// compared pages).
 	Agreement float64
 	// BodyWords and PageWords count the words of the body and of the page.
 	BodyWords, PageWords int
@@ -42,12 +45,94 @@ type Evidence struct {
 	// PageFeatures are the page type classifier's inputs
 	// (PageTypeFeatures), kept for refitting it.
 	PageFeatures []float64
+	// Chooser is the single-page chooser's highest probability that
+	// another extractor's body beats the block model's (choose.go), -1
+	// when no fitted chooser weighed one.
+	Chooser float64
+	// Block is the word F1 of a compared method's body (pair diff,
+	// cluster rule) against the block model's body of the same page, -1
+	// when not measured.
+	Block float64
+	// Shape is the body's line structure (ReadShape).
+	Shape
+}
+
+// Shape describes a body by its lines: the pages whose body both
+// extractors take too wide (an article with its comments, a page with
+// its related stories) have long bodies of many lines, some repeated
+// ("Reply", "Share"), many of them short lines with figures (dates,
+// counts, prices).
+type Shape struct {
+	// Lines counts the body's non-empty lines.
+	Lines int
+	// RepeatShare is the share of lines whose words another line repeats.
+	RepeatShare float64
+	// FigureShare is the share of lines of fewer than shortLineWords words
+	// holding a digit.
+	FigureShare float64
+}
+
+// shortLineWords is the length under which a line with a digit is a
+// date, a count or a price rather than a sentence.
+const shortLineWords = 8
+
+// ReadShape returns the shape of body.
+func ReadShape(body string) Shape {
+	seen := map[string]int{}
+	var keys []string
+	figures := 0
+	for _, line := range strings.Split(body, "\n") {
+		k := NormWords(line)
+		if k == "" {
+			continue
+		}
+		seen[k]++
+		keys = append(keys, k)
+		if strings.Count(k, " ")+1 < shortLineWords && strings.ContainsAny(line, "0123456789") {
+			figures++
+		}
+	}
+	if len(keys) == 0 {
+		return Shape{}
+	}
+	repeated := 0
+	for _, k := range keys {
+		if seen[k] > 1 {
+			repeated++
+		}
+	}
+	n := float64(len(keys))
+	return Shape{Lines: len(keys), RepeatShare: float64(repeated) / n, FigureShare: float64(figures) / n}
+}
+
+// chooserProb returns the fitted chooser's highest probability that one
+// of c's candidates beats the base, and whether it weighed one.
+func (c *Choice) chooserProb() (float64, bool) {
+	p, ok := 0.0, false
+	for _, cand := range c.Candidates {
+		if choiceModel.fitted(len(cand.Features)) {
+			p, ok = max(p, choiceModel.Prob(cand.Features)), true
+		}
+	}
+	return p, ok
+}
+
+// WithBlockBody returns r, located by comparing pages (pair diff or
+// cluster rule), with its agreement with block, the block model's body of
+// the same page, kept as evidence for its calibration (Evidence.Block).
+func WithBlockBody(r Result, block string) Result {
+	if r.Body != "" && block != "" {
+		r.block, r.blockKnown = WordOverlap(r.Body, block), true
+	}
+	return r
 }
 
 // EvidenceNames names the values of Evidence.Vector, in order.
 var EvidenceNames = append([]string{"raw", "single", "second opinion", "pair", "cluster",
 	"agreement known", "agreement", "agreement×single", "raw×single", "raw×pair",
-	"log body words", "body share", "log page words", "page link share", "body link share", "empty body"},
+	"log body words", "body share", "log page words", "page link share", "body link share", "empty body",
+	"log body words²", "log lines", "repeat share", "figure share", "chooser known", "chooser", "block known", "block",
+	"agreement×second opinion"},
 	append(prefixed("type ", pagetype.Types), interactions()...)...)
 
 func interactions() []string {
@@ -78,6 +163,11 @@ func (e Evidence) Vector() []float64 {
 	v := []float64{e.Raw, single, second, pair, clus, known, agree, agree * single, e.Raw * single, e.Raw * pair,
 		math.Log1p(float64(e.BodyWords)) / 10, min(float64(e.BodyWords)/float64(max(e.PageWords, 1)), 1),
 		math.Log1p(float64(e.PageWords)) / 10, e.PageLinkShare, e.BodyLinkShare, b2f(e.BodyWords == 0)}
+	lw := math.Log1p(float64(e.BodyWords)) / 10
+	v = append(v, lw*lw, math.Log1p(float64(e.Lines))/10, e.RepeatShare, e.FigureShare)
+	v = append(v, known01(e.Chooser)...)
+	v = append(v, known01(e.Block)...)
+	v = append(v, agree*second)
 	probs := e.TypeProbs
 	if len(probs) != len(pagetype.Types) {
 		probs = make([]float64, len(pagetype.Types))
@@ -90,6 +180,15 @@ func (e Evidence) Vector() []float64 {
 		v = append(v, p*(pair+clus), p*agree)
 	}
 	return v
+}
+
+// known01 returns, for a measure in [0, 1] that is negative when not
+// measured, whether it was and its value (0 when not).
+func known01(x float64) []float64 {
+	if x < 0 {
+		return []float64{0, 0}
+	}
+	return []float64{1, x}
 }
 
 // calibrator maps Evidence to an estimated word F1: a logistic
@@ -189,15 +288,21 @@ func Calibrate(r Result, t *treediff.Tree, src []byte, second bool) Result {
 // evidenceOf gathers the evidence of r on page t.
 func evidenceOf(r Result, t *treediff.Tree, src []byte, second bool) Evidence {
 	rd := pagetype.Read(t, src)
-	e := Evidence{Raw: r.Confidence, Method: r.Method, Agreement: -1,
+	e := Evidence{Raw: r.Confidence, Method: r.Method, Agreement: -1, Chooser: -1, Block: -1,
 		BodyWords: len(treediff.Words(r.Body)), PageWords: rd.Words(),
 		PageLinkShare: rd.LinkShare(), PageFeatures: rd.Features,
-		TypeProbs: rd.Probs}
+		TypeProbs: rd.Probs, Shape: ReadShape(r.Body)}
 	e.BodyLinkShare = e.PageLinkShare
 	if share, ok := rd.ElementLinkShare(r.Node); ok {
 		e.BodyLinkShare = share
 	}
-	if r.Method != MethodSingle {
+	if r.chooserKnown {
+		e.Chooser = r.chooser
+	}
+	if r.blockKnown {
+		e.Block = r.block
+	}
+	if r.Method != MethodSingle && r.Method != MethodSecondOpinion {
 		return e
 	}
 	switch {

@@ -104,14 +104,74 @@ func TestCalibratedResult(t *testing.T) {
 			if r.Confidence < 0 || r.Confidence > 1 {
 				t.Errorf("confidence %v", r.Confidence)
 			}
-			if got := r.Evidence.Agreement >= 0; got != tt.wantAgree {
-				t.Errorf("agreement %v, measured %v, want %v", r.Evidence.Agreement, got, tt.wantAgree)
-			}
-			if tt.wantAgree && r.Evidence.Agreement < 0.9 {
-				t.Errorf("go-trafilatura disagrees on a plain article: %v", r.Evidence.Agreement)
-			}
+			checkMeasured(t, *r.Evidence, tt.wantAgree)
 			if v := r.Evidence.Vector(); len(v) != len(EvidenceNames) {
 				t.Errorf("%d values, %d names", len(v), len(EvidenceNames))
+			}
+		})
+	}
+}
+
+// checkMeasured checks what a single-page result's evidence measured, on a
+// plain article: go-trafilatura's agreement and the chooser's probability
+// when the second opinion ran (asked), the body's lines, and no compared
+// body.
+func checkMeasured(t *testing.T, e Evidence, asked bool) {
+	t.Helper()
+	if got := e.Agreement >= 0; got != asked {
+		t.Errorf("agreement %v, measured %v, want %v", e.Agreement, got, asked)
+	}
+	if asked && e.Agreement < 0.9 {
+		t.Errorf("go-trafilatura disagrees on a plain article: %v", e.Agreement)
+	}
+	if got := e.Chooser >= 0; got != asked {
+		t.Errorf("chooser %v, weighed %v, want %v", e.Chooser, got, asked)
+	}
+	if e.Block != -1 || e.Lines == 0 {
+		t.Errorf("block agreement %v, %d lines", e.Block, e.Lines)
+	}
+}
+
+func TestReadShape(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		want Shape
+	}{
+		{"empty", "", Shape{}},
+		{"prose", "A first paragraph of the article, long enough to be prose.\n\nA second one, also long enough.", Shape{Lines: 2}},
+		{"comments", "The article's only paragraph, which is long enough.\n\nAnn, 3 March 2024\nFirst!\nReply\n\nBob, 4 March 2024\nSecond.\nReply",
+			Shape{Lines: 7, RepeatShare: 2.0 / 7, FigureShare: 2.0 / 7}},
+		{"case and punctuation do not make a line new", "Share this:\nshare this", Shape{Lines: 2, RepeatShare: 1}},
+		{"a long line with a figure is prose", "In 2024 the council voted on the river plan again after a year.", Shape{Lines: 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ReadShape(tt.body)
+			if got.Lines != tt.want.Lines || math.Abs(got.RepeatShare-tt.want.RepeatShare) > 1e-9 ||
+				math.Abs(got.FigureShare-tt.want.FigureShare) > 1e-9 {
+				t.Errorf("ReadShape = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestWithBlockBody(t *testing.T) {
+	tests := []struct {
+		name, body, block string
+		want              float64
+		known             bool
+	}{
+		{"same words", "The council met.", "the council met", 1, true},
+		{"half", "one two", "one two three four five six", 0.5, true},
+		{"no block body", "one two", "", 0, false},
+		{"no body", "", "one two", 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := WithBlockBody(Result{Body: tt.body}, tt.block)
+			if r.blockKnown != tt.known || math.Abs(r.block-tt.want) > 1e-9 {
+				t.Errorf("block %v (known %v), want %v (%v)", r.block, r.blockKnown, tt.want, tt.known)
 			}
 		})
 	}

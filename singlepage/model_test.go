@@ -7,7 +7,8 @@ import "testing"
 // higher own confidence never lower the confidence much.
 func TestCalibrationOrders(t *testing.T) {
 	base := Evidence{Raw: 0.9, Method: MethodSingle, Agreement: 0.2, BodyWords: 400, PageWords: 1000,
-		PageLinkShare: 0.2, BodyLinkShare: 0.02, TypeProbs: []float64{1, 0, 0, 0, 0, 0, 0}}
+		PageLinkShare: 0.2, BodyLinkShare: 0.02, TypeProbs: []float64{1, 0, 0, 0, 0, 0, 0}, Chooser: 0.1, Block: -1,
+		Shape: Shape{Lines: 12}}
 	agree := base
 	agree.Agreement = 0.98
 	low := confidenceModel.confidence(base.Vector(), base.Raw)

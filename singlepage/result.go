@@ -40,6 +40,13 @@ type Result struct {
 	// uses it without running go-trafilatura a second time.
 	agreement   float64
 	secondAsked bool
+	// chooser is the chooser's highest probability that another
+	// extractor's body beats the block model's (chooserKnown: a fitted
+	// chooser weighed one); block is the word F1 of a compared method's
+	// body against the block model's (blockKnown: both had a body). The
+	// calibration reads both (Evidence).
+	chooser, block           float64
+	chooserKnown, blockKnown bool
 	// Method says which method decided: MethodSingle, MethodPair or
 	// MethodCluster.
 	Method string

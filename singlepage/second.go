@@ -73,11 +73,12 @@ func withSecondOpinion(r Result, t *treediff.Tree, p *page, src []byte, below fl
 	}
 	p.opt.Source, p.opt.SecondOpinionBelow = src, below
 	c := gather(t, r, p)
-	i := c.choose()
-	if i < 0 {
-		return c.Base
+	out := c.Base
+	if i := c.choose(); i >= 0 {
+		out = c.take(i)
 	}
-	return c.take(i)
+	out.chooser, out.chooserKnown = c.chooserProb()
+	return out
 }
 
 // tidy drops from body, the second candidate's, the lines the block model

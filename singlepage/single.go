@@ -151,6 +151,7 @@ func WithCandidates(t *treediff.Tree, r Result, err error, opt Options) (Result,
 		// Kept: what the other extractors were asked is evidence the
 		// calibration reads, and must not ask again.
 		r.secondAsked, r.agreement = s.secondAsked, s.agreement
+		r.chooser, r.chooserKnown = s.chooser, s.chooserKnown
 	}
 	return r, err
 }

@@ -215,20 +215,21 @@ func (f *fitter) vector(i int) []float64 {
 // and after (held-out folds) and returns the model fitted on all records.
 func (f *fitter) calibration(w io.Writer) calibrator {
 	n := len(f.recs)
-	xs, ys := make([][]float64, n), make([]float64, n)
+	xs, ys, folds := make([][]float64, n), make([]float64, n), make([]int, n)
 	for i := range f.recs {
-		xs[i], ys[i] = f.vector(i), f.recs[i].F1
+		xs[i], ys[i], folds[i] = f.vector(i), f.recs[i].F1, foldOf(f.recs[i].Site, f.folds)
 	}
 	held := make([]float64, n)
 	for fold := 0; fold < f.folds; fold++ {
 		var tx [][]float64
 		var ty []float64
+		var tf []int
 		for i := range xs {
-			if foldOf(f.recs[i].Site, f.folds) != fold {
-				tx, ty = append(tx, xs[i]), append(ty, ys[i])
+			if folds[i] != fold {
+				tx, ty, tf = append(tx, xs[i]), append(ty, ys[i]), append(tf, folds[i])
 			}
 		}
-		c := fitCalibrator(tx, ty)
+		c := fitCalibrator(tx, ty, tf)
 		for i := range xs {
 			if foldOf(f.recs[i].Site, f.folds) == fold {
 				held[i] = c.confidence(xs[i], f.recs[i].Ev.Raw)
@@ -237,7 +238,7 @@ func (f *fitter) calibration(w io.Writer) calibrator {
 	}
 	f.held = held
 	f.writeCalibration(w, held)
-	return fitCalibrator(xs, ys)
+	return fitCalibrator(xs, ys, folds)
 }
 
 func (f *fitter) writeCalibration(w io.Writer, held []float64) {
@@ -297,8 +298,54 @@ func (c calibrator) confidence(x []float64, _ float64) float64 {
 }
 
 // fitCalibrator fits a logistic regression of y (in [0, 1]) on xs, then
-// the isotonic map of its scores to y.
-func fitCalibrator(xs [][]float64, ys []float64) calibrator {
+// the isotonic map of scores to y. The map is fitted on the scores each
+// example gets from the regression fitted without its fold (folds[i], by
+// site), not on the regression's own, optimistic, scores of the examples
+// it was fitted on: at the top of the scale those are the pages it fits
+// best, and a map fitted on them promises unseen pages more than they get.
+func fitCalibrator(xs [][]float64, ys []float64, folds []int) calibrator {
+	c := fitLogistic(xs, ys)
+	iso := singlepage.FitIsotonic(outOfFoldScores(xs, ys, folds, c), ys)
+	c.X, c.Y = iso.X, iso.Y
+	return c
+}
+
+// outOfFoldScores returns each example's score by the regression fitted
+// on the examples of the other folds; all is the regression fitted on
+// every example, whose scores stand in when there is one fold only.
+func outOfFoldScores(xs [][]float64, ys []float64, folds []int, all calibrator) []float64 {
+	scores := make([]float64, len(xs))
+	for i, x := range xs {
+		scores[i] = all.score(x)
+	}
+	seen := map[int]bool{}
+	for _, f := range folds {
+		seen[f] = true
+	}
+	if len(seen) < 2 {
+		return scores
+	}
+	for fold := range seen {
+		var tx [][]float64
+		var ty []float64
+		for i := range xs {
+			if folds[i] != fold {
+				tx, ty = append(tx, xs[i]), append(ty, ys[i])
+			}
+		}
+		m := fitLogistic(tx, ty)
+		for i, x := range xs {
+			if folds[i] == fold {
+				scores[i] = m.score(x)
+			}
+		}
+	}
+	return scores
+}
+
+// fitLogistic fits a logistic regression of y (in [0, 1]) on xs (the
+// calibrator without its map).
+func fitLogistic(xs [][]float64, ys []float64) calibrator {
 	mean, std := moments(xs)
 	zs := standardizeAll(xs, mean, std)
 	d := len(mean)
@@ -320,12 +367,6 @@ func fitCalibrator(xs [][]float64, ys []float64) calibrator {
 			c.W[j] -= rate * (grad[j]/nf + l2Cal*c.W[j])
 		}
 	}
-	scores := make([]float64, len(zs))
-	for i, z := range zs {
-		scores[i] = sigmoid(c.Bias + dot(c.W, z))
-	}
-	iso := singlepage.FitIsotonic(scores, ys)
-	c.X, c.Y = iso.X, iso.Y
 	return c
 }
 

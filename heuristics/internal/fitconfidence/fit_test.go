@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -93,6 +95,7 @@ func TestFoldOfKeepsSites(t *testing.T) {
 func TestRecordsRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.jsonl")
 	recs := synthetic(10)
+	recs[3].Body = "First line of the body.\nReply\nReply"
 	if err := writeRecords(path, recs); err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +103,50 @@ func TestRecordsRoundTrip(t *testing.T) {
 	if err != nil || len(got) != 10 || got[3].Ev.Agreement != recs[3].Ev.Agreement {
 		t.Errorf("read %d records (%v)", len(got), err)
 	}
+	// Reused records read their body's shape again.
+	got, err = loadRecords(context.Background(), true, path, nil, nil, io.Discard)
+	if err != nil || got[3].Ev.Lines != 3 || got[3].Ev.RepeatShare != 2.0/3 || got[2].Ev.Lines != 0 {
+		t.Errorf("reused: %+v (%v)", got[3].Ev.Shape, err)
+	}
 	if _, err := readRecords(filepath.Join(t.TempDir(), "missing.jsonl")); err == nil || !strings.Contains(err.Error(), "missing.jsonl") {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestOutOfFoldScores: the map is fitted on the scores each example gets
+// from the regression that did not see its fold. Two folds with opposite
+// relations of y to x: on all examples the regression learns nothing
+// (scores near 0.5); out of fold, each fold's examples get the other
+// fold's relation, the opposite of their own.
+func TestOutOfFoldScores(t *testing.T) {
+	var xs [][]float64
+	var ys []float64
+	var folds []int
+	for i := range 40 {
+		x := float64(i%2)*2 - 1 // -1, 1
+		fold := i / 20
+		y := (x + 1) / 2
+		if fold == 1 {
+			y = 1 - y
+		}
+		xs, ys, folds = append(xs, []float64{x}), append(ys, y), append(folds, fold)
+	}
+	all := fitLogistic(xs, ys)
+	tests := []struct {
+		name  string
+		folds []int
+		check func(i int, score float64) bool
+	}{
+		{"two folds: the other fold's relation", folds, func(i int, s float64) bool { return math.Abs(s-ys[i]) > 0.7 }},
+		{"one fold: the regression's own scores", make([]int, len(xs)), func(i int, s float64) bool { return math.Abs(s-all.score(xs[i])) < 1e-12 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for i, s := range outOfFoldScores(xs, ys, tt.folds, all) {
+				if !tt.check(i, s) {
+					t.Fatalf("example %d (x %v, y %v, fold %d): score %.3f", i, xs[i][0], ys[i], tt.folds[i], s)
+				}
+			}
+		})
 	}
 }

@@ -15,7 +15,8 @@
 //     matrix over folds that never split a site;
 //   - fits a logistic regression of the word F1 on the evidence (with the
 //     page type probabilities of the fold's own classifier), then an
-//     isotonic map of its score to the F1, and reports per dataset the
+//     isotonic map of its score to the F1 (fitted on the scores the pages
+//     get from the regression fitted without their sites), and reports per dataset the
 //     calibration table (confidence decile: pages, mean word F1) and the
 //     share of pages at confidence ≥ 0.9 with word F1 ≥ 0.8, before (the
 //     methods' own confidence) and after (the held-out fold's calibrated
@@ -98,6 +99,9 @@ type record struct {
 	Err    string              `json:"err,omitempty"`
 	Ev     singlepage.Evidence `json:"evidence"`
 	Method string              `json:"method"`
+	// Body is the extracted body, kept to read its shape again
+	// (singlepage.ReadShape) when that changes.
+	Body string `json:"body,omitempty"`
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -158,6 +162,11 @@ func loadRecords(ctx context.Context, reuse bool, records string, manifests, bod
 			rs, rerr := readRecords(path)
 			recs, err = append(recs, rs...), errors.Join(err, rerr)
 		}
+		for i := range recs {
+			if recs[i].Body != "" {
+				recs[i].Ev.Shape = singlepage.ReadShape(recs[i].Body)
+			}
+		}
 		return recs, err
 	}
 	recs, err := extractAll(ctx, manifests, bodyOnly, stderr)
@@ -188,7 +197,7 @@ func extractAll(ctx context.Context, manifests, bodyOnly []string, stderr io.Wri
 			return nil, fmt.Errorf("%s: %w", m, err)
 		}
 		for _, p := range rep.Pages {
-			r := record{Set: set, ID: p.ID, Site: set + "/" + p.Site, Era: p.Source, Err: p.Err, Method: p.Method,
+			r := record{Set: set, ID: p.ID, Site: set + "/" + p.Site, Era: p.Source, Err: p.Err, Method: p.Method, Body: p.Body,
 				F1: singlepage.WordOverlap(p.Text, gold[p.ID])}
 			if p.Evidence != nil {
 				r.Ev = *p.Evidence
