@@ -125,7 +125,10 @@ var (
 	// input): a case-insensitive alternation of a hundred names is slow.
 	reMonthDay = regexp.MustCompile(`(?:^|[^\p{L}])(` + monthPattern + `)\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})(?:[^\d]|$)`)
 	reDayMonth = regexp.MustCompile(`(?:^|[^\p{L}\d])(\d{1,2})(?:st|nd|rd|th|er|º|°)?\.?[ -](?:of |de |del )?(` + monthPattern + `)\.?,?[ -](?:de |del )?(\d{4})(?:[^\d]|$)`)
-	reNumeric  = regexp.MustCompile(`\b(\d{1,4})([/.-])(\d{1,2})([/.-])(\d{2,4})\b`)
+	// Year first with a month name, as citations write it ("2023 Jan 7",
+	// citation_publication_date) and some bylines ("2024, March 5").
+	reYearMonth = regexp.MustCompile(`(?:^|[^\d])(\d{4}),? (` + monthPattern + `)\.? (\d{1,2})(?:st|nd|rd|th)?(?:[^\d]|$)`)
+	reNumeric   = regexp.MustCompile(`\b(\d{1,4})([/.-])(\d{1,2})([/.-])(\d{2,4})\b`)
 	// A time of day after a date: "5:35:18 PM", "20:36 Uhr", "20h36", "à
 	// 9 h 05", with a zone abbreviation or offset.
 	reClock = regexp.MustCompile(`(?i)(?:^|[^\d])(\d{1,2}) ?(?::|h|\.) ?(\d{2})(?::(\d{2}))?(?: ?([ap])\.?m\.?)?(?: ?(?:uhr|hrs?|h)\b)?(?: ?([A-Z]{2,4}|[+-]\d{2}:?\d{2}|Z)\b)?`)
@@ -239,7 +242,7 @@ type dayMatch struct {
 func findDay(s string, o dateOrder) (int, time.Month, int, int, bool) {
 	best := dayMatch{start: len(s) + 1}
 	numeric := func(s string) (dayMatch, bool) { return numericDate(s, o) }
-	for _, f := range []func(string) (dayMatch, bool){monthFirst, dayFirst, numeric} {
+	for _, f := range []func(string) (dayMatch, bool){monthFirst, dayFirst, yearFirst, numeric} {
 		if dm, found := f(s); found && dm.start < best.start {
 			best = dm
 		}
@@ -247,25 +250,35 @@ func findDay(s string, o dateOrder) (int, time.Month, int, int, bool) {
 	return best.y, best.m, best.d, best.end, best.ok
 }
 
-func monthFirst(s string) (dayMatch, bool) {
-	g := reMonthDay.FindStringSubmatchIndex(s)
-	if g == nil {
-		return dayMatch{}, false
-	}
-	d, _ := strconv.Atoi(s[g[4]:g[5]])
-	y, _ := strconv.Atoi(s[g[6]:g[7]])
-	return dayMatch{y: y, m: monthNames[strings.ToLower(s[g[2]:g[3]])], d: d, start: g[2], end: g[7], ok: plausibleYear(y) && d >= 1}, true
+// monthFirst finds a day written month name, day, year ("March 2, 2024").
+func monthFirst(s string) (dayMatch, bool) { return namedDay(reMonthDay, s, 3, 1, 2) }
+
+// dayFirst finds a day written day, month name, year ("2 March 2024"),
+// not the last day of a span.
+func dayFirst(s string) (dayMatch, bool) {
+	dm, found := namedDay(reDayMonth, s, 3, 2, 1)
+	dm.ok = dm.ok && !spanEnd(s[:dm.start])
+	return dm, found
 }
 
-func dayFirst(s string) (dayMatch, bool) {
-	g := reDayMonth.FindStringSubmatchIndex(s)
+// yearFirst finds a day written year, month name, day ("2023 Jan 7").
+func yearFirst(s string) (dayMatch, bool) { return namedDay(reYearMonth, s, 1, 2, 3) }
+
+// namedDay finds the day re matches in s, re's groups y, m and d holding
+// its year, month name and day; the match runs from its first group to
+// its third.
+func namedDay(re *regexp.Regexp, s string, y, m, d int) (dayMatch, bool) {
+	g := re.FindStringSubmatchIndex(s)
 	if g == nil {
 		return dayMatch{}, false
 	}
-	d, _ := strconv.Atoi(s[g[2]:g[3]])
-	y, _ := strconv.Atoi(s[g[6]:g[7]])
-	ok := plausibleYear(y) && d >= 1 && !spanEnd(s[:g[2]])
-	return dayMatch{y: y, m: monthNames[strings.ToLower(s[g[4]:g[5]])], d: d, start: g[2], end: g[7], ok: ok}, true
+	num := func(i int) int {
+		v, _ := strconv.Atoi(s[g[2*i]:g[2*i+1]])
+		return v
+	}
+	dm := dayMatch{y: num(y), m: monthNames[strings.ToLower(s[g[2*m]:g[2*m+1]])], d: num(d), start: g[2], end: g[7]}
+	dm.ok = plausibleYear(dm.y) && dm.d >= 1
+	return dm, true
 }
 
 // spanEnd reports whether the text before a day ends a span's first day

@@ -21,6 +21,10 @@ func TestNormalizeDate(t *testing.T) {
 		{"Monday 2 March 2024 09:05 GMT", "2024-03-02T09:05Z"},
 		{"14 of June, 2010", "2010-06-14"},
 		{"Updated on 19-Dec-2025", "2025-12-19"},
+		// Year first, as citations write it.
+		{"2023 Jan 7", "2023-01-07"},
+		{"Cureus. 2024 Jun 30;28(2):43-51.", "2024-06-30"},
+		{"1999 mayo 2", "1999-05-02"},
 		// An event's span of days is not a date of the page.
 		{"Summit, Lyon: 16-19 March 2026", ""},
 		{"3 – 5 May 2024", ""},

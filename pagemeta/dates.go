@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -32,7 +33,8 @@ var (
 // the first source that gives a complete date: JSON-LD, meta tags,
 // itemprop and <time> elements, the bylines (a date near the headline, a
 // date-classed element), the URL. A stated publication date that is a
-// save stamp gives way to the one the byline shows (savedStamp). A
+// save stamp gives way to the one the byline shows (savedStamp), and so
+// does one days after the first date shown under the headline. A
 // modification date serves as the publication date only when nothing
 // else gives one, and go-htmldate's when not even that.
 func dates(s *scan, ld ldMeta, src []byte, opt Options) (sourced, sourced) {
@@ -50,8 +52,14 @@ func dates(s *scan, ld ldMeta, src []byte, opt Options) (sourced, sourced) {
 		func() sourced { return sourced{timeDate(s, "modified"), "time"} },
 		func() sourced { return sourced{b.modified(), "byline"} },
 	)
-	if savedStamp(pub, mod) {
-		pub = shownBefore(pub, b.published())
+	switch {
+	case savedStamp(pub, mod):
+		pub = shownBefore(pub, b.published(), 0)
+	case pub.source == "json-ld" || pub.source == "meta":
+		// The first date shown under the headline, days before the
+		// stated one, is when the text was first out: the stated date
+		// is a republication's or a migration's.
+		pub = shownBefore(pub, b.firstShown(), 2)
 	}
 	if pub.value == "" {
 		pub = unstatedPublished(s, b, mod, src, opt.URL)
@@ -98,6 +106,25 @@ type bylines struct {
 func (b *bylines) published() string { b.load(); return b.pub }
 func (b *bylines) modified() string  { b.load(); return b.mod }
 
+// firstShown is the byline's publication date when it is the first date
+// the lines after the headline show, "" otherwise (after an "Updated"
+// line, a date further down may be a table's).
+func (b *bylines) firstShown() string {
+	b.load()
+	if b.pub == "" {
+		return ""
+	}
+	for _, l := range headlineLines(b.s, bylineWindow) {
+		if d := lineDate(l.text, l.cue, time.Time{}, b.s.order); d != "" {
+			if sameDayOf(d, b.pub) {
+				return b.pub
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
 func (b *bylines) load() {
 	if b.read {
 		return
@@ -125,11 +152,11 @@ func savedStamp(pub, mod sourced) bool {
 }
 
 // shownBefore is the publication date the byline shows when it is an
-// earlier day than pub's, else pub.
-func shownBefore(pub sourced, shown string) sourced {
+// earlier day than pub's, by more than days days, else pub.
+func shownBefore(pub sourced, shown string, days int) sourced {
 	p, ok1 := instant(pub.value)
 	s, ok2 := instant(shown)
-	if ok1 && ok2 && shown[:10] < pub.value[:10] && s.Before(p) {
+	if ok1 && ok2 && shown[:10] < pub.value[:10] && s.Before(p.AddDate(0, 0, -days)) {
 		return sourced{shown, "byline"}
 	}
 	return pub
@@ -179,17 +206,43 @@ func timeDate(s *scan, kind string) string {
 }
 
 // timeOfKind is the first complete date of the page's date elements of
-// that kind ("" for those of no stated kind).
+// that kind ("" for those of no stated kind). Those of no stated kind are
+// read nearest the headline first, in lines (after it on a tie): the
+// byline's date is next to the headline, where a ticker's, a menu's or
+// other stories' dates are further away.
 func timeOfKind(s *scan, kind string) string {
-	for _, t := range s.times {
-		if t.kind != kind {
-			continue
-		}
+	for _, t := range timesOfKind(s, kind) {
 		if d := normalizeDate(t.value, s.order); d != "" {
 			return d
 		}
 	}
 	return ""
+}
+
+// timesOfKind are the page's date elements of that kind, in page order
+// for a stated kind, else nearest the headline first.
+func timesOfKind(s *scan, kind string) []dated {
+	var out []dated
+	for _, t := range s.times {
+		if t.kind == kind {
+			out = append(out, t)
+		}
+	}
+	h := anchor(s)
+	if kind != "" || h < 0 {
+		return out
+	}
+	at := linesFrom(s, h)
+	dist := make(map[int]int, len(out))
+	for _, t := range out {
+		d := 2 * (linesFrom(s, t.index) - at)
+		if d < 0 {
+			d = -d + 1 // after the headline on a tie
+		}
+		dist[t.index] = d
+	}
+	slices.SortStableFunc(out, func(a, b dated) int { return dist[a.index] - dist[b.index] })
+	return out
 }
 
 // bylineWindow is how many lines after the headline (and before it) a
@@ -322,11 +375,8 @@ func headlineLines(s *scan, n int) []line {
 
 // linesFrom is the position of the first line at or after node index h.
 func linesFrom(s *scan, h int) int {
-	at := 0
-	for at < len(s.lines) && s.lines[at].index < h {
-		at++
-	}
-	return at
+	// The lines are in page order, their indexes increasing.
+	return sort.Search(len(s.lines), func(i int) bool { return s.lines[i].index >= h })
 }
 
 // anchor is the index of the headline element bylines are looked for

@@ -3,6 +3,8 @@ package pagemeta
 import (
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gleaner/gleaner/chain/langid"
 	"github.com/gleaner/gleaner/treediff"
@@ -48,11 +50,15 @@ func PrimaryTag(v string) string {
 
 // language is the document's language and its source: the text's
 // ("text"), when it has minLangWords words and is identified with some
-// confidence, else the declared one ("declared").
+// confidence, else the declared one ("declared"). A text of names only
+// (a list of towns, teams or products) does not overrule the declared
+// language: trigrams of names are the language's of their origin (wcxb-dev:
+// 4 English pages of names identified as Spanish, French or Nynorsk).
 func language(t *treediff.Tree, opt Options, declared string) (string, string) {
 	id, text := langInput(t, opt)
 	if len(strings.Fields(text)) >= minLangWords {
-		if l, conf := vote(id, text); l != "" && (conf >= 0.5 || declared == "") {
+		l, conf, prose := vote(id, text)
+		if l != "" && (conf >= 0.5 || declared == "") && (prose || declared == "" || l == declared) {
 			return l, "text"
 		}
 	}
@@ -81,21 +87,46 @@ func langInput(t *treediff.Tree, opt Options) (*langid.Identifier, string) {
 const langChunk = 600
 
 // vote identifies the language of each piece of text and returns the one
-// most pieces have, with their mean confidence.
-func vote(id *langid.Identifier, text string) (string, float64) {
-	b := ballot{votes: map[string]int{}, confs: map[string]float64{}}
+// most pieces of prose have, with their mean confidence (prose true);
+// when no piece is prose, the one most pieces have (prose false).
+func vote(id *langid.Identifier, text string) (string, float64, bool) {
+	prose, all := newBallot(), newBallot()
 	for rest := text; len(rest) > 0; {
 		n := cutAt(rest, langChunk)
 		piece := rest[:n]
 		rest = rest[n:]
-		if len(strings.Fields(piece)) >= minLangWords/2 {
-			b.add(id.Detect(piece))
+		if len(strings.Fields(piece)) < minLangWords/2 {
+			continue
+		}
+		l, conf := id.Detect(piece)
+		all.add(l, conf)
+		if !namesOnly(piece) {
+			prose.add(l, conf)
 		}
 	}
-	if b.best == "" {
-		return "", 0 // no piece long enough to tell
+	if prose.best != "" {
+		return prose.best, prose.mean(), true
 	}
-	return b.best, b.confs[b.best] / float64(b.votes[b.best])
+	return all.best, all.mean(), false // "" when no piece is long enough
+}
+
+// namesOnly reports whether most words of a piece that start with a
+// letter start with a capital: names, product titles, a menu, not
+// sentences (German prose capitalizes its nouns, about a third of its
+// words). Letters without case (Chinese, Arabic) are no capitals.
+func namesOnly(piece string) bool {
+	caps, words := 0, 0
+	for _, w := range strings.Fields(piece) {
+		r, _ := utf8.DecodeRuneInString(w)
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		words++
+		if unicode.IsUpper(r) {
+			caps++
+		}
+	}
+	return 2*caps > words
 }
 
 // ballot counts the pieces identified as each language, and their
@@ -104,6 +135,17 @@ type ballot struct {
 	votes map[string]int
 	confs map[string]float64
 	best  string
+}
+
+func newBallot() ballot { return ballot{votes: map[string]int{}, confs: map[string]float64{}} }
+
+// mean is the mean confidence of the pieces of the leading language, 0
+// when there is none.
+func (b *ballot) mean() float64 {
+	if b.best == "" {
+		return 0
+	}
+	return b.confs[b.best] / float64(b.votes[b.best])
 }
 
 // add counts one piece identified as l ("" for none) with confidence conf.

@@ -284,6 +284,16 @@ func TestDateRules(t *testing.T) {
 		{"date-originally.html", "2019-09-26T16:12:00Z", "byline"},
 		// A meta tag named "published" states the publication date.
 		{"date-meta-published.html", "2025-07-17", "meta"},
+		// A date element of no stated kind is read nearest the headline:
+		// the one after it before a list of issues above it, the one
+		// just above it before other posts' further down.
+		{"date-time-nearest.html", "2017-03-01T12:00:00Z", "time"},
+		{"date-time-above.html", "2023-10-12T19:38:01Z", "time"},
+		// The first date shown under the headline, days before the
+		// stated publication date, is the publication's; a date further
+		// down, after an "Updated" line, may be a table's.
+		{"date-shown-earlier.html", "2022-10-08", "byline"},
+		{"date-shown-table.html", "2025-02-12T23:21:00Z", "json-ld"},
 	}
 	for _, c := range cases {
 		m := extractFile(t, c.file)
@@ -371,6 +381,18 @@ func TestHeadlineStated(t *testing.T) {
 		{"title-stated-no-h1.html", "Wine Regions", "Wine Regions"},
 		{"title-stated-other-h1.html", "Making Google Sans Flex", "Making Google Sans Flex"},
 		{"title-stated-other-h1.html", "Photo via Example", "Google Sans: Evolving the Typeface"},
+		// An article's only h1, unlike its stated title, is its headline
+		// when it reads as one (five words or more), not when it is a
+		// label.
+		{"title-sole-h1.html", "Photo via Example", "How a small weekly budget can still feed everyone well"},
+		{"title-sole-h1.html", "", "How a small weekly budget can still feed everyone well"},
+		{"title-label-h1.html", "", "What people love about Rust"},
+		// On a page that is no article, such an h1 is a slogan.
+		{"title-slogan-h1.html", "", "Business Text Messaging"},
+		// An h1 ending with the site's name, as the <title> does, loses
+		// it; one starting with it keeps it (a newsletter's issue).
+		{"title-h1-site.html", "", "Critics' Choice: Best Art Exhibitions 2025"},
+		{"title-h1-site-first.html", "", "Timely Notes: Using AI for Analytics"},
 		// What follows " | " is a section, the site or a tagline.
 		{"title-pipe-section.html", "", "How meditation rewires the brain"},
 		// A date the h1 shows before or after the headline is not of it.
@@ -409,10 +431,30 @@ func TestVote(t *testing.T) {
 	en := "The city council postponed on Monday its vote on the new bridge over the river, after residents asked for another study of the traffic it would bring to the old town. "
 	fr := "Le conseil municipal a reporté lundi son vote sur le nouveau pont, après que des habitants ont demandé une nouvelle étude de la circulation. "
 	text := strings.Repeat(en, 8) + fr + strings.Repeat(en, 4)
-	if l, conf := vote(identifier(), text); l != "en" || conf < 0.5 {
-		t.Errorf("vote = %q %.2f, want en", l, conf)
+	if l, conf, prose := vote(identifier(), text); l != "en" || conf < 0.5 || !prose {
+		t.Errorf("vote = %q %.2f %v, want en from prose", l, conf, prose)
 	}
-	if l, _ := vote(identifier(), "Bonjour"); l != "" {
+	if l, _, _ := vote(identifier(), "Bonjour"); l != "" {
 		t.Errorf("vote(short) = %q", l)
+	}
+}
+
+// TestLanguageProse: the text's language overrules the declared one when
+// the text is prose, not when it is a list of names (whose trigrams are
+// of the names' origin).
+func TestLanguageProse(t *testing.T) {
+	cases := []struct{ file, lang, source string }{
+		{"lang-names.html", "en", "declared"},
+		{"lang-misdeclared.html", "id", "text"},
+	}
+	for _, c := range cases {
+		src, err := os.ReadFile(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := Extract(parse(t, c.file, src), src, Options{})
+		if m.Lang != c.lang || m.Sources.Lang != c.source {
+			t.Errorf("%s: language %q from %q, want %q from %q", c.file, m.Lang, m.Sources.Lang, c.lang, c.source)
+		}
 	}
 }
