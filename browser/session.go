@@ -1012,13 +1012,13 @@ func (r *Renderer) loadAll(ctx context.Context, st *tabState, p *Page, rw *pages
 		if w.LoadMoreClicks < 0 || clicks >= w.LoadMoreClicks {
 			return steps, clicks, true
 		}
-		st.net.Acting()
+		acted := st.net.Acting()
 		label, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf("(%s)(%s)", loadMoreJS, strconv.Quote(w.LoadMoreSelector))))
 		if err != nil || label == "" {
 			return steps, clicks, true
 		}
 		clicks++
-		if ps, ok = r.quiet(ctx, st, time.Now(), true, rw); !ok {
+		if ps, ok = r.quiet(ctx, st, acted, true, rw); !ok {
 			markPartial(p, deadline("still loading after a load-more click"))
 			return steps, clicks, true
 		}
@@ -1033,13 +1033,13 @@ func (r *Renderer) scroll(ctx context.Context, st *tabState, p *Page, rw *pagest
 	w := r.opt.Wait
 	for w.ScrollSteps > 0 && steps < w.ScrollSteps && ps.Height > ps.Viewport+1 {
 		h0 := ps.Height
-		st.net.Acting()
+		acted := st.net.Acting()
 		if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](scrollJS, chromedp.EvalAwaitPromise)); err != nil {
 			break
 		}
 		steps++
 		var ok bool
-		if ps, ok = r.quiet(ctx, st, time.Now(), true, rw); !ok {
+		if ps, ok = r.quiet(ctx, st, acted, true, rw); !ok {
 			p.Notes = append(p.Notes, fmt.Sprintf("scroll: %d steps", steps))
 			markPartial(p, deadline("still loading while scrolling"))
 			return ps, steps, false
