@@ -47,6 +47,11 @@ const scrollJS = `new Promise(done => {
 // what arrived.
 const cutGrace = time.Second
 
+// hardGrace is how long a page may outlive its deadline (its capture's
+// last command, the tab's closing) before its tab is closed under it: a
+// render returns by then.
+const hardGrace = 2 * time.Second
+
 // pollEvery is how often the waiting loop looks at a page that is busy.
 const pollEvery = 100 * time.Millisecond
 
@@ -669,7 +674,7 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL, po Pa
 	defer context.AfterFunc(ctx, t.cancel)()
 	// The tab's own life is bound to its context; this closes it (never the
 	// browser) if the page outlives its deadline.
-	hard := time.AfterFunc(time.Until(deadline)+2*time.Second, t.cancel)
+	hard := time.AfterFunc(time.Until(deadline)+hardGrace, t.cancel)
 	defer hard.Stop()
 	sctx, cancelS := context.WithDeadline(tabCtx, deadline)
 	defer cancelS()
