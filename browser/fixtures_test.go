@@ -141,17 +141,25 @@ func TestFixtureConsentOverlaysAndLoadMore(t *testing.T) {
 	}
 }
 
+// TestFixtureNeverEndingTicker: a page that never ends comes back, partial
+// with what it showed, by the caller's deadline and the grace a render has
+// past it (its last command, closing the tab), not at the renderer's own
+// page timeout (20 s). The grace is no fixed allowance of the test's: on a
+// loaded machine the tab's closing after the deadline took 0.63 s.
 func TestFixtureNeverEndingTicker(t *testing.T) {
 	w := fixtureWeb(t)
 	herald := fixtureSite(t, w, "herald")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	r := sharedRenderer(t)
+	mustFetch(t, r, herald.URL("/")) // Chromium started: no part of the page's time
+	const limit = 3 * time.Second
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	start := time.Now()
-	p, err := sharedRenderer(t).Fetch(ctx, herald.URL("/live/ticker"))
+	p, err := r.Fetch(ctx, herald.URL("/live/ticker"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if time.Since(start) > 3500*time.Millisecond || !p.Partial || !strings.Contains(p.HTML, "Live ticker") {
+	if time.Since(start) > limit+hardGrace || !p.Partial || !strings.Contains(p.HTML, "Live ticker") {
 		t.Errorf("ticker: %v, partial %v, %d bytes", time.Since(start), p.Partial, len(p.HTML))
 	}
 }

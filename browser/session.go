@@ -47,6 +47,11 @@ const scrollJS = `new Promise(done => {
 // what arrived.
 const cutGrace = time.Second
 
+// hardGrace is how long a page may outlive its deadline (its capture's
+// last command, the tab's closing) before its tab is closed under it: a
+// render returns by then.
+const hardGrace = 2 * time.Second
+
 // pollEvery is how often the waiting loop looks at a page that is busy.
 const pollEvery = 100 * time.Millisecond
 
@@ -669,7 +674,7 @@ func (r *Renderer) render(ctx context.Context, inst *instance, u *url.URL, po Pa
 	defer context.AfterFunc(ctx, t.cancel)()
 	// The tab's own life is bound to its context; this closes it (never the
 	// browser) if the page outlives its deadline.
-	hard := time.AfterFunc(time.Until(deadline)+2*time.Second, t.cancel)
+	hard := time.AfterFunc(time.Until(deadline)+hardGrace, t.cancel)
 	defer hard.Stop()
 	sctx, cancelS := context.WithDeadline(tabCtx, deadline)
 	defer cancelS()
@@ -1012,13 +1017,13 @@ func (r *Renderer) loadAll(ctx context.Context, st *tabState, p *Page, rw *pages
 		if w.LoadMoreClicks < 0 || clicks >= w.LoadMoreClicks {
 			return steps, clicks, true
 		}
-		st.net.Acting()
+		acted := st.net.Acting()
 		label, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf("(%s)(%s)", loadMoreJS, strconv.Quote(w.LoadMoreSelector))))
 		if err != nil || label == "" {
 			return steps, clicks, true
 		}
 		clicks++
-		if ps, ok = r.quiet(ctx, st, time.Now(), true, rw); !ok {
+		if ps, ok = r.quiet(ctx, st, acted, true, rw); !ok {
 			markPartial(p, deadline("still loading after a load-more click"))
 			return steps, clicks, true
 		}
@@ -1033,13 +1038,13 @@ func (r *Renderer) scroll(ctx context.Context, st *tabState, p *Page, rw *pagest
 	w := r.opt.Wait
 	for w.ScrollSteps > 0 && steps < w.ScrollSteps && ps.Height > ps.Viewport+1 {
 		h0 := ps.Height
-		st.net.Acting()
+		acted := st.net.Acting()
 		if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](scrollJS, chromedp.EvalAwaitPromise)); err != nil {
 			break
 		}
 		steps++
 		var ok bool
-		if ps, ok = r.quiet(ctx, st, time.Now(), true, rw); !ok {
+		if ps, ok = r.quiet(ctx, st, acted, true, rw); !ok {
 			p.Notes = append(p.Notes, fmt.Sprintf("scroll: %d steps", steps))
 			markPartial(p, deadline("still loading while scrolling"))
 			return ps, steps, false

@@ -72,11 +72,16 @@ func (t *Tracker) Done(id string, now time.Time) {
 func (t *Tracker) Ends() <-chan struct{} { return t.done }
 
 // Acting forgets the idle moment before an action of ours (a scroll, a
-// click): the requests it starts measure our pause, not the page's.
-func (t *Tracker) Acting() {
+// click): the requests it starts measure our pause, not the page's. It
+// returns when the action starts, from which what it brings is waited
+// for: the requests it starts can be noted before the action's own call
+// returns (they come first on the browser's wire), so a time taken after
+// that call would not count them as started since.
+func (t *Tracker) Acting() time.Time {
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.idleAt = time.Time{}
-	t.mu.Unlock()
+	return time.Now()
 }
 
 // Window is the settle window of the page: twice the longest pause it took

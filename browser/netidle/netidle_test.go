@@ -56,3 +56,23 @@ func TestTracker(t *testing.T) {
 		t.Errorf("after Reset: Window = %v, want %v", w, settle)
 	}
 }
+
+// TestActingCountsItsRequests: a request an action started counts as
+// started since the action, though it was noted before the action's call
+// returned (its event comes first on the browser's wire): once it ended,
+// the page gets the window to use what it brought, not an idle network at
+// once. Counted from the call's return, the lenient rule took it for a
+// page that started nothing (TestContentRegionKeepsInfiniteList under
+// load: 20 items of 30).
+func TestActingCountsItsRequests(t *testing.T) {
+	tr := New()
+	acted := tr.Acting()
+	tr.Started("more", false, time.Now())
+	returned := time.Now().Add(time.Millisecond) // the action's call returns
+	tr.Done("more", returned.Add(100*time.Millisecond))
+	const window, long = 100 * time.Millisecond, 10 * time.Second
+	now := returned.Add(110 * time.Millisecond)
+	if left, busy := tr.Left(now, acted, window, long, true, time.Time{}); left != 90*time.Millisecond || busy {
+		t.Errorf("Left from the action = %v, %v; want 90ms, false", left, busy)
+	}
+}
