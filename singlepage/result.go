@@ -40,6 +40,9 @@ type Result struct {
 	// uses it without running go-trafilatura a second time.
 	agreement   float64
 	secondAsked bool
+	// lineWords are the words of Body's lines the block model keeps
+	// between its paragraphs (spanLine), not its prose.
+	lineWords int
 	// Method says which method decided: MethodSingle, MethodPair or
 	// MethodCluster.
 	Method string
@@ -48,6 +51,12 @@ type Result struct {
 	Date string
 	// Author is the stated author, empty when absent.
 	Author string
+}
+
+// proseWords is the number of words of the body outside the lines the
+// block model keeps between its paragraphs (lineWords).
+func (r Result) proseWords() int {
+	return max(len(treediff.Words(r.Body))-r.lineWords, 0)
 }
 
 // Text returns what is scored against a gold that holds the headline: the
