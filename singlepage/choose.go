@@ -59,7 +59,7 @@ const ruleFeature = 0
 // take returns the base with candidate i's body.
 func (c *Choice) take(i int) Result {
 	r := c.Base
-	r.Body, r.Method = c.Candidates[i].Body, MethodSecondOpinion
+	r.Body, r.Method, r.lineWords = c.Candidates[i].Body, MethodSecondOpinion, 0
 	// The body no longer comes from one element of the page.
 	r.Node, r.Selector = nil, ""
 	return r

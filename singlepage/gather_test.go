@@ -32,6 +32,13 @@ func TestGather(t *testing.T) {
 		{"main-sections.html", []string{"Build workflows that unify data", "Production apps at prototype speed", "Streamline your team",
 			"Use it to build any application", "Databases with record limits", "Models run fully"},
 			[]string{"Learn more", "Book a demo", "Get started", "Hear from product leaders", "All rights reserved"}},
+		// Short lines and linked lines between the article's paragraphs:
+		// a checklist's items under their headings, a linked heading, an
+		// item naming its link, a paragraph led by a link.
+		{"span-lines.html", []string{"Packing for a week", "Shelter", "Tent", "Rainfly", "Guylines", "First aid", "Tweezers",
+			"Keep the first aid kit", "1. Alpine Lodge", "Official website: Alpine Lodge", "Best for: long weekends",
+			"Compact Stove Model Two from Example Outdoor Gear – we cooked", "Finally, leave a copy"},
+			[]string{"Read more trail guides", "Ten lakes", "All rights reserved", "Trips"}},
 	}
 	for _, tt := range tests {
 		src, err := os.ReadFile(filepath.Join("testdata", "gather", tt.file))

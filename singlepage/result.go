@@ -47,6 +47,9 @@ type Result struct {
 	// calibration reads both (Evidence).
 	chooser, block           float64
 	chooserKnown, blockKnown bool
+	// lineWords are the words of Body's lines the block model keeps
+	// between its paragraphs (spanLine), not its prose.
+	lineWords int
 	// Method says which method decided: MethodSingle, MethodPair or
 	// MethodCluster.
 	Method string
@@ -55,6 +58,12 @@ type Result struct {
 	Date string
 	// Author is the stated author, empty when absent.
 	Author string
+}
+
+// proseWords is the number of words of the body outside the lines the
+// block model keeps between its paragraphs (lineWords).
+func (r Result) proseWords() int {
+	return max(len(treediff.Words(r.Body))-r.lineWords, 0)
 }
 
 // Text returns what is scored against a gold that holds the headline: the

@@ -54,7 +54,7 @@ func withMain(r Result, p *page) Result {
 			words += b.words
 		}
 	}
-	if float64(len(treediff.Words(r.Body))) >= mainShare*float64(words) {
+	if float64(r.proseWords()) >= mainShare*float64(words) {
 		return r
 	}
 	var paras []string
@@ -66,7 +66,7 @@ func withMain(r Result, p *page) Result {
 		seen[b.text] = true
 		paras = append(paras, b.text)
 	}
-	r.Body = strings.Join(paras, "\n\n")
+	r.Body, r.lineWords = strings.Join(paras, "\n\n"), 0
 	r.Node, r.Selector = m, selector.Of(m)
 	return r
 }

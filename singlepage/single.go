@@ -203,8 +203,8 @@ func BlockModel(t *treediff.Tree, opt Options, prose *ProseMap) (Result, error) 
 	}
 	res.Node = best
 	res.Selector = selector.Of(best)
-	paras, conf := p.bodyOf(best, title)
-	res.Body = strings.Join(paras, "\n\n")
+	paras, conf, lines := p.bodyOf(best, title)
+	res.Body, res.lineWords = strings.Join(paras, "\n\n"), lines
 	res.Confidence = conf
 	if res.Body == "" && res.Title == "" {
 		return res, fmt.Errorf("extract single %s: %w", t.Name, ErrNoContent)
@@ -649,8 +649,7 @@ func (p *page) classify(b *block) blockClass {
 	case looksLikeCode(b.text):
 		b.code = true
 		return classBad
-	case b.leadLink >= 3 && ld >= 0.15:
-		// A teaser: a linked headline followed by its summary.
+	case ledByLink(b):
 		return classBad
 	case isBoilerLine(b), isLegal(b):
 		return classBad
@@ -831,9 +830,10 @@ func (p *page) subheading(i, hi int) bool {
 	return i+1 < hi && p.blocks[i+1].class == classGood
 }
 
-// bodyOf returns the paragraphs of the article under n and a confidence:
-// the share of the page's article-like words that n holds.
-func (p *page) bodyOf(n *treediff.Node, title string) ([]string, float64) {
+// bodyOf returns the paragraphs of the article under n, a confidence
+// (the share of the page's article-like words that n holds) and the words
+// of the lines kept between them (spanLine).
+func (p *page) bodyOf(n *treediff.Node, title string) ([]string, float64, int) {
 	good := p.goodWords()
 	lo, hi := p.span(n)
 	if lo > 0 && p.subheading(lo-1, hi) {
@@ -841,22 +841,26 @@ func (p *page) bodyOf(n *treediff.Node, title string) ([]string, float64) {
 	}
 	lists := p.articleLists(lo, hi)
 	var paras []string
-	inside := 0
+	inside, lines := 0, 0
 	seen := map[string]bool{}
 	for i, b := range p.blocks[lo:hi] {
-		if !p.keeps(b, lo+i, hi, lists) || echo(b, i, seen, title) {
+		own := p.keeps(b, lo+i, hi, lists)
+		if !own && !p.spanLine(b) || echo(b, i, seen, title) {
 			continue
 		}
 		seen[b.text] = true
 		if b.class == classGood {
 			inside += b.words
 		}
+		if !own {
+			lines += b.words
+		}
 		paras = append(paras, b.text)
 	}
 	if good == 0 {
-		return paras, 0
+		return paras, 0, lines
 	}
-	return paras, float64(inside) / float64(good)
+	return paras, float64(inside) / float64(good), lines
 }
 
 // goodWords counts the words of the page's article-like blocks.
@@ -882,11 +886,51 @@ func (p *page) articleLists(lo, hi int) map[*treediff.Node]bool {
 	return lists
 }
 
-// keeps reports whether block b, the page's i-th, belongs in a body
-// spanning blocks up to hi: article text, a sentence, a section heading or
-// an item of a list holding article text.
+// keeps reports whether block b, the page's i-th, is the article's own
+// text in a body spanning blocks up to hi: article text, a sentence, a
+// section heading or an item of a list holding article text.
 func (p *page) keeps(b *block, i, hi int, lists map[*treediff.Node]bool) bool {
 	return b.class == classGood || sentenceLike(b) || p.subheading(i, hi) || listItem(b, lists)
+}
+
+// spanLine reports a line the article's span holds between its paragraphs
+// that the body keeps too: a short line (a heading, a list's items, a
+// label) or a linked line (linkedLine). The span ends where navigation
+// begins, and what lies between its paragraphs is what the page says
+// there: on WCXB's article and service pages, 77 % of the words of the
+// short blocks left out of the span's body were the gold's. Their words
+// are not the body's prose: whether the body is a fragment of the page's
+// units or main region is weighed without them (Result.lineWords).
+func (p *page) spanLine(b *block) bool {
+	return b.class == classShort || p.linkedLine(b)
+}
+
+// maxLinkedHeading bounds the words of a heading made of one link that the
+// body keeps (a ranked list's "3. Name"); a longer one is a teaser's
+// headline.
+const maxLinkedHeading = 12
+
+// linkedLine reports a block of the article's span judged navigation by its
+// links alone (their density, or a linked lead before a summary), under no
+// cue: an item that names what it links to ("Official website: Name",
+// "Product – what it does") or a section heading set as a link. Between
+// the article's paragraphs it is the article's, unless it is links only
+// and no short heading (a "Read more" line, a menu).
+func (p *page) linkedLine(b *block) bool {
+	if b.class != classBad || b.cue || b.weak || b.code || isBoilerLine(b) || isLegal(b) {
+		return false
+	}
+	if b.linkDensity() <= p.opt.MaxLinkDensity && !ledByLink(b) {
+		return false
+	}
+	return !b.inLink || b.heading > 0 && b.words < maxLinkedHeading
+}
+
+// ledByLink reports a block that opens with a link of a few words holding
+// a fair share of it: a teaser, its linked headline followed by its
+// summary.
+func ledByLink(b *block) bool {
+	return b.leadLink >= 3 && b.linkDensity() >= 0.15
 }
 
 // echo reports a block the body has already (seen) or that repeats the

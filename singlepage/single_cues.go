@@ -91,10 +91,17 @@ func attrCue(v string) cueStrength {
 			return strongCue
 		}
 	}
+	qualified := 0
 	for _, tok := range strings.Fields(v) {
 		if boilerToken(tok) {
 			return strongCue
 		}
+		if qualifiedHidden(tok) {
+			qualified++
+		}
+	}
+	if qualified >= hiddenEverywhere {
+		return strongCue
 	}
 	for _, f := range weakFragments {
 		if strings.Contains(v, f) {
@@ -114,12 +121,45 @@ func boilerToken(tok string) bool {
 	if strings.Contains(tok, "overflow") || strings.Contains(tok, ":") {
 		return false
 	}
-	for _, w := range strings.FieldsFunc(tok, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-	}) {
-		if boilerWords[w] {
+	ws := tokenWords(tok)
+	for i, w := range ws {
+		if boilerWords[w] && !(w == "hidden" && qualifiedAt(ws, i)) {
 			return true
 		}
 	}
 	return false
 }
+
+// tokenWords cuts a class or id token into its words.
+func tokenWords(tok string) []string {
+	return strings.FieldsFunc(tok, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	})
+}
+
+// hiddenEverywhere is how many qualified "hidden" tokens (qualifiedHidden)
+// hide an element on every screen ("x-hidden-desktop x-hidden-tablet
+// x-hidden-mobile").
+const hiddenEverywhere = 3
+
+// qualifiedHidden reports a token that hides an element only under a
+// condition or hides a part of it: "hidden" followed by what it applies to
+// ("hidden-xs", "hidden-print", "x-hidden-mobile": one screen or medium,
+// the element is shown on the others) or closing a name of three words or
+// more ("field--label-hidden": the field's label is hidden, not its text).
+// CMSs put such tokens on the article's own fields and sections. "hidden",
+// "is-hidden" or "visually-hidden" still hide the element.
+func qualifiedHidden(tok string) bool {
+	ws := tokenWords(tok)
+	for i, w := range ws {
+		if w == "hidden" && qualifiedAt(ws, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// qualifiedAt reports whether the word i of a token's words ws is
+// qualified (see qualifiedHidden): followed by another, or closing a name
+// of three words or more.
+func qualifiedAt(ws []string, i int) bool { return i < len(ws)-1 || len(ws) > 2 }

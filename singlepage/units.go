@@ -169,7 +169,7 @@ func (g unitGroup) holdsMostly(p *page, n *treediff.Node) bool {
 // holds unitsAlone times its words (a listing's stray line). An article r
 // is sure of stays.
 func withUnits(r Result, p *page) Result {
-	n := len(treediff.Words(r.Body))
+	n := r.proseWords()
 	if n >= articleWords && r.Confidence >= sureConfidence {
 		return r
 	}
@@ -188,7 +188,7 @@ func withUnits(r Result, p *page) Result {
 			return r
 		}
 	}
-	r.Body = strings.Join(paras, "\n\n")
+	r.Body, r.lineWords = strings.Join(paras, "\n\n"), 0
 	r.Node, r.Selector = node, selector.Of(node)
 	return r
 }

@@ -1,0 +1,30 @@
+package singlepage
+
+import "testing"
+
+// TestHiddenQualified: "hidden" marks an element as not shown when it
+// stands for the element, not when it names a screen or medium it is
+// hidden on, or a part of the element that is hidden; hidden on every
+// screen, it is hidden.
+func TestHiddenQualified(t *testing.T) {
+	tests := []struct {
+		class string
+		want  cueStrength
+	}{
+		{"hidden", strongCue},
+		{"is-hidden", strongCue},
+		{"visually-hidden", strongCue},
+		{"ad-slot", strongCue},
+		{"hidden-xs", noCue},
+		{"hidden-sm hidden-md", noCue},
+		{"field field--label-hidden field__item", noCue},
+		{"x-section x-hidden-mobile", noCue},
+		{"x-section x-hidden-desktop x-hidden-tablet x-hidden-mobile", strongCue},
+		{"ad-hidden-mobile", strongCue}, // "ad" still marks it
+	}
+	for _, tt := range tests {
+		if got := attrCue(tt.class); got != tt.want {
+			t.Errorf("attrCue(%q) = %v, want %v", tt.class, got, tt.want)
+		}
+	}
+}
