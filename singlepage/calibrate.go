@@ -133,12 +133,14 @@ var EvidenceNames = append([]string{"raw", "single", "second opinion", "pair", "
 	"log body words", "body share", "log page words", "page link share", "body link share", "empty body",
 	"log body words²", "log lines", "repeat share", "figure share", "chooser known", "chooser", "block known", "block",
 	"agreement×second opinion"},
-	append(prefixed("type ", pagetype.Types), interactions()...)...)
+	append(prefixed("type ", pagetype.Types), typeInteractions("template", "agreement")...)...)
 
-func interactions() []string {
+// typeInteractions names the products of two values (a, b) with each page
+// type's probability, in the order the feature vectors hold them.
+func typeInteractions(a, b string) []string {
 	var out []string
 	for _, t := range pagetype.Types {
-		out = append(out, "template×"+t, "agreement×"+t)
+		out = append(out, a+"×"+t, b+"×"+t)
 	}
 	return out
 }

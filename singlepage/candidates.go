@@ -166,15 +166,7 @@ var ChoiceFeatureNames = append([]string{"rule takes it", "base empty", "units t
 	"log base words", "log candidate words", "log word ratio", "base held", "candidate held",
 	"added share", "added boilerplate share", "candidate link share", "base confidence",
 	"sure long base", "log page words", "page link share", "base page share", "candidate page share"},
-	append(prefixed("type ", pagetype.Types), choiceInteractions()...)...)
-
-func choiceInteractions() []string {
-	var out []string
-	for _, t := range pagetype.Types {
-		out = append(out, "rule×"+t, "ratio×"+t)
-	}
-	return out
-}
+	append(prefixed("type ", pagetype.Types), typeInteractions("rule", "ratio")...)...)
 
 // describe sets each candidate's features (see ChoiceFeatureNames); below
 // is the confidence under which the fixed rule (fuse) takes a candidate
