@@ -141,6 +141,32 @@ func Descendants(pid int) []int {
 	return out
 }
 
+// TreeCPU is the CPU time (user and system) of pid and its Descendants
+// so far, children they reaped included (a closed tab's renderer counts
+// in its parent): what a browser costs, for benchmarks.
+func TreeCPU(pid int) time.Duration {
+	var ticks int64
+	for _, p := range Descendants(pid) {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/stat")
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 15 {
+			continue
+		}
+		for _, k := range []int{11, 12, 13, 14} { // utime stime cutime cstime
+			v, _ := strconv.ParseInt(f[k], 10, 64)
+			ticks += v
+		}
+	}
+	return time.Duration(ticks) * time.Second / 100 // USER_HZ
+}
+
 // TreeMem returns the summed resident set size (RSS: shared pages counted
 // once per process, as ps does) and proportional set size (PSS: shared
 // pages split between their users, what the tree really costs), in bytes,
