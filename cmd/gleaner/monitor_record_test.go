@@ -189,8 +189,8 @@ func TestMonitorWARC(t *testing.T) {
 	if code, _, stderr := exportCmd("export", "pack", "--out", pkg, filepath.Join(dir, "missing.warc.gz")); code != 1 || !strings.Contains(stderr, "missing.warc.gz") {
 		t.Errorf("export pack of a missing file: exit %d: %s", code, stderr)
 	}
-	if code, _, _ := exportCmd("monitor", "--fixtures", "--rounds", "1", "--warc", dir, "--db", db); code != 2 {
-		t.Errorf("--warc without --record: exit %d, want 2", code)
+	if code, _, _ := exportCmd("monitor", "--fixtures", "--rounds", "1", "--record=false", "--warc", dir, "--db", db); code != 2 {
+		t.Errorf("--warc with --record=false: exit %d, want 2", code)
 	}
 }
 
