@@ -130,10 +130,29 @@ func checkWARCFiles(t *testing.T, files []string) map[string]bool {
 	return got
 }
 
+// warcioSummary is what export/testdata/npm/check.mjs prints of a WARC
+// file warcio read: records by type, digests checked, each response's
+// payload digest, each request, the errors.
+type warcioSummary struct {
+	Records        int            `json:"records"`
+	Types          map[string]int `json:"types"`
+	BlockDigests   int            `json:"blockDigests"`
+	PayloadDigests int            `json:"payloadDigests"`
+	Responses      []struct {
+		Type, URL, SHA256 string
+		// PayloadDigest is the record's WARC-Payload-Digest: a
+		// revisit's names the payload it did not repeat.
+		PayloadDigest string
+		Status        int
+	} `json:"responses"`
+	Requests []struct{ URL, Method string } `json:"requests"`
+	Errors   []string                       `json:"errors"`
+}
+
 // warcioCheck has Webrecorder's warcio (export/testdata/npm, installed by
 // scripts/setup.sh) read a WARC file and check every digest; skipped
-// without node or the package, except in CI.
-func warcioCheck(t *testing.T, path string) {
+// without node or the package, except in CI (ok false then).
+func warcioCheck(t *testing.T, path string) (s warcioSummary, ok bool) {
 	t.Helper()
 	npm, _ := filepath.Abs("../../export/testdata/npm")
 	node, err := exec.LookPath("node")
@@ -142,21 +161,18 @@ func warcioCheck(t *testing.T, path string) {
 			t.Fatalf("CI must have node and warcio (scripts/setup.sh): %v %v", err, serr)
 		}
 		t.Log("node or warcio missing: run scripts/setup.sh")
-		return
+		return s, false
 	}
 	cmd := exec.Command(node, "check.mjs", path)
 	cmd.Dir = npm
 	out, err := cmd.Output()
-	var s struct {
-		Records int            `json:"records"`
-		Types   map[string]int `json:"types"`
-		Errors  []string       `json:"errors"`
-	}
 	if jerr := json.Unmarshal(out, &s); jerr != nil || err != nil || len(s.Errors) > 0 || s.Records == 0 {
 		t.Errorf("warcio on %s: %v %v %s", filepath.Base(path), err, jerr, out)
-		return
+		return s, false
 	}
-	t.Logf("warcio on %s: %d records %v, 0 errors", filepath.Base(path), s.Records, s.Types)
+	t.Logf("warcio on %s: %d records %v, %d block and %d payload digests checked, 0 errors",
+		filepath.Base(path), s.Records, s.Types, s.BlockDigests, s.PayloadDigests)
+	return s, true
 }
 
 // checkAllPagesArchived checks that every page of the crawl stored with
