@@ -527,6 +527,7 @@ func toPage(p *store.Page, it item, judged map[int64]Judgement) *Page {
 		page.Judgement = &j
 	}
 	if p.Capture != nil {
+		page.PageTitle = p.Capture.Title
 		for _, l := range p.Capture.Links {
 			page.Links = append(page.Links, Link{URL: l.URL, Text: l.Text})
 		}

@@ -6,10 +6,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -367,5 +370,60 @@ func TestWarcioReadsWARC(t *testing.T) {
 	sum := sha256.Sum256(pages[0].Exchanges[1].Payload)
 	if r := s.Responses[1]; r.URL != "http://example.org/page" || r.Status != 200 || r.SHA256 != hex.EncodeToString(sum[:]) {
 		t.Errorf("warcio read the page as %+v", r)
+	}
+}
+
+// TestWACZPageTitles lists the pages of a package by their own titles, as
+// the browser showed them (replay tools name a page by it): a page's
+// <title>, not the extraction's headline (on a hub page, its first
+// story's), the extraction's only for a page stored without one; and
+// finished WARC files packaged as they are (AddWARC) list their pages by
+// the title of their rendered DOM.
+func TestWACZPageTitles(t *testing.T) {
+	pages := recordedPages()
+	pages[0].PageTitle = "M\u00fcnchen \u2013 The Herald"
+	pages[0].HTML = []byte("<html><head><title>M\u00fcnchen \u2013 The Herald</title></head><body><h1>M\u00fcnchen</h1>made by script</body></html>")
+	dir := t.TempDir()
+	warcPath := filepath.Join(dir, "round.warc.gz")
+	f, err := os.Create(warcPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWARCWith(f, WARCOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, add := range []func(z *WACZ) error{
+		func(z *WACZ) error { return errors.Join(z.AddPage(pages[0]), z.AddPage(pages[1])) },
+		func(z *WACZ) error { return z.AddWARC(warcPath) },
+	} {
+		if i == 1 {
+			if err := errors.Join(w.WritePage(pages[0]), w.WritePage(pages[1]), f.Close()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		path := filepath.Join(dir, fmt.Sprintf("c%d.wacz", i))
+		z, err := NewWACZ(path, WACZOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := errors.Join(add(z), z.Close()); err != nil {
+			t.Fatal(err)
+		}
+		var titles []string
+		for _, l := range strings.Split(strings.TrimSpace(string(readZip(t, path)["pages/pages.jsonl"])), "\n")[1:] {
+			var p waczPage
+			if err := json.Unmarshal([]byte(l), &p); err != nil {
+				t.Fatal(err)
+			}
+			titles = append(titles, p.Title)
+		}
+		want := []string{"M\u00fcnchen \u2013 The Herald", "Second"}
+		if i == 1 {
+			want[1] = "" // its DOM has no <title>
+		}
+		if !slices.Equal(titles, want) {
+			t.Errorf("package %d: titles %q, want %q", i, titles, want)
+		}
 	}
 }
