@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -391,33 +392,35 @@ func TestRenderRecord(t *testing.T) {
 		if code, out, errs := runGleaner(args...); code != 0 {
 			t.Fatalf("%v: exit %d\nstdout %s\nstderr %s", tc.flags, code, out, errs)
 		}
-		xs := storedExchanges(t, db, ts.URL+"/go")
-		if len(xs) < 2 || xs[0].URL != ts.URL+"/go" || !bytes.HasPrefix(xs[0].Response, []byte("HTTP/1.1 302 Found\r\n")) || xs[1].URL != ts.URL+"/a" || xs[1].IP != "127.0.0.1" {
-			t.Fatalf("%v: exchanges %+v", tc.flags, xs)
-		}
-		if secret := bytes.Contains(xs[1].Response, []byte("Set-Cookie: session=s3cret")); secret != tc.secret ||
-			!tc.secret && !bytes.Contains(xs[1].Response, []byte("Set-Cookie: (withheld)")) {
-			t.Errorf("%v: the cookie's value kept %v, want %v: %q", tc.flags, secret, tc.secret, xs[1].Response)
-		}
-		var pic *store.Exchange
-		for i := range xs {
-			if xs[i].URL == ts.URL+"/pic.png" {
-				pic = &xs[i]
-			}
-		}
-		if (pic != nil) != tc.media || pic != nil && !bytes.Equal(pic.Payload, onePixelPNG) {
-			t.Errorf("%v: image kept %v, want %v", tc.flags, pic != nil, tc.media)
-		}
-		resp, err := http.Get(ts.URL + "/a")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var served bytes.Buffer
-		served.ReadFrom(resp.Body)
-		resp.Body.Close()
-		if !bytes.Equal(xs[1].Payload, served.Bytes()) {
-			t.Errorf("stored document %q, served %q", xs[1].Payload, served.Bytes())
-		}
+		checkRecordedRender(t, tc.flags, storedExchanges(t, db, ts.URL+"/go"), ts.URL, tc.media, tc.secret)
+	}
+}
+
+// checkRecordedRender checks the exchanges of recordSite's page rendered
+// with flags: redirect then document as served, the cookie's value kept
+// only if secret, the image only if media.
+func checkRecordedRender(t *testing.T, flags []string, xs []store.Exchange, base string, media, secret bool) {
+	t.Helper()
+	if len(xs) < 2 || xs[0].URL != base+"/go" || !bytes.HasPrefix(xs[0].Response, []byte("HTTP/1.1 302 Found\r\n")) || xs[1].URL != base+"/a" || xs[1].IP != "127.0.0.1" {
+		t.Fatalf("%v: exchanges %+v", flags, xs)
+	}
+	if kept := bytes.Contains(xs[1].Response, []byte("Set-Cookie: session=s3cret")); kept != secret ||
+		!secret && !bytes.Contains(xs[1].Response, []byte("Set-Cookie: (withheld)")) {
+		t.Errorf("%v: the cookie's value kept %v, want %v: %q", flags, kept, secret, xs[1].Response)
+	}
+	pic := slices.IndexFunc(xs, func(x store.Exchange) bool { return x.URL == base+"/pic.png" })
+	if (pic >= 0) != media || pic >= 0 && !bytes.Equal(xs[pic].Payload, onePixelPNG) {
+		t.Errorf("%v: image kept %v, want %v", flags, pic >= 0, media)
+	}
+	resp, err := http.Get(base + "/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var served bytes.Buffer
+	served.ReadFrom(resp.Body)
+	if !bytes.Equal(xs[1].Payload, served.Bytes()) {
+		t.Errorf("stored document %q, served %q", xs[1].Payload, served.Bytes())
 	}
 }
 
