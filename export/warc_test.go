@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gleaner/gleaner/internal/warciotest"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -306,43 +307,14 @@ func readZip(t *testing.T, path string) map[string][]byte {
 	return out
 }
 
-// warcioSummary is what testdata/npm/check.mjs prints.
-type warcioSummary struct {
-	Records        int            `json:"records"`
-	Types          map[string]int `json:"types"`
-	BlockDigests   int            `json:"blockDigests"`
-	PayloadDigests int            `json:"payloadDigests"`
-	Responses      []struct {
-		Type, URL, IP, SHA256 string
-		Status, Bytes         int
-	} `json:"responses"`
-	Errors []string `json:"errors"`
-}
-
-// warcio runs Webrecorder's warcio (installed by scripts/setup.sh in
-// testdata/npm) over a WARC file through check.mjs. Without node or the
-// package the test is skipped, except in CI.
-func warcio(t *testing.T, path string) warcioSummary {
+// warcio has Webrecorder's warcio read a WARC file and check its
+// digests (warciotest.Read); without node or the package the test is
+// skipped, except in CI.
+func warcio(t *testing.T, path string) warciotest.Summary {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if _, serr := os.Stat("testdata/npm/node_modules/warcio/package.json"); err != nil || serr != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must have node and warcio (scripts/setup.sh): %v %v", err, serr)
-		}
+	s, ok := warciotest.Read(t, path)
+	if !ok && len(s.Errors) == 0 && s.Records == 0 {
 		t.Skip("node or warcio missing: run scripts/setup.sh")
-	}
-	abs, _ := filepath.Abs(path)
-	cmd := exec.Command(node, "check.mjs", abs)
-	cmd.Dir = "testdata/npm"
-	out, err := cmd.Output()
-	var s warcioSummary
-	if jerr := json.Unmarshal(out, &s); jerr != nil {
-		t.Fatalf("warcio: %v %v: %s", err, jerr, out)
-	}
-	t.Logf("warcio on %s: %d records %v, %d block and %d payload digests checked, %d errors",
-		filepath.Base(path), s.Records, s.Types, s.BlockDigests, s.PayloadDigests, len(s.Errors))
-	for _, e := range s.Errors {
-		t.Errorf("warcio: %s", e)
 	}
 	return s
 }

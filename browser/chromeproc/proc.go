@@ -119,15 +119,7 @@ func Descendants(pid int) []int {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
+		f := statFields(p)
 		if len(f) < 2 {
 			continue
 		}
@@ -147,15 +139,7 @@ func Descendants(pid int) []int {
 func TreeCPU(pid int) time.Duration {
 	var ticks int64
 	for _, p := range Descendants(pid) {
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/stat")
-		if err != nil {
-			continue
-		}
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
+		f := statFields(p)
 		if len(f) < 15 {
 			continue
 		}
@@ -165,6 +149,20 @@ func TreeCPU(pid int) time.Duration {
 		}
 	}
 	return time.Duration(ticks) * time.Second / 100 // USER_HZ
+}
+
+// statFields are the fields of /proc/pid/stat after the command's name
+// (state first), nil when it cannot be read.
+func statFields(pid int) []string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(b[i+1:]))
 }
 
 // TreeMem returns the summed resident set size (RSS: shared pages counted

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/fixtures"
+	"github.com/gleaner/gleaner/internal/warciotest"
 )
 
 // TestCrawlCapturedAsServed is issue 24's goal shown as a new user gets
@@ -58,7 +59,7 @@ func TestCrawlCapturedAsServed(t *testing.T) {
 // (robots.txt aside) with the archive warcio read: a response or revisit
 // record of that URL whose payload digest is the SHA-256 the server
 // computed of what it sent, and a request record of that URL.
-func checkServedArchived(t *testing.T, w *fixtures.Server, s warcioSummary) (same, total int) {
+func checkServedArchived(t *testing.T, w *fixtures.Server, s warciotest.Summary) (same, total int) {
 	t.Helper()
 	payloads, requests := map[string]bool{}, map[string]int{}
 	for _, r := range s.Responses { // warcio checked a response's digest against its payload
