@@ -346,8 +346,9 @@ func TestExportWACZOfRecordedCrawl(t *testing.T) {
 	}
 }
 
-// recordSite serves a page reached by a redirect, which sets a cookie
-// and shows an image, for the render command's recording flags.
+// recordSite serves a page reached by a redirect, which sets a cookie,
+// shows an image and calls an API with an Authorization header, for the
+// render command's recording flags.
 func recordSite(t *testing.T) *httptest.Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/go", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/a", http.StatusFound) })
@@ -355,7 +356,12 @@ func recordSite(t *testing.T) *httptest.Server {
 		http.SetCookie(w, &http.Cookie{Name: "session", Value: "s3cret"})
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, `<html><head><title>Harbour</title></head><body><main id="m"></main><img src="/pic.png" width="1" height="1">`+
-			`<script>document.getElementById('m').innerHTML = '<p>Paragraph written by script.</p>';</script></body></html>`)
+			`<script>document.getElementById('m').innerHTML = '<p>Paragraph written by script.</p>';`+
+			`fetch('/api', {headers: {'Authorization': 'Bearer t0ken'}});</script></body></html>`)
+	})
+	mux.HandleFunc("/api", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"ok":true}`)
 	})
 	mux.HandleFunc("/pic.png", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "image/png")
@@ -372,9 +378,10 @@ var onePixelPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x0
 
 // TestRenderRecord renders a script-made page behind the guard, recording
 // by default: its redirect and document are stored as exchanges, in
-// order, each as the server sent it, the cookie's value withheld and the
-// image neither downloaded nor kept; with --record-media and
-// --record-secrets the image is kept as served and the cookie's value too.
+// order, each as the server sent it, the cookie's and the API call's
+// Authorization values withheld and the image neither downloaded nor
+// kept; with --record-media and --record-secrets the image is kept as
+// served and the secret values too.
 func TestRenderRecord(t *testing.T) {
 	if _, err := browser.FindChromium(); err != nil {
 		t.Skip(err)
@@ -397,21 +404,15 @@ func TestRenderRecord(t *testing.T) {
 }
 
 // checkRecordedRender checks the exchanges of recordSite's page rendered
-// with flags: redirect then document as served, the cookie's value kept
-// only if secret, the image only if media.
+// with flags: redirect then document as served, the cookie's and the
+// Authorization values kept only if secret, the image only if media.
 func checkRecordedRender(t *testing.T, flags []string, xs []store.Exchange, base string, media, secret bool) {
 	t.Helper()
 	if len(xs) < 2 || xs[0].URL != base+"/go" || !bytes.HasPrefix(xs[0].Response, []byte("HTTP/1.1 302 Found\r\n")) || xs[1].URL != base+"/a" || xs[1].IP != "127.0.0.1" {
 		t.Fatalf("%v: exchanges %+v", flags, xs)
 	}
-	if kept := bytes.Contains(xs[1].Response, []byte("Set-Cookie: session=s3cret")); kept != secret ||
-		!secret && !bytes.Contains(xs[1].Response, []byte("Set-Cookie: (withheld)")) {
-		t.Errorf("%v: the cookie's value kept %v, want %v: %q", flags, kept, secret, xs[1].Response)
-	}
-	pic := slices.IndexFunc(xs, func(x store.Exchange) bool { return x.URL == base+"/pic.png" })
-	if (pic >= 0) != media || pic >= 0 && !bytes.Equal(xs[pic].Payload, onePixelPNG) {
-		t.Errorf("%v: image kept %v, want %v", flags, pic >= 0, media)
-	}
+	checkSecretsKept(t, flags, xs, base, secret)
+	checkMediaKept(t, flags, xs, base, media)
 	resp, err := http.Get(base + "/a")
 	if err != nil {
 		t.Fatal(err)
@@ -421,6 +422,32 @@ func checkRecordedRender(t *testing.T, flags []string, xs []store.Exchange, base
 	served.ReadFrom(resp.Body)
 	if !bytes.Equal(xs[1].Payload, served.Bytes()) {
 		t.Errorf("stored document %q, served %q", xs[1].Payload, served.Bytes())
+	}
+}
+
+// checkSecretsKept checks that the cookie's value and the API call's
+// Authorization are kept in xs only if secret, written "(withheld)"
+// otherwise.
+func checkSecretsKept(t *testing.T, flags []string, xs []store.Exchange, base string, secret bool) {
+	t.Helper()
+	if kept := bytes.Contains(xs[1].Response, []byte("Set-Cookie: session=s3cret")); kept != secret ||
+		!secret && !bytes.Contains(xs[1].Response, []byte("Set-Cookie: (withheld)")) {
+		t.Errorf("%v: the cookie's value kept %v, want %v: %q", flags, kept, secret, xs[1].Response)
+	}
+	api := slices.IndexFunc(xs, func(x store.Exchange) bool { return x.URL == base+"/api" })
+	if api < 0 || bytes.Contains(xs[api].Request, []byte("Authorization: Bearer t0ken\r\n")) != secret ||
+		!secret && !bytes.Contains(xs[api].Request, []byte("Authorization: (withheld)\r\n")) {
+		t.Errorf("%v: the API call's Authorization (kept: want %v): %+v", flags, secret, xs)
+	}
+}
+
+// checkMediaKept checks that the image is kept in xs, as served, only if
+// media.
+func checkMediaKept(t *testing.T, flags []string, xs []store.Exchange, base string, media bool) {
+	t.Helper()
+	pic := slices.IndexFunc(xs, func(x store.Exchange) bool { return x.URL == base+"/pic.png" })
+	if (pic >= 0) != media || pic >= 0 && !bytes.Equal(xs[pic].Payload, onePixelPNG) {
+		t.Errorf("%v: image kept %v, want %v", flags, pic >= 0, media)
 	}
 }
 
