@@ -8,16 +8,15 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/gleaner/gleaner/browser/chromeproc"
+	"github.com/gleaner/gleaner/process"
 )
 
 // scriptBody is a fixture article whose body only JavaScript makes: the
@@ -93,38 +92,6 @@ func loopbackOnly(o *Options) {
 		}
 		return d.DialContext(ctx, network, address)
 	}
-}
-
-// treeCPU is the CPU time (user+system) of pid's process tree so far,
-// reaped children included (a closed tab's renderer counts in its parent).
-func treeCPU(pid int) time.Duration {
-	var ticks int64
-	for _, p := range chromeproc.Descendants(pid) {
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/stat")
-		if err != nil {
-			continue
-		}
-		i := strings.LastIndexByte(string(b), ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) < 15 {
-			continue
-		}
-		for _, k := range []int{11, 12, 13, 14} { // utime stime cutime cstime
-			v, _ := strconv.ParseInt(f[k], 10, 64)
-			ticks += v
-		}
-	}
-	return time.Duration(ticks) * time.Second / 100 // USER_HZ
-}
-
-// selfCPU is this process's CPU time so far.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // baseline is the minimal chromedp crawler of the comparison: one headless
@@ -211,7 +178,7 @@ func runScriptBodies(b *testing.B, pages []scriptBody, tabs, pid int, fetch func
 	total := b.N * len(pages)
 	got := make([]string, total) // checked after the clock stops
 	b.ResetTimer()
-	cpu0, self0, start := treeCPU(pid), selfCPU(), time.Now()
+	cpu0, self0, start := chromeproc.TreeCPU(pid), process.CPU(), time.Now()
 	var wg sync.WaitGroup
 	var logMu sync.Mutex
 	for range tabs {
@@ -235,7 +202,7 @@ func runScriptBodies(b *testing.B, pages []scriptBody, tabs, pid int, fetch func
 	}
 	wg.Wait()
 	el := time.Since(start)
-	cpu := treeCPU(pid) - cpu0 + selfCPU() - self0
+	cpu := chromeproc.TreeCPU(pid) - cpu0 + process.CPU() - self0
 	b.StopTimer()
 	good := 0
 	for i, html := range got {

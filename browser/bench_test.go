@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"fmt"
+	"github.com/gleaner/gleaner/process"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -107,7 +108,7 @@ func BenchmarkMemoryWatch(b *testing.B) {
 			}
 			var next atomic.Int64
 			b.ResetTimer()
-			cpu0, start := selfCPU(), time.Now()
+			cpu0, start := process.CPU(), time.Now()
 			var wg sync.WaitGroup
 			for range 2 {
 				wg.Go(func() {
@@ -119,7 +120,7 @@ func BenchmarkMemoryWatch(b *testing.B) {
 				})
 			}
 			wg.Wait()
-			el, cpu := time.Since(start), selfCPU()-cpu0
+			el, cpu := time.Since(start), process.CPU()-cpu0
 			b.StopTimer()
 			b.ReportMetric(float64(b.N)/el.Seconds(), "pages/s")
 			b.ReportMetric(cpu.Seconds()*1000/float64(b.N), "selfCPU_ms/page")

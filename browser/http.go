@@ -250,10 +250,5 @@ func htmlTitle(html, name string) string {
 	if err != nil {
 		return ""
 	}
-	for _, n := range t.Nodes {
-		if n.Kind == treediff.Element && n.Label == "title" {
-			return strings.Join(strings.Fields(n.Text()), " ")
-		}
-	}
-	return ""
+	return treediff.Title(t)
 }

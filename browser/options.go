@@ -69,7 +69,8 @@ type Options struct {
 	// older callers still compile, and has no effect.
 	ShareCookies bool
 	// Block lists resource types the browser must not download (default
-	// DefaultBlock). NoBlock turns blocking off.
+	// DefaultBlock; none of images, media and fonts when Record.Media asks
+	// to keep them). NoBlock turns blocking off.
 	Block   []string
 	NoBlock bool
 	// Guard is the policy every request and connection of the browser
@@ -205,13 +206,29 @@ func (o *Options) runDefaults() {
 	}
 	orDefault(&o.RetireAfter, 500)
 	if o.Block == nil {
-		o.Block = DefaultBlock
+		o.Block = defaultBlock(o.Record)
 	}
 	if o.NoBlock {
 		o.Block = nil
 	}
 	orDefault(&o.Width, 1280)
 	orDefault(&o.Height, 900)
+}
+
+// defaultBlock is what a renderer blocks when its caller names nothing:
+// DefaultBlock, less the images, media and fonts that recording them
+// (RecordOptions.Media) asks the browser to download.
+func defaultBlock(rec RecordOptions) []string {
+	if !rec.On || !rec.Media {
+		return DefaultBlock
+	}
+	out := []string{}
+	for _, b := range DefaultBlock {
+		if b != Image && b != Media && b != Font {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 // boundDefaults fills the memory and size bounds.

@@ -302,3 +302,57 @@ func TestRecordBounds(t *testing.T) {
 		t.Errorf("total bound: %d exchanges, notes %q", len(p.Exchanges), p.Notes)
 	}
 }
+
+// mediaPNG is a 1×1 PNG image.
+var mediaPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89" +
+	"\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x00\x05\xfe\x02\xfe\xa7\x35\x81\x84\x00\x00\x00\x00IEND\xaeB`\x82")
+
+// TestRecordMedia renders a page showing an image with recording on: by
+// default the image is neither downloaded nor kept (a text crawl's
+// default); with RecordOptions.Media it is downloaded and kept as served.
+func TestRecordMedia(t *testing.T) {
+	var mu sync.Mutex
+	served := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		served[r.URL.Path]++
+		mu.Unlock()
+		if r.URL.Path == "/pic.png" {
+			w.Header().Set("Content-Type", "image/png")
+			w.Write(mediaPNG)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<html><body><h1>The harbour</h1><img src="/pic.png" width="1" height="1"><p>Cranes at dawn.</p></body></html>`))
+	}))
+	defer srv.Close()
+	for _, tc := range []struct {
+		name string
+		rec  RecordOptions
+		kept bool
+	}{
+		{"default", RecordOptions{On: true}, false},
+		{"media", RecordOptions{On: true, Media: true}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mu.Lock()
+			clear(served)
+			mu.Unlock()
+			r := newRenderer(t, Options{Tabs: 1, PageTimeout: 15 * time.Second, Record: tc.rec})
+			defer r.Close()
+			p := mustFetch(t, r, srv.URL+"/page")
+			pic := exchangeOf(p.Exchanges, srv.URL+"/pic.png")
+			if kept := pic != nil; kept != tc.kept {
+				t.Fatalf("image kept %v, want %v (exchanges %d)", kept, tc.kept, len(p.Exchanges))
+			}
+			if pic != nil && (!bytes.Equal(pic.Payload, mediaPNG) || !bytes.Contains(pic.Response, []byte("Content-Type: image/png\r\n"))) {
+				t.Errorf("image not kept as served: %q %q", pic.Response, pic.Payload)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if tc.kept && served["/pic.png"] != 1 {
+				t.Errorf("image served %d times", served["/pic.png"])
+			}
+		})
+	}
+}

@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gleaner/gleaner/browser/chromeproc"
 	"github.com/gleaner/gleaner/fixtures"
+	"github.com/gleaner/gleaner/process"
 )
 
 // heraldHint is the hint the crawler passes for the fixture herald's
@@ -75,7 +77,7 @@ func runRegionPages(b *testing.B, r *Renderer, pages []scriptBody, tabs int, po 
 	var next, failed atomic.Int64
 	pid := r.BrowserPID()
 	b.ResetTimer()
-	cpu0, self0, start := treeCPU(pid), selfCPU(), time.Now()
+	cpu0, self0, start := chromeproc.TreeCPU(pid), process.CPU(), time.Now()
 	var wg sync.WaitGroup
 	for range tabs {
 		wg.Go(func() {
@@ -91,7 +93,7 @@ func runRegionPages(b *testing.B, r *Renderer, pages []scriptBody, tabs int, po 
 	}
 	wg.Wait()
 	el := time.Since(start)
-	cpu := treeCPU(pid) - cpu0 + selfCPU() - self0
+	cpu := chromeproc.TreeCPU(pid) - cpu0 + process.CPU() - self0
 	b.StopTimer()
 	good, byRegion := 0, 0
 	for i, p := range got {

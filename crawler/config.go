@@ -137,9 +137,14 @@ type Config struct {
 
 	// Record keeps each page's HTTP exchanges as served with it, for
 	// `gleaner export --format warc,wacz` (browser.RecordOptions, with its
-	// default bounds); a renderer given as Fetcher must be made with
-	// browser.Options.Record itself.
-	Record bool `yaml:"record" json:"record,omitempty"`
+	// default bounds; a configuration file records unless it says
+	// "record: false", as the command line does); RecordMedia keeps
+	// images, audio, video and fonts too (the renderer then downloads
+	// them), RecordSecrets the values of cookies and authorizations. A
+	// renderer given as Fetcher must be made with RecordOptions itself.
+	Record        bool `yaml:"record" json:"record,omitempty"`
+	RecordMedia   bool `yaml:"record_media" json:"record_media,omitempty"`
+	RecordSecrets bool `yaml:"record_secrets" json:"record_secrets,omitempty"`
 
 	// Fetcher fetches pages (default: a plain HTTP fetcher guarded against
 	// forbidden targets). Give a browser.Renderer to render pages.
@@ -268,7 +273,7 @@ func (c Config) negativeLimit() bool {
 // (.json) file. Unknown keys are errors, so that a misspelt limit is not
 // silently ignored.
 func LoadConfig(path string) (Config, error) {
-	var c Config
+	c := Config{Record: true}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return c, fmt.Errorf("crawl config: %w", err)

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -483,6 +485,28 @@ func TestConfigErrors(t *testing.T) {
 	}
 	if _, err := LoadConfig("testdata/bad.yaml"); err == nil || !strings.Contains(err.Error(), "max_pagez") {
 		t.Errorf("misspelt key: err = %v", err)
+	}
+}
+
+// TestLoadConfigRecords: a configuration file records unless it says
+// "record: false", as the command line does; media and secrets by option.
+func TestLoadConfigRecords(t *testing.T) {
+	for _, tc := range []struct {
+		yaml string
+		want browser.RecordOptions
+	}{
+		{"name: r\n", browser.RecordOptions{On: true}},
+		{"name: r\nrecord: false\nrecord_media: true\n", browser.RecordOptions{}},
+		{"name: r\nrecord_media: true\nrecord_secrets: true\n", browser.RecordOptions{On: true, Media: true, Secrets: true}},
+	} {
+		path := filepath.Join(t.TempDir(), "c.yaml")
+		if err := os.WriteFile(path, []byte(tc.yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := LoadConfig(path)
+		if err != nil || cfg.RecordOptions() != tc.want {
+			t.Errorf("%q: %+v (%v), want %+v", tc.yaml, cfg.RecordOptions(), err, tc.want)
+		}
 	}
 }
 

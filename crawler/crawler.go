@@ -182,7 +182,7 @@ func (c *Crawler) setFetcher() {
 		// Every hop is checked by the seed's rule (Check: host and port
 		// as allowed), the connection by the address dialed.
 		c.fetch = &browser.HTTPFetcher{Guard: c.guard, Client: client, Timeout: cfg.Timeout, MaxBytes: cfg.MaxBytes + 1, UserAgent: cfg.UserAgent,
-			Record: browser.RecordOptions{On: cfg.Record}}
+			Record: cfg.RecordOptions()}
 	}
 }
 
@@ -208,7 +208,12 @@ func (cfg Config) Renderer(chromium string, tabs int, logf func(string, ...any))
 		maxBytes = 8 << 20
 	}
 	return browser.NewFetcher(cfg.Guard(), true, browser.Options{ExecPath: chromium, Tabs: tabs, PageTimeout: timeout,
-		UserAgent: cfg.UserAgent, MaxHTMLBytes: int(maxBytes), Logf: logf, Record: browser.RecordOptions{On: cfg.Record}})
+		UserAgent: cfg.UserAgent, MaxHTMLBytes: int(maxBytes), Logf: logf, Record: cfg.RecordOptions()})
+}
+
+// RecordOptions are what the crawl's fetcher records (Config.Record).
+func (cfg Config) RecordOptions() browser.RecordOptions {
+	return browser.RecordOptions{On: cfg.Record, Media: cfg.Record && cfg.RecordMedia, Secrets: cfg.Record && cfg.RecordSecrets}
 }
 
 // Dataset is the dataset name under which the pages of crawl name are stored.

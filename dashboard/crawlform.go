@@ -34,7 +34,7 @@ var defaultLaunchForm = launchForm{Strategy: "opic", Mode: "render", Tabs: "2", 
 // private and loopback targets stay refused unless listed.
 func (f launchForm) config() (cfg crawler.Config, render bool, tabs int, err error) {
 	cfg = crawler.Config{Name: f.Name, Formula: f.Formula, Strategy: f.Strategy, Seeds: fields(f.Seeds),
-		Terms: splitTerms(f.Terms), AllowHosts: fields(f.AllowHosts)}
+		Terms: splitTerms(f.Terms), AllowHosts: fields(f.AllowHosts), Record: true} // recording, as gleaner crawl does
 	if err = checkSeeds(cfg.Seeds); err != nil {
 		return cfg, false, 0, err
 	}

@@ -22,7 +22,7 @@ func TestLaunchFormConfig(t *testing.T) {
 		check  func(crawler.Config) bool
 	}{
 		{"defaults", base, "", true, func(c crawler.Config) bool {
-			return len(c.Seeds) == 2 && len(c.Terms) == 2 && c.Terms[1] == "solar power" && len(c.AllowHosts) == 0 && c.Delay == 0 && c.MaxPages == 0
+			return len(c.Seeds) == 2 && len(c.Terms) == 2 && c.Terms[1] == "solar power" && len(c.AllowHosts) == 0 && c.Delay == 0 && c.MaxPages == 0 && c.Record
 		}},
 		{"plain with limits", with(func(l *launchForm) {
 			l.Mode, l.MaxPages, l.MaxDuration, l.Delay, l.AllowHosts = "plain", "30", "2m", "250ms", "127.0.0.1:8700, 127.0.0.1:8701"

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gleaner/gleaner/browser"
 	"github.com/gleaner/gleaner/capture"
+	"github.com/gleaner/gleaner/internal/warciotest"
 	"github.com/gleaner/gleaner/netguard"
 	"github.com/gleaner/gleaner/store"
 )
@@ -152,7 +153,7 @@ func TestCapturedPageArchived(t *testing.T) {
 
 // checkAgainstServer compares every body the server logged with the
 // payload warcio read for its URL, and returns how many are identical.
-func checkAgainstServer(t *testing.T, s warcioSummary, base string, log *servedLog) int {
+func checkAgainstServer(t *testing.T, s warciotest.Summary, base string, log *servedLog) int {
 	t.Helper()
 	got := map[string]string{}
 	for _, r := range s.Responses {

@@ -121,8 +121,12 @@ type CorpusStats struct {
 	Languages map[string]int // documents per language ("" not identified)
 	Taggers   map[string]int // documents per tagger
 	Edges     int
-	Files     []string
-	Elapsed   time.Duration
+	// Uncaptured counts the pages a WARC or WACZ holds without recorded
+	// exchanges (fetched without recording, or imported): their rendered
+	// DOM as a resource record, not the page as served.
+	Uncaptured int
+	Files      []string
+	Elapsed    time.Duration
 }
 
 // Corpus exports the extracted pages of st through the chain c (nil when
@@ -230,6 +234,9 @@ func (r *corpusRun) add(page *Page) error {
 		r.graphPages = append(r.graphPages, &Page{ID: page.ID, URL: page.URL, Links: page.Links})
 	}
 	r.stats.Documents++
+	if (r.want["warc"] || r.want["wacz"]) && len(page.Exchanges) == 0 {
+		r.stats.Uncaptured++
+	}
 	if r.n++; r.opt.Progress != nil && r.n%100 == 0 {
 		fmt.Fprintf(r.opt.Progress, "export: %d/%d pages\n", r.n, r.total)
 	}
@@ -520,6 +527,7 @@ func toPage(p *store.Page, it item, judged map[int64]Judgement) *Page {
 		page.Judgement = &j
 	}
 	if p.Capture != nil {
+		page.PageTitle = p.Capture.Title
 		for _, l := range p.Capture.Links {
 			page.Links = append(page.Links, Link{URL: l.URL, Text: l.Text})
 		}

@@ -16,10 +16,14 @@ type Page struct {
 	Status      int    // HTTP status (200 when unknown)
 	ContentType string // of HTML
 	HTML        []byte // the rendered DOM (or raw HTML)
-	Title       string
-	Date        string // publication date stated by the page
-	Author      string
-	Text        string // extracted text
+	// PageTitle is the page's own title as the browser showed it (its
+	// <title>), which WACZ page lists name a page by; Title is the
+	// extraction's (a headline, or on a hub page its first story's).
+	PageTitle string
+	Title     string
+	Date      string // publication date stated by the page
+	Author    string
+	Text      string // extracted text
 	// Method, Confidence and Run are the extraction's: the method that
 	// chose the text, how sure it was, and the learning run whose
 	// templates it used (0 for none).

@@ -3,6 +3,7 @@ package export
 import (
 	"archive/zip"
 	"bufio"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -126,7 +127,7 @@ func (z *WACZ) AddPage(p *Page) error {
 	if ts.IsZero() {
 		ts = time.Now()
 	}
-	wp := waczPage{ID: p.ID, URL: p.URL, TS: ts.UTC().Format(time.RFC3339), Title: p.Title}
+	wp := waczPage{ID: p.ID, URL: p.URL, TS: ts.UTC().Format(time.RFC3339), Title: cmp.Or(p.PageTitle, p.Title)}
 	if z.opt.Text {
 		wp.Text = p.Text
 	}

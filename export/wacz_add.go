@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/gleaner/gleaner/treediff"
 )
 
 // AddWARC puts a finished WARC file (a gzip member per record, as WARC
@@ -140,7 +142,17 @@ func readIndexed(r io.Reader) (RecordInfo, *waczPage, error) {
 		}
 	}
 	if ri.Type == "conversion" && strings.HasPrefix(ri.Mime, "text/html") {
-		return ri, &waczPage{ID: strings.TrimSuffix(strings.TrimPrefix(ri.ID, "<urn:uuid:"), ">"), URL: ri.URI, TS: date.UTC().Format(time.RFC3339)}, nil
+		return ri, &waczPage{ID: strings.TrimSuffix(strings.TrimPrefix(ri.ID, "<urn:uuid:"), ">"), URL: ri.URI, TS: date.UTC().Format(time.RFC3339),
+			Title: domTitle(ri.URI, block)}, nil
 	}
 	return ri, nil, nil
+}
+
+// domTitle is the title a rendered DOM shows ("" when it has none).
+func domTitle(name string, dom []byte) string {
+	t, err := treediff.Parse(name, dom, treediff.ParseOptions{})
+	if err != nil {
+		return ""
+	}
+	return treediff.Title(t)
 }

@@ -6,14 +6,18 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gleaner/gleaner/internal/warciotest"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -303,43 +307,14 @@ func readZip(t *testing.T, path string) map[string][]byte {
 	return out
 }
 
-// warcioSummary is what testdata/npm/check.mjs prints.
-type warcioSummary struct {
-	Records        int            `json:"records"`
-	Types          map[string]int `json:"types"`
-	BlockDigests   int            `json:"blockDigests"`
-	PayloadDigests int            `json:"payloadDigests"`
-	Responses      []struct {
-		Type, URL, IP, SHA256 string
-		Status, Bytes         int
-	} `json:"responses"`
-	Errors []string `json:"errors"`
-}
-
-// warcio runs Webrecorder's warcio (installed by scripts/setup.sh in
-// testdata/npm) over a WARC file through check.mjs. Without node or the
-// package the test is skipped, except in CI.
-func warcio(t *testing.T, path string) warcioSummary {
+// warcio has Webrecorder's warcio read a WARC file and check its
+// digests (warciotest.Read); without node or the package the test is
+// skipped, except in CI.
+func warcio(t *testing.T, path string) warciotest.Summary {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if _, serr := os.Stat("testdata/npm/node_modules/warcio/package.json"); err != nil || serr != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must have node and warcio (scripts/setup.sh): %v %v", err, serr)
-		}
+	s, ok := warciotest.Read(t, path)
+	if !ok && len(s.Errors) == 0 && s.Records == 0 {
 		t.Skip("node or warcio missing: run scripts/setup.sh")
-	}
-	abs, _ := filepath.Abs(path)
-	cmd := exec.Command(node, "check.mjs", abs)
-	cmd.Dir = "testdata/npm"
-	out, err := cmd.Output()
-	var s warcioSummary
-	if jerr := json.Unmarshal(out, &s); jerr != nil {
-		t.Fatalf("warcio: %v %v: %s", err, jerr, out)
-	}
-	t.Logf("warcio on %s: %d records %v, %d block and %d payload digests checked, %d errors",
-		filepath.Base(path), s.Records, s.Types, s.BlockDigests, s.PayloadDigests, len(s.Errors))
-	for _, e := range s.Errors {
-		t.Errorf("warcio: %s", e)
 	}
 	return s
 }
@@ -367,5 +342,60 @@ func TestWarcioReadsWARC(t *testing.T) {
 	sum := sha256.Sum256(pages[0].Exchanges[1].Payload)
 	if r := s.Responses[1]; r.URL != "http://example.org/page" || r.Status != 200 || r.SHA256 != hex.EncodeToString(sum[:]) {
 		t.Errorf("warcio read the page as %+v", r)
+	}
+}
+
+// TestWACZPageTitles lists the pages of a package by their own titles, as
+// the browser showed them (replay tools name a page by it): a page's
+// <title>, not the extraction's headline (on a hub page, its first
+// story's), the extraction's only for a page stored without one; and
+// finished WARC files packaged as they are (AddWARC) list their pages by
+// the title of their rendered DOM.
+func TestWACZPageTitles(t *testing.T) {
+	pages := recordedPages()
+	pages[0].PageTitle = "M\u00fcnchen \u2013 The Herald"
+	pages[0].HTML = []byte("<html><head><title>M\u00fcnchen \u2013 The Herald</title></head><body><h1>M\u00fcnchen</h1>made by script</body></html>")
+	dir := t.TempDir()
+	warcPath := filepath.Join(dir, "round.warc.gz")
+	f, err := os.Create(warcPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWARCWith(f, WARCOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, add := range []func(z *WACZ) error{
+		func(z *WACZ) error { return errors.Join(z.AddPage(pages[0]), z.AddPage(pages[1])) },
+		func(z *WACZ) error { return z.AddWARC(warcPath) },
+	} {
+		if i == 1 {
+			if err := errors.Join(w.WritePage(pages[0]), w.WritePage(pages[1]), f.Close()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		path := filepath.Join(dir, fmt.Sprintf("c%d.wacz", i))
+		z, err := NewWACZ(path, WACZOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := errors.Join(add(z), z.Close()); err != nil {
+			t.Fatal(err)
+		}
+		var titles []string
+		for _, l := range strings.Split(strings.TrimSpace(string(readZip(t, path)["pages/pages.jsonl"])), "\n")[1:] {
+			var p waczPage
+			if err := json.Unmarshal([]byte(l), &p); err != nil {
+				t.Fatal(err)
+			}
+			titles = append(titles, p.Title)
+		}
+		want := []string{"M\u00fcnchen \u2013 The Herald", "Second"}
+		if i == 1 {
+			want[1] = "" // its DOM has no <title>
+		}
+		if !slices.Equal(titles, want) {
+			t.Errorf("package %d: titles %q, want %q", i, titles, want)
+		}
 	}
 }

@@ -119,15 +119,7 @@ func Descendants(pid int) []int {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
+		f := statFields(p)
 		if len(f) < 2 {
 			continue
 		}
@@ -139,6 +131,38 @@ func Descendants(pid int) []int {
 		out = append(out, children[out[i]]...)
 	}
 	return out
+}
+
+// TreeCPU is the CPU time (user and system) of pid and its Descendants
+// so far, children they reaped included (a closed tab's renderer counts
+// in its parent): what a browser costs, for benchmarks.
+func TreeCPU(pid int) time.Duration {
+	var ticks int64
+	for _, p := range Descendants(pid) {
+		f := statFields(p)
+		if len(f) < 15 {
+			continue
+		}
+		for _, k := range []int{11, 12, 13, 14} { // utime stime cutime cstime
+			v, _ := strconv.ParseInt(f[k], 10, 64)
+			ticks += v
+		}
+	}
+	return time.Duration(ticks) * time.Second / 100 // USER_HZ
+}
+
+// statFields are the fields of /proc/pid/stat after the command's name
+// (state first), nil when it cannot be read.
+func statFields(pid int) []string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(b[i+1:]))
 }
 
 // TreeMem returns the summed resident set size (RSS: shared pages counted

@@ -34,8 +34,8 @@ import (
 type RecordOptions struct {
 	// On turns recording on.
 	On bool
-	// Media keeps images, audio, video and fonts too (only those the
-	// browser downloads: see Options.Block).
+	// Media keeps images, audio, video and fonts too; a renderer then
+	// downloads them unless its caller's Options.Block names them.
 	Media bool
 	// Secrets keeps the values of Cookie, Set-Cookie, Authorization and
 	// Proxy-Authorization headers; by default they are replaced by

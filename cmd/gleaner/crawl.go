@@ -115,7 +115,8 @@ type crawlFlags struct {
 	delay, timeout, maxDuration                  time.Duration
 	maxTokens, minBytes, maxBytes, fixturesSeed  int64
 	threshold                                    float64
-	exhaust, plain, record, fixtures, quiet      bool
+	exhaust, plain, fixtures, quiet              bool
+	record                                       *recordFlags
 	warc                                         *warcFollowFlags
 }
 
@@ -149,7 +150,7 @@ func parseCrawlFlags(args []string, stderr io.Writer) (*crawlFlags, error) {
 	fs.IntVar(&f.learnAt, "learn-at", 0, "learn a site's templates once it has this many pages (default 8; negative: never)")
 	fs.Float64Var(&f.threshold, "threshold", 0, "fixed relevance threshold (default: calibrated on the first pages)")
 	fs.BoolVar(&f.plain, "plain", false, "plain HTTP fetch, no browser (static sites)")
-	fs.BoolVar(&f.record, "record", false, "keep each page's HTTP exchanges as served, for export --format warc,wacz")
+	f.record = addRecordFlags(fs, "each page (the document and, rendered, its subresources)")
 	f.warc = addWARCFollowFlags(fs)
 	fs.IntVar(&f.tabs, "tabs", 2, "browser tabs (pages rendered at once)")
 	fs.StringVar(&f.chromium, "chromium", "", "Chromium `binary`")
@@ -173,7 +174,7 @@ func parseCrawlFlags(args []string, stderr io.Writer) (*crawlFlags, error) {
 // config is the crawl configuration of --config (empty without).
 func (f *crawlFlags) config() (crawler.Config, error) {
 	if f.configPath == "" {
-		return crawler.Config{}, nil
+		return crawler.Config{Record: true}, nil // as a file without "record"
 	}
 	return crawler.LoadConfig(f.configPath)
 }
@@ -241,7 +242,8 @@ func (f *crawlFlags) setters(cfg *crawler.Config) map[string]func() {
 		"max-duration": func() { cfg.MaxDuration = f.maxDuration }, "exhaust-relevant": func() { cfg.ExhaustRelevant = f.exhaust },
 		"min-bytes": func() { cfg.MinBytes = f.minBytes }, "max-bytes": func() { cfg.MaxBytes = f.maxBytes },
 		"min-tokens": func() { cfg.MinTokens = f.minTokens }, "learn-at": func() { cfg.LearnAt = f.learnAt },
-		"threshold": func() { cfg.Threshold = f.threshold }, "record": func() { cfg.Record = f.record },
+		"threshold": func() { cfg.Threshold = f.threshold }, "record": func() { cfg.Record = f.record.on },
+		"record-media": func() { cfg.RecordMedia = f.record.media }, "record-secrets": func() { cfg.RecordSecrets = f.record.secrets },
 	}
 }
 

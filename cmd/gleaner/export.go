@@ -131,6 +131,11 @@ func printExportStats(stdout io.Writer, stats *export.CorpusStats, tmpDir, out s
 		}
 		fmt.Fprintln(stdout, "  wrote", f)
 	}
+	if stats.Uncaptured > 0 {
+		fmt.Fprintf(stdout, "  note: %d of %d pages were not recorded when fetched (recording off, or imported): the archive holds their rendered DOM"+
+			" as resource records, not the pages as served; fetch with recording on (crawl, render, monitor record by default) for captures\n",
+			stats.Uncaptured, stats.Documents)
+	}
 }
 
 // printDocumentCounts prints the documents per key of what, by key.

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -345,35 +346,74 @@ func TestExportWACZOfRecordedCrawl(t *testing.T) {
 	}
 }
 
-// TestRenderRecord renders a script-made page with --record behind the
-// guard: its redirect, document and script are stored as exchanges, in
-// order, each as the server sent it.
+// recordSite serves a page reached by a redirect, which sets a cookie,
+// shows an image and calls an API with an Authorization header, for the
+// render command's recording flags.
+func recordSite(t *testing.T) *httptest.Server {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/go", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/a", http.StatusFound) })
+	mux.HandleFunc("/a", func(w http.ResponseWriter, r *http.Request) {
+		http.SetCookie(w, &http.Cookie{Name: "session", Value: "s3cret"})
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<html><head><title>Harbour</title></head><body><main id="m"></main><img src="/pic.png" width="1" height="1">`+
+			`<script>document.getElementById('m').innerHTML = '<p>Paragraph written by script.</p>';`+
+			`fetch('/api', {headers: {'Authorization': 'Bearer t0ken'}});</script></body></html>`)
+	})
+	mux.HandleFunc("/api", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"ok":true}`)
+	})
+	mux.HandleFunc("/pic.png", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		w.Write(onePixelPNG)
+	})
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// onePixelPNG is a 1×1 PNG image.
+var onePixelPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89" +
+	"\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x00\x05\xfe\x02\xfe\xa7\x35\x81\x84\x00\x00\x00\x00IEND\xaeB`\x82")
+
+// TestRenderRecord renders a script-made page behind the guard, recording
+// by default: its redirect and document are stored as exchanges, in
+// order, each as the server sent it, the cookie's and the API call's
+// Authorization values withheld and the image neither downloaded nor
+// kept; with --record-media and --record-secrets the image is kept as
+// served and the secret values too.
 func TestRenderRecord(t *testing.T) {
 	if _, err := browser.FindChromium(); err != nil {
 		t.Skip(err)
 	}
-	ts := renderTestServer(t)
-	db := filepath.Join(t.TempDir(), "g.db")
-	if code, out, errs := runGleaner("render", "--db", db, "--record", "--allow-host", hostOf(ts.URL), ts.URL+"/go"); code != 0 {
-		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errs)
+	ts := recordSite(t)
+	for _, tc := range []struct {
+		flags         []string
+		media, secret bool
+	}{
+		{nil, false, false},
+		{[]string{"--record-media", "--record-secrets"}, true, true},
+	} {
+		db := filepath.Join(t.TempDir(), "g.db")
+		args := append(append([]string{"render", "--db", db}, tc.flags...), "--allow-host", hostOf(ts.URL), ts.URL+"/go")
+		if code, out, errs := runGleaner(args...); code != 0 {
+			t.Fatalf("%v: exit %d\nstdout %s\nstderr %s", tc.flags, code, out, errs)
+		}
+		checkRecordedRender(t, tc.flags, storedExchanges(t, db, ts.URL+"/go"), ts.URL, tc.media, tc.secret)
 	}
-	st, err := store.Open(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
+}
+
+// checkRecordedRender checks the exchanges of recordSite's page rendered
+// with flags: redirect then document as served, the cookie's and the
+// Authorization values kept only if secret, the image only if media.
+func checkRecordedRender(t *testing.T, flags []string, xs []store.Exchange, base string, media, secret bool) {
+	t.Helper()
+	if len(xs) < 2 || xs[0].URL != base+"/go" || !bytes.HasPrefix(xs[0].Response, []byte("HTTP/1.1 302 Found\r\n")) || xs[1].URL != base+"/a" || xs[1].IP != "127.0.0.1" {
+		t.Fatalf("%v: exchanges %+v", flags, xs)
 	}
-	defer st.Close()
-	p, err := st.PageByKey(context.Background(), "", ts.URL+"/go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	xs, err := st.Exchanges(context.Background(), p.ID)
-	if err != nil || len(xs) < 2 {
-		t.Fatalf("%d exchanges (%v)", len(xs), err)
-	}
-	if xs[0].URL != ts.URL+"/go" || !bytes.HasPrefix(xs[0].Response, []byte("HTTP/1.1 302 Found\r\n")) || xs[1].URL != ts.URL+"/a" || xs[1].IP != "127.0.0.1" {
-		t.Errorf("exchanges %s %q, %s", xs[0].URL, xs[0].Response, xs[1].URL)
-	}
-	resp, err := http.Get(ts.URL + "/a")
+	checkSecretsKept(t, flags, xs, base, secret)
+	checkMediaKept(t, flags, xs, base, media)
+	resp, err := http.Get(base + "/a")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,5 +422,96 @@ func TestRenderRecord(t *testing.T) {
 	served.ReadFrom(resp.Body)
 	if !bytes.Equal(xs[1].Payload, served.Bytes()) {
 		t.Errorf("stored document %q, served %q", xs[1].Payload, served.Bytes())
+	}
+}
+
+// checkSecretsKept checks that the cookie's value and the API call's
+// Authorization are kept in xs only if secret, written "(withheld)"
+// otherwise.
+func checkSecretsKept(t *testing.T, flags []string, xs []store.Exchange, base string, secret bool) {
+	t.Helper()
+	if kept := bytes.Contains(xs[1].Response, []byte("Set-Cookie: session=s3cret")); kept != secret ||
+		!secret && !bytes.Contains(xs[1].Response, []byte("Set-Cookie: (withheld)")) {
+		t.Errorf("%v: the cookie's value kept %v, want %v: %q", flags, kept, secret, xs[1].Response)
+	}
+	api := slices.IndexFunc(xs, func(x store.Exchange) bool { return x.URL == base+"/api" })
+	if api < 0 || bytes.Contains(xs[api].Request, []byte("Authorization: Bearer t0ken\r\n")) != secret ||
+		!secret && !bytes.Contains(xs[api].Request, []byte("Authorization: (withheld)\r\n")) {
+		t.Errorf("%v: the API call's Authorization (kept: want %v): %+v", flags, secret, xs)
+	}
+}
+
+// checkMediaKept checks that the image is kept in xs, as served, only if
+// media.
+func checkMediaKept(t *testing.T, flags []string, xs []store.Exchange, base string, media bool) {
+	t.Helper()
+	pic := slices.IndexFunc(xs, func(x store.Exchange) bool { return x.URL == base+"/pic.png" })
+	if (pic >= 0) != media || pic >= 0 && !bytes.Equal(xs[pic].Payload, onePixelPNG) {
+		t.Errorf("%v: image kept %v, want %v", flags, pic >= 0, media)
+	}
+}
+
+// storedExchanges are the exchanges stored with the page of url in db.
+func storedExchanges(t *testing.T, db, url string) []store.Exchange {
+	t.Helper()
+	st, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	p, err := st.PageByKey(context.Background(), "", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs, err := st.Exchanges(context.Background(), p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return xs
+}
+
+// TestRecordByDefault crawls a loopback site as a new user would, without
+// a recording flag: the pages are recorded, and export --format warc
+// writes each as served (response and request records). Crawled with
+// --record=false, the export says plainly that the archive holds the
+// rendered DOM of pages not recorded, not the pages as served.
+func TestRecordByDefault(t *testing.T) {
+	srv := crawlSite(t)
+	for _, tc := range []struct {
+		flags    []string
+		captured bool
+	}{
+		{nil, true},
+		{[]string{"--record=false"}, false},
+	} {
+		dir := t.TempDir()
+		db := filepath.Join(dir, "g.db")
+		args := append([]string{"crawl", "--db", db, "--plain", "--terms", "wind", "--threshold", "1", "--allow-host", hostOf(srv.URL),
+			"--name", "c", "--delay", "1ms", "--learn-at", "-1", "--max-pages", "2", "--quiet", srv.URL + "/wind1"}, tc.flags...)
+		if code, _, stderr := exportCmd(args...); code != 0 {
+			t.Fatalf("%v: crawl: exit %d: %s", tc.flags, code, stderr)
+		}
+		out := filepath.Join(dir, "out")
+		code, stdout, stderr := exportCmd("export", "--db", db, "--crawl", "c", "--format", "warc", "--out", out)
+		if code != 0 {
+			t.Fatalf("%v: export: exit %d: %s", tc.flags, code, stderr)
+		}
+		types := map[string]int{}
+		f, err := os.Open(filepath.Join(out, "corpus.warc.gz"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := export.ReadWARC(f, 0)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs {
+			types[r.Type()]++
+		}
+		noted := strings.Contains(stdout, "note: 2 of 2 pages were not recorded")
+		if tc.captured != (types["response"] == 2 && types["request"] == 2 && types["resource"] == 0) || noted == tc.captured {
+			t.Errorf("%v: records %v; stdout %s", tc.flags, types, stdout)
+		}
 	}
 }

@@ -31,7 +31,8 @@ type monitorFlags struct {
 	seed                    int64
 	articles, perRound      int
 	allow, chromium, terms  string
-	render, record          bool
+	render                  bool
+	record                  *recordFlags
 	warc                    *warcFollowFlags
 	threshold               float64
 	workers                 int
@@ -56,7 +57,7 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string
 	fs.IntVar(&f.workers, "workers", 4, "sites whose pages are fetched at once (one request per host at a time)")
 	fs.BoolVar(&f.render, "render", false, "fetch new article pages with Chromium (scripts run); sources stay plain HTTP")
 	fs.StringVar(&f.chromium, "chromium", "", "Chromium `binary` for --render")
-	fs.BoolVar(&f.record, "record", false, "store the HTTP exchanges of every page fetched (document and, with --render, subresources) as served, for export --format warc,wacz; with --updates, the rechecks too (a 304 as a revisit)")
+	f.record = addRecordFlags(fs, "every page fetched (the document and, with --render, its subresources; the rechecks of --updates too, a 304 as a revisit)")
 	fs.StringVar(&f.terms, "terms", "", "focus: comma-separated `terms` (a lexicon, as in crawl); articles scoring under --threshold are left out")
 	fs.Float64Var(&f.threshold, "threshold", 0, "focus score an article needs (default the crawler's, 1)")
 	f.warc = addWARCFollowFlags(fs)
@@ -67,7 +68,7 @@ func parseMonitorFlags(args []string, stderr io.Writer) (*monitorFlags, []string
 	if err := f.check(fs.NArg()); err != nil {
 		return nil, nil, err
 	}
-	if err := f.warc.check(f.record); err != nil {
+	if err := f.warc.check(f.record.on); err != nil {
 		return nil, nil, err
 	}
 	return f, fs.Args(), nil
@@ -149,12 +150,13 @@ func runMonitor(ctx context.Context, args []string, stdout, stderr io.Writer) er
 }
 
 // monitorFetcher is the fetcher of new pages: Chromium with --render, a
-// recording plain fetcher with --record alone, else nil (the monitor's
-// own GET). Either passes the monitor's guard; --record keeps exchanges.
+// recording plain fetcher without (recording is on by default), else nil
+// (--record=false: the monitor's own GET). Either passes the monitor's
+// guard and keeps the exchanges --record asks.
 func monitorFetcher(f *monitorFlags, cfg monitor.Config, stderr io.Writer) (browser.ClosingFetcher, error) {
-	rec := browser.RecordOptions{On: f.record}
+	rec := f.record.options()
 	if !f.render {
-		if !f.record {
+		if !rec.On {
 			return nil, nil
 		}
 		return browser.NewFetcher(cfg.Guard, false, browser.Options{PageTimeout: 30 * time.Second, MaxHTMLBytes: 8 << 20,
@@ -169,7 +171,7 @@ func monitorFetcher(f *monitorFlags, cfg monitor.Config, stderr io.Writer) (brow
 // config is the monitor's configuration the flags give.
 func (f *monitorFlags) config(sites []string) monitor.Config {
 	cfg := monitor.Config{Name: f.name, Sites: sites, Updates: f.updates, Delay: f.delay, Threshold: f.threshold, Workers: f.workers,
-		Record: browser.RecordOptions{On: f.record}}
+		Record: f.record.options()}
 	if terms := eval.SplitList(f.terms); len(terms) > 0 {
 		cfg.Focus = relevance.NewLexicon(terms)
 	}

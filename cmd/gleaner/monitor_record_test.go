@@ -18,15 +18,15 @@ import (
 	"github.com/gleaner/gleaner/store"
 )
 
-// TestMonitorRecord runs "gleaner monitor --record" on the fixture
-// newsroom, plain and rendered: every page the monitor stores (articles
-// and hubs) has its exchanges, the document's first, and rendered pages
-// their subresources; a round's WACZ then holds response records, not the
-// DOM as a resource.
+// TestMonitorRecord runs "gleaner monitor" on the fixture newsroom, plain
+// and rendered, recording by default: every page the monitor stores
+// (articles and hubs) has its exchanges, the document's first, and
+// rendered pages their subresources; a round's WACZ and the whole
+// monitor's then hold response records, not the DOM as a resource.
 func TestMonitorRecord(t *testing.T) {
 	inPlainAndRendered(t, func(t *testing.T, name string, modeArgs []string) {
 		db := filepath.Join(t.TempDir(), "m.db")
-		args := append([]string{"monitor", "--fixtures", "--rounds", "2", "--articles", "3", "--per-round", "1", "--record", "--db", db}, modeArgs...)
+		args := append([]string{"monitor", "--fixtures", "--rounds", "2", "--articles", "3", "--per-round", "1", "--db", db}, modeArgs...)
 		if code, _, stderr := exportCmd(args...); code != 0 {
 			t.Fatalf("monitor: exit %d: %s", code, stderr)
 		}
@@ -34,14 +34,17 @@ func TestMonitorRecord(t *testing.T) {
 		if pages == 0 || (len(modeArgs) > 0) != (subresources > 0) {
 			t.Errorf("%d pages stored, %d subresources recorded", pages, subresources)
 		}
-		out := filepath.Join(t.TempDir(), "r2")
-		if code, _, stderr := exportCmd("export", "--db", db, "--monitor", "default", "--round", "2", "--format", "wacz", "--out", out); code != 0 {
-			t.Fatalf("export: exit %d: %s", code, stderr)
-		}
-		types := waczRecordTypes(t, filepath.Join(out, "corpus.wacz"))
-		t.Logf("%s: %d pages stored with their exchanges, %d subresources; round 2's WACZ records %v", name, pages, subresources, types)
-		if types["response"] == 0 || types["resource"] != 0 || types["request"] < types["response"] {
-			t.Errorf("round 2's WACZ records: %v", types)
+		for _, scope := range [][]string{{"--round", "2"}, nil} {
+			out := filepath.Join(t.TempDir(), "wacz")
+			args := append([]string{"export", "--db", db, "--monitor", "default", "--format", "wacz", "--out", out}, scope...)
+			if code, stdout, stderr := exportCmd(args...); code != 0 || strings.Contains(stdout, "not recorded") {
+				t.Fatalf("export %v: exit %d: %s %s", scope, code, stdout, stderr)
+			}
+			types := waczRecordTypes(t, filepath.Join(out, "corpus.wacz"))
+			t.Logf("%s: %d pages stored with their exchanges, %d subresources; WACZ %v records %v", name, pages, subresources, scope, types)
+			if types["response"] == 0 || types["resource"] != 0 || types["request"] < types["response"] {
+				t.Errorf("WACZ %v records: %v", scope, types)
+			}
 		}
 	})
 }
@@ -189,8 +192,8 @@ func TestMonitorWARC(t *testing.T) {
 	if code, _, stderr := exportCmd("export", "pack", "--out", pkg, filepath.Join(dir, "missing.warc.gz")); code != 1 || !strings.Contains(stderr, "missing.warc.gz") {
 		t.Errorf("export pack of a missing file: exit %d: %s", code, stderr)
 	}
-	if code, _, _ := exportCmd("monitor", "--fixtures", "--rounds", "1", "--warc", dir, "--db", db); code != 2 {
-		t.Errorf("--warc without --record: exit %d, want 2", code)
+	if code, _, _ := exportCmd("monitor", "--fixtures", "--rounds", "1", "--record=false", "--warc", dir, "--db", db); code != 2 {
+		t.Errorf("--warc with --record=false: exit %d, want 2", code)
 	}
 }
 

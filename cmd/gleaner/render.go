@@ -21,7 +21,8 @@ type renderFlags struct {
 	db, urlsFile, block, loadMore, screenshots, chromium, siteFrom, dataset *string
 	tabs, retries, scroll, clicks                                           *int
 	timeout                                                                 *time.Duration
-	plain, record, noBlock, isolate, keepConsent                            *bool
+	plain, noBlock, isolate, keepConsent                                    *bool
+	record                                                                  *recordFlags
 	allow                                                                   listFlag
 	region                                                                  []string
 	mode                                                                    store.SiteMode
@@ -36,9 +37,9 @@ func parseRenderFlags(args []string, stderr io.Writer) (*renderFlags, error) {
 	f.timeout = fs.Duration("timeout", 30*time.Second, "hard cap per page; a page still loading then is stored as it is, marked partial")
 	f.retries = fs.Int("retries", 1, "retries of a page after the browser crashed")
 	f.plain = fs.Bool("plain", false, "plain HTTP fetch, no browser (static pages)")
-	f.record = fs.Bool("record", false, "keep each page's HTTP exchanges as served (HTTPS included), for export --format warc,wacz")
+	f.record = addRecordFlags(fs, "each page (the document and, rendered, its subresources)")
 	f.noBlock = fs.Bool("no-block", false, "download images, media and fonts too")
-	f.block = fs.String("block", strings.Join(browser.DefaultBlock, ","), "resource `types` not downloaded (Image, Media, Font, Stylesheet)")
+	f.block = fs.String("block", "", "resource `types` not downloaded (Image, Media, Font, Stylesheet; default "+strings.Join(browser.DefaultBlock, ",")+", none with --record-media)")
 	f.isolate = fs.Bool("isolate", false, "give every page a browser context of its own (default: the pages of a site share one, cookies included)")
 	fs.Bool("share-cookies", true, "the default now (see --isolate); kept for older scripts")
 	f.scroll = fs.Int("scroll", 10, "scroll steps for lazy and infinite content (0: none)")
@@ -110,14 +111,14 @@ func (f *renderFlags) checkURLs() error {
 func (f *renderFlags) browserOptions(stderr io.Writer) browser.Options {
 	opt := browser.Options{
 		ExecPath: *f.chromium, Tabs: *f.tabs, PageTimeout: *f.timeout, Retries: *f.retries,
-		Isolate: *f.isolate, Screenshot: *f.screenshots != "", NoBlock: *f.noBlock, Record: browser.RecordOptions{On: *f.record},
+		Isolate: *f.isolate, Screenshot: *f.screenshots != "", NoBlock: *f.noBlock, Record: f.record.options(),
 		Wait: browser.WaitOptions{
 			ScrollSteps: orNegative(*f.scroll), LoadMoreSelector: *f.loadMore,
 			LoadMoreClicks: orNegative(*f.clicks), KeepConsent: *f.keepConsent,
 		},
 		Logf: func(format string, a ...any) { fmt.Fprintf(stderr, format+"\n", a...) },
 	}
-	if !*f.noBlock {
+	if !*f.noBlock && *f.block != "" {
 		opt.Block = eval.SplitList(*f.block)
 		opt.NoBlock = len(opt.Block) == 0
 	}

@@ -19,15 +19,15 @@ type warcFollowFlags struct {
 
 func addWARCFollowFlags(fs *flag.FlagSet) *warcFollowFlags {
 	w := &warcFollowFlags{}
-	fs.StringVar(&w.dir, "warc", "", "with --record: write the recorded pages as WARC files into this `folder` while running (gzip per record, each file complete once named .warc.gz)")
+	fs.StringVar(&w.dir, "warc", "", "write the recorded pages as WARC files into this `folder` while running (gzip per record, each file complete once named .warc.gz)")
 	fs.Int64Var(&w.size, "warc-size", 1<<30, "with --warc: roll to a new WARC file at this many `bytes`")
 	return w
 }
 
-// check rejects --warc without --record, and a size that is no size.
+// check rejects --warc with --record=false, and a size that is no size.
 func (w *warcFollowFlags) check(record bool) error {
 	if w.dir != "" && !record {
-		return fmt.Errorf("%w: --warc writes the recorded exchanges: give --record", errUsage)
+		return fmt.Errorf("%w: --warc writes the recorded exchanges: not with --record=false", errUsage)
 	}
 	if w.size <= 0 {
 		return fmt.Errorf("%w: --warc-size %d: want a positive size", errUsage, w.size)

@@ -3,12 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/gleaner/gleaner/crawler"
 	"github.com/gleaner/gleaner/export"
+	"github.com/gleaner/gleaner/internal/warciotest"
 	"github.com/gleaner/gleaner/store"
 )
 
@@ -130,33 +129,11 @@ func checkWARCFiles(t *testing.T, files []string) map[string]bool {
 	return got
 }
 
-// warcioCheck has Webrecorder's warcio (export/testdata/npm, installed by
-// scripts/setup.sh) read a WARC file and check every digest; skipped
-// without node or the package, except in CI.
-func warcioCheck(t *testing.T, path string) {
+// warcioCheck has Webrecorder's warcio read a WARC file and check every
+// digest (warciotest.Read); ok is false without node or the package.
+func warcioCheck(t *testing.T, path string) (s warciotest.Summary, ok bool) {
 	t.Helper()
-	npm, _ := filepath.Abs("../../export/testdata/npm")
-	node, err := exec.LookPath("node")
-	if _, serr := os.Stat(filepath.Join(npm, "node_modules/warcio/package.json")); err != nil || serr != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI must have node and warcio (scripts/setup.sh): %v %v", err, serr)
-		}
-		t.Log("node or warcio missing: run scripts/setup.sh")
-		return
-	}
-	cmd := exec.Command(node, "check.mjs", path)
-	cmd.Dir = npm
-	out, err := cmd.Output()
-	var s struct {
-		Records int            `json:"records"`
-		Types   map[string]int `json:"types"`
-		Errors  []string       `json:"errors"`
-	}
-	if jerr := json.Unmarshal(out, &s); jerr != nil || err != nil || len(s.Errors) > 0 || s.Records == 0 {
-		t.Errorf("warcio on %s: %v %v %s", filepath.Base(path), err, jerr, out)
-		return
-	}
-	t.Logf("warcio on %s: %d records %v, 0 errors", filepath.Base(path), s.Records, s.Types)
+	return warciotest.Read(t, path)
 }
 
 // checkAllPagesArchived checks that every page of the crawl stored with

@@ -43,7 +43,7 @@ async function records(path, parseHttp) {
 }
 
 const path = process.argv[2];
-const summary = { records: 0, types: {}, blockDigests: 0, payloadDigests: 0, responses: [], errors: [] };
+const summary = { records: 0, types: {}, blockDigests: 0, payloadDigests: 0, responses: [], requests: [], errors: [] };
 try {
   const raw = await records(path, false);
   const parsed = await records(path, true);
@@ -64,11 +64,15 @@ try {
       summary.payloadDigests++;
       if (!matches(pd, p.data)) summary.errors.push(`record ${i + 1} (${type} ${record.warcTargetURI}): payload digest mismatch`);
     }
+    if (type === "request") {
+      summary.requests.push({ url: record.warcTargetURI, method: p.record.httpHeaders ? p.record.httpHeaders.method : "" });
+    }
     if (type === "response" || type === "revisit") {
       summary.responses.push({
         type, url: record.warcTargetURI, status: p.record.httpHeaders ? p.record.httpHeaders.statusCode : 0,
         ip: record.warcHeaders.headers.get("WARC-IP-Address") || "",
         sha256: crypto.createHash("sha256").update(p.data).digest("hex"), bytes: p.data.length,
+        payloadDigest: record.warcPayloadDigest || "",
       });
     }
   });
