@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -35,6 +36,13 @@ type Candidate struct {
 	Body string
 	// Features are the evidence, in ChoiceFeatureNames order.
 	Features []float64
+	// node is the element holding the body when it is the page's own
+	// (CandidateUnits), nil for another extractor's.
+	node *treediff.Node
+	// same: the body holds the base's words and no other (a tie, which
+	// the chooser never learned from: taking it would only lose the
+	// base's element).
+	same bool
 }
 
 // Choice is what the single-page method chooses from on one page.
@@ -83,7 +91,8 @@ func Choices(t *treediff.Tree, opt Options) (Choice, error) {
 // (SecondOpinionBelow not negative).
 func gather(t *treediff.Tree, r Result, p *page) Choice {
 	c := Choice{Base: r, Block: r.Body}
-	if g, ok := p.units(); ok {
+	g, hasUnits := p.units()
+	if hasUnits {
 		c.Units = strings.Join(g.paras(p), "\n\n")
 	}
 	src := p.opt.Source
@@ -107,6 +116,9 @@ func gather(t *treediff.Tree, r Result, p *page) Choice {
 			return c
 		}
 		c.add(t, x.name, x.run, doc)
+	}
+	if hasUnits {
+		c.addUnits(p, g)
 	}
 	c.describe(p, p.opt.SecondOpinionBelow)
 	return c
@@ -135,6 +147,27 @@ func (c *Choice) add(t *treediff.Tree, name string, run func(*html.Node) (string
 	if body = tidy(body, c.Base.Title); body != "" {
 		c.Candidates = append(c.Candidates, Candidate{Name: name, Body: body})
 	}
+}
+
+// maxUnitsArticle is the article probability of the page's type reading
+// from which the units candidate is not offered: on news articles the
+// page's other units are related stories and comments, and offering them
+// cost the chooser's held-out word F1 on wide-dev (fitconfidence
+// --chooser) more than it won on the articles of wcxb-dev.
+const maxUnitsArticle = 0.5
+
+// addUnits adds to c's candidates the base's body joined with the text
+// of g, the page's largest group of units, when that adds to the base on
+// a page not read as an article.
+func (c *Choice) addUnits(p *page, g unitGroup) {
+	if len(c.Probs) == len(pagetype.Types) && c.Probs[slices.Index(pagetype.Types, pagetype.Article)] > maxUnitsArticle {
+		return
+	}
+	body, node := g.joined(p, c.Base)
+	if body == "" || body == c.Base.Body {
+		return
+	}
+	c.Candidates = append(c.Candidates, Candidate{Name: CandidateUnits, Body: body, node: node})
 }
 
 // parseSource decodes and parses src for the other extractors.
@@ -166,7 +199,8 @@ var ChoiceFeatureNames = append([]string{"rule takes it", "base empty", "units t
 	"log base words", "log candidate words", "log word ratio", "base held", "candidate held",
 	"added share", "added boilerplate share", "candidate link share", "base confidence",
 	"sure long base", "log page words", "page link share", "base page share", "candidate page share"},
-	append(prefixed("type ", pagetype.Types), typeInteractions("rule", "ratio")...)...)
+	append(prefixed("type ", pagetype.Types), append(typeInteractions("rule", "ratio"),
+		append([]string{"own body"}, prefixed("own body×", pagetype.Types)...)...)...)...)
 
 // describe sets each candidate's features (see ChoiceFeatureNames); below
 // is the confidence under which the fixed rule (fuse) takes a candidate
@@ -177,12 +211,14 @@ func (c *Choice) describe(p *page, below float64) {
 	}
 }
 
-// features is the evidence for candidate i over the base on page p.
+// features is the evidence for candidate i over the base on page p; it
+// also marks the candidate when it holds the base's words exactly (same).
 func (c *Choice) features(p *page, i int, below float64) []float64 {
 	r, cand := c.Base, c.Candidates[i]
 	mine, theirs := wordBag(r.Body), wordBag(cand.Body)
 	nm, nt := bagSize(mine), bagSize(theirs)
 	common := bagOverlap(mine, theirs)
+	c.Candidates[i].same = common == nm && common == nt
 	addedBag := map[string]int{}
 	for w, n := range theirs {
 		if mine[w] == 0 {
@@ -208,6 +244,11 @@ func (c *Choice) features(p *page, i int, below float64) []float64 {
 	v = append(v, probs...)
 	for _, q := range probs {
 		v = append(v, q*rule, q*ratio)
+	}
+	own := b2f(cand.node != nil)
+	v = append(v, own)
+	for _, q := range probs {
+		v = append(v, q*own)
 	}
 	return v
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/gleaner/gleaner/pagetype"
+	"github.com/gleaner/gleaner/selector"
 )
 
 // chooser weighs a candidate against the page's own body: a logistic
@@ -39,6 +40,9 @@ func (c *Choice) choose() int {
 func (c *Choice) chooseWith(m chooser) int {
 	best, bestP := -1, max(m.Above, 0.5)
 	for i, cand := range c.Candidates {
+		if cand.same {
+			continue
+		}
 		p := 0.0
 		switch {
 		case m.fitted(len(cand.Features)):
@@ -58,8 +62,14 @@ const ruleFeature = 0
 
 // take returns the base with candidate i's body.
 func (c *Choice) take(i int) Result {
-	r := c.Base
-	r.Body, r.Method, r.lineWords = c.Candidates[i].Body, MethodSecondOpinion, 0
+	r, cand := c.Base, c.Candidates[i]
+	r.Body, r.lineWords = cand.Body, 0
+	if cand.node != nil {
+		// The page's own body (CandidateUnits): its element holds it.
+		r.Node, r.Selector = cand.node, selector.Of(cand.node)
+		return r
+	}
+	r.Method = MethodSecondOpinion
 	// The body no longer comes from one element of the page.
 	r.Node, r.Selector = nil, ""
 	return r
