@@ -10,6 +10,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/gleaner/gleaner/pagetype"
+	"github.com/gleaner/gleaner/selector"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -36,9 +37,6 @@ type Candidate struct {
 	Body string
 	// Features are the evidence, in ChoiceFeatureNames order.
 	Features []float64
-	// node is the element holding the body when it is the page's own
-	// (CandidateUnits), nil for another extractor's.
-	node *treediff.Node
 	// same: the body holds the base's words and no other (a tie, which
 	// the chooser never learned from: taking it would only lose the
 	// base's element).
@@ -107,6 +105,9 @@ func gather(t *treediff.Tree, r Result, p *page) Choice {
 	}
 	c.reading = pagetype.Read(t, src)
 	c.Probs = c.reading.Probs
+	if hasUnits {
+		c.Base = c.withUnits(p, g)
+	}
 	doc, err := parseSource(src)
 	if err != nil {
 		return c
@@ -116,9 +117,6 @@ func gather(t *treediff.Tree, r Result, p *page) Choice {
 			return c
 		}
 		c.add(t, x.name, x.run, doc)
-	}
-	if hasUnits {
-		c.addUnits(p, g)
 	}
 	c.describe(p, p.opt.SecondOpinionBelow)
 	return c
@@ -150,24 +148,28 @@ func (c *Choice) add(t *treediff.Tree, name string, run func(*html.Node) (string
 }
 
 // maxUnitsArticle is the article probability of the page's type reading
-// from which the units candidate is not offered: on news articles the
-// page's other units are related stories and comments, and offering them
-// cost the chooser's held-out word F1 on wide-dev (fitconfidence
-// --chooser) more than it won on the articles of wcxb-dev.
+// from which the base is not joined with the page's units: on news
+// articles the page's other units are related stories and comments.
 const maxUnitsArticle = 0.5
 
-// addUnits adds to c's candidates the base's body joined with the text
-// of g, the page's largest group of units, when that adds to the base on
-// a page not read as an article.
-func (c *Choice) addUnits(p *page, g unitGroup) {
-	if len(c.Probs) == len(pagetype.Types) && c.Probs[slices.Index(pagetype.Types, pagetype.Article)] > maxUnitsArticle {
-		return
+// withUnits returns c's base with the text of g, the page's largest group
+// of units, joined to its body (see unitGroup.joined) when the page is not
+// read as an article: a listing's introduction and its items, a
+// collection's heading and its cards, a service page's section and its
+// sibling sections. The block model's element holds one of them, the
+// group the rest.
+func (c *Choice) withUnits(p *page, g unitGroup) Result {
+	r := c.Base
+	if len(c.Probs) != len(pagetype.Types) || c.Probs[slices.Index(pagetype.Types, pagetype.Article)] > maxUnitsArticle {
+		return r
 	}
-	body, node := g.joined(p, c.Base)
-	if body == "" || body == c.Base.Body {
-		return
+	body, node := g.joined(p, r)
+	if body == "" || body == r.Body {
+		return r
 	}
-	c.Candidates = append(c.Candidates, Candidate{Name: CandidateUnits, Body: body, node: node})
+	r.Body, r.lineWords = body, 0
+	r.Node, r.Selector = node, selector.Of(node)
+	return r
 }
 
 // parseSource decodes and parses src for the other extractors.
@@ -199,8 +201,7 @@ var ChoiceFeatureNames = append([]string{"rule takes it", "base empty", "units t
 	"log base words", "log candidate words", "log word ratio", "base held", "candidate held",
 	"added share", "added boilerplate share", "candidate link share", "base confidence",
 	"sure long base", "log page words", "page link share", "base page share", "candidate page share"},
-	append(prefixed("type ", pagetype.Types), append(typeInteractions("rule", "ratio"),
-		append([]string{"own body"}, prefixed("own body×", pagetype.Types)...)...)...)...)
+	append(prefixed("type ", pagetype.Types), typeInteractions("rule", "ratio")...)...)
 
 // describe sets each candidate's features (see ChoiceFeatureNames); below
 // is the confidence under which the fixed rule (fuse) takes a candidate
@@ -244,11 +245,6 @@ func (c *Choice) features(p *page, i int, below float64) []float64 {
 	v = append(v, probs...)
 	for _, q := range probs {
 		v = append(v, q*rule, q*ratio)
-	}
-	own := b2f(cand.node != nil)
-	v = append(v, own)
-	for _, q := range probs {
-		v = append(v, q*own)
 	}
 	return v
 }

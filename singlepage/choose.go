@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/gleaner/gleaner/pagetype"
-	"github.com/gleaner/gleaner/selector"
 )
 
 // chooser weighs a candidate against the page's own body: a logistic
@@ -62,14 +61,8 @@ const ruleFeature = 0
 
 // take returns the base with candidate i's body.
 func (c *Choice) take(i int) Result {
-	r, cand := c.Base, c.Candidates[i]
-	r.Body, r.lineWords = cand.Body, 0
-	if cand.node != nil {
-		// The page's own body (CandidateUnits): its element holds it.
-		r.Node, r.Selector = cand.node, selector.Of(cand.node)
-		return r
-	}
-	r.Method = MethodSecondOpinion
+	r := c.Base
+	r.Body, r.Method, r.lineWords = c.Candidates[i].Body, MethodSecondOpinion, 0
 	// The body no longer comes from one element of the page.
 	r.Node, r.Selector = nil, ""
 	return r

@@ -146,8 +146,8 @@ func WithCandidates(t *treediff.Tree, r Result, err error, opt Options) (Result,
 		}
 		s := withSecondOpinion(r, t, p, opt.Source, opt.SecondOpinionBelow)
 		if s.Method == MethodSecondOpinion || s.Body != r.Body {
-			// Another extractor's body, or the page's own units
-			// (CandidateUnits), chosen.
+			// Another extractor's body chosen, or the base joined
+			// with the page's units (Choice.withUnits).
 			return s, nil
 		}
 		// Kept: what the other extractors were asked is evidence the

@@ -244,15 +244,6 @@ func (g unitGroup) introducedBy(p *page, n *treediff.Node) bool {
 	return gap <= maxIntroGap
 }
 
-// CandidateUnits names the candidate of the page's own units: the base's
-// body joined with the text of the page's largest group of units, their
-// titles included (unitText). A
-// listing's introduction and its items, a collection's heading and its
-// cards: the block model's element holds one, the group the other, and
-// what withUnits decides by fixed bars the chooser weighs with the rest
-// of the evidence.
-const CandidateUnits = "units"
-
 // joined returns the text of the group's units joined with r's body, in
 // the page's order, each text once, and the element holding both.
 func (g unitGroup) joined(p *page, r Result) (string, *treediff.Node) {

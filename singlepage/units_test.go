@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
+	"github.com/gleaner/gleaner/selector"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -65,22 +65,21 @@ func TestUnits(t *testing.T) {
 	}
 }
 
-// TestUnitsCandidate: on a page whose introduction the block model takes
-// and whose cards hold as many words, the chooser is offered the
-// introduction and the cards together (their short linked titles too), in
-// the page's order, from the element holding both; taken, it stays the
-// page's own body (method single, its element known). The same page read
-// as an article (its JSON-LD and og:type say so) is not offered it.
-func TestUnitsCandidate(t *testing.T) {
+// TestUnitsJoined: on a page whose introduction the block model takes and
+// whose cards hold as many words, the base is the introduction and the
+// cards together (their short linked titles too), in the page's order,
+// from the element holding both. The same page read as an article (its
+// JSON-LD and og:type say so) keeps the introduction alone.
+func TestUnitsJoined(t *testing.T) {
 	tests := []struct {
 		file    string
-		want    []string // paragraphs the candidate holds, in order; nil: none offered
+		want    []string // paragraphs the base holds, in order
 		notWant []string
 	}{
 		{"intro-and-cards.html", []string{"Our money guides explain", "First homes",
 			"Guide 1: worked examples", "Holiday budgets", "Guide 6: worked examples", "Phone contracts"},
 			[]string{"Home", "Copyright"}},
-		{"article-and-cards.html", nil, nil},
+		{"article-and-cards.html", []string{"Our money guides explain"}, []string{"First homes", "Guide 1"}},
 	}
 	for _, tt := range tests {
 		src, err := os.ReadFile(filepath.Join("testdata", "units", tt.file))
@@ -95,33 +94,21 @@ func TestUnitsCandidate(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.file, err)
 		}
-		i := slices.IndexFunc(c.Candidates, func(c Candidate) bool { return c.Name == CandidateUnits })
-		if tt.want == nil {
-			if i >= 0 {
-				t.Errorf("%s: units candidate offered on an article: %q", tt.file, c.Candidates[i].Body)
-			}
-			continue
-		}
-		if i < 0 {
-			t.Fatalf("%s: no units candidate beside the base %q", tt.file, c.Base.Body)
-		}
-		body := c.Candidates[i].Body
-		at := 0
+		body, at := c.Base.Body, 0
 		for _, w := range tt.want {
 			j := strings.Index(body[at:], w)
 			if j < 0 {
-				t.Fatalf("%s: candidate lacks %q after byte %d:\n%s", tt.file, w, at, body)
+				t.Fatalf("%s: base lacks %q after byte %d:\n%s", tt.file, w, at, body)
 			}
 			at += j + len(w)
 		}
 		for _, w := range tt.notWant {
 			if strings.Contains(body, w) {
-				t.Errorf("%s: candidate holds %q", tt.file, w)
+				t.Errorf("%s: base holds %q", tt.file, w)
 			}
 		}
-		r := c.take(i)
-		if r.Method != MethodSingle || r.Node == nil || r.Selector == "" || r.Body != body {
-			t.Errorf("%s: taken, method %q node %v selector %q", tt.file, r.Method, r.Node != nil, r.Selector)
+		if c.Base.Node == nil || selector.Of(c.Base.Node) != c.Base.Selector || c.Base.Method != MethodSingle {
+			t.Errorf("%s: base method %q, node %v, selector %q", tt.file, c.Base.Method, c.Base.Node != nil, c.Base.Selector)
 		}
 	}
 }
