@@ -118,9 +118,10 @@ func (p *page) childGroups(c *treediff.Node, prefix []int) map[string]*unitTally
 	return groups
 }
 
-// unitText reports a block the units candidate keeps: a unit's content,
-// or its one short link, the item's title (a product's name, a post's
-// author), which in a menu of short links would be navigation.
+// unitText reports a block the units joined to a base keep (see joined):
+// a unit's content, or its one short link, the item's title (a product's
+// name, a post's author), which in a menu of short links would be
+// navigation.
 func unitText(b *block) bool {
 	return unitContent(b) || b.links == 1 && !b.code && !b.cue && !isBoilerLine(b) && !isLegal(b)
 }
@@ -255,15 +256,14 @@ func (g unitGroup) joined(p *page, r Result) (string, *treediff.Node) {
 	if r.Node != nil {
 		node = commonAncestor(r.Node, g.parent)
 	}
-	return p.joinBody(r.Body, node, func(_ int, b *block) bool { return want[b.text] }), node
+	return p.joinBody(r.Body, node, want), node
 }
 
 // joinBody returns body (a base's) joined with the texts of the blocks
-// of n that keep holds (given each block's index), in the page's order,
-// each text once. A text of body not found as one block of n (lines of a
+// of n that are among more, in the page's order, each text once. A text of body not found as one block of n (lines of a
 // block the base cut) is kept ahead, as the base has it. It is linear in
 // the blocks of n.
-func (p *page) joinBody(body string, n *treediff.Node, keep func(int, *block) bool) string {
+func (p *page) joinBody(body string, n *treediff.Node, more map[string]bool) string {
 	base := strings.Split(body, "\n\n")
 	want := map[string]bool{}
 	for _, t := range base {
@@ -271,9 +271,8 @@ func (p *page) joinBody(body string, n *treediff.Node, keep func(int, *block) bo
 	}
 	var out []string
 	seen := map[string]bool{}
-	for i := p.first[n.Index]; i < p.end[n.Index]; i++ {
-		b := p.blocks[i]
-		if !seen[b.text] && (want[b.text] || keep(i, b)) {
+	for _, b := range p.blocks[p.first[n.Index]:p.end[n.Index]] {
+		if !seen[b.text] && (want[b.text] || more[b.text]) {
 			seen[b.text] = true
 			out = append(out, b.text)
 		}

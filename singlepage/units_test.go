@@ -48,14 +48,8 @@ func TestUnits(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		at := 0
-		for _, w := range tt.want {
-			i := strings.Index(r.Body[at:], w)
-			if i < 0 {
-				t.Errorf("%s: body lacks %q after byte %d:\n%s", tt.name, w, at, r.Body)
-				break
-			}
-			at += i + len(w)
+		if w, at, ok := inOrder(r.Body, tt.want); !ok {
+			t.Errorf("%s: body lacks %q after byte %d:\n%s", tt.name, w, at, r.Body)
 		}
 		for _, w := range tt.notWant {
 			if strings.Contains(r.Body, w) {
@@ -94,13 +88,9 @@ func TestUnitsJoined(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.file, err)
 		}
-		body, at := c.Base.Body, 0
-		for _, w := range tt.want {
-			j := strings.Index(body[at:], w)
-			if j < 0 {
-				t.Fatalf("%s: base lacks %q after byte %d:\n%s", tt.file, w, at, body)
-			}
-			at += j + len(w)
+		body := c.Base.Body
+		if w, at, ok := inOrder(body, tt.want); !ok {
+			t.Errorf("%s: base lacks %q after byte %d:\n%s", tt.file, w, at, body)
 		}
 		for _, w := range tt.notWant {
 			if strings.Contains(body, w) {
@@ -111,4 +101,18 @@ func TestUnitsJoined(t *testing.T) {
 			t.Errorf("%s: base method %q, node %v, selector %q", tt.file, c.Base.Method, c.Base.Node != nil, c.Base.Selector)
 		}
 	}
+}
+
+// inOrder reports whether s holds the strings want in their order; when
+// not, the first one missing and the byte after which it was looked for.
+func inOrder(s string, want []string) (string, int, bool) {
+	at := 0
+	for _, w := range want {
+		i := strings.Index(s[at:], w)
+		if i < 0 {
+			return w, at, false
+		}
+		at += i + len(w)
+	}
+	return "", 0, true
 }
