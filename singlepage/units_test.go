@@ -67,22 +67,23 @@ func TestUnits(t *testing.T) {
 func TestUnitsJoined(t *testing.T) {
 	tests := []struct {
 		file    string
+		article bool     // the page says it is an article (JSON-LD, og:type)
 		want    []string // paragraphs the base holds, in order
 		notWant []string
 	}{
-		{"intro-and-cards.html", []string{"Our money guides explain", "First homes",
+		{"intro-and-cards.html", false, []string{"Our money guides explain", "First homes",
 			"Guide 1: worked examples", "Holiday budgets", "Guide 6: worked examples", "Phone contracts"},
 			[]string{"Home", "Copyright"}},
-		{"article-and-cards.html", []string{"Our money guides explain"}, []string{"First homes", "Guide 1"}},
+		{"intro-and-cards.html", true, []string{"Our money guides explain"}, []string{"First homes", "Guide 1"}},
 	}
 	for _, tt := range tests {
-		src, err := os.ReadFile(filepath.Join("testdata", "units", tt.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := treediff.Parse(tt.file, src, treediff.ParseOptions{})
-		if err != nil {
-			t.Fatal(err)
+		tr, src := parseIn(t, "units", tt.file)
+		if tt.article {
+			src = []byte(strings.NewReplacer(`"CollectionPage"`, `"NewsArticle"`, `content="website"`, `content="article"`).Replace(string(src)))
+			var err error
+			if tr, err = treediff.Parse(tt.file, src, treediff.ParseOptions{}); err != nil {
+				t.Fatal(err)
+			}
 		}
 		c, err := Choices(tr, Options{Source: src}.WithDefaults())
 		if err != nil {
@@ -115,4 +116,24 @@ func inOrder(s string, want []string) (string, int, bool) {
 		at += i + len(w)
 	}
 	return "", 0, true
+}
+
+// parseIn parses the page testdata/dir/name.
+func parseIn(t *testing.T, dir, name string) (*treediff.Tree, []byte) {
+	t.Helper()
+	return parsePath(t, filepath.Join("testdata", dir, name))
+}
+
+// parsePath reads and parses the page at path.
+func parsePath(t *testing.T, path string) (*treediff.Tree, []byte) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := treediff.Parse(filepath.Base(path), src, treediff.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr, src
 }
