@@ -2,7 +2,6 @@ package singlepage
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -226,13 +225,5 @@ func BenchmarkCalibrate(b *testing.B) {
 // readTypePage reads and parses one of package pagetype's test pages.
 func readTypePage(t *testing.T, name string) (*treediff.Tree, []byte) {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "pagetype", "testdata", "pagetype", name+".html"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := treediff.Parse(name, src, treediff.ParseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr, src
+	return parsePath(t, filepath.Join("..", "pagetype", "testdata", "pagetype", name+".html"))
 }

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
 
 	"github.com/gleaner/gleaner/pagetype"
+	"github.com/gleaner/gleaner/selector"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -35,6 +37,10 @@ type Candidate struct {
 	Body string
 	// Features are the evidence, in ChoiceFeatureNames order.
 	Features []float64
+	// same: the body holds the base's words and no other (a tie, which
+	// the chooser never learned from: taking it would only lose the
+	// base's element).
+	same bool
 }
 
 // Choice is what the single-page method chooses from on one page.
@@ -83,7 +89,8 @@ func Choices(t *treediff.Tree, opt Options) (Choice, error) {
 // (SecondOpinionBelow not negative).
 func gather(t *treediff.Tree, r Result, p *page) Choice {
 	c := Choice{Base: r, Block: r.Body}
-	if g, ok := p.units(); ok {
+	g, hasUnits := p.units()
+	if hasUnits {
 		c.Units = strings.Join(g.paras(p), "\n\n")
 	}
 	src := p.opt.Source
@@ -98,6 +105,9 @@ func gather(t *treediff.Tree, r Result, p *page) Choice {
 	}
 	c.reading = pagetype.Read(t, src)
 	c.Probs = c.reading.Probs
+	if hasUnits {
+		c.Base = c.withUnits(p, g)
+	}
 	doc, err := parseSource(src)
 	if err != nil {
 		return c
@@ -135,6 +145,31 @@ func (c *Choice) add(t *treediff.Tree, name string, run func(*html.Node) (string
 	if body = tidy(body, c.Base.Title); body != "" {
 		c.Candidates = append(c.Candidates, Candidate{Name: name, Body: body})
 	}
+}
+
+// maxUnitsArticle is the article probability of the page's type reading
+// from which the base is not joined with the page's units: on news
+// articles the page's other units are related stories and comments.
+const maxUnitsArticle = 0.5
+
+// withUnits returns c's base with the text of g, the page's largest group
+// of units, joined to its body (see unitGroup.joined) when the page is not
+// read as an article: a listing's introduction and its items, a
+// collection's heading and its cards, a service page's section and its
+// sibling sections. The block model's element holds one of them, the
+// group the rest.
+func (c *Choice) withUnits(p *page, g unitGroup) Result {
+	r := c.Base
+	if len(c.Probs) != len(pagetype.Types) || c.Probs[slices.Index(pagetype.Types, pagetype.Article)] > maxUnitsArticle {
+		return r
+	}
+	body, node := g.joined(p, r)
+	if body == "" || body == r.Body {
+		return r
+	}
+	r.Body, r.lineWords = body, 0
+	r.Node, r.Selector = node, selector.Of(node)
+	return r
 }
 
 // parseSource decodes and parses src for the other extractors.
@@ -177,12 +212,14 @@ func (c *Choice) describe(p *page, below float64) {
 	}
 }
 
-// features is the evidence for candidate i over the base on page p.
+// features is the evidence for candidate i over the base on page p; it
+// also marks the candidate when it holds the base's words exactly (same).
 func (c *Choice) features(p *page, i int, below float64) []float64 {
 	r, cand := c.Base, c.Candidates[i]
 	mine, theirs := wordBag(r.Body), wordBag(cand.Body)
 	nm, nt := bagSize(mine), bagSize(theirs)
 	common := bagOverlap(mine, theirs)
+	c.Candidates[i].same = common == nm && common == nt
 	addedBag := map[string]int{}
 	for w, n := range theirs {
 		if mine[w] == 0 {

@@ -39,6 +39,9 @@ func (c *Choice) choose() int {
 func (c *Choice) chooseWith(m chooser) int {
 	best, bestP := -1, max(m.Above, 0.5)
 	for i, cand := range c.Candidates {
+		if cand.same {
+			continue
+		}
 		p := 0.0
 		switch {
 		case m.fitted(len(cand.Features)):

@@ -145,7 +145,9 @@ func WithCandidates(t *treediff.Tree, r Result, err error, opt Options) (Result,
 			r, err = b, nil
 		}
 		s := withSecondOpinion(r, t, p, opt.Source, opt.SecondOpinionBelow)
-		if s.Method == MethodSecondOpinion {
+		if s.Method == MethodSecondOpinion || s.Body != r.Body {
+			// Another extractor's body chosen, or the base joined
+			// with the page's units (Choice.withUnits).
 			return s, nil
 		}
 		// Kept: what the other extractors were asked is evidence the

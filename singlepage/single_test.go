@@ -2,8 +2,6 @@ package singlepage
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,15 +11,7 @@ import (
 
 func parseFile(t *testing.T, name string) (*treediff.Tree, []byte) {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("testdata", "single", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := treediff.Parse(name, src, treediff.ParseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr, src
+	return parseIn(t, "single", name)
 }
 
 func TestExtractSingle(t *testing.T) {

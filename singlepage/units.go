@@ -118,9 +118,21 @@ func (p *page) childGroups(c *treediff.Node, prefix []int) map[string]*unitTally
 	return groups
 }
 
+// unitText reports a block the units joined to a base keep (see joined):
+// a unit's content, or its one short link, the item's title (a product's
+// name, a post's author), which in a menu of short links would be
+// navigation.
+func unitText(b *block) bool {
+	return unitContent(b) || b.links == 1 && !b.code && !b.cue && !isBoilerLine(b) && !isLegal(b)
+}
+
 // paras returns the text of the group's units, block by block in
 // document order, each text once.
-func (g unitGroup) paras(p *page) []string {
+func (g unitGroup) paras(p *page) []string { return g.parasBy(p, unitContent) }
+
+// parasBy returns the text of the group's units' blocks that keep holds,
+// in document order, each text once.
+func (g unitGroup) parasBy(p *page, keep func(*block) bool) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, u := range g.parent.Children {
@@ -128,7 +140,7 @@ func (g unitGroup) paras(p *page) []string {
 			continue
 		}
 		for _, b := range p.blocks[p.first[u.Index]:p.end[u.Index]] {
-			if !unitContent(b) || seen[b.text] {
+			if !keep(b) || seen[b.text] {
 				continue
 			}
 			seen[b.text] = true
@@ -231,4 +243,46 @@ func (g unitGroup) introducedBy(p *page, n *treediff.Node) bool {
 		}
 	}
 	return gap <= maxIntroGap
+}
+
+// joined returns the text of the group's units joined with r's body, in
+// the page's order, each text once, and the element holding both.
+func (g unitGroup) joined(p *page, r Result) (string, *treediff.Node) {
+	want := map[string]bool{}
+	for _, t := range g.parasBy(p, unitText) {
+		want[t] = true
+	}
+	node := g.parent
+	if r.Node != nil {
+		node = commonAncestor(r.Node, g.parent)
+	}
+	return p.joinBody(r.Body, node, want), node
+}
+
+// joinBody returns body (a base's) joined with the texts of the blocks
+// of n that are among more, in the page's order, each text once. A text of body not found as one block of n (lines of a
+// block the base cut) is kept ahead, as the base has it. It is linear in
+// the blocks of n.
+func (p *page) joinBody(body string, n *treediff.Node, more map[string]bool) string {
+	base := strings.Split(body, "\n\n")
+	want := map[string]bool{}
+	for _, t := range base {
+		want[t] = true
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, b := range p.blocks[p.first[n.Index]:p.end[n.Index]] {
+		if !seen[b.text] && (want[b.text] || more[b.text]) {
+			seen[b.text] = true
+			out = append(out, b.text)
+		}
+	}
+	var lost []string
+	for _, t := range base {
+		if t != "" && !seen[t] {
+			seen[t] = true
+			lost = append(lost, t)
+		}
+	}
+	return strings.Join(append(lost, out...), "\n\n")
 }

@@ -2,9 +2,12 @@ package singlepage
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/gleaner/gleaner/selector"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -45,14 +48,8 @@ func TestUnits(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		at := 0
-		for _, w := range tt.want {
-			i := strings.Index(r.Body[at:], w)
-			if i < 0 {
-				t.Errorf("%s: body lacks %q after byte %d:\n%s", tt.name, w, at, r.Body)
-				break
-			}
-			at += i + len(w)
+		if w, at, ok := inOrder(r.Body, tt.want); !ok {
+			t.Errorf("%s: body lacks %q after byte %d:\n%s", tt.name, w, at, r.Body)
 		}
 		for _, w := range tt.notWant {
 			if strings.Contains(r.Body, w) {
@@ -60,4 +57,83 @@ func TestUnits(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestUnitsJoined: on a page whose introduction the block model takes and
+// whose cards hold as many words, the base is the introduction and the
+// cards together (their short linked titles too), in the page's order,
+// from the element holding both. The same page read as an article (its
+// JSON-LD and og:type say so) keeps the introduction alone.
+func TestUnitsJoined(t *testing.T) {
+	tests := []struct {
+		file    string
+		article bool     // the page says it is an article (JSON-LD, og:type)
+		want    []string // paragraphs the base holds, in order
+		notWant []string
+	}{
+		{"intro-and-cards.html", false, []string{"Our money guides explain", "First homes",
+			"Guide 1: worked examples", "Holiday budgets", "Guide 6: worked examples", "Phone contracts"},
+			[]string{"Home", "Copyright"}},
+		{"intro-and-cards.html", true, []string{"Our money guides explain"}, []string{"First homes", "Guide 1"}},
+	}
+	for _, tt := range tests {
+		tr, src := parseIn(t, "units", tt.file)
+		if tt.article {
+			src = []byte(strings.NewReplacer(`"CollectionPage"`, `"NewsArticle"`, `content="website"`, `content="article"`).Replace(string(src)))
+			var err error
+			if tr, err = treediff.Parse(tt.file, src, treediff.ParseOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c, err := Choices(tr, Options{Source: src}.WithDefaults())
+		if err != nil {
+			t.Fatalf("%s: %v", tt.file, err)
+		}
+		body := c.Base.Body
+		if w, at, ok := inOrder(body, tt.want); !ok {
+			t.Errorf("%s: base lacks %q after byte %d:\n%s", tt.file, w, at, body)
+		}
+		for _, w := range tt.notWant {
+			if strings.Contains(body, w) {
+				t.Errorf("%s: base holds %q", tt.file, w)
+			}
+		}
+		if c.Base.Node == nil || selector.Of(c.Base.Node) != c.Base.Selector || c.Base.Method != MethodSingle {
+			t.Errorf("%s: base method %q, node %v, selector %q", tt.file, c.Base.Method, c.Base.Node != nil, c.Base.Selector)
+		}
+	}
+}
+
+// inOrder reports whether s holds the strings want in their order; when
+// not, the first one missing and the byte after which it was looked for.
+func inOrder(s string, want []string) (string, int, bool) {
+	at := 0
+	for _, w := range want {
+		i := strings.Index(s[at:], w)
+		if i < 0 {
+			return w, at, false
+		}
+		at += i + len(w)
+	}
+	return "", 0, true
+}
+
+// parseIn parses the page testdata/dir/name.
+func parseIn(t *testing.T, dir, name string) (*treediff.Tree, []byte) {
+	t.Helper()
+	return parsePath(t, filepath.Join("testdata", dir, name))
+}
+
+// parsePath reads and parses the page at path.
+func parsePath(t *testing.T, path string) (*treediff.Tree, []byte) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := treediff.Parse(filepath.Base(path), src, treediff.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr, src
 }
