@@ -458,3 +458,45 @@ func TestLanguageProse(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadlineClean: a headline is shown as its reader sees it, without
+// a documentation generator's permalink pilcrow and with UTF-8 read as
+// Latin-1 repaired, whether the page's h1 or the extracted title gives
+// it.
+func TestHeadlineClean(t *testing.T) {
+	cases := []struct{ file, extracted, want string }{
+		{"title-permalink.html", "", "Logging HOWTO"},
+		{"title-permalink.html", "Logging HOWTO¶", "Logging HOWTO"},
+		{"title-mojibake.html", "", "A DIY Investor\u2019s Guide to Retirement Calculators"},
+	}
+	for _, c := range cases {
+		if got := extractFile(t, c.file).Headline(c.extracted); got != c.want {
+			t.Errorf("%s (extracted %q): headline %q, want %q", c.file, c.extracted, got, c.want)
+		}
+	}
+	// Without an h1, the extracted title is cleaned the same way.
+	m := Meta{Title: "Example docs", Sources: Sources{Title: "title"}}
+	if got := m.Headline("Quickstart ¶"); got != "Quickstart" {
+		t.Errorf("extracted title: headline %q, want %q", got, "Quickstart")
+	}
+}
+
+// TestRepairMojibake: text encoded as UTF-8 twice is repaired; text
+// that is not (Latin-1 letters, other scripts, plain ASCII) stays.
+func TestRepairMojibake(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"Investor\u00e2\u0080\u0099s", "Investor\u2019s"}, // read as Latin-1
+		{"Investor\u00e2\u20ac\u2122s", "Investor\u2019s"}, // read as Windows-1252
+		{"\u00c3\u00a9t\u00c3\u00a9", "\u00e9t\u00e9"},
+		{"Café au lait", "Café au lait"},
+		{"naïve ‘quotes’", "naïve ‘quotes’"},
+		{"東京の天気", "東京の天気"},
+		{"C# in depth", "C# in depth"},
+		{"", ""},
+	}
+	for _, c := range cases {
+		if got := repairMojibake(c.in); got != c.want {
+			t.Errorf("repairMojibake(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -17,6 +17,7 @@ import (
 // title: a heading or caption inside the text ("Photo via Pexels") is no
 // headline (wcxb-dev articles: +6 titles, 86.4% -> 87.2%).
 func (m Meta) Headline(extracted string) string {
+	extracted = cleanHeadline(extracted)
 	switch {
 	case m.Sources.Title == "h1" || m.Sources.Title == "h2" || extracted == "":
 		return m.Title
@@ -50,7 +51,7 @@ func headline(s *scan, ld ldMeta, site, host string) (string, string) {
 	h, src := statedHeadline(s, ld, site, host)
 	// An h1 may end with the site's name as the <title> does
 	// ("Headline – Site").
-	h = cutPipe(cutSiteSuffix(invisible.Replace(h), site, host))
+	h = cutPipe(cutSiteSuffix(cleanHeadline(h), site, host))
 	if d := withoutDate(h); d != h && matching([]string{d}, statedTitles(s, ld)) != "" {
 		h = d // the stated title agrees: the date was the byline's
 	}
@@ -102,11 +103,7 @@ func cutPipe(t string) string {
 	return t
 }
 
-// invisible drops the characters that do not show in a headline: a byte
-// order mark, zero-width spaces and joiners, soft hyphens ("B\ufeffest").
-var invisible = strings.NewReplacer("\ufeff", "", "\u200b", "", "\u200c", "", "\u200d", "", "\u2060", "", "\u00ad", "")
-
-// statedHeadline is headline before the invisible characters go.
+// statedHeadline is headline before cleanHeadline.
 func statedHeadline(s *scan, ld ldMeta, site, host string) (string, string) {
 	stated := statedTitles(s, ld)
 	heads := texts(s.headings, site, host)
@@ -179,11 +176,12 @@ func soleHeadline(heads []string) string {
 // description or a teaser.
 const maxSoleWords = 25
 
-// texts are the texts of headings that do not name the site.
+// texts are the texts of headings that do not name the site, cleaned
+// (cleanHeadline).
 func texts(hs []*treediff.Node, site, host string) []string {
 	var out []string
 	for _, h := range hs {
-		if text := strings.Join(strings.Fields(h.Text()), " "); text != "" && !namesSite(text, site, host) {
+		if text := cleanHeadline(strings.Join(strings.Fields(h.Text()), " ")); text != "" && !namesSite(text, site, host) {
 			out = append(out, text)
 		}
 	}
