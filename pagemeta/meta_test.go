@@ -294,6 +294,11 @@ func TestDateRules(t *testing.T) {
 		// down, after an "Updated" line, may be a table's.
 		{"date-shown-earlier.html", "2022-10-08", "byline"},
 		{"date-shown-table.html", "2025-02-12T23:21:00Z", "json-ld"},
+		// When a member joined a forum is not the thread's date, even
+		// shown first under the headline; a WebPage's mainEntity states
+		// the thread's.
+		{"date-member-joined.html", "2025-12-18T23:25:38Z", "json-ld"},
+		{"title-forum-label.html", "2025-12-16T11:27:44Z", "json-ld"},
 	}
 	for _, c := range cases {
 		m := extractFile(t, c.file)
@@ -468,6 +473,11 @@ func TestHeadlineClean(t *testing.T) {
 		{"title-permalink.html", "", "Logging HOWTO"},
 		{"title-permalink.html", "Logging HOWTO¶", "Logging HOWTO"},
 		{"title-mojibake.html", "", "A DIY Investor\u2019s Guide to Retirement Calculators"},
+		// A forum's label before the thread's title, in an element of its
+		// own or as text before it, is not part of the title (the
+		// WebPage's mainEntity states the title without it).
+		{"title-forum-label.html", "", "Which lathe for a small shop?"},
+		{"title-thread-prefix.html", "", "What do you check before buying hosting?"},
 	}
 	for _, c := range cases {
 		if got := extractFile(t, c.file).Headline(c.extracted); got != c.want {

@@ -1,6 +1,7 @@
 package pagemeta
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -126,10 +127,29 @@ func (s *scan) enter(n *treediff.Node, r region) region {
 
 func (s *scan) addLine(text, cue string, index int) {
 	text = strings.Join(strings.Fields(text), " ")
-	if text == "" || len(treediff.Words(text)) > maxLineWords {
+	if text == "" || len(treediff.Words(text)) > maxLineWords || s.memberDate(text) {
 		return
 	}
 	s.lines = append(s.lines, line{text: text, cue: cue, index: index})
+}
+
+// reMember is the label of when a member joined a forum or a site, in
+// en, fr, de, es, it, pt, nl, pl: the date after it is the member's.
+var reMember = regexp.MustCompile(`(?i)^(?:joined|member since|registered|inscrit|inscription|mitglied seit|registriert|dabei seit|registrado|miembro desde|iscritto|membro desde|lid sinds|lid geworden|dołączył|dołączyła|zarejestrowany)\b`)
+
+// memberDate reports whether text states when a member joined ("Joined:
+// Nov 4, 2011"), or is the date after a line that labels one: a forum
+// shows it beside each post's author, under the headline, where a
+// byline's date is read.
+func (s *scan) memberDate(text string) bool {
+	if reMember.MatchString(text) {
+		return strings.ContainsAny(text, "0123456789")
+	}
+	if n := len(s.lines); n > 0 && strings.ContainsAny(text, "0123456789") {
+		prev := strings.TrimRight(s.lines[n-1].text, " :")
+		return reMember.MatchString(prev) && len(treediff.Words(prev)) <= 3
+	}
+	return false
 }
 
 // element reads what element n states: the head's statements wherever

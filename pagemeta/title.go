@@ -126,6 +126,9 @@ func statedHeadline(s *scan, ld ldMeta, site, host string) (string, string) {
 // without h1, as old pages have), else the h1 that shares most of its
 // words with one; "" when none.
 func headingOf(s *scan, heads []string, stated []sourced, site, host string) (string, string) {
+	if h := labelledTitle(s.headings, stated); h != "" {
+		return h, "h1"
+	}
 	if h := matching(heads, stated); h != "" {
 		return h, "h1"
 	}
@@ -170,6 +173,51 @@ func soleHeadline(heads []string) string {
 		return "" // too short, too long, or leading in to what follows
 	}
 	return heads[0]
+}
+
+// maxLabelWords bounds the label a heading may show before its title
+// ("News", "Thread:", "Tips/Techniques").
+const maxLabelWords = 3
+
+// labelledTitle is the title of the first h1 made of a label and a
+// stated title, the label text of its own ahead of the title's ("<span
+// class=label>News</span> Title", "Thread: <a>Title</a>"): a forum's
+// prefix or a section's tag, not part of what the page is called, even
+// when another stated title keeps it. "" when no h1 is.
+func labelledTitle(hs []*treediff.Node, stated []sourced) string {
+	for _, h := range hs {
+		texts := textsUnder(h)
+		for k := 1; k < len(texts); k++ {
+			label, rest := strings.Join(texts[:k], " "), strings.Join(texts[k:], " ")
+			if len(treediff.Words(label)) <= maxLabelWords && isStated(rest, stated) {
+				return cleanHeadline(strings.Join(strings.Fields(rest), " "))
+			}
+		}
+	}
+	return ""
+}
+
+// isStated reports whether t is one of the stated titles, letters and
+// digits aside.
+func isStated(t string, stated []sourced) bool {
+	for _, st := range stated {
+		if st.value != "" && squash(t) != "" && squash(t) == squash(st.value) {
+			return true
+		}
+	}
+	return false
+}
+
+// textsUnder are the non-blank texts of the text nodes under n, in order.
+func textsUnder(n *treediff.Node) []string {
+	var out []string
+	n.Walk(func(x *treediff.Node) bool {
+		if x.Kind == treediff.Text && strings.TrimSpace(x.Label) != "" {
+			out = append(out, x.Label)
+		}
+		return true
+	})
+	return out
 }
 
 // maxSoleWords bounds a sole h1 read as the headline: a longer one is a
