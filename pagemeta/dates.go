@@ -393,18 +393,27 @@ func anchor(s *scan) int {
 // reURLDate is a date in a URL's path: /2024/03/01/, /2024-03-01, /20240301/.
 var reURLDate = regexp.MustCompile(`/((?:19|20)\d{2})[/-]?(0[1-9]|1[0-2])[/-]?(0[1-9]|[12]\d|3[01])(?:[/_.-]|$)`)
 
+// reURLNamedDate is a date in a URL's path with the month's name:
+// /2023/october/03/, /2023/oct/3/.
+var reURLNamedDate = regexp.MustCompile(`/((?:19|20)\d{2})/(` + monthPattern + `)/(0?[1-9]|[12]\d|3[01])(?:[/_.-]|$)`)
+
 // urlDate is the day a page's URL path states, "" when none.
 func urlDate(u string) string {
 	p, err := url.Parse(u)
 	if err != nil {
 		return ""
 	}
-	m := reURLDate.FindStringSubmatch(p.Path)
-	if m == nil {
+	path := strings.ToLower(p.Path)
+	var mo int
+	m := reURLDate.FindStringSubmatch(path)
+	if m != nil {
+		mo, _ = strconv.Atoi(m[2])
+	} else if m = reURLNamedDate.FindStringSubmatch(path); m != nil {
+		mo = int(monthNames[m[2]])
+	} else {
 		return ""
 	}
 	y, _ := strconv.Atoi(m[1])
-	mo, _ := strconv.Atoi(m[2])
 	d, _ := strconv.Atoi(m[3])
 	t := time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC)
 	if t.Day() != d {

@@ -510,3 +510,35 @@ func TestRepairMojibake(t *testing.T) {
 		}
 	}
 }
+
+// TestDateOrderURL: a slashed date that can be read both ways is read as
+// the day the page's URL states, when one reading is that day; the URL
+// may name the month.
+func TestDateOrderURL(t *testing.T) {
+	cases := []struct{ url, published, source string }{
+		{"https://wine.example.org/blog/2023/october/03/wine-styles/", "2023-10-03", "byline"},
+		{"https://wine.example.org/blog/2023/10/03/wine-styles/", "2023-10-03", "byline"},
+		{"https://wine.example.org/blog/2023/03/10/wine-styles/", "2023-03-10", "byline"},
+		// No day in the URL: the locale's order ("en": month first).
+		{"https://wine.example.org/blog/wine-styles/", "2023-03-10", "byline"},
+	}
+	src, err := os.ReadFile(filepath.Join("testdata", "date-order-url.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		m := Extract(parse(t, c.url, src), src, Options{URL: c.url, NoLanguage: true})
+		if m.Published != c.published || m.Sources.Published != c.source {
+			t.Errorf("%s: published %q from %q, want %q from %q", c.url, m.Published, m.Sources.Published, c.published, c.source)
+		}
+	}
+	for u, want := range map[string]string{
+		"https://x.example/2023/oct/3/story":  "2023-10-03",
+		"https://x.example/2024/february/30/": "",
+		"https://x.example/news/may/2024/":    "",
+	} {
+		if got := urlDate(u); got != want {
+			t.Errorf("urlDate(%q) = %q, want %q", u, got, want)
+		}
+	}
+}

@@ -64,11 +64,11 @@ func (s *scan) meta(names ...string) string {
 // maxLineWords bounds the texts read as bylines.
 const maxLineWords = 30
 
-// scanTree walks t once.
-func scanTree(t *treediff.Tree) *scan {
+// scanTree walks t once, the page at pageURL ("" when unknown).
+func scanTree(t *treediff.Tree, pageURL string) *scan {
 	s := &scan{metas: map[string][]string{}, keep: headlineHolders(t)}
 	s.walk(t.Root, region{})
-	s.order = pageOrder(s)
+	s.order = pageOrder(s, pageURL)
 	return s
 }
 
