@@ -131,6 +131,9 @@ func (b *bylines) load() {
 	}
 	lines := orderedLines(b.s)
 	b.pub, b.mod = bylineDates(lines, b.s.order, b.now)
+	if b.mod == "" {
+		b.mod = updatedLine(b.s)
+	}
 	if d := originalDate(lines, b.s.order); d != "" {
 		b.pub = d
 	}
@@ -283,6 +286,23 @@ func bylineDates(lines []line, o dateOrder, now time.Time) (pub, mod string) {
 		}
 	}
 	return pub, mod
+}
+
+// updatedLine is the date of the first short line of the page, wherever
+// it is, that states when the page was last updated ("Last updated:
+// November 13, 2025", "Page modified 3 May 2024"): a page may state it
+// at its foot only. "" when no line does.
+func updatedLine(s *scan) string {
+	for _, l := range s.lines {
+		loc := reUpdated.FindStringIndex(l.text)
+		if loc == nil || len(strings.Fields(l.text)) > maxDateLineWords || len(strings.Fields(l.text[:loc[0]])) > 2 {
+			continue
+		}
+		if d := lineDate(l.text[loc[1]:], l.cue, time.Time{}, s.order); d != "" {
+			return d
+		}
+	}
+	return ""
 }
 
 // reOriginally states when a page that has been updated since was first

@@ -278,6 +278,8 @@ func TestDateRules(t *testing.T) {
 		// date; one the page shows stands in for it.
 		{"date-head-modified.html", "", ""},
 		{"date-shown-modified.html", "2025-09-11T08:00:00Z", "meta"},
+		// Wherever the page shows its last update, at its foot too.
+		{"date-updated-foot.html", "2025-11-13", "byline"},
 		// An event's span of days is not the page's date.
 		{"date-event-range.html", "2025-10-13", "byline"},
 		// "Originally published on" states the publication date.
