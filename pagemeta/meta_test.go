@@ -280,6 +280,9 @@ func TestDateRules(t *testing.T) {
 		{"date-shown-modified.html", "2025-09-11T08:00:00Z", "meta"},
 		// Wherever the page shows its last update, at its foot too.
 		{"date-updated-foot.html", "2025-11-13", "byline"},
+		// A newsletter's own page: the details under its headline are
+		// its own, whatever their class says.
+		{"date-newsletter-issue.html", "2022-11-02", "byline"},
 		// An event's span of days is not the page's date.
 		{"date-event-range.html", "2025-10-13", "byline"},
 		// "Originally published on" states the publication date.

@@ -286,10 +286,12 @@ func containsAny(s string, words ...string) bool {
 }
 
 // Words of a class or id that mark a region whose dates and names belong
-// to other texts than the page's own.
+// to other texts than the page's own. Not "newsletter": it names a
+// newsletter's own issue as often as a sign-up box, which holds neither
+// dates nor names.
 var excludedWords = map[string]bool{"comment": true, "comments": true, "related": true, "recommended": true,
 	"recommendations": true, "footer": true, "sidebar": true, "teaser": true, "teasers": true, "promo": true,
-	"newsletter": true, "trending": true, "popular": true, "reply": true, "replies": true, "discussion": true,
+	"trending": true, "popular": true, "reply": true, "replies": true, "discussion": true,
 	"disqus": true, "outbrain": true, "taboola": true, "more": true}
 
 // excludedRegion reports whether n holds other texts than the page's own:
