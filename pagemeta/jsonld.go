@@ -100,7 +100,8 @@ func walkLD(v any, out *ldMeta, depth int) {
 			walkLD(g, out, depth+1)
 		}
 		// A WebPage's mainEntity is the text it holds (a forum thread, an
-		// article): its values fill what the page's own leave empty.
+		// article): its values fill what the page's own leave empty
+		// (wcxb-dev: 9 forum threads' authors, 2 titles, 1 date).
 		if me, ok := x["mainEntity"]; ok {
 			walkLD(me, out, depth+1)
 		}
