@@ -337,17 +337,42 @@ func fullYear(y int) int {
 	return 2000 + y
 }
 
-// pageOrder is how page s orders slashed dates: as its own dates show
-// when one cannot be read the other way ("28/12/2005"), else as its
+// pageOrder is how page s, at pageURL, orders slashed dates: as its own
+// dates show when one cannot be read the other way ("28/12/2005"), else
+// as the day its URL states shows when a slashed date of the page is that
+// day read one way only ("/2023/10/03/" and "03/10/2023"), else as its
 // declared locale does: month first in American English and where
 // nothing is declared, day first elsewhere.
-func pageOrder(s *scan) dateOrder {
+func pageOrder(s *scan, pageURL string) dateOrder {
 	for _, l := range s.lines {
 		if o, ok := slashedEvidence(l.text); ok {
 			return o
 		}
 	}
+	if o, ok := urlEvidence(s, urlDate(pageURL)); ok {
+		return o
+	}
 	return localeOrder(s.htmlLang)
+}
+
+// urlEvidence is the order in which the first of the page's slashed
+// dates that is day (as urlDate writes it) read one way is that day.
+func urlEvidence(s *scan, day string) (dateOrder, bool) {
+	if day == "" {
+		return 0, false
+	}
+	for _, l := range s.lines {
+		dayFirst := normalizeDate(l.text, slashDayFirst)
+		monthFirst := normalizeDate(l.text, slashMonthFirst)
+		switch {
+		case dayFirst == monthFirst || !strings.Contains(l.text, "/"):
+		case sameDayOf(dayFirst, day):
+			return slashDayFirst, true
+		case sameDayOf(monthFirst, day):
+			return slashMonthFirst, true
+		}
+	}
+	return 0, false
 }
 
 // localeOrder is the order of slashed dates of a language tag: month

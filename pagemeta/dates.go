@@ -131,6 +131,9 @@ func (b *bylines) load() {
 	}
 	lines := orderedLines(b.s)
 	b.pub, b.mod = bylineDates(lines, b.s.order, b.now)
+	if b.mod == "" {
+		b.mod = updatedLine(b.s)
+	}
 	if d := originalDate(lines, b.s.order); d != "" {
 		b.pub = d
 	}
@@ -285,6 +288,23 @@ func bylineDates(lines []line, o dateOrder, now time.Time) (pub, mod string) {
 	return pub, mod
 }
 
+// updatedLine is the date of the first short line of the page, wherever
+// it is, that states when the page was last updated ("Last updated:
+// November 13, 2025", "Page modified 3 May 2024"): a page may state it
+// at its foot only. "" when no line does.
+func updatedLine(s *scan) string {
+	for _, l := range s.lines {
+		loc := reUpdated.FindStringIndex(l.text)
+		if loc == nil || len(strings.Fields(l.text)) > maxDateLineWords || len(strings.Fields(l.text[:loc[0]])) > 2 {
+			continue
+		}
+		if d := lineDate(l.text[loc[1]:], l.cue, time.Time{}, s.order); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
 // reOriginally states when a page that has been updated since was first
 // published ("This article was originally published on …"), in en, fr,
 // de, es, it, pt, nl, pl.
@@ -393,18 +413,27 @@ func anchor(s *scan) int {
 // reURLDate is a date in a URL's path: /2024/03/01/, /2024-03-01, /20240301/.
 var reURLDate = regexp.MustCompile(`/((?:19|20)\d{2})[/-]?(0[1-9]|1[0-2])[/-]?(0[1-9]|[12]\d|3[01])(?:[/_.-]|$)`)
 
+// reURLNamedDate is a date in a URL's path with the month's name:
+// /2023/october/03/, /2023/oct/3/.
+var reURLNamedDate = regexp.MustCompile(`/((?:19|20)\d{2})/(` + monthPattern + `)/(0?[1-9]|[12]\d|3[01])(?:[/_.-]|$)`)
+
 // urlDate is the day a page's URL path states, "" when none.
 func urlDate(u string) string {
 	p, err := url.Parse(u)
 	if err != nil {
 		return ""
 	}
-	m := reURLDate.FindStringSubmatch(p.Path)
-	if m == nil {
+	path := strings.ToLower(p.Path)
+	var mo int
+	m := reURLDate.FindStringSubmatch(path)
+	if m != nil {
+		mo, _ = strconv.Atoi(m[2])
+	} else if m = reURLNamedDate.FindStringSubmatch(path); m != nil {
+		mo = int(monthNames[m[2]])
+	} else {
 		return ""
 	}
 	y, _ := strconv.Atoi(m[1])
-	mo, _ := strconv.Atoi(m[2])
 	d, _ := strconv.Atoi(m[3])
 	t := time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC)
 	if t.Day() != d {

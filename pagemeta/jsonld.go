@@ -29,8 +29,8 @@ var articleTypes = []string{"article", "newsarticle", "blogposting", "reportagen
 	"opinionnewsarticle", "reviewnewsarticle", "liveblogposting", "techarticle", "scholarlyarticle", "report",
 	"webpage", "itempage", "posting", "socialmediaposting", "review", "recipe", "howto", "qapage", "discussionforumposting"}
 
-// readJSONLD reads the page's JSON-LD scripts, looking into @graph arrays
-// and lists of objects. Malformed scripts are skipped.
+// readJSONLD reads the page's JSON-LD scripts, looking into @graph arrays,
+// lists of objects and a page's mainEntity. Malformed scripts are skipped.
 func readJSONLD(src []byte) ldMeta {
 	var out ldMeta
 	// Most pages have none: skip tokenizing the whole source again (the
@@ -98,6 +98,12 @@ func walkLD(v any, out *ldMeta, depth int) {
 		readLDObject(x, out)
 		if g, ok := x["@graph"]; ok {
 			walkLD(g, out, depth+1)
+		}
+		// A WebPage's mainEntity is the text it holds (a forum thread, an
+		// article): its values fill what the page's own leave empty
+		// (wcxb-dev: 9 forum threads' authors, 2 titles, 1 date).
+		if me, ok := x["mainEntity"]; ok {
+			walkLD(me, out, depth+1)
 		}
 	}
 }

@@ -88,7 +88,7 @@ func Extract(t *treediff.Tree, src []byte, opt Options) Meta {
 	if t == nil || t.Root == nil {
 		return m
 	}
-	s := scanTree(t)
+	s := scanTree(t, opt.URL)
 	ld := readJSONLD(src)
 	m.SiteName, m.Sources.SiteName = firstSource(
 		sourced{ld.publisher, "json-ld"}, sourced{s.meta("og:site_name", "application-name", "al:android:app_name"), "meta"})

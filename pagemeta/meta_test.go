@@ -278,6 +278,11 @@ func TestDateRules(t *testing.T) {
 		// date; one the page shows stands in for it.
 		{"date-head-modified.html", "", ""},
 		{"date-shown-modified.html", "2025-09-11T08:00:00Z", "meta"},
+		// Wherever the page shows its last update, at its foot too.
+		{"date-updated-foot.html", "2025-11-13", "byline"},
+		// A newsletter's own page: the details under its headline are
+		// its own, whatever their class says.
+		{"date-newsletter-issue.html", "2022-11-02", "byline"},
 		// An event's span of days is not the page's date.
 		{"date-event-range.html", "2025-10-13", "byline"},
 		// "Originally published on" states the publication date.
@@ -294,6 +299,11 @@ func TestDateRules(t *testing.T) {
 		// down, after an "Updated" line, may be a table's.
 		{"date-shown-earlier.html", "2022-10-08", "byline"},
 		{"date-shown-table.html", "2025-02-12T23:21:00Z", "json-ld"},
+		// When a member joined a forum is not the thread's date, even
+		// shown first under the headline; a WebPage's mainEntity states
+		// the thread's.
+		{"date-member-joined.html", "2025-12-18T23:25:38Z", "json-ld"},
+		{"title-forum-label.html", "2025-12-16T11:27:44Z", "json-ld"},
 	}
 	for _, c := range cases {
 		m := extractFile(t, c.file)
@@ -455,6 +465,85 @@ func TestLanguageProse(t *testing.T) {
 		m := Extract(parse(t, c.file, src), src, Options{})
 		if m.Lang != c.lang || m.Sources.Lang != c.source {
 			t.Errorf("%s: language %q from %q, want %q from %q", c.file, m.Lang, m.Sources.Lang, c.lang, c.source)
+		}
+	}
+}
+
+// TestHeadlineClean: a headline is shown as its reader sees it, without
+// a documentation generator's permalink pilcrow and with UTF-8 read as
+// Latin-1 repaired, whether the page's h1 or the extracted title gives
+// it.
+func TestHeadlineClean(t *testing.T) {
+	cases := []struct{ file, extracted, want string }{
+		{"title-permalink.html", "", "Logging HOWTO"},
+		{"title-permalink.html", "Logging HOWTO¶", "Logging HOWTO"},
+		{"title-mojibake.html", "", "A DIY Investor\u2019s Guide to Retirement Calculators"},
+		// A forum's label before the thread's title, in an element of its
+		// own or as text before it, is not part of the title (the
+		// WebPage's mainEntity states the title without it).
+		{"title-forum-label.html", "", "Which lathe for a small shop?"},
+		{"title-thread-prefix.html", "", "What do you check before buying hosting?"},
+	}
+	for _, c := range cases {
+		if got := extractFile(t, c.file).Headline(c.extracted); got != c.want {
+			t.Errorf("%s (extracted %q): headline %q, want %q", c.file, c.extracted, got, c.want)
+		}
+	}
+	// Without an h1, the extracted title is cleaned the same way.
+	m := Meta{Title: "Example docs", Sources: Sources{Title: "title"}}
+	if got := m.Headline("Quickstart ¶"); got != "Quickstart" {
+		t.Errorf("extracted title: headline %q, want %q", got, "Quickstart")
+	}
+}
+
+// TestRepairMojibake: text encoded as UTF-8 twice is repaired; text
+// that is not (Latin-1 letters, other scripts, plain ASCII) stays.
+func TestRepairMojibake(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"Investor\u00e2\u0080\u0099s", "Investor\u2019s"}, // read as Latin-1
+		{"Investor\u00e2\u20ac\u2122s", "Investor\u2019s"}, // read as Windows-1252
+		{"\u00c3\u00a9t\u00c3\u00a9", "\u00e9t\u00e9"},
+		{"Café au lait", "Café au lait"},
+		{"naïve ‘quotes’", "naïve ‘quotes’"},
+		{"東京の天気", "東京の天気"},
+		{"C# in depth", "C# in depth"},
+		{"", ""},
+	}
+	for _, c := range cases {
+		if got := repairMojibake(c.in); got != c.want {
+			t.Errorf("repairMojibake(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestDateOrderURL: a slashed date that can be read both ways is read as
+// the day the page's URL states, when one reading is that day; the URL
+// may name the month.
+func TestDateOrderURL(t *testing.T) {
+	cases := []struct{ url, published, source string }{
+		{"https://wine.example.org/blog/2023/october/03/wine-styles/", "2023-10-03", "byline"},
+		{"https://wine.example.org/blog/2023/10/03/wine-styles/", "2023-10-03", "byline"},
+		{"https://wine.example.org/blog/2023/03/10/wine-styles/", "2023-03-10", "byline"},
+		// No day in the URL: the locale's order ("en": month first).
+		{"https://wine.example.org/blog/wine-styles/", "2023-03-10", "byline"},
+	}
+	src, err := os.ReadFile(filepath.Join("testdata", "date-order-url.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		m := Extract(parse(t, c.url, src), src, Options{URL: c.url, NoLanguage: true})
+		if m.Published != c.published || m.Sources.Published != c.source {
+			t.Errorf("%s: published %q from %q, want %q from %q", c.url, m.Published, m.Sources.Published, c.published, c.source)
+		}
+	}
+	for u, want := range map[string]string{
+		"https://x.example/2023/oct/3/story":  "2023-10-03",
+		"https://x.example/2024/february/30/": "",
+		"https://x.example/news/may/2024/":    "",
+	} {
+		if got := urlDate(u); got != want {
+			t.Errorf("urlDate(%q) = %q, want %q", u, got, want)
 		}
 	}
 }

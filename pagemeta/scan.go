@@ -1,6 +1,7 @@
 package pagemeta
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -63,11 +64,11 @@ func (s *scan) meta(names ...string) string {
 // maxLineWords bounds the texts read as bylines.
 const maxLineWords = 30
 
-// scanTree walks t once.
-func scanTree(t *treediff.Tree) *scan {
+// scanTree walks t once, the page at pageURL ("" when unknown).
+func scanTree(t *treediff.Tree, pageURL string) *scan {
 	s := &scan{metas: map[string][]string{}, keep: headlineHolders(t)}
 	s.walk(t.Root, region{})
-	s.order = pageOrder(s)
+	s.order = pageOrder(s, pageURL)
 	return s
 }
 
@@ -126,10 +127,29 @@ func (s *scan) enter(n *treediff.Node, r region) region {
 
 func (s *scan) addLine(text, cue string, index int) {
 	text = strings.Join(strings.Fields(text), " ")
-	if text == "" || len(treediff.Words(text)) > maxLineWords {
+	if text == "" || len(treediff.Words(text)) > maxLineWords || s.memberDate(text) {
 		return
 	}
 	s.lines = append(s.lines, line{text: text, cue: cue, index: index})
+}
+
+// reMember is the label of when a member joined a forum or a site, in
+// en, fr, de, es, it, pt, nl, pl: the date after it is the member's.
+var reMember = regexp.MustCompile(`(?i)^(?:joined|member since|registered|inscrit|inscription|mitglied seit|registriert|dabei seit|registrado|miembro desde|iscritto|membro desde|lid sinds|lid geworden|dołączył|dołączyła|zarejestrowany)\b`)
+
+// memberDate reports whether text states when a member joined ("Joined:
+// Nov 4, 2011"), or is the date after a line that labels one: a forum
+// shows it beside each post's author, under the headline, where a
+// byline's date is read.
+func (s *scan) memberDate(text string) bool {
+	if reMember.MatchString(text) {
+		return strings.ContainsAny(text, "0123456789")
+	}
+	if n := len(s.lines); n > 0 && strings.ContainsAny(text, "0123456789") {
+		prev := strings.TrimRight(s.lines[n-1].text, " :")
+		return reMember.MatchString(prev) && len(treediff.Words(prev)) <= 3
+	}
+	return false
 }
 
 // element reads what element n states: the head's statements wherever
@@ -266,10 +286,12 @@ func containsAny(s string, words ...string) bool {
 }
 
 // Words of a class or id that mark a region whose dates and names belong
-// to other texts than the page's own.
+// to other texts than the page's own. Not "newsletter": it names a
+// newsletter's own issue as often as a sign-up box, which holds neither
+// dates nor names.
 var excludedWords = map[string]bool{"comment": true, "comments": true, "related": true, "recommended": true,
 	"recommendations": true, "footer": true, "sidebar": true, "teaser": true, "teasers": true, "promo": true,
-	"newsletter": true, "trending": true, "popular": true, "reply": true, "replies": true, "discussion": true,
+	"trending": true, "popular": true, "reply": true, "replies": true, "discussion": true,
 	"disqus": true, "outbrain": true, "taboola": true, "more": true}
 
 // excludedRegion reports whether n holds other texts than the page's own:

@@ -17,6 +17,7 @@ import (
 // title: a heading or caption inside the text ("Photo via Pexels") is no
 // headline (wcxb-dev articles: +6 titles, 86.4% -> 87.2%).
 func (m Meta) Headline(extracted string) string {
+	extracted = cleanHeadline(extracted)
 	switch {
 	case m.Sources.Title == "h1" || m.Sources.Title == "h2" || extracted == "":
 		return m.Title
@@ -50,7 +51,7 @@ func headline(s *scan, ld ldMeta, site, host string) (string, string) {
 	h, src := statedHeadline(s, ld, site, host)
 	// An h1 may end with the site's name as the <title> does
 	// ("Headline – Site").
-	h = cutPipe(cutSiteSuffix(invisible.Replace(h), site, host))
+	h = cutPipe(cutSiteSuffix(cleanHeadline(h), site, host))
 	if d := withoutDate(h); d != h && matching([]string{d}, statedTitles(s, ld)) != "" {
 		h = d // the stated title agrees: the date was the byline's
 	}
@@ -102,11 +103,7 @@ func cutPipe(t string) string {
 	return t
 }
 
-// invisible drops the characters that do not show in a headline: a byte
-// order mark, zero-width spaces and joiners, soft hyphens ("B\ufeffest").
-var invisible = strings.NewReplacer("\ufeff", "", "\u200b", "", "\u200c", "", "\u200d", "", "\u2060", "", "\u00ad", "")
-
-// statedHeadline is headline before the invisible characters go.
+// statedHeadline is headline before cleanHeadline.
 func statedHeadline(s *scan, ld ldMeta, site, host string) (string, string) {
 	stated := statedTitles(s, ld)
 	heads := texts(s.headings, site, host)
@@ -129,6 +126,9 @@ func statedHeadline(s *scan, ld ldMeta, site, host string) (string, string) {
 // without h1, as old pages have), else the h1 that shares most of its
 // words with one; "" when none.
 func headingOf(s *scan, heads []string, stated []sourced, site, host string) (string, string) {
+	if h := labelledTitle(s.headings, stated); h != "" {
+		return h, "h1"
+	}
 	if h := matching(heads, stated); h != "" {
 		return h, "h1"
 	}
@@ -175,15 +175,61 @@ func soleHeadline(heads []string) string {
 	return heads[0]
 }
 
+// maxLabelWords bounds the label a heading may show before its title
+// ("News", "Thread:", "Tips/Techniques").
+const maxLabelWords = 3
+
+// labelledTitle is the title of the first h1 made of a label and a
+// stated title, the label text of its own ahead of the title's ("<span
+// class=label>News</span> Title", "Thread: <a>Title</a>"): a forum's
+// prefix or a section's tag, not part of what the page is called, even
+// when another stated title keeps it. "" when no h1 is.
+func labelledTitle(hs []*treediff.Node, stated []sourced) string {
+	for _, h := range hs {
+		texts := textsUnder(h)
+		for k := 1; k < len(texts); k++ {
+			label, rest := strings.Join(texts[:k], " "), strings.Join(texts[k:], " ")
+			if len(treediff.Words(label)) <= maxLabelWords && isStated(rest, stated) {
+				return cleanHeadline(strings.Join(strings.Fields(rest), " "))
+			}
+		}
+	}
+	return ""
+}
+
+// isStated reports whether t is one of the stated titles, letters and
+// digits aside.
+func isStated(t string, stated []sourced) bool {
+	for _, st := range stated {
+		if st.value != "" && squash(t) != "" && squash(t) == squash(st.value) {
+			return true
+		}
+	}
+	return false
+}
+
+// textsUnder are the non-blank texts of the text nodes under n, in order.
+func textsUnder(n *treediff.Node) []string {
+	var out []string
+	n.Walk(func(x *treediff.Node) bool {
+		if x.Kind == treediff.Text && strings.TrimSpace(x.Label) != "" {
+			out = append(out, x.Label)
+		}
+		return true
+	})
+	return out
+}
+
 // maxSoleWords bounds a sole h1 read as the headline: a longer one is a
 // description or a teaser.
 const maxSoleWords = 25
 
-// texts are the texts of headings that do not name the site.
+// texts are the texts of headings that do not name the site, cleaned
+// (cleanHeadline).
 func texts(hs []*treediff.Node, site, host string) []string {
 	var out []string
 	for _, h := range hs {
-		if text := strings.Join(strings.Fields(h.Text()), " "); text != "" && !namesSite(text, site, host) {
+		if text := cleanHeadline(strings.Join(strings.Fields(h.Text()), " ")); text != "" && !namesSite(text, site, host) {
 			out = append(out, text)
 		}
 	}

@@ -1,0 +1,58 @@
+package pagemeta
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
+)
+
+// cleanHeadline is a headline as a reader sees it: UTF-8 that was read
+// as Latin-1 or Windows-1252 repaired ("Investorâ\u0080\u0099s" ->
+// "Investor’s"), the characters that do not show dropped, and without a
+// trailing pilcrow, the permalink documentation generators put at the
+// end of each heading ("Quickstart¶"): on the wcxb-dev documentation
+// pages, 13 headlines ended with one, no gold title does.
+func cleanHeadline(h string) string {
+	h = invisible.Replace(repairMojibake(h))
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(h), "¶"))
+}
+
+// invisible drops the characters that do not show in a headline: a byte
+// order mark, zero-width spaces and joiners, soft hyphens ("B\ufeffest").
+var invisible = strings.NewReplacer("\ufeff", "", "\u200b", "", "\u200c", "", "\u200d", "", "\u2060", "", "\u00ad", "")
+
+// repairMojibake undoes text encoded as UTF-8 twice (its bytes read as
+// Latin-1 or Windows-1252, then written as UTF-8): s unchanged unless
+// every character of it is one such byte and the bytes they stand for
+// are valid UTF-8 holding a character beyond ASCII. A text really
+// written in Latin-1 ("Café") is no valid UTF-8 once its bytes are read
+// back, and stays.
+func repairMojibake(s string) string {
+	b := make([]byte, 0, len(s))
+	wide := false
+	for _, r := range s {
+		c, ok := latinByte(r)
+		if !ok {
+			return s
+		}
+		wide = wide || c >= 0x80
+		b = append(b, c)
+	}
+	if !wide || !utf8.Valid(b) {
+		return s
+	}
+	return string(b)
+}
+
+// latinByte is the byte that rune r stands for in Latin-1 (C1 controls
+// included) or Windows-1252.
+func latinByte(r rune) (byte, bool) {
+	if r < 0x100 {
+		return byte(r), true
+	}
+	if c, ok := charmap.Windows1252.EncodeRune(r); ok {
+		return c, true
+	}
+	return 0, false
+}
