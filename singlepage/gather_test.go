@@ -39,6 +39,11 @@ func TestGather(t *testing.T) {
 			"Keep the first aid kit", "1. Alpine Lodge", "Official website: Alpine Lodge", "Best for: long weekends",
 			"Compact Stove Model Two from Example Outdoor Gear – we cooked", "Finally, leave a copy"},
 			[]string{"Read more trail guides", "Ten lakes", "All rights reserved", "Trips"}},
+		// A strong cue on each paragraph itself ("nocontextmenu": copying
+		// blocked) is no region of furniture: long paragraphs are text; a
+		// short credit line and a comment region still are not.
+		{"classed-paragraphs.html", []string{"The shortest day of the year", "Evergreen shrubs", "Plant them before the ground freezes"},
+			[]string{"Photo: Garden Weekly", "Great article", "All rights reserved", "Recipes"}},
 	}
 	for _, tt := range tests {
 		src, err := os.ReadFile(filepath.Join("testdata", "gather", tt.file))
