@@ -44,6 +44,11 @@ func TestGather(t *testing.T) {
 		// short credit line and a comment region still are not.
 		{"classed-paragraphs.html", []string{"The shortest day of the year", "Evergreen shrubs", "Plant them before the ground freezes"},
 			[]string{"Photo: Garden Weekly", "Great article", "All rights reserved", "Recipes"}},
+		// A table's cells repeat ("Optional", its header on each table):
+		// each is kept where it stands.
+		{"repeated-cells.html", []string{"Field", "item_id", "Required", "material", "String", "Optional", "Media",
+			"Field", "Type", "Requirement", "video_url", "URL", "Optional", "Fields the feed gives"},
+			[]string{"All rights reserved", "Guides"}},
 	}
 	for _, tt := range tests {
 		src, err := os.ReadFile(filepath.Join("testdata", "gather", tt.file))

@@ -938,7 +938,14 @@ func ledByLink(b *block) bool {
 // block shown twice is a caption or a pull quote; a long paragraph said
 // twice is the article's own.
 func echo(b *block, i int, seen map[string]bool, title string) bool {
-	return b.words <= maxEchoWords && seen[b.text] || i < 5 && isTitleEcho(b, title)
+	return b.words <= maxEchoWords && seen[b.text] && !inCell(b) || i < 5 && isTitleEcho(b, title)
+}
+
+// inCell reports a block in a table's cell: a table says "Optional",
+// "Yes" or a column's heading again on every row or table, and each is
+// its own (a caption or a pull quote is never a cell).
+func inCell(b *block) bool {
+	return b.container != nil && (b.container.Label == "td" || b.container.Label == "th")
 }
 
 // title returns the page's headline: the element (a heading first) whose
