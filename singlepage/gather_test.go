@@ -1,12 +1,8 @@
 package singlepage
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/gleaner/gleaner/treediff"
 )
 
 // TestGather reads pages whose body is several blocks (sibling sections, a
@@ -51,20 +47,20 @@ func TestGather(t *testing.T) {
 			[]string{"All rights reserved", "Guides"}},
 	}
 	for _, tt := range tests {
-		src, err := os.ReadFile(filepath.Join("testdata", "gather", tt.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := treediff.Parse(tt.file, src, treediff.ParseOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := Extract(tr, Options{Source: src, SecondOpinionBelow: -1})
-		if err != nil {
-			t.Fatalf("%s: %v", tt.file, err)
-		}
-		checkBody(t, tt.file, r.Body, tt.want, tt.notWant)
+		checkBody(t, tt.file, gatherBody(t, tt.file), tt.want, tt.notWant)
 	}
+}
+
+// gatherBody is the block model's body of testdata/gather/file (no
+// second opinion).
+func gatherBody(t *testing.T, file string) string {
+	t.Helper()
+	tr, src := parseIn(t, "gather", file)
+	r, err := Extract(tr, Options{Source: src, SecondOpinionBelow: -1})
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return r.Body
 }
 
 // checkBody reports the fragments of want body lacks (or holds out of

@@ -13,7 +13,13 @@ import (
 
 func parseFile(t *testing.T, name string) (*treediff.Tree, []byte) {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("testdata", "single", name))
+	return parseIn(t, "single", name)
+}
+
+// parseIn parses testdata/dir/name.
+func parseIn(t *testing.T, dir, name string) (*treediff.Tree, []byte) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", dir, name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,8 @@
 package singlepage
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/gleaner/gleaner/treediff"
 )
 
 // TestTableEchoes: a table's cells that say the same again ("Rest",
@@ -21,25 +17,14 @@ func TestTableEchoes(t *testing.T) {
 		{"twice-shown-table.html", map[string]int{"Rest": 2, "Monday": 1, "Easy run 4 miles": 1, "Day": 1}},
 	}
 	for _, tt := range tests {
-		src, err := os.ReadFile(filepath.Join("testdata", "gather", tt.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := treediff.Parse(tt.file, src, treediff.ParseOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := Extract(tr, Options{Source: src, SecondOpinionBelow: -1})
-		if err != nil {
-			t.Fatalf("%s: %v", tt.file, err)
-		}
+		body := gatherBody(t, tt.file)
 		count := map[string]int{}
-		for _, para := range strings.Split(r.Body, "\n\n") {
+		for _, para := range strings.Split(body, "\n\n") {
 			count[para]++
 		}
 		for para, n := range tt.want {
 			if count[para] != n {
-				t.Errorf("%s: %q %d times in the body, want %d:\n%s", tt.file, para, count[para], n, r.Body)
+				t.Errorf("%s: %q %d times in the body, want %d:\n%s", tt.file, para, count[para], n, body)
 			}
 		}
 	}
