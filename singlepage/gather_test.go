@@ -1,12 +1,8 @@
 package singlepage
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/gleaner/gleaner/treediff"
 )
 
 // TestGather reads pages whose body is several blocks (sibling sections, a
@@ -39,22 +35,32 @@ func TestGather(t *testing.T) {
 			"Keep the first aid kit", "1. Alpine Lodge", "Official website: Alpine Lodge", "Best for: long weekends",
 			"Compact Stove Model Two from Example Outdoor Gear – we cooked", "Finally, leave a copy"},
 			[]string{"Read more trail guides", "Ten lakes", "All rights reserved", "Trips"}},
+		// A strong cue on each paragraph itself ("nocontextmenu": copying
+		// blocked) is no region of furniture: long paragraphs are text; a
+		// short credit line and a comment region still are not.
+		{"classed-paragraphs.html", []string{"The shortest day of the year", "Evergreen shrubs", "Plant them before the ground freezes"},
+			[]string{"Photo: Garden Weekly", "Great article", "All rights reserved", "Recipes"}},
+		// A table's cells repeat ("Optional", its header on each table):
+		// each is kept where it stands.
+		{"repeated-cells.html", []string{"Field", "item_id", "Required", "material", "String", "Optional", "Media",
+			"Field", "Type", "Requirement", "video_url", "URL", "Optional", "Fields the feed gives"},
+			[]string{"All rights reserved", "Guides"}},
 	}
 	for _, tt := range tests {
-		src, err := os.ReadFile(filepath.Join("testdata", "gather", tt.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := treediff.Parse(tt.file, src, treediff.ParseOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := Extract(tr, Options{Source: src, SecondOpinionBelow: -1})
-		if err != nil {
-			t.Fatalf("%s: %v", tt.file, err)
-		}
-		checkBody(t, tt.file, r.Body, tt.want, tt.notWant)
+		checkBody(t, tt.file, gatherBody(t, tt.file), tt.want, tt.notWant)
 	}
+}
+
+// gatherBody is the block model's body of testdata/gather/file (no
+// second opinion).
+func gatherBody(t *testing.T, file string) string {
+	t.Helper()
+	tr, src := parseIn(t, "gather", file)
+	r, err := Extract(tr, Options{Source: src, SecondOpinionBelow: -1})
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return r.Body
 }
 
 // checkBody reports the fragments of want body lacks (or holds out of

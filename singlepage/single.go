@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strings"
 
 	"github.com/gleaner/gleaner/selector"
@@ -844,13 +845,14 @@ func (p *page) bodyOf(n *treediff.Node, title string) ([]string, float64, int) {
 	lists := p.articleLists(lo, hi)
 	var paras []string
 	inside, lines := 0, 0
-	seen := map[string]bool{}
+	seen, tables := map[string]bool{}, map[*treediff.Node]uint64{}
 	for i, b := range p.blocks[lo:hi] {
 		own := p.keeps(b, lo+i, hi, lists)
-		if !own && !p.spanLine(b) || echo(b, i, seen, title) {
+		key := echoKey(b, tables)
+		if !own && !p.spanLine(b) || echoAt(b, key, i, seen, title) {
 			continue
 		}
-		seen[b.text] = true
+		seen[key] = true
 		if b.class == classGood {
 			inside += b.words
 		}
@@ -940,7 +942,40 @@ func ledByLink(b *block) bool {
 // block shown twice is a caption or a pull quote; a long paragraph said
 // twice is the article's own.
 func echo(b *block, i int, seen map[string]bool, title string) bool {
-	return b.words <= maxEchoWords && seen[b.text] || i < 5 && isTitleEcho(b, title)
+	return echoAt(b, b.text, i, seen, title)
+}
+
+// echoAt is echo with block b remembered in seen by key.
+func echoAt(b *block, key string, i int, seen map[string]bool, title string) bool {
+	return b.words <= maxEchoWords && seen[key] || i < 5 && isTitleEcho(b, title)
+}
+
+// echoKey is what the body remembers block b by against echoes: its text,
+// or for a table's cell its text at its place in its table. A table says
+// "Optional", "Rest" or its header row again on every row and table, and
+// each is its own; a table shown twice (one for small screens, one for
+// large) is an echo. tables caches a hash of each table's text, so that
+// every table is read once.
+func echoKey(b *block, tables map[*treediff.Node]uint64) string {
+	c := b.container
+	if c == nil || c.Label != "td" && c.Label != "th" {
+		return b.text
+	}
+	t := c.Parent
+	for t != nil && t.Label != "table" {
+		t = t.Parent
+	}
+	if t == nil {
+		return b.text
+	}
+	h, ok := tables[t]
+	if !ok {
+		f := fnv.New64a()
+		f.Write([]byte(t.Text()))
+		h = f.Sum64()
+		tables[t] = h
+	}
+	return fmt.Sprintf("%x\x00%d\x00%s", h, c.Index-t.Index, b.text)
 }
 
 // title returns the page's headline: the element (a heading first) whose

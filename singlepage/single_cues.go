@@ -69,11 +69,15 @@ func cueOf(n *treediff.Node) cueStrength {
 		if !ok || v == "" {
 			continue
 		}
-		c := attrCue(strings.ToLower(v))
-		if c == strongCue {
-			return strongCue
-		}
-		found = max(found, c)
+		found = max(found, attrCue(strings.ToLower(v)))
+	}
+	if found == strongCue && n.Label == "p" {
+		// A paragraph is no region of the page: a class on it names how
+		// it is shown or handled ("contextmenu" on every paragraph of an
+		// article, a type style) more than what it is, so its text is
+		// judged as under a weak cue: a short or linked line (a caption, a
+		// credit) still is not content, a long paragraph with few links is.
+		return weakCue
 	}
 	return found
 }
