@@ -368,7 +368,7 @@ const minTitleWords = 2
 // title-like class names and by its words' overlap with the document title.
 func findTitle(f *features, body *treediff.Node) *treediff.Node {
 	t := f.view
-	docTitle := wordCounts(documentTitle(t))
+	docTitle := wordCounts(treediff.Title(t))
 	bodyEnd := body.Offset
 	if last := lastNode(body); last != nil {
 		bodyEnd = last.Offset
@@ -443,22 +443,6 @@ func lastNode(n *treediff.Node) *treediff.Node {
 		n = n.Children[len(n.Children)-1]
 	}
 	return n
-}
-
-// documentTitle returns the text of the page's <title> element.
-func documentTitle(t *treediff.Tree) string {
-	var out string
-	t.Root.Walk(func(x *treediff.Node) bool {
-		if out != "" {
-			return false
-		}
-		if x.Kind == treediff.Element && x.Label == "title" {
-			out = x.Text()
-			return false
-		}
-		return x.Label != "body"
-	})
-	return out
 }
 
 // wordCounts counts the lower-cased words of s.

@@ -11,9 +11,9 @@ import (
 // render, monitor) saying what of each page's HTTP exchanges is kept, for
 // export --format warc,wacz. Recording is on by default: an analyst's
 // export is then a capture (the pages as served), as an archiving
-// crawler's is, and it costs a rendered crawl about a tenth more CPU per
-// page (crawler's BenchmarkCrawlRecord); --record=false keeps the pages
-// alone.
+// crawler's is, at a CPU cost per page within the noise of crawler's
+// BenchmarkCrawlRecord (plain and rendered fixture crawls, off and on
+// alternated); --record=false keeps the pages alone.
 type recordFlags struct {
 	on, media, secrets bool
 }
