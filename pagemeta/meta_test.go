@@ -304,6 +304,12 @@ func TestDateRules(t *testing.T) {
 		// the thread's.
 		{"date-member-joined.html", "2025-12-18T23:25:38Z", "json-ld"},
 		{"title-forum-label.html", "2025-12-16T11:27:44Z", "json-ld"},
+		// A member's join date goes with its label: the post's title and
+		// date after it are read.
+		{"date-forum-joined.html", "2023-12-17T11:23:00Z", "byline"},
+		// A forum's header shows the current time far above the thread's
+		// title (an h2 under the forum's name in an h1): not the date.
+		{"date-forum-clock.html", "2024-06-04T11:23:55Z", "byline"},
 	}
 	for _, c := range cases {
 		m := extractFile(t, c.file)

@@ -35,6 +35,9 @@ type scan struct {
 	keep map[*treediff.Node]bool
 	// order is how the page writes slashed dates (pageOrder).
 	order dateOrder
+	// anchor is the heading that shows the headline (setAnchor), nil
+	// when none is known.
+	anchor *treediff.Node
 }
 
 // dated is a date-bearing element: its value (datetime attribute or
@@ -133,24 +136,33 @@ func (s *scan) addLine(text, cue string, index int) {
 	s.lines = append(s.lines, line{text: text, cue: cue, index: index})
 }
 
-// reMember is the label of when a member joined a forum or a site, in
-// en, fr, de, es, it, pt, nl, pl: the date after it is the member's.
-var reMember = regexp.MustCompile(`(?i)^(?:joined|member since|registered|inscrit|inscription|mitglied seit|registriert|dabei seit|registrado|miembro desde|iscritto|membro desde|lid sinds|lid geworden|dołączył|dołączyła|zarejestrowany)\b`)
-
 // memberDate reports whether text states when a member joined ("Joined:
 // Nov 4, 2011"), or is the date after a line that labels one: a forum
 // shows it beside each post's author, under the headline, where a
-// byline's date is read.
+// byline's date is read. The label goes with its date: the lines after
+// it (the post's title, its date) are the post's.
 func (s *scan) memberDate(text string) bool {
-	if reMember.MatchString(text) {
-		return strings.ContainsAny(text, "0123456789")
+	if !strings.ContainsAny(text, "0123456789") {
+		return false
 	}
-	if n := len(s.lines); n > 0 && strings.ContainsAny(text, "0123456789") {
-		prev := strings.TrimRight(s.lines[n-1].text, " :")
-		return reMember.MatchString(prev) && len(treediff.Words(prev)) <= 3
+	if reMember.MatchString(text) {
+		return true
+	}
+	n := len(s.lines)
+	if n == 0 {
+		return false
+	}
+	prev := strings.TrimRight(s.lines[n-1].text, " :")
+	if reMember.MatchString(prev) && len(treediff.Words(prev)) <= 3 {
+		s.lines = s.lines[:n-1]
+		return true
 	}
 	return false
 }
+
+// reMember is the label of when a member joined a forum or a site, in
+// en, fr, de, es, it, pt, nl, pl: the date after it is the member's.
+var reMember = regexp.MustCompile(`(?i)^(?:joined|member since|registered|inscrit|inscription|mitglied seit|registriert|dabei seit|registrado|miembro desde|iscritto|membro desde|lid sinds|lid geworden|dołączył|dołączyła|zarejestrowany)\b`)
 
 // element reads what element n states: the head's statements wherever
 // they are, dates and names outside excluded regions.
