@@ -109,6 +109,16 @@ func TestExtract(t *testing.T) {
 			},
 		},
 		{
+			// A QAPage's Question (its mainEntity) names the thread's
+			// author and date.
+			file: "forum-qapage.html",
+			want: Meta{
+				Title: "Deploy failed for unknown reason", Published: "2024-05-02T09:14:27Z", Authors: []string{"tinterweb"},
+				Lang: "en", DeclaredLang: "en",
+				Sources: Sources{Title: "h1", Published: "json-ld", Zone: "page", Authors: "json-ld", Lang: "text"},
+			},
+		},
+		{
 			// The only author statement names the site: a blog named after
 			// its author keeps it.
 			file: "site-author.html",
