@@ -424,6 +424,11 @@ func TestHeadlineStated(t *testing.T) {
 		// A date the h1 shows before or after the headline is not of it.
 		{"title-dated-h1.html", "", "Preparing a transition in the archive"},
 		{"title-stated-no-h1.html", "Wine Regions | Example Wine School", "Wine Regions"},
+		// A tagline glued to the h1's text, no space written (the style
+		// sets it on its own line), is not part of the headline, nor is
+		// the extracted title that keeps it a heading of the page.
+		{"title-h1-tagline.html", "", "Black Edition"},
+		{"title-h1-tagline.html", "Black EditionComplete high-protein powder meal", "Black Edition"},
 	}
 	for _, c := range cases {
 		m := extractFile(t, c.file)
