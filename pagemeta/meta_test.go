@@ -119,6 +119,14 @@ func TestExtract(t *testing.T) {
 			},
 		},
 		{
+			// A reply's author (a Comment item's) does not sign the page.
+			file: "author-reply-items.html",
+			want: Meta{
+				Title: "Early symptoms?", Lang: "en", DeclaredLang: "en",
+				Sources: Sources{Title: "h1", Lang: "text"},
+			},
+		},
+		{
 			// The only author statement names the site: a blog named after
 			// its author keeps it.
 			file: "site-author.html",

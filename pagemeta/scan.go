@@ -220,9 +220,13 @@ func (s *scan) author(n *treediff.Node) {
 }
 
 // propAuthor keeps an itemprop=author element's name when it is of the
-// same item as the first one.
+// same item as the first one, and that item is no comment or answer (a
+// reply's author never signs the page).
 func (s *scan) propAuthor(n *treediff.Node) {
 	scope := itemScope(n)
+	if scope != nil && replyItem(attr(scope, "itemtype")) {
+		return
+	}
 	if len(s.propAuthors) == 0 {
 		s.propScope = scope
 	}
@@ -244,6 +248,13 @@ func (s *scan) addMeta(n *treediff.Node) {
 	if key != "" && val != "" {
 		s.metas[key] = append(s.metas[key], val)
 	}
+}
+
+// replyItem reports whether a schema.org item type is a reply to the
+// page's text: a Comment or an Answer.
+func replyItem(itemtype string) bool {
+	t := strings.ToLower(itemtype)
+	return strings.HasSuffix(t, "/comment") || strings.HasSuffix(t, "/answer")
 }
 
 // itemScope is the nearest ancestor of n that opens an item (itemscope),
