@@ -43,7 +43,7 @@ func (m *Monitor) document(r int, p pending, pg *page) Document {
 	d.Author = firstOf(pg.meta.Author, strings.Join(p.hint.Authors, ", "))
 	d.Published = m.withZone(published(p.hint, pg, now), d.Site)
 	d.Modified = m.modified(p, pg)
-	d.Lang = m.language(p, pg)
+	d.Lang, d.LangSource = language(p, pg)
 	d.Section = section(d.URL)
 	return d
 }
@@ -93,14 +93,22 @@ func (m *Monitor) withZone(d, site string) string {
 	return d
 }
 
-// language is the article's language: its text's (pagemeta), else what
-// its feed item states, else what the page declares (an app shell
-// declares its own default whatever the article's language).
-func (m *Monitor) language(p pending, pg *page) string {
-	if pg.pm.Sources.Lang == "text" {
-		return pg.pm.Lang
+// language is the article's language and where it came from: its text's
+// (pagemeta, "text"), else what its feed item states ("feed"), else what
+// the page declares ("declared": an app shell declares its own default
+// whatever the article's language). A document without text claims no
+// language identified: pagemeta then reads the page's body, a shell's.
+func language(p pending, pg *page) (string, string) {
+	if pg.pm.Sources.Lang == "text" && pg.words > 0 {
+		return pg.pm.Lang, "text"
 	}
-	return firstOf(pagemeta.PrimaryTag(p.hint.Lang), pg.pm.Lang)
+	if l := pagemeta.PrimaryTag(p.hint.Lang); l != "" {
+		return l, "feed"
+	}
+	if pg.pm.DeclaredLang != "" {
+		return pg.pm.DeclaredLang, "declared"
+	}
+	return "", ""
 }
 
 // section is the first path segment of an article URL that is a plain

@@ -223,26 +223,33 @@ func timeOfKind(s *scan, kind string) string {
 }
 
 // timesOfKind are the page's date elements of that kind, in page order
-// for a stated kind, else nearest the headline first.
+// for a stated kind, else nearest the headline first, leaving out those
+// further above it than a byline is looked for: a page's header may show
+// the current time (a forum's user panel).
 func timesOfKind(s *scan, kind string) []dated {
-	var out []dated
+	var all []dated
 	for _, t := range s.times {
 		if t.kind == kind {
-			out = append(out, t)
+			all = append(all, t)
 		}
 	}
 	h := anchor(s)
 	if kind != "" || h < 0 {
-		return out
+		return all
 	}
 	at := linesFrom(s, h)
-	dist := make(map[int]int, len(out))
-	for _, t := range out {
+	dist := make(map[int]int, len(all))
+	var out []dated
+	for _, t := range all {
 		d := 2 * (linesFrom(s, t.index) - at)
+		if d < -2*bylineAbove {
+			continue
+		}
 		if d < 0 {
 			d = -d + 1 // after the headline on a tie
 		}
 		dist[t.index] = d
+		out = append(out, t)
 	}
 	slices.SortStableFunc(out, func(a, b dated) int { return dist[a.index] - dist[b.index] })
 	return out
@@ -251,6 +258,10 @@ func timesOfKind(s *scan, kind string) []dated {
 // bylineWindow is how many lines after the headline (and before it) a
 // byline date is looked for.
 const bylineWindow = 40
+
+// bylineAbove is how many lines before the headline a byline date is
+// looked for.
+const bylineAbove = bylineWindow / 4
 
 // reUpdated marks a modification in a byline, in en, fr, de, es, it, pt,
 // nl, pl.
@@ -363,7 +374,7 @@ func orderedLines(s *scan) []line {
 	out := slices.Clone(headlineLines(s, bylineWindow))
 	if h := anchor(s); h >= 0 {
 		at := linesFrom(s, h)
-		for i := at - 1; i >= 0 && i >= at-bylineWindow/4; i-- {
+		for i := at - 1; i >= 0 && i >= at-bylineAbove; i-- {
 			out = append(out, s.lines[i])
 		}
 	}
@@ -400,14 +411,31 @@ func linesFrom(s *scan, h int) int {
 }
 
 // anchor is the index of the headline element bylines are looked for
-// around: the first h1, else the first h2; -1 for none.
+// around: the heading that gave the page's headline (a forum's first h1
+// may be its name, the thread's title an h2 further down), else the first
+// h1, else the first h2; -1 for none.
 func anchor(s *scan) int {
+	if s.anchor != nil {
+		return s.anchor.Index
+	}
 	for _, hs := range [][]*treediff.Node{s.headings, s.subheads} {
 		if len(hs) > 0 {
 			return hs[0].Index
 		}
 	}
 	return -1
+}
+
+// setAnchor records the first heading of the kind that gave the headline
+// (source "h1" or "h2") whose text is the headline.
+func (s *scan) setAnchor(headline, source string) {
+	hs := map[string][]*treediff.Node{"h1": s.headings, "h2": s.subheads}[source]
+	for _, h := range hs {
+		if sameHeadline(h.Text(), headline) {
+			s.anchor = h
+			return
+		}
+	}
 }
 
 // reURLDate is a date in a URL's path: /2024/03/01/, /2024-03-01, /20240301/.

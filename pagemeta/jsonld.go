@@ -101,8 +101,13 @@ func walkLD(v any, out *ldMeta, depth int) {
 		}
 		// A WebPage's mainEntity is the text it holds (a forum thread, an
 		// article): its values fill what the page's own leave empty
-		// (wcxb-dev: 9 forum threads' authors, 2 titles, 1 date).
+		// (wcxb-dev: 9 forum threads' authors, 2 titles, 1 date), of
+		// whatever type it is (a QAPage's Question names the thread's
+		// author and date).
 		if me, ok := x["mainEntity"]; ok {
+			if e, ok := me.(map[string]any); ok && isArticle(x["@type"]) && out.article {
+				readLDValues(e, out)
+			}
 			walkLD(me, out, depth+1)
 		}
 	}

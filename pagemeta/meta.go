@@ -97,6 +97,7 @@ func Extract(t *treediff.Tree, src []byte, opt Options) Meta {
 		sourced{s.meta("article:section", "parsely-section", "sailthru.section", "section"), "meta"}, sourced{ld.section, "json-ld"})
 	m.Title, m.Sources.Title = headline(s, ld, m.SiteName, hostOf(opt.URL))
 	m.headings = texts(s.headings, "", "")
+	s.setAnchor(m.Title, m.Sources.Title)
 	m.Authors, m.Sources.Authors = authors(s, ld, m.SiteName, hostOf(opt.URL))
 	pub, mod := dates(s, ld, src, opt)
 	m.Published, m.Sources.Published = pub.value, pub.source

@@ -109,6 +109,24 @@ func TestExtract(t *testing.T) {
 			},
 		},
 		{
+			// A QAPage's Question (its mainEntity) names the thread's
+			// author and date.
+			file: "forum-qapage.html",
+			want: Meta{
+				Title: "Deploy failed for unknown reason", Published: "2024-05-02T09:14:27Z", Authors: []string{"tinterweb"},
+				Lang: "en", DeclaredLang: "en",
+				Sources: Sources{Title: "h1", Published: "json-ld", Zone: "page", Authors: "json-ld", Lang: "text"},
+			},
+		},
+		{
+			// A reply's author (a Comment item's) does not sign the page.
+			file: "author-reply-items.html",
+			want: Meta{
+				Title: "Early symptoms?", Lang: "en", DeclaredLang: "en",
+				Sources: Sources{Title: "h1", Lang: "text"},
+			},
+		},
+		{
 			// The only author statement names the site: a blog named after
 			// its author keeps it.
 			file: "site-author.html",
@@ -304,6 +322,12 @@ func TestDateRules(t *testing.T) {
 		// the thread's.
 		{"date-member-joined.html", "2025-12-18T23:25:38Z", "json-ld"},
 		{"title-forum-label.html", "2025-12-16T11:27:44Z", "json-ld"},
+		// A member's join date goes with its label: the post's title and
+		// date after it are read.
+		{"date-forum-joined.html", "2023-12-17T11:23:00Z", "byline"},
+		// A forum's header shows the current time far above the thread's
+		// title (an h2 under the forum's name in an h1): not the date.
+		{"date-forum-clock.html", "2024-06-04T11:23:55Z", "byline"},
 	}
 	for _, c := range cases {
 		m := extractFile(t, c.file)
@@ -408,6 +432,11 @@ func TestHeadlineStated(t *testing.T) {
 		// A date the h1 shows before or after the headline is not of it.
 		{"title-dated-h1.html", "", "Preparing a transition in the archive"},
 		{"title-stated-no-h1.html", "Wine Regions | Example Wine School", "Wine Regions"},
+		// A tagline glued to the h1's text, no space written (the style
+		// sets it on its own line), is not part of the headline, nor is
+		// the extracted title that keeps it a heading of the page.
+		{"title-h1-tagline.html", "", "Black Edition"},
+		{"title-h1-tagline.html", "Black EditionComplete high-protein powder meal", "Black Edition"},
 	}
 	for _, c := range cases {
 		m := extractFile(t, c.file)

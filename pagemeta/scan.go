@@ -35,6 +35,9 @@ type scan struct {
 	keep map[*treediff.Node]bool
 	// order is how the page writes slashed dates (pageOrder).
 	order dateOrder
+	// anchor is the heading that shows the headline (setAnchor), nil
+	// when none is known.
+	anchor *treediff.Node
 }
 
 // dated is a date-bearing element: its value (datetime attribute or
@@ -133,24 +136,33 @@ func (s *scan) addLine(text, cue string, index int) {
 	s.lines = append(s.lines, line{text: text, cue: cue, index: index})
 }
 
-// reMember is the label of when a member joined a forum or a site, in
-// en, fr, de, es, it, pt, nl, pl: the date after it is the member's.
-var reMember = regexp.MustCompile(`(?i)^(?:joined|member since|registered|inscrit|inscription|mitglied seit|registriert|dabei seit|registrado|miembro desde|iscritto|membro desde|lid sinds|lid geworden|dołączył|dołączyła|zarejestrowany)\b`)
-
 // memberDate reports whether text states when a member joined ("Joined:
 // Nov 4, 2011"), or is the date after a line that labels one: a forum
 // shows it beside each post's author, under the headline, where a
-// byline's date is read.
+// byline's date is read. The label goes with its date: the lines after
+// it (the post's title, its date) are the post's.
 func (s *scan) memberDate(text string) bool {
-	if reMember.MatchString(text) {
-		return strings.ContainsAny(text, "0123456789")
+	if !strings.ContainsAny(text, "0123456789") {
+		return false
 	}
-	if n := len(s.lines); n > 0 && strings.ContainsAny(text, "0123456789") {
-		prev := strings.TrimRight(s.lines[n-1].text, " :")
-		return reMember.MatchString(prev) && len(treediff.Words(prev)) <= 3
+	if reMember.MatchString(text) {
+		return true
+	}
+	n := len(s.lines)
+	if n == 0 {
+		return false
+	}
+	prev := strings.TrimRight(s.lines[n-1].text, " :")
+	if reMember.MatchString(prev) && len(treediff.Words(prev)) <= 3 {
+		s.lines = s.lines[:n-1]
+		return true
 	}
 	return false
 }
+
+// reMember is the label of when a member joined a forum or a site, in
+// en, fr, de, es, it, pt, nl, pl: the date after it is the member's.
+var reMember = regexp.MustCompile(`(?i)^(?:joined|member since|registered|inscrit|inscription|mitglied seit|registriert|dabei seit|registrado|miembro desde|iscritto|membro desde|lid sinds|lid geworden|dołączył|dołączyła|zarejestrowany)\b`)
 
 // element reads what element n states: the head's statements wherever
 // they are, dates and names outside excluded regions.
@@ -208,9 +220,13 @@ func (s *scan) author(n *treediff.Node) {
 }
 
 // propAuthor keeps an itemprop=author element's name when it is of the
-// same item as the first one.
+// same item as the first one, and that item is no comment or answer (a
+// reply's author never signs the page).
 func (s *scan) propAuthor(n *treediff.Node) {
 	scope := itemScope(n)
+	if scope != nil && replyItem(attr(scope, "itemtype")) {
+		return
+	}
 	if len(s.propAuthors) == 0 {
 		s.propScope = scope
 	}
@@ -232,6 +248,13 @@ func (s *scan) addMeta(n *treediff.Node) {
 	if key != "" && val != "" {
 		s.metas[key] = append(s.metas[key], val)
 	}
+}
+
+// replyItem reports whether a schema.org item type is a reply to the
+// page's text: a Comment or an Answer.
+func replyItem(itemtype string) bool {
+	t := strings.ToLower(itemtype)
+	return strings.HasSuffix(t, "/comment") || strings.HasSuffix(t, "/answer")
 }
 
 // itemScope is the nearest ancestor of n that opens an item (itemscope),

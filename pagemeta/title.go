@@ -2,6 +2,8 @@ package pagemeta
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -229,7 +231,7 @@ const maxSoleWords = 25
 func texts(hs []*treediff.Node, site, host string) []string {
 	var out []string
 	for _, h := range hs {
-		if text := cleanHeadline(strings.Join(strings.Fields(h.Text()), " ")); text != "" && !namesSite(text, site, host) {
+		if text := cleanHeadline(strings.Join(strings.Fields(headingText(h)), " ")); text != "" && !namesSite(text, site, host) {
 			out = append(out, text)
 		}
 	}
@@ -411,4 +413,34 @@ func sameHeadline(h, stated string) bool {
 		short, long = long, short
 	}
 	return len(short) >= 12 && strings.Contains(long, short) && 10*len(short) >= 6*len(long)
+}
+
+// headingText is a heading's text without a tagline glued to it: when the
+// heading's own text ends in a lower-case letter and an element follows
+// it at once, its text starting with a capital ("Black Edition<span
+// class=tagline>Complete meal</span>"), no word boundary is written
+// because the style sets the element on a line of its own: the text
+// before it is the title.
+func headingText(h *treediff.Node) string {
+	for i, c := range h.Children {
+		if c.Kind != treediff.Text || i+1 >= len(h.Children) || h.Children[i+1].Kind != treediff.Element {
+			continue
+		}
+		last, _ := utf8.DecodeLastRuneInString(c.Label)
+		first, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(h.Children[i+1].Text(), unicode.IsSpace))
+		if unicode.IsLower(last) && unicode.IsUpper(first) && strings.TrimSpace(h.Children[i+1].Text()) == h.Children[i+1].Text() {
+			return textBefore(h, i+1)
+		}
+	}
+	return h.Text()
+}
+
+// textBefore is the text of h's children before the k-th.
+func textBefore(h *treediff.Node, k int) string {
+	var b strings.Builder
+	for _, c := range h.Children[:k] {
+		b.WriteString(c.Text())
+		b.WriteByte(' ')
+	}
+	return b.String()
 }

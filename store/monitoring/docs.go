@@ -19,15 +19,19 @@ type Document struct {
 	Site      string `json:"site"`
 	// Kind is KindArticle, or KindHub for a page taken for an article
 	// whose learned template is one of the site's hubs.
-	Kind      DocKind `json:"kind"`
-	Section   string  `json:"section,omitempty"`
-	Title     string  `json:"title"`
-	Author    string  `json:"author,omitempty"`
-	Lang      string  `json:"lang,omitempty"`
-	Published string  `json:"published,omitempty"` // ISO 8601 with zone when known
-	Modified  string  `json:"modified,omitempty"`
-	FirstSeen string  `json:"first_seen"` // RFC 3339
-	Round     int     `json:"round"`
+	Kind    DocKind `json:"kind"`
+	Section string  `json:"section,omitempty"`
+	Title   string  `json:"title"`
+	Author  string  `json:"author,omitempty"`
+	Lang    string  `json:"lang,omitempty"`
+	// LangSource says where Lang came from: "text" (identified on the
+	// text), "feed" (the feed item's), "declared" (what the page declares,
+	// for a document without text: not checked against it).
+	LangSource string `json:"lang_source,omitempty"`
+	Published  string `json:"published,omitempty"` // ISO 8601 with zone when known
+	Modified   string `json:"modified,omitempty"`
+	FirstSeen  string `json:"first_seen"` // RFC 3339
+	Round      int    `json:"round"`
 	// Score is the focus lexicon's score of the title and text (with a
 	// focus).
 	Score float64 `json:"score,omitempty"`
@@ -64,9 +68,9 @@ type Fingerprint struct {
 // id.
 func (r *Repo) InsertDoc(ctx context.Context, d Document, f Fingerprint) (int64, error) {
 	var id int64
-	err := r.queryRow(ctx, `INSERT INTO monitor_docs (monitor, url, canonical, site, section, title, author, lang, published, modified,
-		first_seen, round, simhash, content_hash, body, score, page_id, method, confidence, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		r.name, d.URL, d.Canonical, d.Site, d.Section, d.Title, d.Author, d.Lang, d.Published, d.Modified, d.FirstSeen, d.Round,
+	err := r.queryRow(ctx, `INSERT INTO monitor_docs (monitor, url, canonical, site, section, title, author, lang, lang_source, published, modified,
+		first_seen, round, simhash, content_hash, body, score, page_id, method, confidence, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		r.name, d.URL, d.Canonical, d.Site, d.Section, d.Title, d.Author, d.Lang, d.LangSource, d.Published, d.Modified, d.FirstSeen, d.Round,
 		f.SimHash, f.ContentHash, d.Text, d.Score, d.PageID, d.Method, d.Confidence, d.Kind.String()).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("monitor: store %s: %w", d.URL, err)
@@ -293,11 +297,11 @@ func (r *Repo) Documents(ctx context.Context, sel Selection) ([]Document, error)
 	where, args := sel.where(r.name)
 	var out []Document
 	byID := map[int64]int{}
-	err := r.each(ctx, `SELECT id, url, canonical, kind, site, section, title, author, lang, published, modified, first_seen, round,
+	err := r.each(ctx, `SELECT id, url, canonical, kind, site, section, title, author, lang, lang_source, published, modified, first_seen, round,
 		score, body, page_id, method, confidence, run_id, template FROM monitor_docs`+where+` ORDER BY id`, args, func(rows *sql.Rows) error {
 		d := Document{Monitor: r.name}
 		var kind string
-		err := rows.Scan(&d.ID, &d.URL, &d.Canonical, &kind, &d.Site, &d.Section, &d.Title, &d.Author, &d.Lang, &d.Published, &d.Modified,
+		err := rows.Scan(&d.ID, &d.URL, &d.Canonical, &kind, &d.Site, &d.Section, &d.Title, &d.Author, &d.Lang, &d.LangSource, &d.Published, &d.Modified,
 			&d.FirstSeen, &d.Round, &d.Score, &d.Text, &d.PageID, &d.Method, &d.Confidence, &d.Run, &d.Template)
 		d.Kind, d.Relevance = DocKind(kind), d.Score
 		byID[d.ID] = len(out)

@@ -169,7 +169,7 @@ func checkURLs(t *testing.T, r, other *Repo) {
 func checkDocuments(t *testing.T, r, other *Repo) {
 	ctx := context.Background()
 	docs := []Document{
-		{URL: "http://a/1", Site: "a", Kind: KindArticle, Round: 1, Lang: "en", FirstSeen: "2026-01-01T00:00:00Z", Score: 0.9},
+		{URL: "http://a/1", Site: "a", Kind: KindArticle, Round: 1, Lang: "en", LangSource: "text", FirstSeen: "2026-01-01T00:00:00Z", Score: 0.9},
 		{URL: "http://a/2", Canonical: "http://a/1", Site: "a", Kind: KindHub, Round: 1, FirstSeen: "2026-01-02T00:00:00Z"},
 		{URL: "http://b/1", Site: "b", Kind: KindArticle, Round: 2, Lang: "fr", FirstSeen: "2026-01-03T00:00:00Z"},
 	}
@@ -209,8 +209,8 @@ func checkDocuments(t *testing.T, r, other *Repo) {
 		}
 	}
 	got, _ := r.Documents(ctx, Selection{Round: 1})
-	if len(got) != 1 || len(got[0].Duplicates) != 1 || got[0].Relevance != 0.9 {
-		t.Errorf("a/1 as selected: %+v, want its duplicate and relevance 0.9", got)
+	if len(got) != 1 || len(got[0].Duplicates) != 1 || got[0].Relevance != 0.9 || got[0].LangSource != "text" {
+		t.Errorf("a/1 as selected: %+v, want its duplicate, relevance 0.9 and its language's source", got)
 	}
 	for _, tc := range []struct {
 		url, canon string

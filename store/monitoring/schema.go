@@ -137,4 +137,10 @@ var migrations = []store.Migration{
 		`INSERT INTO monitor_captures (monitor, doc_id, page_id, round)
 			SELECT monitor, id, page_id, round FROM monitor_docs WHERE page_id <> 0`,
 	}},
+	{Version: 6, Name: "where a document's language came from", Statements: []string{
+		// "text" (identified on the document's text), "feed" (its feed
+		// item's), "declared" (the page's declaration only: a document
+		// without text); "" for documents stored before.
+		`ALTER TABLE monitor_docs ADD COLUMN lang_source TEXT NOT NULL DEFAULT ''`,
+	}},
 }
