@@ -1,6 +1,7 @@
 package singlepage
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,5 +111,30 @@ func TestFusedCandidate(t *testing.T) {
 		if strings.Contains(fused.Body, s) {
 			t.Errorf("fused body holds %q:\n%s", s, fused.Body)
 		}
+	}
+}
+
+// BenchmarkFusedBody measures the fusion against the bodies' size: it
+// must stay linear (the bodies hold up to the second opinion's bounds).
+func BenchmarkFusedBody(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		var base, other []string
+		for i := range n {
+			para := fmt.Sprintf("Paragraph %d of the page tells its own part of the story, number %d.", i, i)
+			base = append(base, para)
+			if i%3 != 0 {
+				other = append(other, para)
+			} else {
+				other = append(other, fmt.Sprintf("Only the other extractor kept line %d here.", i))
+			}
+		}
+		bs, ob := strings.Join(base, "\n\n"), strings.Join(other, "\n\n")
+		b.Run(fmt.Sprintf("paras=%d", n), func(b *testing.B) {
+			for range b.N {
+				if fusedBody(bs, ob) == "" {
+					b.Fatal("nothing fused")
+				}
+			}
+		})
 	}
 }
