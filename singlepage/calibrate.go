@@ -110,8 +110,8 @@ func ReadShape(body string) Shape {
 func (c *Choice) chooserProb() (float64, bool) {
 	p, ok := 0.0, false
 	for _, cand := range c.Candidates {
-		if choiceModel.fitted(len(cand.Features)) {
-			p, ok = max(p, choiceModel.Prob(cand.Features)), true
+		if m := choiceModels[cand.Name]; m.fitted(len(cand.Features)) {
+			p, ok = max(p, m.Prob(cand.Features)), true
 		}
 	}
 	return p, ok

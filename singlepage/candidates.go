@@ -22,7 +22,10 @@ import (
 // and how much of that the page's cues mark as boilerplate, its link
 // density, the block model's confidence, the fixed rule's verdict (fuse),
 // the page's type probabilities); a model learned on annotated pages
-// (chooser, choose.go) decides which body the page gets. go-readability
+// (chooser, choose.go) decides which body the page gets. One more
+// candidate is fused from the base and go-trafilatura's body at
+// paragraph level (fusion.go): their union, weighed by a model of its
+// own. go-readability
 // was tried as a third candidate (and as a third opinion on the other
 // two): it did not raise the held-out word F1 of any set and lowered
 // big9-dev's (fitconfidence --chooser, session 7).
@@ -118,6 +121,7 @@ func gather(t *treediff.Tree, r Result, p *page) Choice {
 		}
 		c.add(t, x.name, x.run, doc)
 	}
+	c.addFused()
 	c.describe(p, p.opt.SecondOpinionBelow)
 	return c
 }

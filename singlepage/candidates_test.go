@@ -31,7 +31,7 @@ func TestTieNotTaken(t *testing.T) {
 		if WordOverlap(c.Base.Body, c.Candidates[0].Body) != 1 {
 			t.Fatalf("%s: the candidate is no tie:\n%s\n---\n%s", tt.file, c.Base.Body, c.Candidates[0].Body)
 		}
-		if got := c.chooseWith(takesAll); got != tt.want {
+		if got := c.chooseWith(map[string]chooser{CandidateTrafilatura: takesAll, CandidateFused: takesAll}); got != tt.want {
 			t.Errorf("%s: chosen %d, want %d", tt.file, got, tt.want)
 		}
 	}

@@ -28,29 +28,32 @@ func (m chooser) Prob(v []float64) float64 {
 }
 
 // choose returns the index of the candidate that replaces the base, -1
-// for none: the one the model gives the highest probability of beating
-// the base, when that is over the model's bar (Above). Without a fitted model, the
-// fixed rule decides on go-trafilatura's body (the feature "rule takes
-// it", see fuse).
+// for none (see chooseWith).
 func (c *Choice) choose() int {
-	return c.chooseWith(choiceModel)
+	return c.chooseWith(choiceModels)
 }
 
-func (c *Choice) chooseWith(m chooser) int {
-	best, bestP := -1, max(m.Above, 0.5)
+// chooseWith returns the candidate whose model (ms, by candidate name)
+// gives it the highest probability of beating the base over that
+// model's bar (Above): each kind of candidate has its own model, as the
+// evidence weighs differently for another extractor's body and for a
+// fusion. Without a fitted model, the fixed rule decides on
+// go-trafilatura's body (the feature "rule takes it", see fuse).
+func (c *Choice) chooseWith(ms map[string]chooser) int {
+	best, bestMargin := -1, 0.0
 	for i, cand := range c.Candidates {
 		if cand.same {
 			continue
 		}
-		p := 0.0
-		switch {
+		p, bar := 0.0, 0.5
+		switch m := ms[cand.Name]; {
 		case m.fitted(len(cand.Features)):
-			p = m.Prob(cand.Features)
+			p, bar = m.Prob(cand.Features), max(m.Above, 0.5)
 		case cand.Name == CandidateTrafilatura && len(cand.Features) > ruleFeature:
 			p = cand.Features[ruleFeature]
 		}
-		if p > bestP {
-			best, bestP = i, p
+		if p-bar > bestMargin {
+			best, bestMargin = i, p-bar
 		}
 	}
 	return best

@@ -7,33 +7,37 @@ import (
 	"github.com/gleaner/gleaner/treediff"
 )
 
-// TestChooseWith checks how a Choice picks a candidate: by the fitted
-// model's probability over its bar, the highest winning; without a model,
-// by the fixed rule, on go-trafilatura's body only.
+// TestChooseWith checks how a Choice picks a candidate: by its own
+// model's probability over that model's bar, the furthest over winning;
+// without a model, by the fixed rule, on go-trafilatura's body only.
 func TestChooseWith(t *testing.T) {
 	feats := func(rule, x float64) []float64 { return []float64{rule, x, 0} }
-	// The model's probability rises with the third feature alone.
+	// The model's probability rises with the second feature alone.
 	m := chooser{Mean: []float64{0, 0, 0}, Std: []float64{1, 1, 1}, W: []float64{0, 4, 0}}
+	high := chooser{Mean: m.Mean, Std: m.Std, W: m.W, Above: 0.99}
+	both := map[string]chooser{CandidateTrafilatura: m, "other": m}
 	tests := []struct {
-		name  string
-		model chooser
-		cands []Candidate
-		want  int
+		name   string
+		models map[string]chooser
+		cands  []Candidate
+		want   int
 	}{
-		{"no candidate", m, nil, -1},
-		{"model: none likely", m, []Candidate{{Name: CandidateTrafilatura, Features: feats(1, -1)}}, -1},
-		{"model: one likely", m, []Candidate{{Name: CandidateTrafilatura, Features: feats(0, 1)}}, 0},
-		{"model: the likelier of two", m, []Candidate{
+		{"no candidate", both, nil, -1},
+		{"model: none likely", both, []Candidate{{Name: CandidateTrafilatura, Features: feats(1, -1)}}, -1},
+		{"model: one likely", both, []Candidate{{Name: CandidateTrafilatura, Features: feats(0, 1)}}, 0},
+		{"model: the likelier of two", both, []Candidate{
 			{Name: CandidateTrafilatura, Features: feats(1, 0.5)}, {Name: "other", Features: feats(0, 1)}}, 1},
-		{"model: under its bar", chooser{Mean: m.Mean, Std: m.Std, W: m.W, Above: 0.99}, []Candidate{{Name: CandidateTrafilatura, Features: feats(0, 1)}}, -1},
-		{"model of other features: rule", m, []Candidate{{Name: CandidateTrafilatura, Features: []float64{1, 0}}}, 0},
-		{"no model: rule takes trafilatura", chooser{}, []Candidate{{Name: CandidateTrafilatura, Features: feats(1, -1)}}, 0},
-		{"no model: rule declines", chooser{}, []Candidate{{Name: CandidateTrafilatura, Features: feats(0, 1)}}, -1},
-		{"no model: another extractor never", chooser{}, []Candidate{{Name: "other", Features: feats(1, 1)}}, -1},
+		{"model: under its bar", map[string]chooser{CandidateTrafilatura: high}, []Candidate{{Name: CandidateTrafilatura, Features: feats(0, 1)}}, -1},
+		{"each its own bar: the further over its own", map[string]chooser{CandidateTrafilatura: m, "other": high}, []Candidate{
+			{Name: CandidateTrafilatura, Features: feats(0, 0.5)}, {Name: "other", Features: feats(0, 2)}}, 0},
+		{"model of other features: rule", both, []Candidate{{Name: CandidateTrafilatura, Features: []float64{1, 0}}}, 0},
+		{"no model: rule takes trafilatura", nil, []Candidate{{Name: CandidateTrafilatura, Features: feats(1, -1)}}, 0},
+		{"no model: rule declines", nil, []Candidate{{Name: CandidateTrafilatura, Features: feats(0, 1)}}, -1},
+		{"no model: another candidate never", map[string]chooser{CandidateTrafilatura: m}, []Candidate{{Name: "other", Features: feats(1, 1)}}, -1},
 	}
 	for _, tt := range tests {
 		c := Choice{Candidates: tt.cands}
-		if got := c.chooseWith(tt.model); got != tt.want {
+		if got := c.chooseWith(tt.models); got != tt.want {
 			t.Errorf("%s: chooseWith = %d, want %d", tt.name, got, tt.want)
 		}
 	}

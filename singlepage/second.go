@@ -287,13 +287,51 @@ func trafilaturaBody(doc *html.Node) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", errSecondOpinion, err)
 	}
+	if res.ContentNode == nil {
+		return "", nil
+	}
+	return strings.Join(nodeParas(res.ContentNode), "\n\n"), nil
+}
+
+// inlineTags are the elements of go-trafilatura's body that run within a
+// paragraph (its own names for them too: hi, ref); any other element
+// starts one.
+var inlineTags = map[string]bool{"a": true, "abbr": true, "b": true, "code": true, "del": true,
+	"em": true, "hi": true, "i": true, "kbd": true, "mark": true, "ref": true, "s": true,
+	"small": true, "span": true, "strike": true, "strong": true, "sub": true, "sup": true,
+	"time": true, "tt": true, "u": true}
+
+// nodeParas returns the paragraphs of go-trafilatura's body n: its text
+// (text nodes joined by spaces, as its own ContentText has them) cut
+// where an element other than an inline one starts or ends, so that its
+// paragraphs can be weighed one by one (tidy, shownIn, fusion).
+func nodeParas(n *html.Node) []string {
 	var paras []string
-	for _, l := range strings.Split(res.ContentText, "\n") {
-		if l = strings.Join(strings.Fields(l), " "); l != "" {
+	var cur []string
+	flush := func() {
+		if l := strings.Join(strings.Fields(strings.Join(cur, " ")), " "); l != "" {
 			paras = append(paras, l)
 		}
+		cur = cur[:0]
 	}
-	return strings.Join(paras, "\n\n"), nil
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode:
+				cur = append(cur, c.Data)
+			case c.Type == html.ElementNode && inlineTags[c.Data]:
+				walk(c)
+			case c.Type == html.ElementNode:
+				flush()
+				walk(c)
+				flush()
+			}
+		}
+	}
+	walk(n)
+	flush()
+	return paras
 }
 
 // shownIn returns the paragraphs of body that t shows: those whose word

@@ -127,10 +127,22 @@ type chooserFit struct {
 	recs  []choiceRecord
 	folds int
 	// names are the candidates the chooser may take (others are left
-	// out, as if not asked).
+	// out, as if not asked); each has a model of its own.
 	names []string
-	// above is the probability over which the chooser takes a candidate.
-	above float64
+	// above is, per name, the probability over which the chooser takes
+	// the candidate (one value: every name's).
+	above []float64
+}
+
+// aboveOf is the bar of candidate name i.
+func (c chooserFit) aboveOf(i int) float64 {
+	switch {
+	case i < len(c.above):
+		return c.above[i]
+	case len(c.above) > 0:
+		return c.above[len(c.above)-1]
+	}
+	return 0
 }
 
 // Settings of the chooser's regression.
@@ -156,15 +168,28 @@ func (c chooserFit) examples(idx []int) (xs [][]float64, ys, ws []float64) {
 	return xs, ys, ws
 }
 
-// fit fits the chooser on records idx.
-func (c chooserFit) fit(idx []int) chooserModel {
+// fitAll fits each candidate's model on records idx, by name.
+func (c chooserFit) fitAll(idx []int) map[string]chooserModel {
+	ms := map[string]chooserModel{}
+	for i, name := range c.names {
+		one := c
+		one.names = []string{name}
+		if m := one.fit(idx, c.aboveOf(i)); len(m.W) > 0 {
+			ms[name] = m
+		}
+	}
+	return ms
+}
+
+// fit fits the model of c's candidates on records idx, with bar above.
+func (c chooserFit) fit(idx []int, above float64) chooserModel {
 	xs, ys, ws := c.examples(idx)
 	if len(xs) == 0 {
 		return chooserModel{}
 	}
 	mean, std := moments(xs)
 	zs := standardizeAll(xs, mean, std)
-	m := chooserModel{Mean: mean, Std: std, W: make([]float64, len(mean)), Above: c.above}
+	m := chooserModel{Mean: mean, Std: std, W: make([]float64, len(mean)), Above: above}
 	grad := make([]float64, len(mean))
 	sw := 0.0
 	for _, w := range ws {
@@ -198,23 +223,26 @@ func (m chooserModel) prob(v []float64) float64 {
 	return sigmoid(m.Bias + dot(m.W, pagetype.Standardize(v, m.Mean, m.Std)))
 }
 
-// pick returns the F1 of the body m chooses on record r.
-func (c chooserFit) pick(m chooserModel, r choiceRecord) float64 {
-	best, bestP := r.Base, max(m.Above, 0.5)
+// pick returns the F1 of the body models ms choose on record r: the
+// candidate furthest over its own model's bar (as singlepage's
+// Choice.chooseWith).
+func (c chooserFit) pick(ms map[string]chooserModel, r choiceRecord) float64 {
+	best, bestMargin := r.Base, 0.0
 	for _, cand := range r.Cands {
-		if !slices.Contains(c.names, cand.Name) || len(m.W) != len(cand.Features) {
+		m, ok := ms[cand.Name]
+		if !ok || !slices.Contains(c.names, cand.Name) || len(m.W) != len(cand.Features) {
 			continue
 		}
-		if p := m.prob(cand.Features); p > bestP {
-			best, bestP = cand.F1, p
+		if d := m.prob(cand.Features) - max(m.Above, 0.5); d > bestMargin {
+			best, bestMargin = cand.F1, d
 		}
 	}
 	return best
 }
 
-// heldOut returns each record's F1 under the chooser of the fold that did
-// not see its site, and under the chooser fitted on all records.
-func (c chooserFit) heldOut() (held, in []float64, all chooserModel) {
+// heldOut returns each record's F1 under the choosers of the fold that
+// did not see its site, and under the choosers fitted on all records.
+func (c chooserFit) heldOut() (held, in []float64, all map[string]chooserModel) {
 	n := len(c.recs)
 	held, in = make([]float64, n), make([]float64, n)
 	for fold := 0; fold < c.folds; fold++ {
@@ -224,10 +252,10 @@ func (c chooserFit) heldOut() (held, in []float64, all chooserModel) {
 				train = append(train, i)
 			}
 		}
-		m := c.fit(train)
+		ms := c.fitAll(train)
 		for i, r := range c.recs {
 			if foldOf(r.Site, c.folds) == fold {
-				held[i] = c.pick(m, r)
+				held[i] = c.pick(ms, r)
 			}
 		}
 	}
@@ -235,7 +263,7 @@ func (c chooserFit) heldOut() (held, in []float64, all chooserModel) {
 	for i := range every {
 		every[i] = i
 	}
-	all = c.fit(every)
+	all = c.fitAll(every)
 	for i, r := range c.recs {
 		in[i] = c.pick(all, r)
 	}
@@ -295,9 +323,13 @@ func (c chooserFit) report(w io.Writer, held, in []float64) {
 		{"trafilatura", func(_ int, r choiceRecord) float64 { return candF1(r, singlepage.CandidateTrafilatura) }},
 		{"chooser held-out", func(i int, _ choiceRecord) float64 { return held[i] }},
 		{"chooser in-sample", func(i int, _ choiceRecord) float64 { return in[i] }},
+		{"fused", func(_ int, r choiceRecord) float64 { return candF1(r, singlepage.CandidateFused) }},
 		{"best base/traf", func(_ int, r choiceRecord) float64 { return oracle(r, []string{singlepage.CandidateTrafilatura}) }},
+		{"best base/traf/fused", func(_ int, r choiceRecord) float64 {
+			return oracle(r, []string{singlepage.CandidateTrafilatura, singlepage.CandidateFused})
+		}},
 		{"best of all", func(_ int, r choiceRecord) float64 {
-			return oracle(r, []string{"block", "units", singlepage.CandidateTrafilatura})
+			return oracle(r, []string{"block", "units", singlepage.CandidateTrafilatura, singlepage.CandidateFused})
 		}},
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', tabwriter.AlignRight)
@@ -376,14 +408,23 @@ const chooserHeader = `// Code generated by fitconfidence --chooser; DO NOT EDIT
 
 `
 
-func (m chooserModel) goSource(names []string) string {
+// goSource writes models ms (by candidate name, names' order) as
+// choose_model.go.
+func goSource(ms map[string]chooserModel, names []string) string {
 	var b strings.Builder
 	b.WriteString(chooserHeader)
 	b.WriteString("package singlepage\n\n")
-	fmt.Fprintf(&b, "// choiceModel chooses among the single-page candidates (see Choice.choose);\n// it was fitted on the candidates %s.\n", strings.Join(names, ", "))
-	b.WriteString("var choiceModel = chooser{\n")
-	fmt.Fprintf(&b, "Mean: %s,\nStd: %s,\nW: %s,\nBias: %s,\nAbove: %s,\n}\n",
-		floats(m.Mean), floats(m.Std), floats(m.W), strconv.FormatFloat(m.Bias, 'g', 8, 64), strconv.FormatFloat(m.Above, 'g', 8, 64))
+	fmt.Fprintf(&b, "// choiceModels choose among the single-page candidates (see Choice.choose),\n// one model per candidate: %s.\n", strings.Join(names, ", "))
+	b.WriteString("var choiceModels = map[string]chooser{\n")
+	for _, name := range names {
+		m, ok := ms[name]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(&b, "%q: {\nMean: %s,\nStd: %s,\nW: %s,\nBias: %s,\nAbove: %s,\n},\n", name,
+			floats(m.Mean), floats(m.Std), floats(m.W), strconv.FormatFloat(m.Bias, 'g', 8, 64), strconv.FormatFloat(m.Above, 'g', 8, 64))
+	}
+	b.WriteString("}\n")
 	return b.String()
 }
 
@@ -392,7 +433,7 @@ type chooserArgs struct {
 	records, out               string
 	reuse, write               bool
 	folds                      int
-	above                      float64
+	above                      []float64
 }
 
 // runChooser reads (or extracts) the candidates' records, reports the
@@ -420,5 +461,5 @@ func runChooser(ctx context.Context, a chooserArgs, stdout, stderr io.Writer) er
 	if !a.write {
 		return nil
 	}
-	return writeGo(filepath.Join(a.out, "singlepage", "choose_model.go"), m.goSource(a.names))
+	return writeGo(filepath.Join(a.out, "singlepage", "choose_model.go"), goSource(m, a.names))
 }

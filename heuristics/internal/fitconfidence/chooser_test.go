@@ -58,12 +58,43 @@ func TestChooserFit(t *testing.T) {
 		t.Errorf("chooser without candidates: mean %.3f, want the base's 0.5", mean(h))
 	}
 	path := filepath.Join(t.TempDir(), "m.go")
-	if err := writeGo(path, m.goSource(c.names)); err != nil {
+	if err := writeGo(path, goSource(m, c.names)); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
-	if !strings.Contains(string(b), "var choiceModel = chooser{") || !strings.Contains(string(b), "fitconfidence --chooser") {
+	if !strings.Contains(string(b), "var choiceModels = map[string]chooser{") || !strings.Contains(string(b), `"trafilatura": {`) ||
+		!strings.Contains(string(b), "fitconfidence --chooser") {
 		t.Errorf("generated chooser:\n%.400s", b)
+	}
+}
+
+// TestChooserBars checks that each candidate's model has its own bar:
+// a bar no probability reaches takes nothing, whatever the model learned.
+func TestChooserBars(t *testing.T) {
+	recs := syntheticChoices(400)
+	tests := []struct {
+		name  string
+		above []float64
+		want  float64 // least mean held-out F1
+		most  float64
+	}{
+		{"default bar", nil, 0.68, 1},
+		{"its own bar", []float64{0.6}, 0.68, 1},
+		{"unreachable bar", []float64{1}, 0.5, 0.5},
+	}
+	for _, tt := range tests {
+		c := chooserFit{recs: recs, folds: 5, names: []string{singlepage.CandidateTrafilatura}, above: tt.above}
+		held, _, ms := c.heldOut()
+		s := 0.0
+		for _, h := range held {
+			s += h
+		}
+		if m := s / float64(len(held)); m < tt.want || m > tt.most {
+			t.Errorf("%s: held-out mean %.3f, want in [%.2f, %.2f]", tt.name, m, tt.want, tt.most)
+		}
+		if got := ms[singlepage.CandidateTrafilatura].Above; len(tt.above) > 0 && got != tt.above[0] {
+			t.Errorf("%s: model bar %.2f, want %.2f", tt.name, got, tt.above[0])
+		}
 	}
 }
 

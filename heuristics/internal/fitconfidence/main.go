@@ -37,13 +37,14 @@
 // into its own file, and --reuse --records a.jsonl,b.jsonl fit on all).
 //
 // With --chooser it fits instead the single-page method's chooser between
-// its own body and go-trafilatura's (singlepage.Choices; a logistic
-// regression of "the candidate's word F1 beats the base's", each page
-// weighed by the difference) and writes singlepage/choose_model.go; it
-// reports per set and source the mean word F1 of the block model, the
-// base (with its units), the fixed rule, go-trafilatura alone, the
-// chooser (held-out folds by site, and in-sample) and each page's best
-// candidate. Run it first when the block model changes, then the command
+// its own body and the candidates (singlepage.Choices: go-trafilatura's
+// body and the fusion of the two; per candidate a logistic regression of
+// "the candidate's word F1 beats the base's", each page weighed by the
+// difference, taken over its own bar, --above) and writes
+// singlepage/choose_model.go; it reports per set and source the mean word
+// F1 of the block model, the base (with its units), the fixed rule,
+// go-trafilatura alone, the fusion alone, the chooser (held-out folds by
+// site, and in-sample) and each page's best candidate. Run it first when the block model changes, then the command
 // above (the calibration weighs the chosen bodies):
 //
 //	go run ./heuristics/internal/fitconfidence --chooser \
@@ -67,6 +68,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gleaner/gleaner/eval"
@@ -119,14 +121,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	articleWeight := fs.Float64("article-weight", 0.25, "`weight` of an article source's page in the page type fit (a typed page weighs 1)")
 	heldOut := fs.String("held-out", "", "write each page's held-out calibrated confidence and page type (JSONL) to this `file`")
 	chooser := fs.Bool("chooser", false, "fit the single-page chooser (singlepage/choose_model.go) on the pages' candidates instead")
-	candidates := fs.String("candidates", singlepage.CandidateTrafilatura, "comma-separated `names` of the candidates the chooser may take (with --chooser)")
-	above := fs.Float64("above", 0.65, "`probability` over which the chooser takes a candidate (with --chooser)")
+	candidates := fs.String("candidates", singlepage.CandidateTrafilatura+","+singlepage.CandidateFused, "comma-separated `names` of the candidates the chooser may take (with --chooser)")
+	above := fs.String("above", "0.65,0.85", "comma-separated `probabilities` over which the chooser takes each candidate of --candidates, in order (the last for the rest; with --chooser)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *chooser {
+		bars, err := parseFloats(*above)
+		if err != nil {
+			return fmt.Errorf("--above: %w", err)
+		}
 		return runChooser(ctx, chooserArgs{manifests: manifests, bodyOnly: eval.SplitList(*bodyOnly), records: *recordsPath,
-			reuse: *reuse, folds: *folds, out: *out, write: *write, names: eval.SplitList(*candidates), above: *above}, stdout, stderr)
+			reuse: *reuse, folds: *folds, out: *out, write: *write, names: eval.SplitList(*candidates), above: bars}, stdout, stderr)
 	}
 	recs, err := loadRecords(ctx, *reuse, *recordsPath, manifests, eval.SplitList(*bodyOnly), stderr)
 	if err != nil {
@@ -294,4 +300,17 @@ func (f *fitter) writeHeldOut(path string) error {
 		}
 	}
 	return out.Close()
+}
+
+// parseFloats reads comma-separated numbers.
+func parseFloats(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range eval.SplitList(s) {
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q: %w", s, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
