@@ -182,7 +182,24 @@ func parseSource(src []byte) (*html.Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errSecondOpinion, err)
 	}
+	dropNoscript(doc)
 	return doc, nil
+}
+
+// dropNoscript removes the <noscript> elements under n. The parser, as a
+// browser running script, keeps their content as one text: the other
+// extractors would take a page's crawler view (a forum thread) for text
+// made of markup. The tree leaves <noscript> out; withNoscript reads it.
+func dropNoscript(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode && c.Data == "noscript" {
+			n.RemoveChild(c)
+		} else {
+			dropNoscript(c)
+		}
+		c = next
+	}
 }
 
 // guarded runs an extractor on doc: a panic of the library on a hostile
