@@ -71,7 +71,6 @@ func withNoscript(t *treediff.Tree, r Result, err error, opt Options) (Result, e
 		if err != nil {
 			return Result{}, err
 		}
-		opt.Source = src // the other extractors read the same page
 		ns, err := candidates(nt, opt)
 		ns.Node, ns.Selector = nil, ""
 		if r.Title != "" {

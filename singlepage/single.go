@@ -262,6 +262,10 @@ type page struct {
 	// cues weighs class/id/role cues against the prose elements hold; nil
 	// leaves every cue out (the first reading, see NewProseMap).
 	cues *ProseMap
+	// threadCues is nil unless the page is read as a forum thread; then,
+	// per node index, whether the node is under a strong cue other than
+	// the region of the thread's posts (see unitContent).
+	threadCues []bool
 }
 
 // skipTags never hold article text.
