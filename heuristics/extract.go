@@ -277,9 +277,11 @@ func (x *extraction) refine(r singlepage.Result) singlepage.Result {
 }
 
 // alone is the single-page method's result: the block model's, or the
-// page's units or go-trafilatura's body when the evidence favours them.
+// page's units or go-trafilatura's body when the evidence favours them,
+// or the page's <noscript> reading when it barely has a body
+// (singlepage.Alone).
 func (x *extraction) alone() (singlepage.Result, error) {
-	return singlepage.WithCandidates(x.in.Page, x.single, x.serr, x.so)
+	return singlepage.Alone(x.in.Page, x.single, x.serr, x.so)
 }
 
 // choose decides between the pair diff's result po, the cluster rule's
