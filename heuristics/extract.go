@@ -278,7 +278,14 @@ func (x *extraction) refine(r singlepage.Result) singlepage.Result {
 
 // alone is the single-page method's result: the block model's, or the
 // page's units or go-trafilatura's body when the evidence favours them.
+// A page where the block model finds no body at all, built by script, is
+// read as the single-page method reads it, from <noscript> too
+// (singlepage.Alone); a short body stays (wide-dev: the re-reading of a
+// short blog post takes go-trafilatura's body of its comments).
 func (x *extraction) alone() (singlepage.Result, error) {
+	if x.single.Body == "" {
+		return singlepage.Alone(x.in.Page, x.single, x.serr, x.so)
+	}
 	return singlepage.WithCandidates(x.in.Page, x.single, x.serr, x.so)
 }
 

@@ -212,3 +212,34 @@ func TestExtractTemplateSingleBody(t *testing.T) {
 		})
 	}
 }
+
+// TestAloneReadsNoscript extracts, with no template, pages built by script
+// that give their text in <noscript> only: the site method reads them
+// alone as the single-page method does, from <noscript>.
+func TestAloneReadsNoscript(t *testing.T) {
+	tests := []struct {
+		file string
+		want []string
+	}{
+		{"noscript-thread.html", []string{"Reply number 0", "Reply number 4"}},
+	}
+	for _, tt := range tests {
+		src, err := os.ReadFile(filepath.Join("testdata", "alone", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := treediff.Parse(tt.file, src, treediff.ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Extract(Input{Page: tr, Src: src}, ExtractOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.file, err)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(r.Body, w) {
+				t.Errorf("%s: body lacks %q:\n%s", tt.file, w, r.Body)
+			}
+		}
+	}
+}

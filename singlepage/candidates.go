@@ -92,10 +92,7 @@ func Choices(t *treediff.Tree, opt Options) (Choice, error) {
 // (SecondOpinionBelow not negative).
 func gather(t *treediff.Tree, r Result, p *page) Choice {
 	c := Choice{Base: r, Block: r.Body}
-	g, hasUnits := p.units()
-	if hasUnits {
-		c.Units = strings.Join(g.paras(p), "\n\n")
-	}
+	g, hasUnits := c.setUnits(p, p.units)
 	src := p.opt.Source
 	if p.opt.SecondOpinionBelow < 0 || len(src) == 0 {
 		return c
@@ -108,9 +105,7 @@ func gather(t *treediff.Tree, r Result, p *page) Choice {
 	}
 	c.reading = pagetype.Read(t, src)
 	c.Probs = c.reading.Probs
-	if hasUnits {
-		c.Base = c.withUnits(p, g)
-	}
+	c.readBase(p, g, hasUnits)
 	doc, err := parseSource(src)
 	if err != nil {
 		return c
@@ -124,6 +119,36 @@ func gather(t *treediff.Tree, r Result, p *page) Choice {
 	c.addFused()
 	c.describe(p, p.opt.SecondOpinionBelow)
 	return c
+}
+
+// setUnits sets c.Units to the text of the page's largest group of
+// units (found by find), which it returns, false when p has none.
+func (c *Choice) setUnits(p *page, find func() (unitGroup, bool)) (unitGroup, bool) {
+	g, ok := find()
+	c.Units = ""
+	if ok {
+		c.Units = strings.Join(g.paras(p), "\n\n")
+	}
+	return g, ok
+}
+
+// readBase sets c's base as the page's type reading has it: joined with
+// the page's units g (ok when it has some; on a forum thread, its posts
+// in their "comments" region: readThread) and without a product page's shop zones.
+func (c *Choice) readBase(p *page, g unitGroup, ok bool) {
+	if c.readAs(pagetype.Forum) {
+		g, ok = c.setUnits(p, p.readThread)
+	}
+	if ok {
+		c.Base = c.withUnits(p, g)
+	}
+	c.Base = c.withoutShopZones(p)
+}
+
+// readAs reports whether typ is the most probable type of the page's
+// reading.
+func (c *Choice) readAs(typ string) bool {
+	return len(c.Probs) == len(pagetype.Types) && pagetype.Types[pagetype.Argmax(c.Probs)] == typ
 }
 
 // add runs the extractor name (run) on doc and adds its body, as t shows
@@ -176,6 +201,20 @@ func (c *Choice) withUnits(p *page, g unitGroup) Result {
 	return r
 }
 
+// withoutShopZones returns c's base without its text inside the page's
+// shop zones (reviews, rails of other products) when the page is read as
+// a product's (its most probable type).
+func (c *Choice) withoutShopZones(p *page) Result {
+	r := c.Base
+	if !c.readAs(pagetype.Product) {
+		return r
+	}
+	if body := p.withoutShopZones(r.Body); body != r.Body {
+		r.Body, r.lineWords = body, 0
+	}
+	return r
+}
+
 // parseSource decodes and parses src for the other extractors.
 func parseSource(src []byte) (*html.Node, error) {
 	text, _, err := treediff.Decode(src, "")
@@ -186,7 +225,24 @@ func parseSource(src []byte) (*html.Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errSecondOpinion, err)
 	}
+	dropNoscript(doc)
 	return doc, nil
+}
+
+// dropNoscript removes the <noscript> elements under n. The parser, as a
+// browser running script, keeps their content as one text: the other
+// extractors would take a page's crawler view (a forum thread) for text
+// made of markup. The tree leaves <noscript> out; withNoscript reads it.
+func dropNoscript(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode && c.Data == "noscript" {
+			n.RemoveChild(c)
+		} else {
+			dropNoscript(c)
+		}
+		c = next
+	}
 }
 
 // guarded runs an extractor on doc: a panic of the library on a hostile

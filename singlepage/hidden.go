@@ -15,7 +15,7 @@ import (
 // <style> and <noscript> out of the tree.
 
 // hidden reports elements a browser does not show, or shows only as an
-// overlay over the page: the hidden attribute, an inline style that hides
+// overlay over the page: the hidden and popover attributes, an inline style that hides
 // the box or moves it off screen, a dialog (role=dialog or alertdialog,
 // aria-modal="true", <dialog> without open), and the screen-reader-only
 // utility classes (hiddenClass). What a page hides only until a visitor
@@ -34,8 +34,11 @@ func hidden(n *treediff.Node) bool {
 			return true
 		}
 	}
-	if _, ok := n.Attr("hidden"); ok {
-		return true
+	for _, k := range []string{"hidden", "popover"} {
+		// A popover is shown only when a script or a button opens it.
+		if _, ok := n.Attr(k); ok {
+			return true
+		}
 	}
 	return isDialog(n) || styledHidden(n)
 }

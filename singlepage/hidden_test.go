@@ -26,6 +26,9 @@ func TestHidden(t *testing.T) {
 		{`<div aria-modal="true">x</div>`, true},
 		{`<dialog>x</dialog>`, true},
 		{`<dialog open>x</dialog>`, false},
+		// A popover shows when a button or a script opens it.
+		{`<div popover>x</div>`, true},
+		{`<div popover="manual">x</div>`, true},
 		{`<span class="sr-only">x</span>`, true},
 		{`<span class="visually-hidden">x</span>`, true},
 		// Shown again from some screen width: a desktop shows it.

@@ -197,8 +197,12 @@ const navWordsPerLink = 3
 // a strong boilerplate cue, a byline, dateline or legal line, or a menu of
 // short links. A weak cue (promo, gallery, related…) is not enough: sites
 // name the grids of their listings and collections so.
-func boilerplate(b *block) bool {
-	if b.cue || isBoilerLine(b) || isLegal(b) {
+func boilerplate(b *block) bool { return b.cue || furnitureLine(b) }
+
+// furnitureLine reports a block that is furniture by its own text: a
+// byline, dateline or legal line, or a menu of short links.
+func furnitureLine(b *block) bool {
+	if isBoilerLine(b) || isLegal(b) {
 		return true
 	}
 	return b.class == classBad && b.links > 0 && b.linkWords <= navWordsPerLink*b.links && b.linkDensity() > DefaultMaxLinkDensity

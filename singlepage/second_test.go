@@ -135,3 +135,25 @@ func TestSecondOpinionAskedOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestOtherExtractorsSkipNoscript reads pages built by script that give
+// their text in <noscript> with the other extractors asked: they read the
+// page as the tree does (without <noscript>), so the body is never the
+// <noscript> markup shown as text.
+func TestOtherExtractorsSkipNoscript(t *testing.T) {
+	tests := []struct {
+		file    string
+		want    []string
+		notWant []string
+	}{
+		{"noscript-thread.html", nil, []string{"<div", "<p>", "<a href", "works best with JavaScript"}},
+	}
+	for _, tt := range tests {
+		tr, src := parseIn(t, "gather", tt.file)
+		r, err := Extract(tr, Options{Source: src})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.file, err)
+		}
+		checkBody(t, tt.file, r.Body, tt.want, tt.notWant)
+	}
+}

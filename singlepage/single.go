@@ -124,12 +124,21 @@ func ExtractContext(ctx context.Context, t *treediff.Tree, opt Options) (Result,
 			return Result{}, fmt.Errorf("extract single %s: %w", t.Name, cerr)
 		}
 	}
-	r, err = WithCandidates(t, r, err, opt)
-	r, err = withNoscript(t, r, err, opt)
-	if r, err = withRevealed(t, r, err, opt); err == nil {
+	if r, err = Alone(t, r, err, opt); err == nil {
 		r = Calibrate(r, t, opt.Source, opt.SecondOpinionBelow >= 0)
 	}
 	return r, err
+}
+
+// Alone is the single-page method on page t from the block model's result
+// r (err its error, as BlockModel returned them), before calibration: with
+// its candidates (WithCandidates), then, when it barely finds a body, read
+// from <noscript> (withNoscript) or with hidden boxes shown
+// (withRevealed). The site method reads a page alone with it.
+func Alone(t *treediff.Tree, r Result, err error, opt Options) (Result, error) {
+	r, err = WithCandidates(t, r, err, opt)
+	r, err = withNoscript(t, r, err, opt)
+	return withRevealed(t, r, err, opt)
 }
 
 // WithCandidates returns the block model's result r on page t (err its
@@ -262,6 +271,10 @@ type page struct {
 	// cues weighs class/id/role cues against the prose elements hold; nil
 	// leaves every cue out (the first reading, see NewProseMap).
 	cues *ProseMap
+	// threadCues is nil unless the page is read as a forum thread; then,
+	// per node index, whether the node is under a strong cue other than
+	// the region of the thread's posts (see unitContent).
+	threadCues []bool
 }
 
 // skipTags never hold article text.

@@ -55,8 +55,51 @@ func unitSignature(n *treediff.Node) string {
 }
 
 // unitContent reports a block that a unit's content keeps: not furniture
-// by its own marks (boilerplate), nor script shown as text.
-func unitContent(b *block) bool { return !b.code && !boilerplate(b) }
+// by its own marks (boilerplate), nor script shown as text. On a forum
+// thread (p.threadCues) the cue of a "comments" region is no such mark:
+// forums set their posts in one, the thread's replies.
+func (p *page) unitContent(b *block) bool {
+	if b.code {
+		return false
+	}
+	if b.cue && p.threadCues != nil {
+		return p.inPosts(b) && !furnitureLine(b)
+	}
+	return !boilerplate(b)
+}
+
+// inPosts reports, on a forum thread, a block under no strong cue but
+// that of its posts' region.
+func (p *page) inPosts(b *block) bool {
+	return p.threadCues != nil && b.container != nil && !p.threadCues[b.container.Index]
+}
+
+// readThread marks p as a forum thread's (threadCues: every "comments"
+// region is the posts' region) and returns its largest group of units,
+// false when it has none. One preorder pass, then units.
+func (p *page) readThread() (unitGroup, bool) {
+	cued := make([]bool, len(p.t.Nodes))
+	for _, n := range p.t.Nodes {
+		if n.Parent != nil && cued[n.Parent.Index] {
+			cued[n.Index] = true
+			continue
+		}
+		cued[n.Index] = !postsRegion(n) && p.cueOf(n) == strongCue
+	}
+	p.threadCues = cued
+	return p.units()
+}
+
+// postsRegion reports an element whose class or id names comments: on a
+// forum thread, its posts.
+func postsRegion(n *treediff.Node) bool {
+	for _, k := range []string{"class", "id"} {
+		if v, ok := n.Attr(k); ok && strings.Contains(strings.ToLower(v), "comment") {
+			return true
+		}
+	}
+	return false
+}
 
 // units returns the page's largest group of units by content words, or
 // false when no group has minUnits units of minUnitWords words on average.
@@ -84,7 +127,7 @@ func (p *page) unitWordPrefix() []int {
 	prefix := make([]int, len(p.blocks)+1)
 	for i, b := range p.blocks {
 		prefix[i+1] = prefix[i]
-		if unitContent(b) {
+		if p.unitContent(b) {
 			prefix[i+1] += b.words
 		}
 	}
@@ -122,13 +165,13 @@ func (p *page) childGroups(c *treediff.Node, prefix []int) map[string]*unitTally
 // a unit's content, or its one short link, the item's title (a product's
 // name, a post's author), which in a menu of short links would be
 // navigation.
-func unitText(b *block) bool {
-	return unitContent(b) || b.links == 1 && !b.code && !b.cue && !isBoilerLine(b) && !isLegal(b)
+func (p *page) unitText(b *block) bool {
+	return p.unitContent(b) || b.links == 1 && !b.code && (!b.cue || p.inPosts(b)) && !isBoilerLine(b) && !isLegal(b)
 }
 
 // paras returns the text of the group's units, block by block in
 // document order, each text once.
-func (g unitGroup) paras(p *page) []string { return g.parasBy(p, unitContent) }
+func (g unitGroup) paras(p *page) []string { return g.parasBy(p, p.unitContent) }
 
 // parasBy returns the text of the group's units' blocks that keep holds,
 // in document order, each text once.
@@ -163,7 +206,7 @@ func (g unitGroup) holdsMostly(p *page, n *treediff.Node) bool {
 		}
 		w := 0
 		for _, b := range p.blocks[p.first[u.Index]:p.end[u.Index]] {
-			if unitContent(b) {
+			if p.unitContent(b) {
 				w += b.words
 			}
 		}
@@ -238,7 +281,7 @@ func (g unitGroup) introducedBy(p *page, n *treediff.Node) bool {
 	}
 	gap := 0
 	for _, b := range p.blocks[end:start] {
-		if unitContent(b) {
+		if p.unitContent(b) {
 			gap += b.words
 		}
 	}
@@ -249,7 +292,7 @@ func (g unitGroup) introducedBy(p *page, n *treediff.Node) bool {
 // the page's order, each text once, and the element holding both.
 func (g unitGroup) joined(p *page, r Result) (string, *treediff.Node) {
 	want := map[string]bool{}
-	for _, t := range g.parasBy(p, unitText) {
+	for _, t := range g.parasBy(p, p.unitText) {
 		want[t] = true
 	}
 	node := g.parent

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gleaner/gleaner/pagetype"
 	"github.com/gleaner/gleaner/selector"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -136,4 +137,35 @@ func parsePath(t *testing.T, path string) (*treediff.Tree, []byte) {
 		t.Fatal(err)
 	}
 	return tr, src
+}
+
+// TestTypeReadBodies reads pages whose body depends on the page's type
+// reading: a product page whose <main> holds, after the product's
+// description and specifications, its customers' reviews and a rail of
+// other products (the body is the product's, without them); a forum
+// thread whose posts sit in a "comments" region, the thread's replies,
+// beside a longer box about the forum (the body is every post).
+func TestTypeReadBodies(t *testing.T) {
+	tests := []struct {
+		dir, file, typ string
+		want, notWant  []string
+	}{
+		{"shop", "product-reviews.html", pagetype.Product,
+			[]string{"The Ridge Daypack keeps", "Side mesh pockets", "25 liters"},
+			[]string{"trip number", "Based on 412 reviews", "Summit pack model", "A light daypack", "all rights reserved"}},
+		{"thread", "posts-in-comments.html", pagetype.Forum,
+			[]string{"Post number 0", "Post number 1", "Post number 6"},
+			[]string{"Start new topic", "All rights reserved", "Sign in"}},
+	}
+	for _, tt := range tests {
+		tr, src := parseIn(t, tt.dir, tt.file)
+		if typ, _ := pagetype.Classify(tr, src); typ != tt.typ {
+			t.Fatalf("%s: read as %s, not %s", tt.file, typ, tt.typ)
+		}
+		r, err := Extract(tr, Options{Source: src})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.file, err)
+		}
+		checkBody(t, tt.file, r.Body, tt.want, tt.notWant)
+	}
 }

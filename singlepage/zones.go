@@ -75,3 +75,70 @@ func articleWord(v string, i int, w string) bool {
 }
 
 func isLetter(b byte) bool { return b >= 'a' && b <= 'z' }
+
+// A product page's <main> holds, beside the product's description and
+// specifications, what a shop shows around every product: its customers'
+// reviews and ratings, and rails of other products (related, similar,
+// recommended, bought together). None is the page's content, and their
+// text (reviews are prose) is what the block model takes for it.
+
+// shopZoneWords mark, in a class or id, a product page's reviews and its
+// rails of other products.
+var shopZoneWords = []string{
+	"review", "rating", "recommend", "related", "similar", "upsell",
+	"cross-sell", "crosssell",
+}
+
+// shopZone reports whether n's class or id names a shop zone; "preview"
+// (an image's or a text's) does not.
+func shopZone(n *treediff.Node) bool {
+	for _, k := range []string{"class", "id"} {
+		v, ok := n.Attr(k)
+		if !ok {
+			continue
+		}
+		v = strings.ToLower(strings.ReplaceAll(v, "preview", ""))
+		for _, w := range shopZoneWords {
+			if strings.Contains(v, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shopZones marks, per node index of p's tree, the nodes inside a shop
+// zone (shopZone on them or an ancestor below <body>). One preorder pass.
+func (p *page) shopZones() []bool {
+	in := make([]bool, len(p.t.Nodes))
+	for _, n := range p.t.Nodes {
+		if n.Parent != nil && in[n.Parent.Index] {
+			in[n.Index] = true
+			continue
+		}
+		in[n.Index] = n.Kind == treediff.Element && n.Label != "body" && n.Label != "html" && shopZone(n)
+	}
+	return in
+}
+
+// withoutShopZones returns body (a base's, on page p) without the
+// paragraphs that are the text of blocks inside the page's shop zones
+// only: a text also shown outside them stays.
+func (p *page) withoutShopZones(body string) string {
+	zones := p.shopZones()
+	inZone, outside := map[string]bool{}, map[string]bool{}
+	for _, b := range p.blocks {
+		if b.container != nil && zones[b.container.Index] {
+			inZone[b.text] = true
+		} else {
+			outside[b.text] = true
+		}
+	}
+	var kept []string
+	for _, t := range strings.Split(body, "\n\n") {
+		if !inZone[t] || outside[t] {
+			kept = append(kept, t)
+		}
+	}
+	return strings.Join(kept, "\n\n")
+}
