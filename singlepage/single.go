@@ -311,8 +311,10 @@ type blockCutter struct {
 	links                                    int
 	lastBR                                   bool
 	linkDepth, cueDepth, weakDepth, preDepth int
-	heading                                  []int
-	containers                               []*treediff.Node
+	// codeDepth counts the <pre> and <code> elements the walk is in.
+	codeDepth  int
+	heading    []int
+	containers []*treediff.Node
 }
 
 // walkFrame is a node to enter, or to leave (exit) once its children are
@@ -448,14 +450,26 @@ func (c *blockCutter) open(n *treediff.Node) {
 	case n.Label == "pre":
 		c.preDepth++
 	}
+	if isCode(n) {
+		c.codeDepth++
+	}
 	if h := headingLevel(n.Label); h > 0 {
 		c.heading = append(c.heading, h)
 	}
 	c.countCue(n, 1)
 }
 
+// isCode reports an element that sets code: a code sample's syntax
+// highlighting classes its tokens ("token comment", "hljs-meta"), and
+// those name kinds of code, not parts of the page.
+func isCode(n *treediff.Node) bool { return n.Label == "pre" || n.Label == "code" }
+
 // exit closes what element n opened, on the way up.
 func (c *blockCutter) exit(n *treediff.Node) {
+	c.countCue(n, -1)
+	if isCode(n) {
+		c.codeDepth--
+	}
 	switch {
 	case n.Label == "a":
 		c.linkDepth--
@@ -464,7 +478,6 @@ func (c *blockCutter) exit(n *treediff.Node) {
 	case n.Label == "pre":
 		c.preDepth--
 	}
-	c.countCue(n, -1)
 	if treediff.IsBlock(n.Label) {
 		c.flush()
 		c.containers = c.containers[:len(c.containers)-1]
@@ -472,8 +485,14 @@ func (c *blockCutter) exit(n *treediff.Node) {
 	c.p.end[n.Index] = len(c.p.blocks)
 }
 
-// countCue adds d to the depth of n's cue, if any.
+// countCue adds d to the depth of n's cue, if any. Inside code (and on
+// the code element itself) classes are the highlighting's (isCode): no
+// cue. It runs once the code element is counted on the way down and
+// before it is on the way up, so that both ways agree.
 func (c *blockCutter) countCue(n *treediff.Node, d int) {
+	if c.codeDepth > 0 {
+		return
+	}
 	switch c.p.cueOf(n) {
 	case strongCue:
 		c.cueDepth += d
@@ -499,6 +518,60 @@ func (p *page) judge() {
 			b.class = classBad
 		}
 	}
+	p.mixedLists()
+}
+
+// mixedLists reads the linked items of a list that also holds items of
+// text (a checklist naming some of its items by links, a list of steps)
+// as short lines, judged by their neighbours, not as navigation: a menu
+// or a list of related stories is links throughout. A list counts as
+// mixed from minListItems items, a quarter of them not navigation.
+func (p *page) mixedLists() {
+	type count struct{ items, plain int }
+	lists := map[*treediff.Node]*count{}
+	for _, b := range p.blocks {
+		if l := listOf(b); l != nil {
+			c := lists[l]
+			if c == nil {
+				c = &count{}
+				lists[l] = c
+			}
+			c.items++
+			if b.class != classBad {
+				c.plain++
+			}
+		}
+	}
+	for _, b := range p.blocks {
+		c := lists[listOf(b)]
+		if c == nil || c.items < minListItems || 4*c.plain < c.items || !p.linkedItem(b) {
+			continue
+		}
+		b.class = classShort
+	}
+}
+
+// minListItems is the least number of items of a mixed list (mixedLists).
+const minListItems = 4
+
+// listOf returns the list (<ul>, <ol>) whose item holds block b, nil when
+// none does.
+func listOf(b *block) *treediff.Node {
+	c := b.container
+	if c == nil || c.Label != "li" || c.Parent == nil {
+		return nil
+	}
+	if l := c.Parent.Label; l == "ul" || l == "ol" {
+		return c.Parent
+	}
+	return nil
+}
+
+// linkedItem reports a block judged navigation by its links alone, under
+// no cue.
+func (p *page) linkedItem(b *block) bool {
+	return b.class == classBad && b.linkWords > 0 && !b.cue && !b.weak && !b.code &&
+		!isBoilerLine(b) && !isLegal(b) && (b.linkDensity() > p.opt.MaxLinkDensity || ledByLink(b))
 }
 
 // teaserSummary reports a short article-like block i right under a linked
@@ -654,7 +727,7 @@ func (p *page) classify(b *block) blockClass {
 		return classBad
 	case ledByLink(b):
 		return classBad
-	case isBoilerLine(b), isLegal(b):
+	case isBoilerLine(b) && !dataCell(b), isLegal(b):
 		return classBad
 	case b.heading > 0 && b.words < 2*p.opt.GoodWords:
 		// A heading; a long one is a standfirst set as a heading.
@@ -663,6 +736,13 @@ func (p *page) classify(b *block) blockClass {
 		return classGood
 	}
 	return classShort
+}
+
+// dataCell reports a block that is a table's cell: a date or a name
+// there is the table's data ("5/1/2023", a column of dates), not a
+// dateline or a byline.
+func dataCell(b *block) bool {
+	return b.container != nil && (b.container.Label == "td" || b.container.Label == "th")
 }
 
 // smooth reclassifies short blocks by their neighbours, as jusText does: a
