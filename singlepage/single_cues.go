@@ -66,7 +66,10 @@ func cueOf(n *treediff.Node) cueStrength {
 	found := noCue
 	for _, key := range []string{"class", "id"} {
 		v, ok := n.Attr(key)
-		if !ok || v == "" {
+		if !ok || v == "" || key == "id" && headingLevel(n.Label) > 0 {
+			// A heading's id is the anchor a table of contents links
+			// to, spelled from its text ("sharing-data-between-
+			// components"): it names the section, not a region.
 			continue
 		}
 		found = max(found, attrCue(strings.ToLower(v)))
