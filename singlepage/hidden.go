@@ -20,8 +20,9 @@ import (
 // aria-modal="true", <dialog> without open), and the screen-reader-only
 // utility classes (hiddenClass). What a page hides only until a visitor
 // opens it (aria-hidden="true" or a "hidden" class on a collapsed
-// accordion panel, a tab, a carousel's next slides) is left in: a reader
-// opens it, and it is the page's own content.
+// accordion panel, a tab, a carousel's next slides; a role=tabpanel box
+// however it is hidden) is left in: a reader opens it, and it is the
+// page's own content.
 func hidden(n *treediff.Node) bool {
 	if n.Kind != treediff.Element {
 		return false
@@ -29,6 +30,14 @@ func hidden(n *treediff.Node) bool {
 	switch n.Label {
 	case "html", "body":
 		return false // a page hides its body until its script runs
+	}
+	if attrIs(n, "role", "tabpanel") {
+		// A tab the visitor has not opened yet (a code sample in
+		// another language, a second set of instructions): the page's
+		// own content, hidden until its tab is clicked.
+		return false
+	}
+	switch n.Label {
 	case "dialog":
 		if _, open := n.Attr("open"); !open {
 			return true

@@ -34,6 +34,9 @@ func TestHidden(t *testing.T) {
 		{`<div class="overflow-hidden">x</div>`, false},
 		{`<div class="hidden-xs-text">x</div>`, false},
 		{`<div class="article">x</div>`, false},
+		// A tab not opened yet: its panel is the page's, however hidden.
+		{`<div role="tabpanel" hidden style="display:none">x</div>`, false},
+		{`<div role="tabpanel" style="display: none">x</div>`, false},
 	}
 	for _, tt := range tests {
 		// A header beside the element: it is not the page's wrapper.
