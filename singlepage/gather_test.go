@@ -73,6 +73,17 @@ func TestGather(t *testing.T) {
 		{"anchored-headings.html", []string{"Sometimes you want", "Lifting state up", "Sharing data between components",
 			"In the example above", "Social features", "The same pattern"},
 			[]string{"Share on one network", "All rights reserved"}},
+		// A row of teasers in a "related" box: their summaries are long,
+		// the row of linked headlines with a summary each says what they
+		// are.
+		{"related-cards.html", []string{"If you are hosting an event", "Most of us do not plan", "A planner also costs less"},
+			[]string{"Planning a small conference starts", "Selling tickets online", "A year of monthly meetups", "All rights reserved"}},
+		// A documentation page's list of its sub-pages between its
+		// paragraphs is its own; a table of contents of its sections
+		// (in-page links) repeats its headings.
+		{"section-index.html", []string{"Indexes are a common way", "11.1. Introduction", "11.3. Multicolumn Indexes",
+			"11.5. Partial Indexes", "The server offers", "Every index adds work"},
+			[]string{"Why indexes\n\nKinds of index", "All rights reserved"}},
 	}
 	for _, tt := range tests {
 		checkBody(t, tt.file, gatherBody(t, tt.file), tt.want, tt.notWant)

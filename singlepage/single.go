@@ -226,21 +226,22 @@ const (
 
 // block is a paragraph: the inline text between two block boundaries.
 type block struct {
-	text      string   // whitespace-normalized
-	lines     []string // text cut at <br>
-	words     int
-	linkWords int
-	links     int            // links with words in the block
-	container *treediff.Node // nearest block-level element
-	heading   int            // 1..6 inside <hN>, else 0
-	cue       bool           // under a boilerplate class/id/role
-	weak      bool           // under a weak boilerplate cue (see cueOf)
-	code      bool           // script or markup shown as text
-	pre       bool           // inside <pre>: text the page shows as set (code samples)
-	inLink    bool           // all words inside links
-	leadLink  int            // words of the link the block starts with
-	started   bool           // a word has been seen (for leadLink)
-	class     blockClass
+	text        string   // whitespace-normalized
+	lines       []string // text cut at <br>
+	words       int
+	linkWords   int
+	links       int            // links with words in the block
+	anchorWords int            // words in links to the page's own sections (href="#…")
+	container   *treediff.Node // nearest block-level element
+	heading     int            // 1..6 inside <hN>, else 0
+	cue         bool           // under a boilerplate class/id/role
+	weak        bool           // under a weak boilerplate cue (see cueOf)
+	code        bool           // script or markup shown as text
+	pre         bool           // inside <pre>: text the page shows as set (code samples)
+	inLink      bool           // all words inside links
+	leadLink    int            // words of the link the block starts with
+	started     bool           // a word has been seen (for leadLink)
+	class       blockClass
 }
 
 func (b *block) linkDensity() float64 {
@@ -311,10 +312,11 @@ type blockCutter struct {
 	links                                    int
 	lastBR                                   bool
 	linkDepth, cueDepth, weakDepth, preDepth int
-	// codeDepth counts the <pre> and <code> elements the walk is in.
-	codeDepth  int
-	heading    []int
-	containers []*treediff.Node
+	// codeDepth counts the <pre> and <code> elements the walk is in;
+	// anchorDepth the links to the page's own sections.
+	codeDepth, anchorDepth int
+	heading                []int
+	containers             []*treediff.Node
 }
 
 // walkFrame is a node to enter, or to leave (exit) once its children are
@@ -378,6 +380,9 @@ func (c *blockCutter) text(n *treediff.Node) {
 	cur.words += len(ws)
 	cur.links += c.links
 	c.links = 0
+	if c.anchorDepth > 0 {
+		cur.anchorWords += len(ws)
+	}
 	if c.linkDepth > 0 {
 		cur.linkWords += len(ws)
 		if !cur.started || cur.leadLink == cur.words-len(ws) && cur.leadLink > 0 {
@@ -447,6 +452,9 @@ func (c *blockCutter) open(n *treediff.Node) {
 		if c.linkDepth == 1 {
 			c.links++ // counted for the block its first word opens or extends
 		}
+		if inPage(n) {
+			c.anchorDepth++
+		}
 	case n.Label == "pre":
 		c.preDepth++
 	}
@@ -473,6 +481,9 @@ func (c *blockCutter) exit(n *treediff.Node) {
 	switch {
 	case n.Label == "a":
 		c.linkDepth--
+		if inPage(n) {
+			c.anchorDepth--
+		}
 	case headingLevel(n.Label) > 0:
 		c.heading = c.heading[:len(c.heading)-1]
 	case n.Label == "pre":
@@ -519,6 +530,62 @@ func (p *page) judge() {
 		}
 	}
 	p.mixedLists()
+	p.teaserRows()
+}
+
+// teaserRows leaves out the summaries of a row of teasers under a weak
+// cue (a "related" or "more stories" box): a linked headline, at most a
+// line between (a byline), then a summary, each in a small box, at
+// least minTeasers boxes side by side. Their summaries are long enough
+// to read as article text alone; the row says what they are.
+func (p *page) teaserRows() {
+	boxes := map[*treediff.Node][]int{} // parent of the boxes -> summaries
+	for i, b := range p.blocks {
+		if b.class != classGood || !b.weak {
+			continue
+		}
+		if box := p.teaserBox(i); box != nil && box.Parent != nil {
+			boxes[box.Parent] = append(boxes[box.Parent], i)
+		}
+	}
+	for _, row := range boxes {
+		if len(row) < minTeasers {
+			continue
+		}
+		for _, i := range row {
+			p.blocks[i].class = classBad
+		}
+	}
+}
+
+// minTeasers is the least number of teasers side by side in a row.
+const minTeasers = 3
+
+// maxTeaserBlocks bounds the blocks of a teaser's box: a section label,
+// the headline, a byline, a date, the summary, "Read more".
+const maxTeaserBlocks = 6
+
+// teaserBox returns the small box (at most maxTeaserBlocks) holding block i
+// and the linked headline one or two blocks above it, taken at its
+// outermost element, nil when there is none.
+func (p *page) teaserBox(i int) *treediff.Node {
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		h := p.blocks[j]
+		if !h.inLink || h.words < 3 || h.cue {
+			continue
+		}
+		a := commonAncestor(h.container, p.blocks[i].container)
+		if a == nil || p.end[a.Index]-p.first[a.Index] > maxTeaserBlocks {
+			return nil
+		}
+		// The outermost element of the same blocks (a slide around a
+		// card) is the box its row holds.
+		for a.Parent != nil && p.first[a.Parent.Index] == p.first[a.Index] && p.end[a.Parent.Index] == p.end[a.Index] {
+			a = a.Parent
+		}
+		return a
+	}
+	return nil
 }
 
 // mixedLists reads the linked items of a list that also holds items of
@@ -727,7 +794,7 @@ func (p *page) classify(b *block) blockClass {
 		return classBad
 	case ledByLink(b):
 		return classBad
-	case isBoilerLine(b) && !dataCell(b), isLegal(b):
+	case furnitureLine(b):
 		return classBad
 	case b.heading > 0 && b.words < 2*p.opt.GoodWords:
 		// A heading; a long one is a standfirst set as a heading.
@@ -738,11 +805,32 @@ func (p *page) classify(b *block) blockClass {
 	return classShort
 }
 
-// dataCell reports a block that is a table's cell: a date or a name
-// there is the table's data ("5/1/2023", a column of dates), not a
-// dateline or a byline.
+// furnitureLine reports a byline, dateline, label or legal notice; a
+// date in a table's row of cells (dataCell) is the table's data ("5/1/2023"
+// in a column of dates), not a dateline.
+func furnitureLine(b *block) bool {
+	if b.words <= 16 && dataCell(b) && mostlyDate(treediff.Words(b.text)) {
+		return false
+	}
+	return isBoilerLine(b) || isLegal(b)
+}
+
+// dataCell reports a block that is a cell of a table's row of several
+// cells (a layout table's cell holding a whole page is one of one).
 func dataCell(b *block) bool {
-	return b.container != nil && (b.container.Label == "td" || b.container.Label == "th")
+	c := b.container
+	if c == nil || c.Label != "td" && c.Label != "th" || c.Parent == nil {
+		return false
+	}
+	cells := 0
+	for _, x := range c.Parent.Children {
+		if x.Label == "td" || x.Label == "th" {
+			if cells++; cells == 2 {
+				return true // stops at the second: linear on long rows
+			}
+		}
+	}
+	return false
 }
 
 // smooth reclassifies short blocks by their neighbours, as jusText does: a
@@ -997,9 +1085,11 @@ const maxLinkedHeading = 12
 // linkedLine reports a block of the article's span judged navigation by its
 // links alone (their density, or a linked lead before a summary), under no
 // cue: an item that names what it links to ("Official website: Name",
-// "Product – what it does") or a section heading set as a link. Between
-// the article's paragraphs it is the article's, unless it is links only
-// and no short heading (a "Read more" line, a menu).
+// "Product – what it does"), a section heading set as a link or a short
+// item of a list of links to other pages (a documentation page's own
+// index of its sub-pages). Between the article's paragraphs it is the
+// article's, unless it is links only and none of those (a "Read more"
+// line, a menu, a table of contents of the page's own sections).
 func (p *page) linkedLine(b *block) bool {
 	if b.class != classBad || b.cue || b.weak || b.code || isBoilerLine(b) || isLegal(b) {
 		return false
@@ -1007,7 +1097,21 @@ func (p *page) linkedLine(b *block) bool {
 	if b.linkDensity() <= p.opt.MaxLinkDensity && !ledByLink(b) {
 		return false
 	}
-	return !b.inLink || b.heading > 0 && b.words < maxLinkedHeading
+	return !b.inLink || namesLink(b)
+}
+
+// namesLink reports a block of links only that names a part of the
+// article (linkedLine): a short heading, or a short item of a list of
+// links to other pages.
+func namesLink(b *block) bool {
+	return b.words < maxLinkedHeading && (b.heading > 0 || listOf(b) != nil && b.anchorWords == 0)
+}
+
+// inPage reports a link to a section of the page itself (href="#…"): a
+// table of contents repeats the headings it links to.
+func inPage(a *treediff.Node) bool {
+	h, _ := a.Attr("href")
+	return strings.HasPrefix(strings.TrimSpace(h), "#")
 }
 
 // ledByLink reports a block that opens with a link of a few words holding

@@ -66,10 +66,7 @@ func cueOf(n *treediff.Node) cueStrength {
 	found := noCue
 	for _, key := range []string{"class", "id"} {
 		v, ok := n.Attr(key)
-		if !ok || v == "" || key == "id" && headingLevel(n.Label) > 0 {
-			// A heading's id is the anchor a table of contents links
-			// to, spelled from its text ("sharing-data-between-
-			// components"): it names the section, not a region.
+		if !ok || v == "" || key == "id" && anchored(n) {
 			continue
 		}
 		found = max(found, attrCue(strings.ToLower(v)))
@@ -84,6 +81,11 @@ func cueOf(n *treediff.Node) cueStrength {
 	}
 	return found
 }
+
+// anchored reports a heading, whose id is the anchor a table of contents
+// links to, spelled from its text ("sharing-data-between-components"):
+// it names the section, not a region of the page.
+func anchored(n *treediff.Node) bool { return headingLevel(n.Label) > 0 }
 
 // boilerRole reports an ARIA role of page furniture on n.
 func boilerRole(n *treediff.Node) bool {
