@@ -17,7 +17,7 @@ import (
 // hidden reports elements a browser does not show, or shows only as an
 // overlay over the page: the hidden attribute, an inline style that hides
 // the box or moves it off screen, a dialog (role=dialog or alertdialog,
-// aria-modal="true", <dialog> without open), and the screen-reader-only
+// aria-modal="true", <dialog> without open), a popover, and the screen-reader-only
 // utility classes (hiddenClass). What a page hides only until a visitor
 // opens it (aria-hidden="true" or a "hidden" class on a collapsed
 // accordion panel, a tab, a carousel's next slides; a role=tabpanel box
@@ -31,10 +31,11 @@ func hidden(n *treediff.Node) bool {
 	case "html", "body":
 		return false // a page hides its body until its script runs
 	}
-	if attrIs(n, "role", "tabpanel") {
+	if attrIs(n, "role", "tabpanel") && tabShown(n) {
 		// A tab the visitor has not opened yet (a code sample in
-		// another language, a second set of instructions): the page's
-		// own content, hidden until its tab is clicked.
+		// another language, a second set of instructions) beside the
+		// one shown: the page's own content, hidden until its tab is
+		// clicked.
 		return false
 	}
 	switch n.Label {
@@ -46,7 +47,36 @@ func hidden(n *treediff.Node) bool {
 	if _, ok := n.Attr("hidden"); ok {
 		return true
 	}
+	if _, ok := n.Attr("popover"); ok {
+		// A popover is shown over the page only when invoked, as a
+		// dialog is (the HTML popover attribute).
+		return true
+	}
 	return isDialog(n) || styledHidden(n)
+}
+
+// maxTabs bounds the siblings tabShown looks at.
+const maxTabs = 64
+
+// tabShown reports whether a tab panel beside n (among its first maxTabs
+// siblings) is shown: n is one tab of a set the page shows, not a panel
+// of a closed dialog or menu whose tabs are all hidden.
+func tabShown(n *treediff.Node) bool {
+	if n.Parent == nil {
+		return false
+	}
+	for i, s := range n.Parent.Children {
+		if i >= maxTabs {
+			break
+		}
+		if s == n || !attrIs(s, "role", "tabpanel") {
+			continue
+		}
+		if _, h := s.Attr("hidden"); !h && !styledHidden(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // wrapsPage reports an element that is, with each of its ancestors below
