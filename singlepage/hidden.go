@@ -20,9 +20,8 @@ import (
 // aria-modal="true", <dialog> without open), a popover, and the screen-reader-only
 // utility classes (hiddenClass). What a page hides only until a visitor
 // opens it (aria-hidden="true" or a "hidden" class on a collapsed
-// accordion panel, a tab, a carousel's next slides; a role=tabpanel box
-// however it is hidden) is left in: a reader opens it, and it is the
-// page's own content.
+// accordion panel, a tab, a carousel's next slides) is left in: a reader
+// opens it, and it is the page's own content.
 func hidden(n *treediff.Node) bool {
 	if n.Kind != treediff.Element {
 		return false
@@ -30,15 +29,6 @@ func hidden(n *treediff.Node) bool {
 	switch n.Label {
 	case "html", "body":
 		return false // a page hides its body until its script runs
-	}
-	if attrIs(n, "role", "tabpanel") && tabShown(n) {
-		// A tab the visitor has not opened yet (a code sample in
-		// another language, a second set of instructions) beside the
-		// one shown: the page's own content, hidden until its tab is
-		// clicked.
-		return false
-	}
-	switch n.Label {
 	case "dialog":
 		if _, open := n.Attr("open"); !open {
 			return true
@@ -53,30 +43,6 @@ func hidden(n *treediff.Node) bool {
 		return true
 	}
 	return isDialog(n) || styledHidden(n)
-}
-
-// maxTabs bounds the siblings tabShown looks at.
-const maxTabs = 64
-
-// tabShown reports whether a tab panel beside n (among its first maxTabs
-// siblings) is shown: n is one tab of a set the page shows, not a panel
-// of a closed dialog or menu whose tabs are all hidden.
-func tabShown(n *treediff.Node) bool {
-	if n.Parent == nil {
-		return false
-	}
-	for i, s := range n.Parent.Children {
-		if i >= maxTabs {
-			break
-		}
-		if s == n || !attrIs(s, "role", "tabpanel") {
-			continue
-		}
-		if _, h := s.Attr("hidden"); !h && !styledHidden(s) {
-			return true
-		}
-	}
-	return false
 }
 
 // wrapsPage reports an element that is, with each of its ancestors below
