@@ -47,11 +47,12 @@ func NewProseMap(t *treediff.Tree, opt Options) ProseMap {
 	// A group let through frees the groups around it (a section's name
 	// on a wrapper and on its box): a few rounds, each linear.
 	forced := make([]bool, len(t.Nodes))
+	furniture := inFurniture(t)
 	for round := 0; round < maxGroupRounds; round++ {
-		groups := m.mark(p, prefix, total, forced)
+		groups := m.mark(p, prefix, total, forced, furniture)
 		grown := false
 		for i, n := range t.Nodes {
-			if k := groupKey(n); k != "" && !forced[i] && groups[k] >= dominantShare*total {
+			if k := groupKey(n); k != "" && !furniture[i] && !forced[i] && groups[k] >= dominantShare*total {
 				forced[i], grown = true, true
 			}
 		}
@@ -68,7 +69,7 @@ const maxGroupRounds = 4
 // mark sets which cued elements of p's tree hold most of the page's prose
 // (prefix the blocks' prose weights, total their sum), the forced ones
 // whatever they hold, and returns the prose the others hold by groupKey.
-func (m ProseMap) mark(p *page, prefix []float64, total float64, forced []bool) map[string]float64 {
+func (m ProseMap) mark(p *page, prefix []float64, total float64, forced, furniture []bool) map[string]float64 {
 	t := m.tree
 	groups := map[string]float64{}
 	// Children before parents: an element's free prose is what it holds
@@ -85,7 +86,7 @@ func (m ProseMap) mark(p *page, prefix []float64, total float64, forced []bool) 
 			m.dominant[i] = held-vetoed[i] >= dominantShare*total || forced[i]
 			if !m.dominant[i] {
 				up = held
-				if k := groupKey(n); k != "" {
+				if k := groupKey(n); k != "" && !furniture[i] {
 					groups[k] += held - vetoed[i]
 				}
 			}
@@ -95,6 +96,19 @@ func (m ProseMap) mark(p *page, prefix []float64, total float64, forced []bool) 
 		}
 	}
 	return groups
+}
+
+// inFurniture marks, per node index of t, the elements inside (or being)
+// a <nav>, <aside>, <footer> or <menu> or an element of a furniture role:
+// a site's menus name their columns alike too, and hold much text when
+// their items are not links. The group rule leaves them out.
+func inFurniture(t *treediff.Tree) []bool {
+	in := make([]bool, len(t.Nodes))
+	for i, n := range t.Nodes { // parents come before their children
+		in[i] = n.Kind == treediff.Element && (boilerTags[n.Label] || boilerRole(n)) ||
+			n.Parent != nil && in[n.Parent.Index]
+	}
+	return in
 }
 
 // groupKey names the cue of element n that its sections may share: the

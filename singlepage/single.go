@@ -592,7 +592,8 @@ func (p *page) teaserBox(i int) *treediff.Node {
 // text (a checklist naming some of its items by links, a list of steps)
 // as short lines, judged by their neighbours, not as navigation: a menu
 // or a list of related stories is links throughout. A list counts as
-// mixed from minListItems items, a quarter of them not navigation.
+// mixed from minListItems items, a quarter of them not navigation, and
+// only among article text (amidText).
 func (p *page) mixedLists() {
 	type count struct{ items, plain int }
 	lists := map[*treediff.Node]*count{}
@@ -609,13 +610,33 @@ func (p *page) mixedLists() {
 			}
 		}
 	}
+	good := make([]int, len(p.blocks)+1)
+	for i, b := range p.blocks {
+		good[i+1] = good[i]
+		if b.class == classGood {
+			good[i+1]++
+		}
+	}
 	for _, b := range p.blocks {
-		c := lists[listOf(b)]
-		if c == nil || c.items < minListItems || 4*c.plain < c.items || !p.linkedItem(b) {
+		l := listOf(b)
+		c := lists[l]
+		if c == nil || c.items < minListItems || 4*c.plain < c.items || !p.linkedItem(b) || !p.amidText(l, good) {
 			continue
 		}
 		b.class = classShort
 	}
+}
+
+// amidText reports whether the element around list l holds article text
+// outside it (good counts the article-like blocks before each block): a
+// checklist stands among paragraphs, a menu's columns among other menus.
+func (p *page) amidText(l *treediff.Node, good []int) bool {
+	a := l.Parent
+	if a == nil {
+		return false
+	}
+	around := good[p.end[a.Index]] - good[p.first[a.Index]]
+	return around > good[p.end[l.Index]]-good[p.first[l.Index]]
 }
 
 // minListItems is the least number of items of a mixed list (mixedLists).
