@@ -83,7 +83,8 @@ func TestGather(t *testing.T) {
 		// (in-page links) repeats its headings.
 		{"section-index.html", []string{"Indexes are a common way", "11.1. Introduction", "11.3. Multicolumn Indexes",
 			"11.5. Partial Indexes", "The server offers", "Every index adds work"},
-			[]string{"Why indexes\n\nKinds of index", "All rights reserved"}}, // A site menu whose columns share a class name and, set as plain
+			[]string{"Why indexes\n\nKinds of index", "All rights reserved"}},
+		// A site menu whose columns share a class name and, set as plain
 		// text, hold much of the page's words: still a menu.
 		{"menu-columns.html", []string{"The Model Two pairs", "We set up every guitar"},
 			[]string{"Solidbody Guitars", "Studio Monitors", "All rights reserved"}},
