@@ -263,6 +263,8 @@ type page struct {
 	// cues weighs class/id/role cues against the prose elements hold; nil
 	// leaves every cue out (the first reading, see NewProseMap).
 	cues *ProseMap
+	// items counts the items of each list (mixedLists).
+	items map[*treediff.Node]int
 }
 
 // skipTags never hold article text.
@@ -597,6 +599,7 @@ func (p *page) teaserBox(i int) *treediff.Node {
 func (p *page) mixedLists() {
 	type count struct{ items, plain int }
 	lists := map[*treediff.Node]*count{}
+	p.items = map[*treediff.Node]int{}
 	for _, b := range p.blocks {
 		if l := listOf(b); l != nil {
 			c := lists[l]
@@ -605,6 +608,7 @@ func (p *page) mixedLists() {
 				lists[l] = c
 			}
 			c.items++
+			p.items[l]++
 			if b.class != classBad {
 				c.plain++
 			}
@@ -1118,14 +1122,19 @@ func (p *page) linkedLine(b *block) bool {
 	if b.linkDensity() <= p.opt.MaxLinkDensity && !ledByLink(b) {
 		return false
 	}
-	return !b.inLink || namesLink(b)
+	return !b.inLink || p.namesLink(b)
 }
 
 // namesLink reports a block of links only that names a part of the
 // article (linkedLine): a short heading, or a short item of a list of
-// links to other pages.
-func namesLink(b *block) bool {
-	return b.words < maxLinkedHeading && (b.heading > 0 || listOf(b) != nil && b.anchorWords == 0)
+// minListItems links or more to other pages (a lone "Next article" item
+// is no index).
+func (p *page) namesLink(b *block) bool {
+	if b.words >= maxLinkedHeading {
+		return false
+	}
+	l := listOf(b)
+	return b.heading > 0 || l != nil && p.items[l] >= minListItems && b.anchorWords == 0
 }
 
 // inPage reports a link to a section of the page itself (href="#…"): a
