@@ -597,23 +597,7 @@ func (p *page) teaserBox(i int) *treediff.Node {
 // mixed from minListItems items, a quarter of them not navigation, and
 // only among article text (amidText).
 func (p *page) mixedLists() {
-	type count struct{ items, plain int }
-	lists := map[*treediff.Node]*count{}
-	p.items = map[*treediff.Node]int{}
-	for _, b := range p.blocks {
-		if l := listOf(b); l != nil {
-			c := lists[l]
-			if c == nil {
-				c = &count{}
-				lists[l] = c
-			}
-			c.items++
-			p.items[l]++
-			if b.class != classBad {
-				c.plain++
-			}
-		}
-	}
+	plain := p.countItems()
 	good := make([]int, len(p.blocks)+1)
 	for i, b := range p.blocks {
 		good[i+1] = good[i]
@@ -623,12 +607,28 @@ func (p *page) mixedLists() {
 	}
 	for _, b := range p.blocks {
 		l := listOf(b)
-		c := lists[l]
-		if c == nil || c.items < minListItems || 4*c.plain < c.items || !p.linkedItem(b) || !p.amidText(l, good) {
+		n := p.items[l]
+		if l == nil || n < minListItems || 4*plain[l] < n || !p.linkedItem(b) || !p.amidText(l, good) {
 			continue
 		}
 		b.class = classShort
 	}
+}
+
+// countItems sets p.items, the items of each list, and returns how many
+// of them are not judged navigation.
+func (p *page) countItems() map[*treediff.Node]int {
+	plain := map[*treediff.Node]int{}
+	p.items = map[*treediff.Node]int{}
+	for _, b := range p.blocks {
+		if l := listOf(b); l != nil {
+			p.items[l]++
+			if b.class != classBad {
+				plain[l]++
+			}
+		}
+	}
+	return plain
 }
 
 // amidText reports whether the element around list l holds article text
