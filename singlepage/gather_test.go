@@ -78,13 +78,6 @@ func TestGather(t *testing.T) {
 		// are.
 		{"related-cards.html", []string{"If you are hosting an event", "Most of us do not plan", "A planner also costs less"},
 			[]string{"Planning a small conference starts", "Selling tickets online", "A year of monthly meetups", "All rights reserved"}},
-		// A documentation page's list of its sub-pages between its
-		// paragraphs is its own; a table of contents of its sections
-		// (in-page links) repeats its headings, a lone "next" link is no
-		// index.
-		{"section-index.html", []string{"Indexes are a common way", "11.1. Introduction", "11.3. Multicolumn Indexes",
-			"11.5. Partial Indexes", "The server offers", "Every index adds work"},
-			[]string{"Why indexes\n\nKinds of index", "Next chapter", "All rights reserved"}},
 		// A site menu whose columns share a class name and, set as plain
 		// text, hold much of the page's words: still a menu.
 		{"menu-columns.html", []string{"The Model Two pairs", "We set up every guitar"},

@@ -226,22 +226,21 @@ const (
 
 // block is a paragraph: the inline text between two block boundaries.
 type block struct {
-	text        string   // whitespace-normalized
-	lines       []string // text cut at <br>
-	words       int
-	linkWords   int
-	links       int            // links with words in the block
-	anchorWords int            // words in links to the page's own sections (href="#…")
-	container   *treediff.Node // nearest block-level element
-	heading     int            // 1..6 inside <hN>, else 0
-	cue         bool           // under a boilerplate class/id/role
-	weak        bool           // under a weak boilerplate cue (see cueOf)
-	code        bool           // script or markup shown as text
-	pre         bool           // inside <pre>: text the page shows as set (code samples)
-	inLink      bool           // all words inside links
-	leadLink    int            // words of the link the block starts with
-	started     bool           // a word has been seen (for leadLink)
-	class       blockClass
+	text      string   // whitespace-normalized
+	lines     []string // text cut at <br>
+	words     int
+	linkWords int
+	links     int            // links with words in the block
+	container *treediff.Node // nearest block-level element
+	heading   int            // 1..6 inside <hN>, else 0
+	cue       bool           // under a boilerplate class/id/role
+	weak      bool           // under a weak boilerplate cue (see cueOf)
+	code      bool           // script or markup shown as text
+	pre       bool           // inside <pre>: text the page shows as set (code samples)
+	inLink    bool           // all words inside links
+	leadLink  int            // words of the link the block starts with
+	started   bool           // a word has been seen (for leadLink)
+	class     blockClass
 }
 
 func (b *block) linkDensity() float64 {
@@ -314,11 +313,10 @@ type blockCutter struct {
 	links                                    int
 	lastBR                                   bool
 	linkDepth, cueDepth, weakDepth, preDepth int
-	// codeDepth counts the <pre> and <code> elements the walk is in;
-	// anchorDepth the links to the page's own sections.
-	codeDepth, anchorDepth int
-	heading                []int
-	containers             []*treediff.Node
+	// codeDepth counts the <pre> and <code> elements the walk is in.
+	codeDepth  int
+	heading    []int
+	containers []*treediff.Node
 }
 
 // walkFrame is a node to enter, or to leave (exit) once its children are
@@ -382,9 +380,6 @@ func (c *blockCutter) text(n *treediff.Node) {
 	cur.words += len(ws)
 	cur.links += c.links
 	c.links = 0
-	if c.anchorDepth > 0 {
-		cur.anchorWords += len(ws)
-	}
 	if c.linkDepth > 0 {
 		cur.linkWords += len(ws)
 		if !cur.started || cur.leadLink == cur.words-len(ws) && cur.leadLink > 0 {
@@ -454,9 +449,6 @@ func (c *blockCutter) open(n *treediff.Node) {
 		if c.linkDepth == 1 {
 			c.links++ // counted for the block its first word opens or extends
 		}
-		if inPage(n) {
-			c.anchorDepth++
-		}
 	case n.Label == "pre":
 		c.preDepth++
 	}
@@ -483,9 +475,6 @@ func (c *blockCutter) exit(n *treediff.Node) {
 	switch {
 	case n.Label == "a":
 		c.linkDepth--
-		if inPage(n) {
-			c.anchorDepth--
-		}
 	case headingLevel(n.Label) > 0:
 		c.heading = c.heading[:len(c.heading)-1]
 	case n.Label == "pre":
@@ -1110,11 +1099,9 @@ const maxLinkedHeading = 12
 // linkedLine reports a block of the article's span judged navigation by its
 // links alone (their density, or a linked lead before a summary), under no
 // cue: an item that names what it links to ("Official website: Name",
-// "Product – what it does"), a section heading set as a link or a short
-// item of a list of links to other pages (a documentation page's own
-// index of its sub-pages). Between the article's paragraphs it is the
-// article's, unless it is links only and none of those (a "Read more"
-// line, a menu, a table of contents of the page's own sections).
+// "Product – what it does") or a section heading set as a link. Between
+// the article's paragraphs it is the article's, unless it is links only
+// and no short heading (a "Read more" line, a menu).
 func (p *page) linkedLine(b *block) bool {
 	if b.class != classBad || b.cue || b.weak || b.code || isBoilerLine(b) || isLegal(b) {
 		return false
@@ -1122,26 +1109,7 @@ func (p *page) linkedLine(b *block) bool {
 	if b.linkDensity() <= p.opt.MaxLinkDensity && !ledByLink(b) {
 		return false
 	}
-	return !b.inLink || p.namesLink(b)
-}
-
-// namesLink reports a block of links only that names a part of the
-// article (linkedLine): a short heading, or a short item of a list of
-// minListItems links or more to other pages (a lone "Next article" item
-// is no index).
-func (p *page) namesLink(b *block) bool {
-	if b.words >= maxLinkedHeading {
-		return false
-	}
-	l := listOf(b)
-	return b.heading > 0 || l != nil && p.items[l] >= minListItems && b.anchorWords == 0
-}
-
-// inPage reports a link to a section of the page itself (href="#…"): a
-// table of contents repeats the headings it links to.
-func inPage(a *treediff.Node) bool {
-	h, _ := a.Attr("href")
-	return strings.HasPrefix(strings.TrimSpace(h), "#")
+	return !b.inLink || b.heading > 0 && b.words < maxLinkedHeading
 }
 
 // ledByLink reports a block that opens with a link of a few words holding
