@@ -45,6 +45,43 @@ func TestGather(t *testing.T) {
 		{"repeated-cells.html", []string{"Field", "item_id", "Required", "material", "String", "Optional", "Media",
 			"Field", "Type", "Requirement", "video_url", "URL", "Optional", "Fields the feed gives"},
 			[]string{"All rights reserved", "Guides"}},
+		// A code sample's highlighting classes its tokens ("token
+		// comment"): the sample stays the article's.
+		{"highlighted-code.html", []string{"deserves a history", "# start a repository", "vcs log", "manual page of each one"},
+			[]string{"exactly what I needed", "All rights reserved"}},
+		// A column of dates in a data table is the table's data, no run
+		// of datelines parting the article.
+		{"date-table.html", []string{"Home prices rose quickly", "Change in sales", "5/1/2023", "12/1/2024", "Regional differences remain large"},
+			[]string{"All rights reserved", "Research"}},
+		// A checklist naming some of its items by links: its linked items
+		// are the list's, not navigation.
+		{"linked-checklist.html", []string{"We have spent years", "Tent", "Rainfly", "Stove", "Sleeping bag", "Rain jacket", "First aid kit",
+			"A copy of your route", "That is everything"},
+			[]string{"Ten lakes", "All rights reserved", "Trips"}},
+		// The article's sections each named after a layout word ("skip"
+		// to it): together they hold the page's prose, so the name is no
+		// verdict; the skip link itself stays out.
+		{"named-sections.html", []string{"A mesh network is a group", "Each point talks", "Because every point", "Connect the first point"},
+			[]string{"Skip to content", "All rights reserved"}},
+		// A page builder names every box of the article a widget: the
+		// boxes together hold the page's prose, and their short lines
+		// and lists are the article's; a sign-up widget still is not.
+		{"builder-widgets.html", []string{"Learning apps give", "Learning methods", "Ease of use", "Advantages:", "Short daily sessions",
+			"Little grammar", "The conversation app pairs", "Annual plan: 6.99 a month"},
+			[]string{"Get one tip a week", "All rights reserved"}},
+		// A heading's id is its anchor, spelled from its text: no cue.
+		{"anchored-headings.html", []string{"Sometimes you want", "Lifting state up", "Sharing data between components",
+			"In the example above", "Social features", "The same pattern"},
+			[]string{"Share on one network", "All rights reserved"}},
+		// A row of teasers in a "related" box: their summaries are long,
+		// the row of linked headlines with a summary each says what they
+		// are.
+		{"related-cards.html", []string{"If you are hosting an event", "Most of us do not plan", "A planner also costs less"},
+			[]string{"Planning a small conference starts", "Selling tickets online", "A year of monthly meetups", "All rights reserved"}},
+		// A site menu whose columns share a class name and, set as plain
+		// text, hold much of the page's words: still a menu.
+		{"menu-columns.html", []string{"The Model Two pairs", "We set up every guitar"},
+			[]string{"Solidbody Guitars", "Studio Monitors", "All rights reserved"}},
 	}
 	for _, tt := range tests {
 		checkBody(t, tt.file, gatherBody(t, tt.file), tt.want, tt.notWant)

@@ -17,7 +17,7 @@ import (
 // hidden reports elements a browser does not show, or shows only as an
 // overlay over the page: the hidden and popover attributes, an inline style that hides
 // the box or moves it off screen, a dialog (role=dialog or alertdialog,
-// aria-modal="true", <dialog> without open), and the screen-reader-only
+// aria-modal="true", <dialog> without open), a popover, and the screen-reader-only
 // utility classes (hiddenClass). What a page hides only until a visitor
 // opens it (aria-hidden="true" or a "hidden" class on a collapsed
 // accordion panel, a tab, a carousel's next slides) is left in: a reader

@@ -37,6 +37,8 @@ func TestHidden(t *testing.T) {
 		{`<div class="overflow-hidden">x</div>`, false},
 		{`<div class="hidden-xs-text">x</div>`, false},
 		{`<div class="article">x</div>`, false},
+		// A popover is shown only when invoked, as a dialog is.
+		{`<div popover id="tip">x</div>`, true},
 	}
 	for _, tt := range tests {
 		// A header beside the element: it is not the page's wrapper.

@@ -1,6 +1,10 @@
 package singlepage
 
-import "github.com/gleaner/gleaner/treediff"
+import (
+	"strings"
+
+	"github.com/gleaner/gleaner/treediff"
+)
 
 // Cues (a class, id or role naming navigation, comments, a sidebar…) are
 // evidence against an element, weighed against the text it holds: sites name
@@ -40,6 +44,34 @@ func NewProseMap(t *treediff.Tree, opt Options) ProseMap {
 	if total <= 0 {
 		return m
 	}
+	// A group let through frees the groups around it (a section's name
+	// on a wrapper and on its box): a few rounds, each linear.
+	forced := make([]bool, len(t.Nodes))
+	furniture := inFurniture(t)
+	for round := 0; round < maxGroupRounds; round++ {
+		groups := m.mark(p, prefix, total, forced, furniture)
+		grown := false
+		for i, n := range t.Nodes {
+			if k := groupKey(n); k != "" && !furniture[i] && !forced[i] && groups[k] >= dominantShare*total {
+				forced[i], grown = true, true
+			}
+		}
+		if !grown {
+			break
+		}
+	}
+	return m
+}
+
+// maxGroupRounds bounds the rounds of NewProseMap's group rule.
+const maxGroupRounds = 4
+
+// mark sets which cued elements of p's tree hold most of the page's prose
+// (prefix the blocks' prose weights, total their sum), the forced ones
+// whatever they hold, and returns the prose the others hold by groupKey.
+func (m ProseMap) mark(p *page, prefix []float64, total float64, forced, furniture []bool) map[string]float64 {
+	t := m.tree
+	groups := map[string]float64{}
 	// Children before parents: an element's free prose is what it holds
 	// outside the cued elements below it whose cue stands.
 	vetoed := make([]float64, len(t.Nodes))
@@ -51,16 +83,72 @@ func NewProseMap(t *treediff.Tree, opt Options) ProseMap {
 		held := prefix[p.end[i]] - prefix[p.first[i]]
 		up := vetoed[i]
 		if isCued(n) {
-			m.dominant[i] = held-vetoed[i] >= dominantShare*total
+			m.dominant[i] = held-vetoed[i] >= dominantShare*total || forced[i]
 			if !m.dominant[i] {
 				up = held
+				if k := groupKey(n); k != "" && !furniture[i] {
+					groups[k] += held - vetoed[i]
+				}
 			}
 		}
 		if n.Parent != nil {
 			vetoed[n.Parent.Index] += up
 		}
 	}
-	return m
+	return groups
+}
+
+// inFurniture marks, per node index of t, the elements inside (or being)
+// a <nav>, <aside>, <footer> or <menu> or an element of a furniture role:
+// a site's menus name their columns alike too, and hold much text when
+// their items are not links. The group rule leaves them out.
+func inFurniture(t *treediff.Tree) []bool {
+	in := make([]bool, len(t.Nodes))
+	for i, n := range t.Nodes { // parents come before their children
+		in[i] = n.Kind == treediff.Element && (boilerTags[n.Label] || boilerRole(n)) ||
+			n.Parent != nil && in[n.Parent.Index]
+	}
+	return in
+}
+
+// groupKey names the cue of element n that its sections may share: the
+// first token of its class holding a boilerplate word or a weak fragment
+// ("skip-item", "content-nav-section", a page builder's "x-widget"). Cued elements of one key that together hold
+// most of the page's prose are the article's sections, each named after
+// a layout ("skip" to it, "nav" to it), not furniture. Classes naming
+// comments, sharing or other strong fragments have no key: the comments
+// of a long thread still are comments.
+func groupKey(n *treediff.Node) string {
+	if n.Kind != treediff.Element {
+		return ""
+	}
+	v, ok := n.Attr("class")
+	if !ok {
+		return ""
+	}
+	v = strings.ToLower(v)
+	for _, f := range strongFragments {
+		if strings.Contains(v, f) {
+			return ""
+		}
+	}
+	for _, tok := range strings.Fields(v) {
+		if boilerToken(tok) || weakToken(tok) {
+			return tok
+		}
+	}
+	return ""
+}
+
+// weakToken reports a class token holding a weak boilerplate fragment
+// ("elementor-widget").
+func weakToken(tok string) bool {
+	for _, f := range weakFragments {
+		if strings.Contains(tok, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // isCued reports whether either cue vocabulary (the single-page blocks' or

@@ -200,9 +200,9 @@ const navWordsPerLink = 3
 func boilerplate(b *block) bool { return b.cue || furnitureLine(b) }
 
 // furnitureLine reports a block that is furniture by its own text: a
-// byline, dateline or legal line, or a menu of short links.
+// byline, dateline or legal line (furnitureText), or a menu of short links.
 func furnitureLine(b *block) bool {
-	if isBoilerLine(b) || isLegal(b) {
+	if furnitureText(b) {
 		return true
 	}
 	return b.class == classBad && b.links > 0 && b.linkWords <= navWordsPerLink*b.links && b.linkDensity() > DefaultMaxLinkDensity

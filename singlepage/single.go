@@ -275,6 +275,8 @@ type page struct {
 	// per node index, whether the node is under a strong cue other than
 	// the region of the thread's posts (see unitContent).
 	threadCues []bool
+	// items counts the items of each list (mixedLists).
+	items map[*treediff.Node]int
 }
 
 // skipTags never hold article text.
@@ -324,8 +326,10 @@ type blockCutter struct {
 	links                                    int
 	lastBR                                   bool
 	linkDepth, cueDepth, weakDepth, preDepth int
-	heading                                  []int
-	containers                               []*treediff.Node
+	// codeDepth counts the <pre> and <code> elements the walk is in.
+	codeDepth  int
+	heading    []int
+	containers []*treediff.Node
 }
 
 // walkFrame is a node to enter, or to leave (exit) once its children are
@@ -461,14 +465,26 @@ func (c *blockCutter) open(n *treediff.Node) {
 	case n.Label == "pre":
 		c.preDepth++
 	}
+	if isCode(n) {
+		c.codeDepth++
+	}
 	if h := headingLevel(n.Label); h > 0 {
 		c.heading = append(c.heading, h)
 	}
 	c.countCue(n, 1)
 }
 
+// isCode reports an element that sets code: a code sample's syntax
+// highlighting classes its tokens ("token comment", "hljs-meta"), and
+// those name kinds of code, not parts of the page.
+func isCode(n *treediff.Node) bool { return n.Label == "pre" || n.Label == "code" }
+
 // exit closes what element n opened, on the way up.
 func (c *blockCutter) exit(n *treediff.Node) {
+	c.countCue(n, -1)
+	if isCode(n) {
+		c.codeDepth--
+	}
 	switch {
 	case n.Label == "a":
 		c.linkDepth--
@@ -477,7 +493,6 @@ func (c *blockCutter) exit(n *treediff.Node) {
 	case n.Label == "pre":
 		c.preDepth--
 	}
-	c.countCue(n, -1)
 	if treediff.IsBlock(n.Label) {
 		c.flush()
 		c.containers = c.containers[:len(c.containers)-1]
@@ -485,8 +500,14 @@ func (c *blockCutter) exit(n *treediff.Node) {
 	c.p.end[n.Index] = len(c.p.blocks)
 }
 
-// countCue adds d to the depth of n's cue, if any.
+// countCue adds d to the depth of n's cue, if any. Inside code (and on
+// the code element itself) classes are the highlighting's (isCode): no
+// cue. It runs once the code element is counted on the way down and
+// before it is on the way up, so that both ways agree.
 func (c *blockCutter) countCue(n *treediff.Node, d int) {
+	if c.codeDepth > 0 {
+		return
+	}
 	switch c.p.cueOf(n) {
 	case strongCue:
 		c.cueDepth += d
@@ -512,6 +533,139 @@ func (p *page) judge() {
 			b.class = classBad
 		}
 	}
+	p.mixedLists()
+	p.teaserRows()
+}
+
+// teaserRows leaves out the summaries of a row of teasers under a weak
+// cue (a "related" or "more stories" box): a linked headline, at most a
+// line between (a byline), then a summary, each in a small box, at
+// least minTeasers boxes side by side. Their summaries are long enough
+// to read as article text alone; the row says what they are.
+func (p *page) teaserRows() {
+	boxes := map[*treediff.Node][]int{} // parent of the boxes -> summaries
+	for i, b := range p.blocks {
+		if b.class != classGood || !b.weak {
+			continue
+		}
+		if box := p.teaserBox(i); box != nil && box.Parent != nil {
+			boxes[box.Parent] = append(boxes[box.Parent], i)
+		}
+	}
+	for _, row := range boxes {
+		if len(row) < minTeasers {
+			continue
+		}
+		for _, i := range row {
+			p.blocks[i].class = classBad
+		}
+	}
+}
+
+// minTeasers is the least number of teasers side by side in a row.
+const minTeasers = 3
+
+// maxTeaserBlocks bounds the blocks of a teaser's box: a section label,
+// the headline, a byline, a date, the summary, "Read more".
+const maxTeaserBlocks = 6
+
+// teaserBox returns the small box (at most maxTeaserBlocks) holding block i
+// and the linked headline one or two blocks above it, taken at its
+// outermost element, nil when there is none.
+func (p *page) teaserBox(i int) *treediff.Node {
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		h := p.blocks[j]
+		if !h.inLink || h.words < 3 || h.cue {
+			continue
+		}
+		a := commonAncestor(h.container, p.blocks[i].container)
+		if a == nil || p.end[a.Index]-p.first[a.Index] > maxTeaserBlocks {
+			return nil
+		}
+		// The outermost element of the same blocks (a slide around a
+		// card) is the box its row holds.
+		for a.Parent != nil && p.first[a.Parent.Index] == p.first[a.Index] && p.end[a.Parent.Index] == p.end[a.Index] {
+			a = a.Parent
+		}
+		return a
+	}
+	return nil
+}
+
+// mixedLists reads the linked items of a list that also holds items of
+// text (a checklist naming some of its items by links, a list of steps)
+// as short lines, judged by their neighbours, not as navigation: a menu
+// or a list of related stories is links throughout. A list counts as
+// mixed from minListItems items, a quarter of them not navigation, and
+// only among article text (amidText).
+func (p *page) mixedLists() {
+	plain := p.countItems()
+	good := make([]int, len(p.blocks)+1)
+	for i, b := range p.blocks {
+		good[i+1] = good[i]
+		if b.class == classGood {
+			good[i+1]++
+		}
+	}
+	for _, b := range p.blocks {
+		l := listOf(b)
+		n := p.items[l]
+		if l == nil || n < minListItems || 4*plain[l] < n || !p.linkedItem(b) || !p.amidText(l, good) {
+			continue
+		}
+		b.class = classShort
+	}
+}
+
+// countItems sets p.items, the items of each list, and returns how many
+// of them are not judged navigation.
+func (p *page) countItems() map[*treediff.Node]int {
+	plain := map[*treediff.Node]int{}
+	p.items = map[*treediff.Node]int{}
+	for _, b := range p.blocks {
+		if l := listOf(b); l != nil {
+			p.items[l]++
+			if b.class != classBad {
+				plain[l]++
+			}
+		}
+	}
+	return plain
+}
+
+// amidText reports whether the element around list l holds article text
+// outside it (good counts the article-like blocks before each block): a
+// checklist stands among paragraphs, a menu's columns among other menus.
+func (p *page) amidText(l *treediff.Node, good []int) bool {
+	a := l.Parent
+	if a == nil {
+		return false
+	}
+	around := good[p.end[a.Index]] - good[p.first[a.Index]]
+	return around > good[p.end[l.Index]]-good[p.first[l.Index]]
+}
+
+// minListItems is the least number of items of a mixed list (mixedLists).
+const minListItems = 4
+
+// listOf returns the list (<ul>, <ol>) whose item holds block b, nil when
+// none does.
+func listOf(b *block) *treediff.Node {
+	c := b.container
+	if c == nil || c.Label != "li" || c.Parent == nil {
+		return nil
+	}
+	if l := c.Parent.Label; l == "ul" || l == "ol" {
+		return c.Parent
+	}
+	return nil
+}
+
+// linkedItem reports a block judged navigation by its links alone, under
+// no cue.
+func (p *page) linkedItem(b *block) bool {
+	return b.class == classBad && b.linkWords > 0 && !b.cue && !b.weak && !b.code &&
+		!isBoilerLine(b) && !isLegal(b) && (b.linkDensity() > p.opt.MaxLinkDensity || ledByLink(b))
 }
 
 // teaserSummary reports a short article-like block i right under a linked
@@ -667,7 +821,7 @@ func (p *page) classify(b *block) blockClass {
 		return classBad
 	case ledByLink(b):
 		return classBad
-	case isBoilerLine(b), isLegal(b):
+	case furnitureText(b):
 		return classBad
 	case b.heading > 0 && b.words < 2*p.opt.GoodWords:
 		// A heading; a long one is a standfirst set as a heading.
@@ -676,6 +830,34 @@ func (p *page) classify(b *block) blockClass {
 		return classGood
 	}
 	return classShort
+}
+
+// furnitureText reports a byline, dateline, label or legal notice; a
+// date in a table's row of cells (dataCell) is the table's data ("5/1/2023"
+// in a column of dates), not a dateline.
+func furnitureText(b *block) bool {
+	if b.words <= 16 && dataCell(b) && mostlyDate(treediff.Words(b.text)) {
+		return false
+	}
+	return isBoilerLine(b) || isLegal(b)
+}
+
+// dataCell reports a block that is a cell of a table's row of several
+// cells (a layout table's cell holding a whole page is one of one).
+func dataCell(b *block) bool {
+	c := b.container
+	if c == nil || c.Label != "td" && c.Label != "th" || c.Parent == nil {
+		return false
+	}
+	cells := 0
+	for _, x := range c.Parent.Children {
+		if x.Label == "td" || x.Label == "th" {
+			if cells++; cells == 2 {
+				return true // stops at the second: linear on long rows
+			}
+		}
+	}
+	return false
 }
 
 // smooth reclassifies short blocks by their neighbours, as jusText does: a

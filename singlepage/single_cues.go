@@ -66,7 +66,7 @@ func cueOf(n *treediff.Node) cueStrength {
 	found := noCue
 	for _, key := range []string{"class", "id"} {
 		v, ok := n.Attr(key)
-		if !ok || v == "" {
+		if !ok || v == "" || key == "id" && anchored(n) {
 			continue
 		}
 		found = max(found, attrCue(strings.ToLower(v)))
@@ -80,6 +80,25 @@ func cueOf(n *treediff.Node) cueStrength {
 		return weakCue
 	}
 	return found
+}
+
+// anchored reports a heading whose id is the anchor a table of contents
+// links to, spelled from its text ("sharing-data-between-components"):
+// it names the section, not a region of the page. An id that shares no
+// word with the text ("storyphotocaption" on a caption set as a heading)
+// still names what the heading is.
+func anchored(n *treediff.Node) bool {
+	if headingLevel(n.Label) == 0 {
+		return false
+	}
+	id, _ := n.Attr("id")
+	text := wordSet(n.Text())
+	for _, w := range tokenWords(strings.ToLower(id)) {
+		if text[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // boilerRole reports an ARIA role of page furniture on n.
