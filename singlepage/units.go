@@ -170,24 +170,67 @@ func (p *page) unitText(b *block) bool {
 }
 
 // paras returns the text of the group's units, block by block in
-// document order, each text once.
+// document order, each text once per unit.
 func (g unitGroup) paras(p *page) []string { return g.parasBy(p, p.unitContent) }
 
 // parasBy returns the text of the group's units' blocks that keep holds,
-// in document order, each text once.
+// in document order (see eachUnitBlock).
 func (g unitGroup) parasBy(p *page, keep func(*block) bool) []string {
 	var out []string
-	seen := map[string]bool{}
-	for _, u := range g.parent.Children {
-		if u.Kind != treediff.Element || unitSignature(u) != g.sig {
-			continue
-		}
+	g.eachUnitBlock(p, keep, func(_ int, b *block, _ bool) { out = append(out, b.text) })
+	return out
+}
+
+// constantShare is the share of a group's units from which a text they
+// all say is the units' furniture (a "Rate this book" or "Add to cart"
+// control), shown once, not an item's attribute.
+const constantShare = 0.9
+
+// maxAttributeWords bounds the words of an item's attribute: a longer
+// text two units say is one text shown twice (a section's copy for
+// narrow screens).
+const maxAttributeWords = 12
+
+// eachUnitBlock calls f with the index and block of each block of the
+// group's units that keep holds, in document order, and whether the text
+// may be said again: once per unit, as the units of a listing say
+// "Hardcover", "Full-Time" or a price again item after item and the page
+// shows each (a text said twice in one unit is a copy of it: a title for
+// narrow screens); but a text nearly every unit says (constantShare) or a
+// long one (maxAttributeWords) once.
+func (g unitGroup) eachUnitBlock(p *page, keep func(*block) bool, f func(int, *block, bool)) {
+	units := g.members()
+	in := map[string]int{}
+	for _, u := range units {
+		seen := map[string]bool{}
 		for _, b := range p.blocks[p.first[u.Index]:p.end[u.Index]] {
-			if !keep(b) || seen[b.text] {
+			if keep(b) && !seen[b.text] {
+				seen[b.text] = true
+				in[b.text]++
+			}
+		}
+	}
+	once := map[string]bool{}
+	for _, u := range units {
+		seen := map[string]bool{}
+		for i := p.first[u.Index]; i < p.end[u.Index]; i++ {
+			b := p.blocks[i]
+			if !keep(b) || seen[b.text] || once[b.text] {
 				continue
 			}
-			seen[b.text] = true
-			out = append(out, b.text)
+			again := b.words <= maxAttributeWords && float64(in[b.text]) < constantShare*float64(len(units))
+			seen[b.text], once[b.text] = true, !again
+			f(i, b, again)
+		}
+	}
+}
+
+// members returns the group's units.
+func (g unitGroup) members() []*treediff.Node {
+	var out []*treediff.Node
+	for _, u := range g.parent.Children {
+		if u.Kind == treediff.Element && unitSignature(u) == g.sig {
+			out = append(out, u)
 		}
 	}
 	return out
@@ -289,24 +332,24 @@ func (g unitGroup) introducedBy(p *page, n *treediff.Node) bool {
 }
 
 // joined returns the text of the group's units joined with r's body, in
-// the page's order, each text once, and the element holding both.
+// the page's order (each text of a unit once per unit, each other text
+// once), and the element holding both.
 func (g unitGroup) joined(p *page, r Result) (string, *treediff.Node) {
-	want := map[string]bool{}
-	for _, t := range g.parasBy(p, p.unitText) {
-		want[t] = true
-	}
+	inUnit := map[int]bool{}
+	g.eachUnitBlock(p, p.unitText, func(i int, _ *block, again bool) { inUnit[i] = again })
 	node := g.parent
 	if r.Node != nil {
 		node = commonAncestor(r.Node, g.parent)
 	}
-	return p.joinBody(r.Body, node, want), node
+	return p.joinBody(r.Body, node, inUnit), node
 }
 
-// joinBody returns body (a base's) joined with the texts of the blocks
-// of n that are among more, in the page's order, each text once. A text of body not found as one block of n (lines of a
-// block the base cut) is kept ahead, as the base has it. It is linear in
-// the blocks of n.
-func (p *page) joinBody(body string, n *treediff.Node, more map[string]bool) string {
+// joinBody returns body (a base's) joined with the blocks of n whose
+// index is in units, in the page's order: each text once, but a unit's
+// text units says may be said again (see eachUnitBlock) each time. A text
+// of body not found as one block of n (lines of a block the base cut) is
+// kept ahead, as the base has it. It is linear in the blocks of n.
+func (p *page) joinBody(body string, n *treediff.Node, units map[int]bool) string {
 	base := strings.Split(body, "\n\n")
 	want := map[string]bool{}
 	for _, t := range base {
@@ -314,8 +357,10 @@ func (p *page) joinBody(body string, n *treediff.Node, more map[string]bool) str
 	}
 	var out []string
 	seen := map[string]bool{}
-	for _, b := range p.blocks[p.first[n.Index]:p.end[n.Index]] {
-		if !seen[b.text] && (want[b.text] || more[b.text]) {
+	for i := p.first[n.Index]; i < p.end[n.Index]; i++ {
+		b := p.blocks[i]
+		again, unit := units[i]
+		if again || !seen[b.text] && (unit || want[b.text]) {
 			seen[b.text] = true
 			out = append(out, b.text)
 		}

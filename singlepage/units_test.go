@@ -169,3 +169,28 @@ func TestTypeReadBodies(t *testing.T) {
 		checkBody(t, tt.file, r.Body, tt.want, tt.notWant)
 	}
 }
+
+// TestUnitsRepeatAttributes: the units of a job board say "Full-Time",
+// "Remote" or a company again item after item, and the body
+// keeps each (the page shows them per item); the line every unit says
+// ("Apply through our board...") is the units' furniture, kept once.
+func TestUnitsRepeatAttributes(t *testing.T) {
+	tr, src := parseIn(t, "units", "job-board.html")
+	c, err := Choices(tr, Options{Source: src}.WithDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"Full-Time": 5, "Part-Time": 2, "Remote": 5, "Harbour Data Cooperative": 2,
+		"Apply through our board in two minutes": 1}
+	for name, body := range map[string]string{"units": c.Units, "base": c.Base.Body} {
+		count := map[string]int{}
+		for _, para := range strings.Split(body, "\n\n") {
+			count[para]++
+		}
+		for text, n := range want {
+			if count[text] != n {
+				t.Errorf("%s: %q %d times, want %d:\n%s", name, text, count[text], n, body)
+			}
+		}
+	}
+}
