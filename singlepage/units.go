@@ -166,12 +166,30 @@ func (p *page) childGroups(c *treediff.Node, prefix []int) map[string]*unitTally
 // name, a post's author), which in a menu of short links would be
 // navigation.
 func (p *page) unitText(b *block) bool {
-	return p.unitContent(b) || b.links == 1 && !b.code && (!b.cue || p.inPosts(b)) && !isBoilerLine(b) && !isLegal(b)
+	return p.unitKeeps(b) || b.links == 1 && !b.code && (!b.cue || p.inPosts(b)) && !isBoilerLine(b) && !isLegal(b)
 }
 
 // paras returns the text of the group's units, block by block in
-// document order, each text once per unit.
-func (g unitGroup) paras(p *page) []string { return g.parasBy(p, p.unitContent) }
+// document order (see eachUnitBlock).
+func (g unitGroup) paras(p *page) []string { return g.parasBy(p, p.unitKeeps) }
+
+// unitKeeps reports a block of a unit that the unit's text keeps: its
+// content, and a line of dates or figures (an event's date, a price, a
+// pay range), which on an article is a dateline but on an item is one of
+// its facts. On a forum thread a post's date line stays out.
+func (p *page) unitKeeps(b *block) bool {
+	return p.unitContent(b) || p.threadCues == nil && unitFact(b)
+}
+
+// unitFact reports a line of dates or figures that is furniture by that
+// alone: not a cue's, code, a byline or a legal line.
+func unitFact(b *block) bool {
+	if b.cue || b.code || b.words > 16 || isLegal(b) {
+		return false
+	}
+	ws := treediff.Words(b.text)
+	return mostlyDate(ws) && !isByline(b.text, ws)
+}
 
 // parasBy returns the text of the group's units' blocks that keep holds,
 // in document order (see eachUnitBlock).

@@ -171,9 +171,10 @@ func TestTypeReadBodies(t *testing.T) {
 }
 
 // TestUnitsRepeatAttributes: the units of a job board say "Full-Time",
-// "Remote" or a company again item after item, and the body
+// "Remote", a company or a pay range again item after item, and the body
 // keeps each (the page shows them per item); the line every unit says
-// ("Apply through our board...") is the units' furniture, kept once.
+// ("Apply through our board...") is the units' furniture, kept once. A
+// pay range, all figures, is an item's fact, not a dateline.
 func TestUnitsRepeatAttributes(t *testing.T) {
 	tr, src := parseIn(t, "units", "job-board.html")
 	c, err := Choices(tr, Options{Source: src}.WithDefaults())
@@ -181,7 +182,7 @@ func TestUnitsRepeatAttributes(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]int{"Full-Time": 5, "Part-Time": 2, "Remote": 5, "Harbour Data Cooperative": 2,
-		"Apply through our board in two minutes": 1}
+		"$90,000 - $120,000 USD": 3, "$40,000 - $55,000 USD": 1, "Apply through our board in two minutes": 1}
 	for name, body := range map[string]string{"units": c.Units, "base": c.Base.Body} {
 		count := map[string]int{}
 		for _, para := range strings.Split(body, "\n\n") {
