@@ -218,16 +218,7 @@ const maxAttributeWords = 12
 // long one (maxAttributeWords) once.
 func (g unitGroup) eachUnitBlock(p *page, keep func(*block) bool, f func(int, *block, bool)) {
 	units := g.members()
-	in := map[string]int{}
-	for _, u := range units {
-		seen := map[string]bool{}
-		for _, b := range p.blocks[p.first[u.Index]:p.end[u.Index]] {
-			if keep(b) && !seen[b.text] {
-				seen[b.text] = true
-				in[b.text]++
-			}
-		}
-	}
+	in := unitsSaying(p, units, keep)
 	once := map[string]bool{}
 	for _, u := range units {
 		seen := map[string]bool{}
@@ -241,6 +232,22 @@ func (g unitGroup) eachUnitBlock(p *page, keep func(*block) bool, f func(int, *b
 			f(i, b, again)
 		}
 	}
+}
+
+// unitsSaying counts, for each text of the blocks keep holds, the units
+// that say it.
+func unitsSaying(p *page, units []*treediff.Node, keep func(*block) bool) map[string]int {
+	in := map[string]int{}
+	for _, u := range units {
+		seen := map[string]bool{}
+		for _, b := range p.blocks[p.first[u.Index]:p.end[u.Index]] {
+			if keep(b) && !seen[b.text] {
+				seen[b.text] = true
+				in[b.text]++
+			}
+		}
+	}
+	return in
 }
 
 // members returns the group's units.
