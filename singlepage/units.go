@@ -215,19 +215,27 @@ const maxAttributeWords = 12
 // "Hardcover", "Full-Time" or a price again item after item and the page
 // shows each (a text said twice in one unit is a copy of it: a title for
 // narrow screens); but a text nearly every unit says (constantShare) or a
-// long one (maxAttributeWords) once.
+// long one (maxAttributeWords) once, and on a forum thread every text once
+// (its posts repeat their authors' names, badges and counts, which are not
+// the posts' content). A unit whose text an earlier unit has is left out
+// whole: a carousel clones its slides.
 func (g unitGroup) eachUnitBlock(p *page, keep func(*block) bool, f func(int, *block, bool)) {
 	units := g.members()
 	in := unitsSaying(p, units, keep)
-	once := map[string]bool{}
+	once, copies := map[string]bool{}, map[string]bool{}
 	for _, u := range units {
+		key := unitText(p, u, keep)
+		if copies[key] {
+			continue // a copy of a unit (a carousel's clone of its slide)
+		}
+		copies[key] = true
 		seen := map[string]bool{}
 		for i := p.first[u.Index]; i < p.end[u.Index]; i++ {
 			b := p.blocks[i]
 			if !keep(b) || seen[b.text] || once[b.text] {
 				continue
 			}
-			again := b.words <= maxAttributeWords && float64(in[b.text]) < constantShare*float64(len(units))
+			again := p.threadCues == nil && b.words <= maxAttributeWords && float64(in[b.text]) < constantShare*float64(len(units))
 			seen[b.text], once[b.text] = true, !again
 			f(i, b, again)
 		}
@@ -248,6 +256,19 @@ func unitsSaying(p *page, units []*treediff.Node, keep func(*block) bool) map[st
 		}
 	}
 	return in
+}
+
+// unitText is the text of unit u's blocks that keep holds: two units of
+// the same text are one unit shown twice.
+func unitText(p *page, u *treediff.Node, keep func(*block) bool) string {
+	var b strings.Builder
+	for _, x := range p.blocks[p.first[u.Index]:p.end[u.Index]] {
+		if keep(x) {
+			b.WriteString(x.text)
+			b.WriteByte(0)
+		}
+	}
+	return b.String()
 }
 
 // members returns the group's units.
