@@ -195,3 +195,40 @@ func TestUnitsRepeatAttributes(t *testing.T) {
 		}
 	}
 }
+
+// TestUnitsOnce: a carousel clones its slides, and each slide's text is
+// read once; a forum thread's posts say their authors' names and badges
+// again post after post, which on the thread (readThread) are read once,
+// while the same page's units, not read as a thread, keep them per unit.
+func TestUnitsOnce(t *testing.T) {
+	tests := []struct {
+		file   string
+		thread bool
+		want   map[string]int
+	}{
+		{"carousel-clones.html", false, map[string]int{"Universal appeal": 1, "Beyond the label": 1}},
+		{"thread-authors.html", true, map[string]int{"marina_k": 1, "Senior member of the harbour forum": 1}},
+		{"thread-authors.html", false, map[string]int{"marina_k": 3, "oldsalt": 3}},
+	}
+	for _, tt := range tests {
+		tr, src := parseIn(t, "units", tt.file)
+		p := newPage(tr, Options{Source: src}.WithDefaults())
+		find := p.units
+		if tt.thread {
+			find = p.readThread
+		}
+		g, ok := find()
+		if !ok {
+			t.Fatalf("%s: no units", tt.file)
+		}
+		count := map[string]int{}
+		for _, para := range g.paras(p) {
+			count[para]++
+		}
+		for text, n := range tt.want {
+			if count[text] != n {
+				t.Errorf("%s (thread %v): %q %d times, want %d", tt.file, tt.thread, text, count[text], n)
+			}
+		}
+	}
+}
