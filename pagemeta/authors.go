@@ -375,17 +375,24 @@ func credential(p string) bool {
 
 // plausibleName reports whether p reads as a person's or a desk's name.
 func plausibleName(p string, strict bool) bool {
-	if p == "" || len(p) > 60 || strings.ContainsAny(p, "0123456789@?!:") {
+	if p == "" || len(p) > 60 || strings.ContainsAny(p, "@?!:") {
 		return false
 	}
 	words := strings.Fields(p)
-	if len(words) == 0 || len(words) > 5 {
+	if len(words) == 0 || len(words) > 5 || strings.ContainsAny(p, "0123456789") && !handle(words, strict) {
 		return false
 	}
 	if !strict {
 		return !onlyRole(words)
 	}
 	return writtenName(p, words)
+}
+
+// handle reports whether a name with digits is a member's login the page
+// states as its author ("LingoLover94"): one word, letters first, in
+// structured data; a byline's text with digits is a date or a count.
+func handle(words []string, strict bool) bool {
+	return !strict && len(words) == 1 && unicode.IsLetter([]rune(words[0])[0])
 }
 
 // writtenName reports whether a part of a byline read from the page's

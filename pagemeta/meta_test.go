@@ -119,6 +119,19 @@ func TestExtract(t *testing.T) {
 			},
 		},
 		{
+			// A thread built by script states its post's microdata only
+			// in <noscript>, the crawler's view: its author (a login with
+			// digits, stated as the author) and date fill the empty
+			// fields; a reply's (a Comment item's) do not.
+			file: "forum-noscript.html",
+			opt:  Options{URL: "https://community.example/t/which-lens-for-night-skies/4182", NoLanguage: true},
+			want: Meta{
+				Title: "Which lens for night skies?", Published: "2024-11-03T21:40:12Z", Authors: []string{"StarGazer42"},
+				SiteName: "Example Community",
+				Sources:  Sources{Title: "h1", Published: "noscript", Zone: "page", Authors: "noscript", SiteName: "meta"},
+			},
+		},
+		{
 			// A reply's author (a Comment item's) does not sign the page.
 			file: "author-reply-items.html",
 			want: Meta{
@@ -198,6 +211,11 @@ func TestSplitAuthors(t *testing.T) {
 		{"Di Maria Rossi", false, []string{"Di Maria Rossi"}},
 		{"jdoe", false, []string{"jdoe"}},
 		{"jdoe", true, nil},
+		// A login with digits is a name only where the page states it
+		// as its author; a byline's text with digits is a date or a count.
+		{"LingoLover94", false, []string{"LingoLover94"}},
+		{"LingoLover94", true, nil},
+		{"42 comments", false, nil},
 		{"Updated 3 hours ago", true, nil},
 		{"Robert E. Lee", true, []string{"Robert E. Lee"}},
 		{"Keith Barry Senior Autos Reporter", true, []string{"Keith Barry"}},
