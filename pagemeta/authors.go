@@ -125,12 +125,19 @@ func namedMetaAuthors(s *scan) []string {
 // reByline is a byline's lead word in en, fr, de, es, it, pt, nl, pl;
 // reStrongLead those that never start a name ("Di", "De", "Da" can).
 var (
-	reByline     = regexp.MustCompile(`(?i)^(?:` + strongLeads + `|di|texte|text|de|da|tekst)\s*:?\s+(.+)$`)
-	reStrongLead = regexp.MustCompile(`(?i)^(?:` + strongLeads + `)\s*:?\s+(.+)$`)
+	reByline     = regexp.MustCompile(`(?i)^(?:(?:` + leadPrepositions + `|di|texte|text|de|da|tekst)\s*:?|(?:` + leadNouns + `)\s*:)\s+(.+)$`)
+	reStrongLead = regexp.MustCompile(`(?i)^(?:(?:` + leadPrepositions + `)\s*:?|(?:` + leadNouns + `)\s*:)\s+(.+)$`)
 )
 
-// strongLeads are the lead words of a byline that never start a name.
-const strongLeads = `contributors?|author\(s\)|(?:written|posted|words|text|article|recipe|authored|story|reporting|photos?|review(?:ed)?|insights?) (?:by|from)|by|von|par|por|door|autor(?:in|en)?|authors?|auteurs?|autore|przez|écrit par|geschrieben von|escrito por|scritto da`
+// strongLeads are the lead words of a byline that never start a name: a
+// preposition ("By", "Written by"), or a noun ("Author"), which leads a
+// name only with a colon or alone on its line ("Author Spotlight",
+// "Author Bio" name no one).
+const (
+	strongLeads      = leadPrepositions + `|` + leadNouns
+	leadPrepositions = `(?:written|posted|words|text|article|recipe|authored|story|reporting|photos?|review(?:ed)?|insights?) (?:by|from)|by|von|par|por|door|przez|écrit par|geschrieben von|escrito por|scritto da`
+	leadNouns        = `contributors?|author\(s\)|autor(?:in|en)?|authors?|auteurs?|autore`
+)
 
 // bylineAuthors are the names of the page's bylines: the first text with
 // a lead word ("By Jane Doe", or "Written by" alone before the name),

@@ -229,6 +229,10 @@ func TestSplitAuthors(t *testing.T) {
 		{"By A. J. Moreau (Garden Editor)", true, []string{"A. J. Moreau"}},
 		{"A Staff Writer", true, nil},
 		{"Contributors: Janet Holm, Ivo Lind", true, []string{"Janet Holm", "Ivo Lind"}},
+		// A noun leads a name only with a colon: "Author Spotlight" is
+		// an author box's heading.
+		{"Author Spotlight", true, nil},
+		{"Author Lena Marsh", true, nil},
 	}
 	for _, c := range cases {
 		if got := splitAuthors(c.in, c.strict); !reflect.DeepEqual(got, c.want) {
@@ -261,6 +265,9 @@ func TestBylineRegions(t *testing.T) {
 		// An itemprop=author element's text is a byline: its lead word
 		// and role go, an updater is no author.
 		{"author-itemprop-text.html", []string{"Keira Barros"}},
+		// An author box's heading ("Author Spotlight") names no one;
+		// the "Author:" line under it does.
+		{"author-noun-label.html", []string{"Lena Marsh"}},
 	}
 	for _, c := range cases {
 		m := extractFile(t, c.file)
