@@ -30,6 +30,7 @@ func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
 		{bylineAuthors(s), "byline", true},
 		{firstN(s.hrefAuthors, 3), "link", true},
 		{deskByline(s), "byline", false},
+		{firstMember(s), "link", false},
 	}
 	var siteOnly []string
 	siteSource := ""
@@ -43,6 +44,22 @@ func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
 		}
 	}
 	return siteOnly, siteSource
+}
+
+// firstMember is the first forum member linked after the headline (a
+// thread's starter: its first post's author), for a page nothing else
+// signs; none when the page has no headline.
+func firstMember(s *scan) []string {
+	h := anchor(s)
+	if h < 0 {
+		return nil
+	}
+	for _, m := range s.members {
+		if m.index > h && m.text != "" {
+			return []string{m.text}
+		}
+	}
+	return nil
 }
 
 // signers are the authors one source names and where they came from:

@@ -132,6 +132,17 @@ func TestExtract(t *testing.T) {
 			},
 		},
 		{
+			// A thread that states no author: its first member linked
+			// after the title (the starter) signs it; the header's login
+			// and another site's profile links do not.
+			file: "forum-members.html",
+			opt:  Options{URL: "https://woodworkers.example/viewtopic.php?t=881", NoLanguage: true},
+			want: Meta{
+				Title: "Sharpening a card scraper", Published: "2024-03-04T19:12:00Z", Authors: []string{"oakleaf"},
+				Sources: Sources{Title: "h1", Published: "byline", Zone: "utc", Authors: "link"},
+			},
+		},
+		{
 			// A reply's author (a Comment item's) does not sign the page.
 			file: "author-reply-items.html",
 			want: Meta{
@@ -598,6 +609,29 @@ func TestDateOrderURL(t *testing.T) {
 	} {
 		if got := urlDate(u); got != want {
 			t.Errorf("urlDate(%q) = %q, want %q", u, got, want)
+		}
+	}
+}
+
+// TestMemberPage: a link to a forum member's page on the page's own site,
+// not another site's profile, a sign-up page or a script.
+func TestMemberPage(t *testing.T) {
+	cases := []struct {
+		href string
+		want bool
+	}{
+		{"./memberlist.php?mode=viewprofile&u=5120", true},
+		{"/community/members/lulug30.55298/", true},
+		{"https://forum.example/u/raoul", true},
+		{"https://www.forum.example/member.php?u=224387", true},
+		{"https://social.example/u/exampleww", false},
+		{"/members/sign_up", false},
+		{"javascript:location.href='/members/x'", false},
+		{"/author/jane-doe", false},
+	}
+	for _, c := range cases {
+		if got := memberPage(c.href, "forum.example"); got != c.want {
+			t.Errorf("memberPage(%q) = %v, want %v", c.href, got, c.want)
 		}
 	}
 }
