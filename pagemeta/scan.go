@@ -405,12 +405,7 @@ func memberPage(href, host string) bool {
 		u.Host != "" && strings.TrimPrefix(u.Hostname(), "www.") != host || reAccountPage.MatchString(u.Path) {
 		return false
 	}
-	for _, w := range memberPathWords {
-		if strings.Contains(h, w) {
-			return true
-		}
-	}
-	return false
+	return containsAny(h, memberPathWords...)
 }
 
 // reAccountPage is the path of a page to sign up, in or out.
@@ -418,13 +413,7 @@ var reAccountPage = regexp.MustCompile(`sign[_-]?(?:up|in|out)|log[_-]?(?:in|out
 
 // authorPage reports whether a link's target is an author's page.
 func authorPage(href string) bool {
-	h := strings.ToLower(href)
-	for _, w := range authorPathWords {
-		if strings.Contains(h, w) {
-			return true
-		}
-	}
-	return false
+	return containsAny(strings.ToLower(href), authorPathWords...)
 }
 
 func attr(n *treediff.Node, k string) string {
