@@ -30,6 +30,7 @@ func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
 		{bylineAuthors(s), "byline", true},
 		{firstN(s.hrefAuthors, 3), "link", true},
 		{deskByline(s), "byline", false},
+		{firstMember(s), "link", false},
 	}
 	var siteOnly []string
 	siteSource := ""
@@ -43,6 +44,22 @@ func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
 		}
 	}
 	return siteOnly, siteSource
+}
+
+// firstMember is the first forum member linked after the headline (a
+// thread's starter: its first post's author), for a page nothing else
+// signs; none when the page has no headline.
+func firstMember(s *scan) []string {
+	h := anchor(s)
+	if h < 0 {
+		return nil
+	}
+	for _, m := range s.members {
+		if m.index > h && m.text != "" {
+			return []string{m.text}
+		}
+	}
+	return nil
 }
 
 // signers are the authors one source names and where they came from:
@@ -125,12 +142,19 @@ func namedMetaAuthors(s *scan) []string {
 // reByline is a byline's lead word in en, fr, de, es, it, pt, nl, pl;
 // reStrongLead those that never start a name ("Di", "De", "Da" can).
 var (
-	reByline     = regexp.MustCompile(`(?i)^(?:` + strongLeads + `|di|texte|text|de|da|tekst)\s*:?\s+(.+)$`)
-	reStrongLead = regexp.MustCompile(`(?i)^(?:` + strongLeads + `)\s*:?\s+(.+)$`)
+	reByline     = regexp.MustCompile(`(?i)^(?:(?:` + leadPrepositions + `|di|texte|text|de|da|tekst)\s*:?|(?:` + leadNouns + `)\s*:)\s+(.+)$`)
+	reStrongLead = regexp.MustCompile(`(?i)^(?:(?:` + leadPrepositions + `)\s*:?|(?:` + leadNouns + `)\s*:)\s+(.+)$`)
 )
 
-// strongLeads are the lead words of a byline that never start a name.
-const strongLeads = `contributors?|author\(s\)|(?:written|posted|words|text|article|recipe|authored|story|reporting|photos?|review(?:ed)?|insights?) (?:by|from)|by|von|par|por|door|autor(?:in|en)?|authors?|auteurs?|autore|przez|écrit par|geschrieben von|escrito por|scritto da`
+// strongLeads are the lead words of a byline that never start a name: a
+// preposition ("By", "Written by"), or a noun ("Author"), which leads a
+// name only with a colon or alone on its line ("Author Spotlight",
+// "Author Bio" name no one).
+const (
+	strongLeads      = leadPrepositions + `|` + leadNouns
+	leadPrepositions = `(?:written|posted|words|text|article|recipe|authored|story|reporting|photos?|review(?:ed)?|insights?) (?:by|from)|by|von|par|por|door|przez|écrit par|geschrieben von|escrito por|scritto da`
+	leadNouns        = `contributors?|author\(s\)|autor(?:in|en)?|authors?|auteurs?|autore`
+)
 
 // bylineAuthors are the names of the page's bylines: the first text with
 // a lead word ("By Jane Doe", or "Written by" alone before the name),
@@ -375,17 +399,24 @@ func credential(p string) bool {
 
 // plausibleName reports whether p reads as a person's or a desk's name.
 func plausibleName(p string, strict bool) bool {
-	if p == "" || len(p) > 60 || strings.ContainsAny(p, "0123456789@?!:") {
+	if p == "" || len(p) > 60 || strings.ContainsAny(p, "@?!:") {
 		return false
 	}
 	words := strings.Fields(p)
-	if len(words) == 0 || len(words) > 5 {
+	if len(words) == 0 || len(words) > 5 || strings.ContainsAny(p, "0123456789") && !handle(words, strict) {
 		return false
 	}
 	if !strict {
 		return !onlyRole(words)
 	}
 	return writtenName(p, words)
+}
+
+// handle reports whether a name with digits is a member's login the page
+// states as its author ("LingoLover94"): one word, letters first, in
+// structured data; a byline's text with digits is a date or a count.
+func handle(words []string, strict bool) bool {
+	return !strict && len(words) == 1 && unicode.IsLetter([]rune(words[0])[0])
 }
 
 // writtenName reports whether a part of a byline read from the page's

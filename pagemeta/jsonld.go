@@ -52,20 +52,25 @@ func readJSONLD(src []byte) ldMeta {
 }
 
 // eachLDScript calls f with the text of each JSON-LD script of a page.
-func eachLDScript(text string, f func([]byte)) {
+func eachLDScript(text string, f func([]byte)) { eachRawText(text, isLDScript, f) }
+
+// eachRawText calls f with the text of each element of a page that is
+// accepts, in order: the tokenizer gives a raw-text element's contents
+// (a script's, a <noscript>'s markup) as one text.
+func eachRawText(text string, is func(*html.Tokenizer) bool, f func([]byte)) {
 	z := html.NewTokenizer(strings.NewReader(text))
-	inLD := false
+	in := false
 	for {
 		switch z.Next() {
 		case html.ErrorToken:
 			return
 		case html.StartTagToken:
-			inLD = isLDScript(z)
+			in = is(z)
 		case html.TextToken:
-			if inLD {
+			if in {
 				f(z.Text())
 			}
-			inLD = false
+			in = false
 		}
 	}
 }

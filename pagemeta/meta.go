@@ -40,7 +40,8 @@ type Meta struct {
 
 // Sources names where each field of a Meta came from: "json-ld", "meta",
 // "itemprop", "time", "byline", "class", "url", "h1", "title", "text",
-// "declared", "link"; "" when the field is empty. Zone is "page" (stated),
+// "declared", "link", "noscript" (microdata in <noscript> markup); ""
+// when the field is empty. Zone is "page" (stated),
 // "site" (Options.Zone) or "utc" (assumed), "" for a date without time.
 type Sources struct {
 	Title     string `json:"title,omitempty"`
@@ -102,6 +103,7 @@ func Extract(t *treediff.Tree, src []byte, opt Options) Meta {
 	pub, mod := dates(s, ld, src, opt)
 	m.Published, m.Sources.Published = pub.value, pub.source
 	m.Modified, m.Sources.Modified = mod.value, mod.source
+	fromNoscript(&m, src, hostOf(opt.URL))
 	m.Published, m.Sources.Zone = withZone(m.Published, opt.Zone)
 	m.Modified, _ = withZone(m.Modified, opt.Zone)
 	if !opt.NoLanguage {

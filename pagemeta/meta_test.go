@@ -119,6 +119,30 @@ func TestExtract(t *testing.T) {
 			},
 		},
 		{
+			// A thread built by script states its post's microdata only
+			// in <noscript>, the crawler's view: its author (a login with
+			// digits, stated as the author) and date fill the empty
+			// fields; a reply's (a Comment item's) do not.
+			file: "forum-noscript.html",
+			opt:  Options{URL: "https://community.example/t/which-lens-for-night-skies/4182", NoLanguage: true},
+			want: Meta{
+				Title: "Which lens for night skies?", Published: "2024-11-03T21:40:12Z", Authors: []string{"StarGazer42"},
+				SiteName: "Example Community",
+				Sources:  Sources{Title: "h1", Published: "noscript", Zone: "page", Authors: "noscript", SiteName: "meta"},
+			},
+		},
+		{
+			// A thread that states no author: its first member linked
+			// after the title (the starter) signs it; the header's login
+			// and another site's profile links do not.
+			file: "forum-members.html",
+			opt:  Options{URL: "https://woodworkers.example/viewtopic.php?t=881", NoLanguage: true},
+			want: Meta{
+				Title: "Sharpening a card scraper", Published: "2024-03-04T19:12:00Z", Authors: []string{"oakleaf"},
+				Sources: Sources{Title: "h1", Published: "byline", Zone: "utc", Authors: "link"},
+			},
+		},
+		{
 			// A reply's author (a Comment item's) does not sign the page.
 			file: "author-reply-items.html",
 			want: Meta{
@@ -198,6 +222,11 @@ func TestSplitAuthors(t *testing.T) {
 		{"Di Maria Rossi", false, []string{"Di Maria Rossi"}},
 		{"jdoe", false, []string{"jdoe"}},
 		{"jdoe", true, nil},
+		// A login with digits is a name only where the page states it
+		// as its author; a byline's text with digits is a date or a count.
+		{"LingoLover94", false, []string{"LingoLover94"}},
+		{"LingoLover94", true, nil},
+		{"42 comments", false, nil},
 		{"Updated 3 hours ago", true, nil},
 		{"Robert E. Lee", true, []string{"Robert E. Lee"}},
 		{"Keith Barry Senior Autos Reporter", true, []string{"Keith Barry"}},
@@ -211,6 +240,10 @@ func TestSplitAuthors(t *testing.T) {
 		{"By A. J. Moreau (Garden Editor)", true, []string{"A. J. Moreau"}},
 		{"A Staff Writer", true, nil},
 		{"Contributors: Janet Holm, Ivo Lind", true, []string{"Janet Holm", "Ivo Lind"}},
+		// A noun leads a name only with a colon: "Author Spotlight" is
+		// an author box's heading.
+		{"Author Spotlight", true, nil},
+		{"Author Lena Marsh", true, nil},
 	}
 	for _, c := range cases {
 		if got := splitAuthors(c.in, c.strict); !reflect.DeepEqual(got, c.want) {
@@ -243,6 +276,9 @@ func TestBylineRegions(t *testing.T) {
 		// An itemprop=author element's text is a byline: its lead word
 		// and role go, an updater is no author.
 		{"author-itemprop-text.html", []string{"Keira Barros"}},
+		// An author box's heading ("Author Spotlight") names no one;
+		// the "Author:" line under it does.
+		{"author-noun-label.html", []string{"Lena Marsh"}},
 	}
 	for _, c := range cases {
 		m := extractFile(t, c.file)
@@ -573,6 +609,29 @@ func TestDateOrderURL(t *testing.T) {
 	} {
 		if got := urlDate(u); got != want {
 			t.Errorf("urlDate(%q) = %q, want %q", u, got, want)
+		}
+	}
+}
+
+// TestMemberPage: a link to a forum member's page on the page's own site,
+// not another site's profile, a sign-up page or a script.
+func TestMemberPage(t *testing.T) {
+	cases := []struct {
+		href string
+		want bool
+	}{
+		{"./memberlist.php?mode=viewprofile&u=5120", true},
+		{"/community/members/lulug30.55298/", true},
+		{"https://forum.example/u/raoul", true},
+		{"https://www.forum.example/member.php?u=224387", true},
+		{"https://social.example/u/exampleww", false},
+		{"/members/sign_up", false},
+		{"javascript:location.href='/members/x'", false},
+		{"/author/jane-doe", false},
+	}
+	for _, c := range cases {
+		if got := memberPage(c.href, "forum.example"); got != c.want {
+			t.Errorf("memberPage(%q) = %v, want %v", c.href, got, c.want)
 		}
 	}
 }

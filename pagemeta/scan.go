@@ -1,6 +1,7 @@
 package pagemeta
 
 import (
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -26,6 +27,12 @@ type scan struct {
 	// itemprop=author elements, rel=author links and links to an author's
 	// page (/author/…, /autor/…, /profile/…).
 	propAuthors, relAuthors, hrefAuthors []string
+	// members are the links to forum members' pages on the page's own
+	// site, in page order: a thread's first poster is the first after its
+	// title.
+	members []line
+	// host is the page's host without "www." ("" when unknown).
+	host string
 	// propScope is the itemscope element of the first itemprop=author: the
 	// authors of other items (a forum's replies, comments) are not the
 	// page's.
@@ -69,7 +76,7 @@ const maxLineWords = 30
 
 // scanTree walks t once, the page at pageURL ("" when unknown).
 func scanTree(t *treediff.Tree, pageURL string) *scan {
-	s := &scan{metas: map[string][]string{}, keep: headlineHolders(t)}
+	s := &scan{metas: map[string][]string{}, keep: headlineHolders(t), host: hostOf(pageURL)}
 	s.walk(t.Root, region{})
 	s.order = pageOrder(s, pageURL)
 	return s
@@ -216,6 +223,8 @@ func (s *scan) author(n *treediff.Node) {
 		s.relAuthors = append(s.relAuthors, n.Text())
 	case n.Label == "a" && authorPage(attr(n, "href")):
 		s.hrefAuthors = append(s.hrefAuthors, n.Text())
+	case n.Label == "a" && memberPage(attr(n, "href"), s.host):
+		s.members = append(s.members, line{text: strings.TrimSpace(n.Text()), index: n.Index})
 	}
 }
 
@@ -382,15 +391,29 @@ func hasClassWord(c string, words ...string) bool {
 var authorPathWords = []string{"/author/", "/authors/", "/autor/", "/autoren/", "/auteur/", "/auteurs/", "/autore/",
 	"/profile/", "/profiles/", "/journalist/", "/journalists/", "/redakteur/", "/people/", "/staff/", "/writers/"}
 
+// memberPathWords mark a link to a forum member's page (phpBB, vBulletin,
+// XenForo, Discourse and the like).
+var memberPathWords = []string{"memberlist.php?mode=viewprofile", "member.php?", "/members/", "/u/", "profile.php?id="}
+
+// memberPage reports whether a link's target is a forum member's page on
+// the site of host: not another site's profile (a social network's), not
+// a page to sign up or in ("/users/sign_up").
+func memberPage(href, host string) bool {
+	h := strings.ToLower(href)
+	u, err := url.Parse(h)
+	if err != nil || u.Scheme != "" && u.Scheme != "http" && u.Scheme != "https" ||
+		u.Host != "" && strings.TrimPrefix(u.Hostname(), "www.") != host || reAccountPage.MatchString(u.Path) {
+		return false
+	}
+	return containsAny(h, memberPathWords...)
+}
+
+// reAccountPage is the path of a page to sign up, in or out.
+var reAccountPage = regexp.MustCompile(`sign[_-]?(?:up|in|out)|log[_-]?(?:in|out)|register|join`)
+
 // authorPage reports whether a link's target is an author's page.
 func authorPage(href string) bool {
-	h := strings.ToLower(href)
-	for _, w := range authorPathWords {
-		if strings.Contains(h, w) {
-			return true
-		}
-	}
-	return false
+	return containsAny(strings.ToLower(href), authorPathWords...)
 }
 
 func attr(n *treediff.Node, k string) string {
