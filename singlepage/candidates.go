@@ -116,6 +116,7 @@ func gather(t *treediff.Tree, r Result, p *page) Choice {
 		}
 		c.add(t, x.name, x.run, doc)
 	}
+	c.candidatesWithoutShopZones(p)
 	c.addFused()
 	c.describe(p, p.opt.SecondOpinionBelow)
 	return c
