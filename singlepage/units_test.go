@@ -162,6 +162,12 @@ func TestTypeReadBodies(t *testing.T) {
 		{"thread", "posts-in-comments.html", pagetype.Forum,
 			[]string{"Post number 0", "Post number 1", "Post number 6"},
 			[]string{"Start new topic", "All rights reserved", "Sign in"}},
+		// A question and its answers, each with short comments under it
+		// in a comments region: the posts are the thread, their comments
+		// are not.
+		{"thread", "qa-comments.html", pagetype.Forum,
+			[]string{"Post number 0", "Post number 1", "Post number 2", "Post number 3"},
+			[]string{"Short remark", "Remark 2-", "reader1", "All rights reserved"}},
 	}
 	for _, tt := range tests {
 		tr, src := parseIn(t, tt.dir, tt.file)

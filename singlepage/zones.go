@@ -298,17 +298,24 @@ func zoneOnly(ws []string, zone, outside map[string]bool) bool {
 	return 2*only >= len(own)
 }
 
-// candidatesWithoutShopZones drops from c's candidates their text inside
-// the page's shop zones when the page is read as a product's, as from
-// the base (withoutShopZones): another extractor takes reviews for the
-// product's text as readily. A candidate left empty is dropped.
-func (c *Choice) candidatesWithoutShopZones(p *page) {
-	if !c.readAs(pagetype.Product) {
+// candidatesAsRead drops from c's candidates what the page's reading
+// drops from the base: the text inside its shop zones on a product page,
+// the comments under a thread's posts (c.replies): another extractor
+// takes them for content as readily. A candidate left empty is dropped.
+func (c *Choice) candidatesAsRead(p *page) {
+	product := c.readAs(pagetype.Product)
+	if !product && c.replies == nil {
 		return
 	}
 	kept := c.Candidates[:0]
 	for _, cand := range c.Candidates {
-		if cand.Body = p.withoutShopZones(cand.Body); strings.TrimSpace(cand.Body) != "" {
+		if c.replies != nil {
+			cand.Body = p.withoutZoned(cand.Body, c.replies)
+		}
+		if product {
+			cand.Body = p.withoutShopZones(cand.Body)
+		}
+		if strings.TrimSpace(cand.Body) != "" {
 			kept = append(kept, cand)
 		}
 	}
