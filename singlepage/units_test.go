@@ -155,10 +155,11 @@ func TestTypeReadBodies(t *testing.T) {
 			[]string{"The Ridge Daypack keeps", "Side mesh pockets", "25 liters"},
 			[]string{"trip number", "Based on 412 reviews", "Summit pack model", "A light daypack", "all rights reserved"}},
 		// A rail of other products whose classes say nothing: its
-		// cards (a linked name, a price, a delivery line each) do.
+		// cards (a linked name, a price, a delivery line each) do; the
+		// shop's fine print is no more the product's.
 		{"shop", "product-rail.html", pagetype.Product,
 			[]string{"The Harbor Rain Jacket keeps", "Two hand pockets", "seal against wind"},
-			[]string{"Trail shell model", "delivery", "Free returns", "all rights reserved"}},
+			[]string{"Trail shell model", "delivery", "Free returns", "Colours shown on screen", "all rights reserved"}},
 		{"thread", "posts-in-comments.html", pagetype.Forum,
 			[]string{"Post number 0", "Post number 1", "Post number 6"},
 			[]string{"Start new topic", "All rights reserved", "Sign in"}},
