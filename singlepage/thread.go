@@ -25,24 +25,21 @@ func (p *page) replyBlocks(g unitGroup) []bool {
 	for a := g.parent; a != nil; a = a.Parent {
 		holds[a.Index] = true
 	}
-	seen := make([]bool, len(p.t.Nodes))
+	seen := make([]bool, len(p.t.Nodes)) // in a comments region
 	for _, n := range p.t.Nodes {
-		if n.Parent != nil && seen[n.Parent.Index] {
-			seen[n.Index] = true
-			continue
-		}
-		if n.Kind != treediff.Element || !postsRegion(n) {
-			continue
-		}
-		seen[n.Index] = true
-		if holds[n.Index] || n.Parent == g.parent && unitSignature(n) == g.sig {
-			continue // the posts' region, or a post
-		}
-		for i := p.first[n.Index]; i < p.end[n.Index]; i++ {
-			zoned[i] = true
+		inside := n.Parent != nil && seen[n.Parent.Index]
+		seen[n.Index] = inside || n.Kind == treediff.Element && postsRegion(n)
+		// Not the posts' region, nor a post.
+		if seen[n.Index] && !inside && !holds[n.Index] && !g.isUnit(n) {
+			p.markBlocks(zoned, n)
 		}
 	}
 	return zoned
+}
+
+// isUnit reports whether n is one of the group's units.
+func (g unitGroup) isUnit(n *treediff.Node) bool {
+	return n.Parent == g.parent && unitSignature(n) == g.sig
 }
 
 // withoutReplies returns c's base without the comments under the posts of

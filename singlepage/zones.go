@@ -216,12 +216,17 @@ func (p *page) zonedBlocks(cards bool) []bool {
 	zoned := make([]bool, len(p.blocks))
 	for _, n := range p.t.Nodes {
 		if zones[n.Index] && (n.Parent == nil || !zones[n.Parent.Index]) {
-			for i := p.first[n.Index]; i < p.end[n.Index]; i++ {
-				zoned[i] = true
-			}
+			p.markBlocks(zoned, n)
 		}
 	}
 	return zoned
+}
+
+// markBlocks marks in zoned the blocks under n.
+func (p *page) markBlocks(zoned []bool, n *treediff.Node) {
+	for i := p.first[n.Index]; i < p.end[n.Index]; i++ {
+		zoned[i] = true
+	}
 }
 
 // withoutShopZones returns body (a base's or another extractor's, on page
