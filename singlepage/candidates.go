@@ -138,7 +138,8 @@ func (c *Choice) setUnits(p *page, find func() (unitGroup, bool)) (unitGroup, bo
 
 // readBase sets c's base as the page's type reading has it: joined with
 // the page's units g (ok when it has some; on a forum thread, its posts
-// in their "comments" region: readThread) and without a product page's shop zones.
+// in their "comments" region: readThread, without the comments under
+// each post: withoutReplies) and without a product page's shop zones.
 func (c *Choice) readBase(p *page, g unitGroup, ok bool) {
 	forum := c.readAs(pagetype.Forum)
 	if forum {
