@@ -281,6 +281,9 @@ func (s *structure) values() []float64 {
 // priceRe matches a price: a currency sign or code next to a number.
 var priceRe = regexp.MustCompile(`(?:[$€£¥₹]|\b(?:usd|eur|gbp)\b)\s?\d|\d(?:[\d.,]*\d)?\s?(?:[€£]|\b(?:usd|eur|gbp)\b)`)
 
+// HoldsPrice reports whether s holds a price (priceRe, any case).
+func HoldsPrice(s string) bool { return priceRe.MatchString(strings.ToLower(s)) }
+
 // Words of shops, forums and documentation, counted in a page's text.
 var (
 	shopWords  = []string{"add to cart", "add to bag", "add to basket", "buy now", "in stock", "out of stock", "free shipping", "quantity", "checkout"}

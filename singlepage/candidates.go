@@ -60,6 +60,9 @@ type Choice struct {
 	Probs []float64
 
 	reading pagetype.Reading
+	// replies marks, per block, the comments under a thread's posts
+	// (replyBlocks), nil unless the page is read as a forum thread.
+	replies []bool
 }
 
 // extractors are the other single-page extractors, by candidate name.
@@ -116,6 +119,7 @@ func gather(t *treediff.Tree, r Result, p *page) Choice {
 		}
 		c.add(t, x.name, x.run, doc)
 	}
+	c.candidatesAsRead(p)
 	c.addFused()
 	c.describe(p, p.opt.SecondOpinionBelow)
 	return c
@@ -134,13 +138,18 @@ func (c *Choice) setUnits(p *page, find func() (unitGroup, bool)) (unitGroup, bo
 
 // readBase sets c's base as the page's type reading has it: joined with
 // the page's units g (ok when it has some; on a forum thread, its posts
-// in their "comments" region: readThread) and without a product page's shop zones.
+// in their "comments" region: readThread, without the comments under
+// each post: withoutReplies) and without a product page's shop zones.
 func (c *Choice) readBase(p *page, g unitGroup, ok bool) {
-	if c.readAs(pagetype.Forum) {
+	forum := c.readAs(pagetype.Forum)
+	if forum {
 		g, ok = c.setUnits(p, p.readThread)
 	}
 	if ok {
 		c.Base = c.withUnits(p, g)
+	}
+	if forum && ok {
+		c.Base = c.withoutReplies(p, g)
 	}
 	c.Base = c.withoutShopZones(p)
 }

@@ -142,7 +142,8 @@ func parsePath(t *testing.T, path string) (*treediff.Tree, []byte) {
 // TestTypeReadBodies reads pages whose body depends on the page's type
 // reading: a product page whose <main> holds, after the product's
 // description and specifications, its customers' reviews and a rail of
-// other products (the body is the product's, without them); a forum
+// other products, named by their classes or not (the body is the
+// product's, without them); a forum
 // thread whose posts sit in a "comments" region, the thread's replies,
 // beside a longer box about the forum (the body is every post).
 func TestTypeReadBodies(t *testing.T) {
@@ -153,9 +154,21 @@ func TestTypeReadBodies(t *testing.T) {
 		{"shop", "product-reviews.html", pagetype.Product,
 			[]string{"The Ridge Daypack keeps", "Side mesh pockets", "25 liters"},
 			[]string{"trip number", "Based on 412 reviews", "Summit pack model", "A light daypack", "all rights reserved"}},
+		// A rail of other products whose classes say nothing: its
+		// cards (a linked name, a price, a delivery line each) do; the
+		// shop's fine print is no more the product's.
+		{"shop", "product-rail.html", pagetype.Product,
+			[]string{"The Harbor Rain Jacket keeps", "Two hand pockets", "seal against wind"},
+			[]string{"Trail shell model", "delivery", "Free returns", "Colours shown on screen", "all rights reserved"}},
 		{"thread", "posts-in-comments.html", pagetype.Forum,
 			[]string{"Post number 0", "Post number 1", "Post number 6"},
 			[]string{"Start new topic", "All rights reserved", "Sign in"}},
+		// A question and its answers, each with short comments under it
+		// in a comments region: the posts are the thread, their comments
+		// are not.
+		{"thread", "qa-comments.html", pagetype.Forum,
+			[]string{"Post number 0", "Post number 1", "Post number 2", "Post number 3"},
+			[]string{"Short remark", "Remark 2-", "reader1", "All rights reserved"}},
 	}
 	for _, tt := range tests {
 		tr, src := parseIn(t, tt.dir, tt.file)

@@ -3,6 +3,7 @@ package singlepage
 import (
 	"strings"
 
+	"github.com/gleaner/gleaner/pagetype"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -82,11 +83,15 @@ func isLetter(b byte) bool { return b >= 'a' && b <= 'z' }
 // recommended, bought together). None is the page's content, and their
 // text (reviews are prose) is what the block model takes for it.
 
-// shopZoneWords mark, in a class or id, a product page's reviews and its
-// rails of other products.
+// shopZoneWords mark, in a class or id, a product page's reviews, its
+// rails of other products (accessories, sponsored ones), the shop's fine
+// print (legal lines, disclaimers, footnotes) and what opens over the
+// page (popovers, tooltips, drawers): on most of wcxb-dev's product pages
+// the gold keeps none of them.
 var shopZoneWords = []string{
 	"review", "rating", "recommend", "related", "similar", "upsell",
-	"cross-sell", "crosssell",
+	"cross-sell", "crosssell", "legal", "disclaimer", "footnote", "popover",
+	"tooltip", "drawer", "accessor", "sponsor",
 }
 
 // shopZone reports whether n's class or id names a shop zone; "preview"
@@ -108,37 +113,220 @@ func shopZone(n *treediff.Node) bool {
 }
 
 // shopZones marks, per node index of p's tree, the nodes inside a shop
-// zone (shopZone on them or an ancestor below <body>). One preorder pass.
-func (p *page) shopZones() []bool {
+// zone (shopZone on them or an ancestor below <body>, or, with cards, a
+// rail's card: priceCards). One preorder pass.
+func (p *page) shopZones(cards bool) []bool {
 	in := make([]bool, len(p.t.Nodes))
+	if cards {
+		in = p.priceCards()
+	}
 	for _, n := range p.t.Nodes {
 		if n.Parent != nil && in[n.Parent.Index] {
 			in[n.Index] = true
 			continue
 		}
-		in[n.Index] = n.Kind == treediff.Element && n.Label != "body" && n.Label != "html" && shopZone(n)
+		in[n.Index] = in[n.Index] || n.Kind == treediff.Element && n.Label != "body" && n.Label != "html" && shopZone(n)
 	}
 	return in
 }
 
-// withoutShopZones returns body (a base's, on page p) without the
-// paragraphs that are the text of blocks inside the page's shop zones
-// only: a text also shown outside them stays.
-func (p *page) withoutShopZones(body string) string {
-	zones := p.shopZones()
-	inZone, outside := map[string]bool{}, map[string]bool{}
-	for _, b := range p.blocks {
-		if b.container != nil && zones[b.container.Index] {
-			inZone[b.text] = true
-		} else {
-			outside[b.text] = true
+// A rail of other products often bears no name a class would give away
+// (a carousel, a grid of hashed classes): its cards do. Each is a short
+// unit, built like its siblings, naming a product by a link beside its
+// price; the product's own description is no such row.
+
+// Bounds of a rail of product cards.
+const (
+	// maxCardWords is the most words a card holds: a name, a price, a
+	// rating, a delivery line.
+	maxCardWords = 60
+	// minCardShare is the share of a group's siblings that must be cards
+	// (a price and a link each): a rail may hold a card without a price
+	// (sold out, "see all").
+	minCardShare = 2.0 / 3
+)
+
+// priceCards marks, per node index, the units of every group of at least
+// minUnits siblings built alike (unitSignature) that are mostly product
+// cards (cardGroups). Linear: a node's words, links and prices are
+// differences of prefix sums over the blocks.
+func (p *page) priceCards() []bool {
+	words, links, prices := p.cardPrefixes()
+	sum := func(prefix []int, u *treediff.Node) int { return prefix[p.end[u.Index]] - prefix[p.first[u.Index]] }
+	isCard := func(u *treediff.Node) bool {
+		w := sum(words, u)
+		return w > 0 && w <= maxCardWords && sum(links, u) > 0 && sum(prices, u) > 0
+	}
+	cards := make([]bool, len(p.t.Nodes))
+	for _, c := range p.t.Nodes {
+		if c.Kind != treediff.Element || len(c.Children) < minUnits {
+			continue
+		}
+		rails := p.cardGroups(c, isCard)
+		for _, u := range c.Children {
+			if u.Kind == treediff.Element && rails[unitSignature(u)] {
+				cards[u.Index] = true
+			}
 		}
 	}
+	return cards
+}
+
+// cardGroups returns the signatures of c's children that make a rail: at
+// least minUnits cards (isCard), minCardShare of the siblings built
+// alike.
+func (p *page) cardGroups(c *treediff.Node, isCard func(*treediff.Node) bool) map[string]bool {
+	total, priced := map[string]int{}, map[string]int{}
+	for _, u := range c.Children {
+		if u.Kind != treediff.Element || p.end[u.Index] <= p.first[u.Index] {
+			continue
+		}
+		sig := unitSignature(u)
+		total[sig]++
+		if isCard(u) {
+			priced[sig]++
+		}
+	}
+	rails := map[string]bool{}
+	for sig, n := range priced {
+		if n >= minUnits && float64(n) >= minCardShare*float64(total[sig]) {
+			rails[sig] = true
+		}
+	}
+	return rails
+}
+
+// cardPrefixes returns the prefix sums, over p's blocks, of their words,
+// their links and the blocks holding a price.
+func (p *page) cardPrefixes() (words, links, prices []int) {
+	words, links, prices = make([]int, len(p.blocks)+1), make([]int, len(p.blocks)+1), make([]int, len(p.blocks)+1)
+	for i, b := range p.blocks {
+		words[i+1], links[i+1], prices[i+1] = words[i]+b.words, links[i]+b.links, prices[i]
+		if pagetype.HoldsPrice(b.text) {
+			prices[i+1]++
+		}
+	}
+	return words, links, prices
+}
+
+// zonedBlocks marks, per block of p, those inside a shop zone (the
+// blocks under its outermost nodes: one pass; cards as in shopZones).
+func (p *page) zonedBlocks(cards bool) []bool {
+	zones := p.shopZones(cards)
+	zoned := make([]bool, len(p.blocks))
+	for _, n := range p.t.Nodes {
+		if zones[n.Index] && (n.Parent == nil || !zones[n.Parent.Index]) {
+			p.markBlocks(zoned, n)
+		}
+	}
+	return zoned
+}
+
+// markBlocks marks in zoned the blocks under n.
+func (p *page) markBlocks(zoned []bool, n *treediff.Node) {
+	for i := p.first[n.Index]; i < p.end[n.Index]; i++ {
+		zoned[i] = true
+	}
+}
+
+// withoutShopZones returns body (a base's or another extractor's, on page
+// p) without the paragraphs that are text of the page's shop zones only
+// (withoutZoned). Rails of cards are left in when taking them out would
+// leave less than minKeptShare of the body's words: the cards are then
+// the body (a shop's grid, the page misread as a product's).
+func (p *page) withoutShopZones(body string) string {
+	named := p.withoutZoned(body, p.zonedBlocks(false))
+	all := p.withoutZoned(named, p.zonedBlocks(true))
+	if float64(len(strings.Fields(all))) < minKeptShare*float64(len(strings.Fields(named))) {
+		return named
+	}
+	return all
+}
+
+// minKeptShare is the share of a body's words a rail of cards taken out
+// must leave.
+const minKeptShare = 0.2
+
+// withoutZoned returns body without the paragraphs that are text of the
+// zoned blocks only: most of their word 4-grams (a short paragraph: its
+// words) are shown inside them and not outside. The 4-grams run across
+// the zoned blocks, as another extractor joins a card's lines. A text
+// also shown outside stays. Linear in the words of the page and of body.
+func (p *page) withoutZoned(body string, zoned []bool) string {
+	inZone, outside := map[string]bool{}, map[string]bool{}
+	var zoneWords, outsideWords []string
+	for i, b := range p.blocks {
+		ws := strings.Fields(NormWords(b.text))
+		if zoned[i] {
+			zoneWords = append(zoneWords, ws...)
+			inZone[strings.Join(ws, " ")] = true
+		} else {
+			outsideWords = append(outsideWords, ws...)
+			outside[strings.Join(ws, " ")] = true
+		}
+	}
+	if len(zoneWords) == 0 {
+		return body
+	}
+	addGrams(inZone, zoneWords)
+	addGrams(outside, outsideWords)
 	var kept []string
 	for _, t := range strings.Split(body, "\n\n") {
-		if !inZone[t] || outside[t] {
+		if !zoneOnly(strings.Fields(NormWords(t)), inZone, outside) {
 			kept = append(kept, t)
 		}
 	}
 	return strings.Join(kept, "\n\n")
+}
+
+// addGrams adds to grams the word 4-grams of ws, or ws whole when shorter.
+func addGrams(grams map[string]bool, ws []string) {
+	if len(ws) < 4 {
+		grams[strings.Join(ws, " ")] = true
+		return
+	}
+	for j := 0; j+4 <= len(ws); j++ {
+		grams[strings.Join(ws[j:j+4], " ")] = true
+	}
+}
+
+// zoneOnly reports whether at least half of the 4-grams of ws (ws whole
+// when shorter) are in zone and not in outside.
+func zoneOnly(ws []string, zone, outside map[string]bool) bool {
+	if len(ws) == 0 {
+		return false
+	}
+	own := map[string]bool{}
+	addGrams(own, ws)
+	only := 0
+	for g := range own {
+		if zone[g] && !outside[g] {
+			only++
+		}
+	}
+	return 2*only >= len(own)
+}
+
+// candidatesAsRead drops from c's candidates what the page's reading
+// drops from the base: the text inside its shop zones on a product page,
+// the comments under a thread's posts (c.replies): another extractor
+// takes them for content as readily. A candidate left empty is dropped.
+func (c *Choice) candidatesAsRead(p *page) {
+	product := c.readAs(pagetype.Product)
+	if !product && c.replies == nil {
+		return
+	}
+	kept := c.Candidates[:0]
+	for _, cand := range c.Candidates {
+		if c.replies != nil {
+			cand.Body = p.withoutZoned(cand.Body, c.replies)
+		}
+		if product {
+			cand.Body = p.withoutShopZones(cand.Body)
+		}
+		if strings.TrimSpace(cand.Body) != "" {
+			kept = append(kept, cand)
+		}
+	}
+	c.Candidates = kept
 }

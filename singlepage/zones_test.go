@@ -1,6 +1,7 @@
 package singlepage
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gleaner/gleaner/treediff"
@@ -40,5 +41,40 @@ func TestIsFilteredZone(t *testing.T) {
 		if got := IsFilteredZone(el); got != c.want {
 			t.Errorf("%s: %v, want %v", c.html, got, c.want)
 		}
+	}
+}
+
+// TestWithoutShopZones drops from a body (another extractor's, which
+// joins a card's lines into one paragraph) the paragraphs shown only in
+// the page's shop zones, and keeps the product's own.
+func TestWithoutShopZones(t *testing.T) {
+	tr, src := parseIn(t, "shop", "product-rail.html")
+	p := newPage(tr, Options{Source: src})
+	cases := []struct {
+		para string
+		kept bool
+	}{
+		{"The Harbor Rain Jacket keeps a coastal downpour out for hours: a three-layer shell with taped seams", true},
+		{"Two hand pockets and a chest pocket with water-resistant zips", true},
+		{"$ 129.00", true},
+		{"Trail shell model 1 for wet hikes in three colours $ 61.00 + $ 9.95 delivery", false},
+		{"$ 62.00", false},
+		{"Free returns within thirty days of the delivery date", false},
+	}
+	var paras []string
+	for _, c := range cases {
+		paras = append(paras, c.para)
+	}
+	got := "\n\n" + p.withoutShopZones(strings.Join(paras, "\n\n")) + "\n\n"
+	for _, c := range cases {
+		if kept := strings.Contains(got, "\n\n"+c.para+"\n\n"); kept != c.kept {
+			t.Errorf("%q: kept %v, want %v", c.para, kept, c.kept)
+		}
+	}
+	// A body made of the cards alone is a grid of products (the page
+	// misread as a product's): it stays.
+	grid := "Trail shell model 1 for wet hikes in three colours\n\n$ 61.00\n\nTrail shell model 2 for wet hikes in three colours"
+	if got := p.withoutShopZones(grid); got != grid {
+		t.Errorf("a body of cards alone became %q", got)
 	}
 }
