@@ -28,3 +28,32 @@ func TestCalibrationOrders(t *testing.T) {
 		t.Errorf("without a model: %v, want the raw 0.42", got)
 	}
 }
+
+// TestCalibrationBlockDisagrees checks the fitted calibration on a
+// template's body (pair diff) the block model's body agrees with in part
+// only: one of the two took the wrong part of the page, the confidence
+// falls well under that of a body both agree on (0.89 and 0.97 when
+// fitted).
+func TestCalibrationBlockDisagrees(t *testing.T) {
+	agree := Evidence{Raw: 0.8, Method: MethodPair, Agreement: -1, BodyWords: 430, PageWords: 990,
+		PageLinkShare: 0.3, BodyLinkShare: 0.05, TypeProbs: []float64{1, 0, 0, 0, 0, 0, 0}, Chooser: -1, Block: 0.98,
+		Shape: Shape{Lines: 14}}
+	part := agree
+	part.Block = 0.55
+	high := confidenceModel.confidence(agree.Vector(), agree.Raw)
+	low := confidenceModel.confidence(part.Vector(), part.Raw)
+	if low >= high-0.05 {
+		t.Errorf("block agreement 0.55: %.3f, 0.98: %.3f", low, high)
+	}
+}
+
+func TestMeasuredUnder(t *testing.T) {
+	tests := []struct{ x, bar, want float64 }{
+		{-1, 0.7, 0}, {0.9, 0.7, 0}, {0.7, 0.7, 0}, {0.5, 0.7, 1}, {0, 0.7, 1},
+	}
+	for _, tt := range tests {
+		if got := measuredUnder(tt.x, tt.bar); got != tt.want {
+			t.Errorf("measuredUnder(%v, %v) = %v, want %v", tt.x, tt.bar, got, tt.want)
+		}
+	}
+}
