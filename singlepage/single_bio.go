@@ -42,9 +42,6 @@ const (
 	bioHeadShare   = 0.1
 	bioTailShare   = 0.25
 	maxAuthorNames = 8
-	// maxShortBio is the most words of a bio told in one line, with no
-	// pronoun (aPerson).
-	maxShortBio = 25
 )
 
 // authorNames cuts the page's stated authors ("Jane Doe, Bo Chen and Ann
@@ -114,15 +111,13 @@ func authorBios(body []*block, names [][]string) []bool {
 	return out
 }
 
-// aPerson reports whether a bio's paragraphs tell of a person: a short
-// line ("Jane Doe is a staff writer."), or one naming a person by a
-// pronoun. A company stated as the author ("Acme is a leading maker
-// of...", "Acme has worked with...") tells of itself without one, and
-// there its text is often the article's.
+// aPerson reports whether a bio's paragraphs tell of a person: one of
+// them names the person by a pronoun ("She joined..."). A company stated
+// as the author ("Acme is a leading maker of...") tells of itself
+// without one, and there its text is often the article's; a one-line
+// note on the author without one ("Jane Doe is a former bureau chief.")
+// closes columns whose gold keeps it (wide-dev's cleanportaleval).
 func aPerson(bio []*block) bool {
-	if bio[0].words <= maxShortBio {
-		return true
-	}
 	for _, b := range bio {
 		for _, w := range treediff.Words(b.text) {
 			if personPronouns[strings.ToLower(w.Text)] {
