@@ -80,12 +80,6 @@ func TestGather(t *testing.T) {
 			[]string{"Planning a small conference starts", "Selling tickets online", "A year of monthly meetups", "All rights reserved"}},
 		// A site menu whose columns share a class name and, set as plain
 		// text, hold much of the page's words: still a menu.
-		// The author's bio closing the article, in a box named nothing
-		// general: it opens with the stated author's name and a verb
-		// introducing a person; the article's own mention of her, in its
-		// middle, stays.
-		{"author-bio.html", []string{"A layer of mulch", "Maria Lopez, a soil scientist", "In spring, pull the mulch back"},
-			[]string{"garden writer who has tested", "doctorate in agronomy", "All rights reserved"}},
 		{"menu-columns.html", []string{"The Model Two pairs", "We set up every guitar"},
 			[]string{"Solidbody Guitars", "Studio Monitors", "All rights reserved"}},
 	}

@@ -158,10 +158,8 @@ func WithCandidates(t *treediff.Tree, r Result, err error, opt Options) (Result,
 		if s.Method == MethodSecondOpinion || s.Body != r.Body {
 			// Another extractor's body chosen, or the base joined
 			// with the page's units (Choice.withUnits).
-			s.Body = withoutBios(s.Body, authorNames(r.Author))
 			return s, nil
 		}
-		r.Body = withoutBios(r.Body, authorNames(r.Author))
 		// Kept: what the other extractors were asked is evidence the
 		// calibration reads, and must not ask again.
 		r.secondAsked, r.agreement = s.secondAsked, s.agreement
@@ -201,7 +199,6 @@ func BlockModel(t *treediff.Tree, opt Options, prose *ProseMap) (Result, error) 
 	res := Result{Method: MethodSingle}
 	meta := ExtractMeta(t, opt.Source)
 	res.Date, res.Author = meta.Date, meta.Author
-	p.authors = authorNames(meta.Author)
 
 	best := p.mainElement()
 	bodyStart := len(p.blocks)
@@ -280,10 +277,6 @@ type page struct {
 	threadCues []bool
 	// items counts the items of each list (mixedLists).
 	items map[*treediff.Node]int
-	// authors are the names of the page's authors its metadata states,
-	// each cut into its words (authorNames): their bios are no part of
-	// the body (authorBios).
-	authors [][]string
 }
 
 // skipTags never hold article text.
@@ -1037,8 +1030,7 @@ func (p *page) subheading(i, hi int) bool {
 
 // bodyOf returns the paragraphs of the article under n, a confidence
 // (the share of the page's article-like words that n holds) and the words
-// of the lines kept between them (spanLine). The author's bio at either
-// end of the body is left out (authorBios).
+// of the lines kept between them (spanLine).
 func (p *page) bodyOf(n *treediff.Node, title string) ([]string, float64, int) {
 	good := p.goodWords()
 	lo, hi := p.span(n)
@@ -1046,29 +1038,20 @@ func (p *page) bodyOf(n *treediff.Node, title string) ([]string, float64, int) {
 		lo-- // the article's first section heading
 	}
 	lists := p.articleLists(lo, hi)
-	var body []*block
-	var own []bool
+	var paras []string
+	inside, lines := 0, 0
 	seen, tables := map[string]bool{}, map[*treediff.Node]uint64{}
 	for i, b := range p.blocks[lo:hi] {
-		o := p.keeps(b, lo+i, hi, lists)
+		own := p.keeps(b, lo+i, hi, lists)
 		key := echoKey(b, tables)
-		if !o && !p.spanLine(b) || echoAt(b, key, i, seen, title) {
+		if !own && !p.spanLine(b) || echoAt(b, key, i, seen, title) {
 			continue
 		}
 		seen[key] = true
-		body, own = append(body, b), append(own, o)
-	}
-	bios := authorBios(body, p.authors)
-	var paras []string
-	inside, lines := 0, 0
-	for i, b := range body {
-		if bios[i] {
-			continue
-		}
 		if b.class == classGood {
 			inside += b.words
 		}
-		if !own[i] {
+		if !own {
 			lines += b.words
 		}
 		paras = append(paras, b.text)

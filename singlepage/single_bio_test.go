@@ -49,3 +49,19 @@ func TestWithoutBios(t *testing.T) {
 		})
 	}
 }
+
+// TestAuthorBioPage reads an article closed by its author's bio in a box
+// named nothing general: the bio (its first paragraph opens with the
+// stated author's name and a verb introducing a person, the next with a
+// pronoun) is left out, the article's own mention of her, in its middle,
+// stays.
+func TestAuthorBioPage(t *testing.T) {
+	tr, src := parseIn(t, "gather", "author-bio.html")
+	r, err := Extract(tr, Options{Source: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkBody(t, "author-bio.html", r.Body,
+		[]string{"A layer of mulch", "Maria Lopez, a soil scientist", "In spring, pull the mulch back"},
+		[]string{"garden writer who has tested", "doctorate in agronomy", "All rights reserved"})
+}
