@@ -93,24 +93,29 @@ func authorBios(body []*block, names [][]string) []bool {
 			before += body[i].words
 			continue
 		}
-		j, words := i+1, body[i].words
-		for j < len(body) && j-i <= maxBioFollow && bioFollows(body[j], names) {
-			words += body[j].words
-			j++
-		}
+		j, words := bioEnd(body, i, names)
 		after := total - before - words
 		atEnd := float64(before) <= bioHeadShare*float64(total) || float64(after) <= bioTailShare*float64(total)
-		if atEnd && aPerson(body[i:j]) {
-			for k := i; k < j; k++ {
-				out[k] = true
-			}
-		}
+		bio := atEnd && aPerson(body[i:j])
 		for k := i; k < j; k++ {
-			before += body[k].words
+			out[k] = bio
 		}
+		before += words
 		i = j - 1
 	}
 	return out
+}
+
+// bioEnd returns the end of the bio starting at body[i] (the index past
+// its last paragraph: up to maxBioFollow paragraphs continuing it,
+// bioFollows) and its words.
+func bioEnd(body []*block, i int, names [][]string) (int, int) {
+	j, words := i+1, body[i].words
+	for j < len(body) && j-i <= maxBioFollow && bioFollows(body[j], names) {
+		words += body[j].words
+		j++
+	}
+	return j, words
 }
 
 // aPerson reports whether a bio's paragraphs tell of a person: one of
