@@ -8,6 +8,7 @@ import (
 	trafilatura "github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
 
+	"github.com/gleaner/gleaner/pagetype"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -78,6 +79,12 @@ func withSecondOpinion(r Result, t *treediff.Tree, p *page, src []byte, below fl
 		out = c.take(i)
 	}
 	out.chooser, out.chooserKnown = c.chooserProb()
+	if c.readAs(pagetype.Article) {
+		// Every candidate keeps the author's bio closing an article
+		// (withoutBios); on other pages a text about the named person is
+		// the content (a book's author on its product page).
+		out.Body = withoutBios(out.Body, authorNames(r.Author))
+	}
 	return out
 }
 
