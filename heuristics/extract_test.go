@@ -215,13 +215,17 @@ func TestExtractTemplateSingleBody(t *testing.T) {
 
 // TestAloneReadsNoscript extracts, with no template, pages built by script
 // that give their text in <noscript> only: the site method reads them
-// alone as the single-page method does, from <noscript>.
+// alone as the single-page method does, from <noscript>, whether the
+// block model finds no body or a short one.
 func TestAloneReadsNoscript(t *testing.T) {
 	tests := []struct {
 		file string
 		want []string
 	}{
 		{"noscript-thread.html", []string{"Reply number 0", "Reply number 4"}},
+		// A short body shown (a loading notice): read from <noscript>
+		// too, as the single-page method reads it.
+		{"noscript-loading.html", []string{"Reply number 0", "Reply number 4"}},
 	}
 	for _, tt := range tests {
 		src, err := os.ReadFile(filepath.Join("testdata", "alone", tt.file))
