@@ -183,16 +183,9 @@ func TestExtractCalibrates(t *testing.T) {
 // the single-page body is text its template medoid shows too (an about box
 // printed on every page), the pair diff's differing text is the content.
 func TestExtractTemplateSingleBody(t *testing.T) {
-	cases := []struct {
-		page, medoid string
-	}{
-		{"1", "2"},
-		{"2", "1"},
-	}
-	for _, c := range cases {
+	for _, c := range bothWays {
 		t.Run(c.page, func(t *testing.T) {
-			page, src, want := testdataPage(t, "about", "page-"+c.page)
-			medoid, _, _ := testdataPage(t, "about", "page-"+c.medoid)
+			page, src, want, medoid := testdataPair(t, "about", c.page, c.medoid)
 			single, err := singlepage.Extract(page, singlepage.Options{Source: src})
 			if err != nil {
 				t.Fatal(err)

@@ -38,6 +38,19 @@ func testdataPage(t *testing.T, dir, name string) (*treediff.Tree, []byte, strin
 	return tree, src, string(body)
 }
 
+// bothWays are the two pages of a testdata pair, each compared with the
+// other as its medoid.
+var bothWays = []struct{ page, medoid string }{{"1", "2"}, {"2", "1"}}
+
+// testdataPair reads testdata/dir/page-<page> as testdataPage does, with
+// page-<medoid> as its medoid.
+func testdataPair(t *testing.T, dir, page, medoid string) (*treediff.Tree, []byte, string, *treediff.Tree) {
+	t.Helper()
+	p, src, want := testdataPage(t, dir, "page-"+page)
+	m, _, _ := testdataPage(t, dir, "page-"+medoid)
+	return p, src, want, m
+}
+
 func TestPairDiff(t *testing.T) {
 	cases := []struct {
 		page, medoid string

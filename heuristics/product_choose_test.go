@@ -13,14 +13,9 @@ import (
 // sends it to the single-page method, whose body (the description) is
 // what the page gets.
 func TestExtractProductAlone(t *testing.T) {
-	cases := []struct{ page, medoid string }{
-		{"1", "2"},
-		{"2", "1"},
-	}
-	for _, c := range cases {
+	for _, c := range bothWays {
 		t.Run(c.page, func(t *testing.T) {
-			page, src, want := testdataPage(t, "product", "page-"+c.page)
-			medoid, _, _ := testdataPage(t, "product", "page-"+c.medoid)
+			page, src, want, medoid := testdataPair(t, "product", c.page, c.medoid)
 			if typ, _ := pagetype.Classify(page, src); typ != pagetype.Product {
 				t.Fatalf("page type %q, want %q", typ, pagetype.Product)
 			}
