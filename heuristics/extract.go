@@ -336,7 +336,13 @@ func (x *extraction) choose(po pairOutcome) (singlepage.Result, error) {
 // the 27 product pages it was used on and better on 5; on articles it is
 // level or better. A single-page body that is mostly template text
 // (lines the medoid shows too) is no answer: false, the comparison
-// decides.
+// decides. Tried instead (session 12, on main bb31e73's per-page
+// results): taking whichever body has the higher calibrated confidence
+// (product +0.77 summed word F1 where this gives +2.8, wide-dev dragnet
+// -1.5); dropping from the single-page body the lines the template shows
+// (product +0.2, documentation -0.1). The pages where the pair diff does
+// better (9 of 54 on wcxb-dev) are not told apart by the share of one
+// body the other holds nor by their length ratio.
 func (x *extraction) aloneForType() (singlepage.Result, bool) {
 	if x.serr != nil || x.single.Body == "" {
 		return singlepage.Result{}, false
