@@ -37,27 +37,6 @@ func TestShellDescription(t *testing.T) {
 	}
 }
 
-// TestNoscriptShell: a thread whose shell shows only a loading line gives
-// its posts in <noscript>; the body is read there, and the other
-// extractors read that <noscript> page too, not the shell (where they find
-// the loading line and would be chosen).
-func TestNoscriptShell(t *testing.T) {
-	tests := []struct {
-		file          string
-		want, notWant []string
-	}{
-		{"noscript-shell.html", []string{"Post number 0", "Post number 4"}, []string{"Something went wrong", "Skip to content"}},
-	}
-	for _, tt := range tests {
-		tr, src := parseIn(t, "thread", tt.file)
-		r, err := Extract(tr, Options{Source: src})
-		if err != nil {
-			t.Fatalf("%s: %v", tt.file, err)
-		}
-		checkBody(t, tt.file, r.Body, tt.want, tt.notWant)
-	}
-}
-
 // TestNoscriptShown: <noscript> tags, in any case, become <div>s; the word
 // elsewhere (a class, a text) stays.
 func TestNoscriptShown(t *testing.T) {
