@@ -107,7 +107,18 @@ func Extract(in Input, opt ExtractOptions) (singlepage.Result, error) {
 	if err != nil {
 		return r, err
 	}
-	return singlepage.Calibrate(withMeta(r, in.Page, in.Src), in.Page, in.Src, opt.Single.SecondOpinionBelow >= 0), nil
+	return calibrated(r, in.Page, in.Src, opt), nil
+}
+
+// calibrated returns r, the result on page (src its source), read as the
+// single-page method reads it (a template's body without a product page's
+// shop zones: singlepage.WithoutShopZones), with the page's metadata and
+// calibrated.
+func calibrated(r singlepage.Result, page *treediff.Tree, src []byte, opt ExtractOptions) singlepage.Result {
+	if r.Method != singlepage.MethodSingle && r.Method != singlepage.MethodSecondOpinion {
+		r = singlepage.WithoutShopZones(page, src, r)
+	}
+	return singlepage.Calibrate(withMeta(r, page, src), page, src, opt.Single.SecondOpinionBelow >= 0)
 }
 
 // VisibleTree returns t without the elements the rendered page did not
@@ -660,7 +671,7 @@ func extractSitePage(pages []SitePage, i int, rules map[int]Rules, pre *pairOutc
 	}
 	r, err := extract(in, opt, pre)
 	if err == nil {
-		r = singlepage.Calibrate(withMeta(r, p.Page, p.Src), p.Page, p.Src, opt.Single.SecondOpinionBelow >= 0)
+		r = calibrated(r, p.Page, p.Src, opt)
 	}
 	return r, err
 }

@@ -56,6 +56,28 @@ func noscriptPage(src []byte) ([]byte, bool) {
 	return out.Bytes(), true
 }
 
+// noscriptShown returns src with its <noscript> elements made <div>s, so
+// that a parser running no script shows what they hold. One pass.
+func noscriptShown(src []byte) []byte {
+	lower := bytes.ToLower(src)
+	out := make([]byte, 0, len(src))
+	for at := 0; ; {
+		i := bytes.Index(lower[at:], []byte("noscript"))
+		if i < 0 {
+			return append(out, src[at:]...)
+		}
+		i += at
+		tag := i > 0 && lower[i-1] == '<' || i > 1 && lower[i-1] == '/' && lower[i-2] == '<'
+		out = append(out, src[at:i]...)
+		if tag {
+			out = append(out, "div"...)
+		} else {
+			out = append(out, src[i:i+len("noscript")]...)
+		}
+		at = i + len("noscript")
+	}
+}
+
 // withNoscript returns r, the result on page t, or, when r's body has
 // under noscriptBelow words, the result on the page's <noscript> content
 // (opt.Source) when that body is longer. The result read from <noscript>
@@ -71,6 +93,11 @@ func withNoscript(t *treediff.Tree, r Result, err error, opt Options) (Result, e
 		if err != nil {
 			return Result{}, err
 		}
+		// The other extractors read the page with its <noscript> shown:
+		// without it they find the script shell's text again, and
+		// without the page around it the text of a page that is not a
+		// shell (its <noscript> holds the comments).
+		opt.Source = noscriptShown(opt.Source)
 		ns, err := candidates(nt, opt)
 		ns.Node, ns.Selector = nil, ""
 		if r.Title != "" {

@@ -137,9 +137,8 @@ func TestSecondOpinionAskedOnce(t *testing.T) {
 }
 
 // TestOtherExtractorsSkipNoscript reads pages built by script that give
-// their text in <noscript> with the other extractors asked: they read the
-// page as the tree does (without <noscript>), so the body is never the
-// <noscript> markup shown as text.
+// their text in <noscript> with the other extractors asked: the body is
+// never the <noscript> markup shown as text, nor the script shell's line.
 func TestOtherExtractorsSkipNoscript(t *testing.T) {
 	tests := []struct {
 		file    string
@@ -147,6 +146,9 @@ func TestOtherExtractorsSkipNoscript(t *testing.T) {
 		notWant []string
 	}{
 		{"noscript-thread.html", nil, []string{"<div", "<p>", "<a href", "works best with JavaScript"}},
+		// A shell showing only a loading line: the other extractors read
+		// the page with its <noscript> shown, not the shell's line.
+		{"noscript-shell.html", []string{"Post number 0", "Post number 4"}, []string{"Something went wrong", "Skip to content"}},
 	}
 	for _, tt := range tests {
 		tr, src := parseIn(t, "gather", tt.file)

@@ -134,11 +134,13 @@ func ExtractContext(ctx context.Context, t *treediff.Tree, opt Options) (Result,
 // r (err its error, as BlockModel returned them), before calibration: with
 // its candidates (WithCandidates), then, when it barely finds a body, read
 // from <noscript> (withNoscript) or with hidden boxes shown
-// (withRevealed). The site method reads a page alone with it.
+// (withRevealed); a forum thread's shell with no body at all, from its
+// description (withDescription). The site method reads a page alone with it.
 func Alone(t *treediff.Tree, r Result, err error, opt Options) (Result, error) {
 	r, err = WithCandidates(t, r, err, opt)
 	r, err = withNoscript(t, r, err, opt)
-	return withRevealed(t, r, err, opt)
+	r, err = withRevealed(t, r, err, opt)
+	return withDescription(t, r, err, opt)
 }
 
 // WithCandidates returns the block model's result r on page t (err its

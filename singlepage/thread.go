@@ -1,8 +1,10 @@
 package singlepage
 
 import (
+	"errors"
 	"strings"
 
+	"github.com/gleaner/gleaner/pagetype"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -52,4 +54,62 @@ func (c *Choice) withoutReplies(p *page, g unitGroup) Result {
 		r.Body, r.lineWords = body, 0
 	}
 	return r
+}
+
+// A forum whose software builds the thread with script sends a shell: no
+// post in the HTML, none in <noscript>. It still states the opening post's
+// first lines as the page's description, for link previews. On a page read
+// as a forum thread where nothing else is found, that description is the
+// body: the start of the thread, where the alternative is nothing.
+
+// descriptionKeys are the meta names and properties of a page's
+// description, in the order they are read.
+var descriptionKeys = []string{"og:description", "twitter:description", "description"}
+
+// withDescription returns r (err its error, as Alone found them on page
+// t), or, when r has no body and the page is read as a forum thread
+// (pagetype.Classify on t and opt.Source), r with the page's description
+// (pageDescription) as its body.
+func withDescription(t *treediff.Tree, r Result, err error, opt Options) (Result, error) {
+	if err != nil && !errors.Is(err, ErrNoContent) || len(treediff.Words(r.Body)) > 0 || t == nil || t.Root == nil {
+		return r, err
+	}
+	if typ, _ := pagetype.Classify(t, opt.Source); typ != pagetype.Forum {
+		return r, err
+	}
+	d := pageDescription(t)
+	if d == "" {
+		return r, err
+	}
+	r.Body, r.lineWords, r.Node, r.Selector = d, 0, nil, ""
+	if r.Method == "" {
+		r.Method = MethodSingle
+	}
+	return r, nil
+}
+
+// pageDescription returns the page's description stated in its <meta>
+// elements (descriptionKeys, the first found), whitespace-normalized; ""
+// when it states none.
+func pageDescription(t *treediff.Tree) string {
+	found := map[string]string{}
+	for _, n := range t.Nodes {
+		if n.Kind != treediff.Element || n.Label != "meta" {
+			continue
+		}
+		key, ok := n.Attr("property")
+		if !ok {
+			key, _ = n.Attr("name")
+		}
+		key = strings.ToLower(strings.TrimSpace(key))
+		if v, ok := n.Attr("content"); ok && found[key] == "" {
+			found[key] = strings.Join(strings.Fields(v), " ")
+		}
+	}
+	for _, k := range descriptionKeys {
+		if found[k] != "" {
+			return found[k]
+		}
+	}
+	return ""
 }

@@ -330,3 +330,26 @@ func (c *Choice) candidatesAsRead(p *page) {
 	}
 	c.Candidates = kept
 }
+
+// WithoutShopZones returns r, another method's result on page t (src its
+// source, optional), without its text inside the page's shop zones when
+// the page is read as a product's (pagetype.Classify): a template's pair
+// diff keeps a product page's reviews and rails of other products, which
+// differ from product to product as its description does. A body the
+// zones would leave under minKeptShare of its words is kept whole: the
+// zones' names then mark the page's own sections (a maker's page whose
+// every section carries a "footnote" or "legal" line).
+func WithoutShopZones(t *treediff.Tree, src []byte, r Result) Result {
+	if t == nil || t.Root == nil || strings.TrimSpace(r.Body) == "" {
+		return r
+	}
+	if typ, _ := pagetype.Classify(t, src); typ != pagetype.Product {
+		return r
+	}
+	p := newPage(t, Options{Source: src}.WithDefaults())
+	body := p.withoutShopZones(r.Body)
+	if float64(len(strings.Fields(body))) >= minKeptShare*float64(len(strings.Fields(r.Body))) && body != r.Body {
+		r.Body, r.lineWords = body, 0
+	}
+	return r
+}

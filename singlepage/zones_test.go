@@ -78,3 +78,28 @@ func TestWithoutShopZones(t *testing.T) {
 		t.Errorf("a body of cards alone became %q", got)
 	}
 }
+
+// TestWithoutShopZonesResult: another method's body on a product page
+// loses its text in the shop zones (reviews, a rail), unless that text is
+// nearly all of it (the zones are then the page's own sections); a page
+// read as no product's keeps it.
+func TestWithoutShopZonesResult(t *testing.T) {
+	const (
+		desc   = "The Ridge Daypack keeps a day's gear within easy reach"
+		review = "I have carried this pack on trip number 0 through rain and dust, and the straps stayed comfortable for the whole day; the pockets hold more than I expected and nothing tore."
+	)
+	tests := []struct {
+		dir, file, body string
+		want            []string
+		notWant         []string
+	}{
+		{"shop", "product-reviews.html", desc + "\n\n" + review, []string{desc}, []string{"trip number"}},
+		{"shop", "product-reviews.html", "Ridge Daypack 25\n\n" + review, []string{"Ridge Daypack 25", "trip number 0"}, nil},
+		{"thread", "qa-comments.html", review, []string{"trip number 0"}, nil},
+	}
+	for _, tt := range tests {
+		tr, src := parseIn(t, tt.dir, tt.file)
+		r := WithoutShopZones(tr, src, Result{Body: tt.body, Method: MethodPair})
+		checkBody(t, tt.file, r.Body, tt.want, tt.notWant)
+	}
+}
