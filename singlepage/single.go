@@ -1045,7 +1045,7 @@ func (p *page) bodyOf(n *treediff.Node, title string) ([]string, float64, int) {
 	for i, b := range p.blocks[lo:hi] {
 		own := p.keeps(b, lo+i, hi, lists)
 		key := echoKey(b, tables)
-		if !own && !p.spanLine(b) && !p.announcedItem(b, lo+i, kept) || echoAt(b, key, i, seen, title) {
+		if !own && !p.spanLine(b) && !p.announcedItem(b, lo+i, kept, lists) || echoAt(b, key, i, seen, title) {
 			continue
 		}
 		seen[key], kept[lo+i] = true, true
@@ -1134,11 +1134,12 @@ const minAnnounceWords = 5
 // announcedItem reports an item of a list of links that a line the body
 // keeps (kept, by block index) announces right above it: a sentence
 // ending in a colon ("Redis supports the following types:", "For more
-// information, see:"), or the text of the item the list is nested in (a
-// kept item "SQL code assist" over the links to its guides). The list is
+// information, see:"), or the text of the item the list is nested in, in
+// a list holding article text (lists; a kept item "SQL code assist" over
+// the links to its guides). The list is
 // what the line says, not a menu. Each item is a short link alone (at
 // most maxLinkedHeading words).
-func (p *page) announcedItem(b *block, at int, kept map[int]bool) bool {
+func (p *page) announcedItem(b *block, at int, kept map[int]bool, lists map[*treediff.Node]bool) bool {
 	l := listOf(b)
 	if l == nil || !b.inLink || b.words > maxLinkedHeading || b.cue || b.weak || b.code {
 		return false
@@ -1154,7 +1155,9 @@ func (p *page) announcedItem(b *block, at int, kept map[int]bool) bool {
 	}
 	a := p.blocks[i]
 	if a.container != nil && a.container == l.Parent {
-		return true // the list is nested in the kept item a
+		// The list is nested in the kept item a, of a list holding
+		// article text (not a box's label over its links).
+		return lists[listOf(a)]
 	}
 	return a.heading == 0 && a.words >= minAnnounceWords && strings.HasSuffix(strings.TrimSpace(a.text), ":")
 }
