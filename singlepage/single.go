@@ -1141,16 +1141,11 @@ const minAnnounceWords = 5
 // most maxLinkedHeading words).
 func (p *page) announcedItem(b *block, at int, kept map[int]bool, lists map[*treediff.Node]bool) bool {
 	l := listOf(b)
-	if l == nil || !b.inLink || b.words > maxLinkedHeading || b.cue || b.weak || b.code {
+	if l == nil || !shortLink(b) {
 		return false
 	}
-	// The line before the list's first item: the text of the item the
-	// list is nested in may be cut as the list's first block.
-	i := p.first[l.Index]
-	for i < at && !l.Contains(p.blocks[i].container) {
-		i++
-	}
-	if i--; i < 0 || !kept[i] {
+	i := p.lineBefore(l, at)
+	if i < 0 || !kept[i] {
 		return false
 	}
 	a := p.blocks[i]
@@ -1159,7 +1154,30 @@ func (p *page) announcedItem(b *block, at int, kept map[int]bool, lists map[*tre
 		// article text (not a box's label over its links).
 		return lists[listOf(a)]
 	}
+	return announces(a)
+}
+
+// shortLink reports a block that is one short link (at most
+// maxLinkedHeading words) under no cue.
+func shortLink(b *block) bool {
+	return b.inLink && b.words <= maxLinkedHeading && !b.cue && !b.weak && !b.code
+}
+
+// announces reports a sentence ending in a colon, not a heading nor a
+// short label (minAnnounceWords).
+func announces(a *block) bool {
 	return a.heading == 0 && a.words >= minAnnounceWords && strings.HasSuffix(strings.TrimSpace(a.text), ":")
+}
+
+// lineBefore is the index of the block before the first item of list l
+// (whose item block at is one), -1 for none: the text of the item the
+// list is nested in may be cut as the list's first block.
+func (p *page) lineBefore(l *treediff.Node, at int) int {
+	i := p.first[l.Index]
+	for i < at && !l.Contains(p.blocks[i].container) {
+		i++
+	}
+	return i - 1
 }
 
 // ledByLink reports a block that opens with a link of a few words holding

@@ -390,6 +390,20 @@ func (g unitGroup) joined(p *page, r Result) (string, *treediff.Node) {
 	return p.joinBody(r.Body, node, inUnit), node
 }
 
+// timesSaid counts the texts of base (a body's paragraphs) for joinBody:
+// a short one as many times as base says it (a table's cells say
+// "Optional" again row after row), a long one, and on a forum thread any,
+// once.
+func (p *page) timesSaid(base []string) map[string]int {
+	n := map[string]int{}
+	for _, t := range base {
+		if n[t] == 0 || p.threadCues == nil && len(treediff.Words(t)) <= maxEchoWords {
+			n[t]++
+		}
+	}
+	return n
+}
+
 // joinBody returns body (a base's) joined with the blocks of n whose
 // index is in units, in the page's order: each text once, but a unit's
 // text units says may be said again (see eachUnitBlock) each time, and a
@@ -401,12 +415,7 @@ func (g unitGroup) joined(p *page, r Result) (string, *treediff.Node) {
 // kept ahead, as the base has it. It is linear in the blocks of n.
 func (p *page) joinBody(body string, n *treediff.Node, units map[int]bool) string {
 	base := strings.Split(body, "\n\n")
-	want := map[string]int{}
-	for _, t := range base {
-		if want[t] == 0 || p.threadCues == nil && len(treediff.Words(t)) <= maxEchoWords {
-			want[t]++ // a table's cells say "Optional" again row after row
-		}
-	}
+	want := p.timesSaid(base)
 	var out []string
 	seen := map[string]bool{}
 	for i := p.first[n.Index]; i < p.end[n.Index]; i++ {
