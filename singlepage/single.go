@@ -1043,13 +1043,14 @@ func (p *page) bodyOf(n *treediff.Node, title string) ([]string, float64, int) {
 	var paras []string
 	inside, lines := 0, 0
 	seen, tables := map[string]bool{}, map[*treediff.Node]uint64{}
+	kept := map[int]bool{}
 	for i, b := range p.blocks[lo:hi] {
 		own := p.keeps(b, lo+i, hi, lists)
 		key := echoKey(b, tables)
-		if !own && !p.spanLine(b) || echoAt(b, key, i, seen, title) {
+		if !own && !p.spanLine(b) && !p.announcedItem(b, lo+i, kept, lists) || echoAt(b, key, i, seen, title) {
 			continue
 		}
-		seen[key] = true
+		seen[key], kept[lo+i] = true, true
 		if b.class == classGood {
 			inside += b.words
 		}
@@ -1125,6 +1126,60 @@ func (p *page) linkedLine(b *block) bool {
 		return false
 	}
 	return !b.inLink || b.heading > 0 && b.words < maxLinkedHeading
+}
+
+// minAnnounceWords is the least words of a line announcing a list of
+// links: "Related stories:" or "See also:" is a label over a box of
+// links, "For more information, see:" a sentence of the text.
+const minAnnounceWords = 5
+
+// announcedItem reports an item of a list of links that a line the body
+// keeps (kept, by block index) announces right above it: a sentence
+// ending in a colon ("Redis supports the following types:", "For more
+// information, see:"), or the text of the item the list is nested in, in
+// a list holding article text (lists; a kept item "SQL code assist" over
+// the links to its guides). The list is
+// what the line says, not a menu. Each item is a short link alone (at
+// most maxLinkedHeading words).
+func (p *page) announcedItem(b *block, at int, kept map[int]bool, lists map[*treediff.Node]bool) bool {
+	l := listOf(b)
+	if l == nil || !shortLink(b) {
+		return false
+	}
+	i := p.lineBefore(l, at)
+	if i < 0 || !kept[i] {
+		return false
+	}
+	a := p.blocks[i]
+	if a.container != nil && a.container == l.Parent {
+		// The list is nested in the kept item a, of a list holding
+		// article text (not a box's label over its links).
+		return lists[listOf(a)]
+	}
+	return announces(a)
+}
+
+// shortLink reports a block that is one short link (at most
+// maxLinkedHeading words) under no cue.
+func shortLink(b *block) bool {
+	return b.inLink && b.words <= maxLinkedHeading && !b.cue && !b.weak && !b.code
+}
+
+// announces reports a sentence ending in a colon, not a heading nor a
+// short label (minAnnounceWords).
+func announces(a *block) bool {
+	return a.heading == 0 && a.words >= minAnnounceWords && strings.HasSuffix(strings.TrimSpace(a.text), ":")
+}
+
+// lineBefore is the index of the block before the first item of list l
+// (whose item block at is one), -1 for none: the text of the item the
+// list is nested in may be cut as the list's first block.
+func (p *page) lineBefore(l *treediff.Node, at int) int {
+	i := p.first[l.Index]
+	for i < at && !l.Contains(p.blocks[i].container) {
+		i++
+	}
+	return i - 1
 }
 
 // ledByLink reports a block that opens with a link of a few words holding

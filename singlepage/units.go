@@ -390,23 +390,39 @@ func (g unitGroup) joined(p *page, r Result) (string, *treediff.Node) {
 	return p.joinBody(r.Body, node, inUnit), node
 }
 
+// timesSaid counts the texts of base (a body's paragraphs) for joinBody:
+// a short one as many times as base says it (a table's cells say
+// "Optional" again row after row), a long one, and on a forum thread any,
+// once.
+func (p *page) timesSaid(base []string) map[string]int {
+	n := map[string]int{}
+	for _, t := range base {
+		if n[t] == 0 || p.threadCues == nil && len(treediff.Words(t)) <= maxEchoWords {
+			n[t]++
+		}
+	}
+	return n
+}
+
 // joinBody returns body (a base's) joined with the blocks of n whose
 // index is in units, in the page's order: each text once, but a unit's
-// text units says may be said again (see eachUnitBlock) each time. A text
+// text units says may be said again (see eachUnitBlock) each time, and a
+// short text of body (a table's cell the block model keeps again, see
+// echoKey) as many times as body says it; a long one, and on a forum
+// thread any, once (a post quoted in the replies, a text copied for small
+// screens, each post's badges). A text
 // of body not found as one block of n (lines of a block the base cut) is
 // kept ahead, as the base has it. It is linear in the blocks of n.
 func (p *page) joinBody(body string, n *treediff.Node, units map[int]bool) string {
 	base := strings.Split(body, "\n\n")
-	want := map[string]bool{}
-	for _, t := range base {
-		want[t] = true
-	}
+	want := p.timesSaid(base)
 	var out []string
 	seen := map[string]bool{}
 	for i := p.first[n.Index]; i < p.end[n.Index]; i++ {
 		b := p.blocks[i]
 		again, unit := units[i]
-		if again || !seen[b.text] && (unit || want[b.text]) {
+		if again || want[b.text] > 0 || !seen[b.text] && unit {
+			want[b.text]--
 			seen[b.text] = true
 			out = append(out, b.text)
 		}
