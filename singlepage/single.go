@@ -488,6 +488,12 @@ func (c *blockCutter) exit(n *treediff.Node) {
 	switch {
 	case n.Label == "a":
 		c.linkDepth--
+		if c.linkDepth == 0 {
+			// A link closed without a word (an image's) is no link of
+			// the block the next words open: a card's picture and its
+			// title link to one item, and the title is one link.
+			c.links = 0
+		}
 	case headingLevel(n.Label) > 0:
 		c.heading = c.heading[:len(c.heading)-1]
 	case n.Label == "pre":
