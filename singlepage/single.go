@@ -239,7 +239,10 @@ type block struct {
 	lines     []string // text cut at <br>
 	words     int
 	linkWords int
-	links     int            // links with words in the block
+	links     int // links with words in the block, and wordless ones before it
+	// wordLinks counts the links with words in the block only: a card's
+	// picture linking to its item is not one of its title's links.
+	wordLinks int
 	container *treediff.Node // nearest block-level element
 	heading   int            // 1..6 inside <hN>, else 0
 	cue       bool           // under a boilerplate class/id/role
@@ -322,8 +325,9 @@ type blockCutter struct {
 	p   *page
 	cur *block
 	sb  strings.Builder
-	// links counts the links opened and not yet counted in a block.
-	links                                    int
+	// links counts the links opened and not yet counted in a block;
+	// wordLinks those of them still open or closed on a word.
+	links, wordLinks                         int
 	lastBR                                   bool
 	linkDepth, cueDepth, weakDepth, preDepth int
 	// codeDepth counts the <pre> and <code> elements the walk is in.
@@ -392,7 +396,8 @@ func (c *blockCutter) text(n *treediff.Node) {
 	cur := c.cur
 	cur.words += len(ws)
 	cur.links += c.links
-	c.links = 0
+	cur.wordLinks += c.wordLinks
+	c.links, c.wordLinks = 0, 0
 	if c.linkDepth > 0 {
 		cur.linkWords += len(ws)
 		if !cur.started || cur.leadLink == cur.words-len(ws) && cur.leadLink > 0 {
@@ -461,6 +466,7 @@ func (c *blockCutter) open(n *treediff.Node) {
 		c.linkDepth++
 		if c.linkDepth == 1 {
 			c.links++ // counted for the block its first word opens or extends
+			c.wordLinks++
 		}
 	case n.Label == "pre":
 		c.preDepth++
@@ -489,10 +495,7 @@ func (c *blockCutter) exit(n *treediff.Node) {
 	case n.Label == "a":
 		c.linkDepth--
 		if c.linkDepth == 0 {
-			// A link closed without a word (an image's) is no link of
-			// the block the next words open: a card's picture and its
-			// title link to one item, and the title is one link.
-			c.links = 0
+			c.wordLinks = 0 // closed without a word (an image's link)
 		}
 	case headingLevel(n.Label) > 0:
 		c.heading = c.heading[:len(c.heading)-1]

@@ -224,7 +224,7 @@ func (p *page) childGroups(c *treediff.Node, w unitWords) map[string]*unitTally 
 // thread a post's one link is its author's name, which the thread's text
 // leaves out as it does the post's date line.
 func (p *page) unitText(b *block) bool {
-	return p.unitKeeps(b) || p.threadCues == nil && b.links == 1 && !b.code && !b.cue && !isBoilerLine(b) && !isLegal(b)
+	return p.unitKeeps(b) || p.threadCues == nil && b.wordLinks == 1 && !b.code && !b.cue && !isBoilerLine(b) && !isLegal(b)
 }
 
 // paras returns the text of the group's units, block by block in

@@ -283,8 +283,8 @@ func TestUnitsCards(t *testing.T) {
 }
 
 // TestBlockLinks: a link closed without a word (a card's picture linking
-// to its item) is no link of the block the next words open, so a card's
-// title beside its picture is one short link (unitText).
+// to its item) is none of the block's links with words (wordLinks), so a
+// card's title beside its picture is one short link (unitText).
 func TestBlockLinks(t *testing.T) {
 	tests := []struct {
 		html, text string
@@ -304,8 +304,8 @@ func TestBlockLinks(t *testing.T) {
 		for _, b := range p.blocks {
 			if b.text == tt.text {
 				found = true
-				if b.links != tt.links {
-					t.Errorf("%q: %d links, want %d", tt.text, b.links, tt.links)
+				if b.wordLinks != tt.links {
+					t.Errorf("%q: %d links with words, want %d", tt.text, b.wordLinks, tt.links)
 				}
 			}
 		}
