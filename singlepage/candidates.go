@@ -205,10 +205,15 @@ const maxUnitsArticle = 0.5
 // read as an article: a listing's introduction and its items, a
 // collection's heading and its cards, a service page's section and its
 // sibling sections. The block model's element holds one of them, the
-// group the rest.
+// group the rest. A group of cards joins a body of fewer words only.
 func (c *Choice) withUnits(p *page, g unitGroup) Result {
 	r := c.Base
 	if len(c.Probs) != len(pagetype.Types) || c.Probs[slices.Index(pagetype.Types, pagetype.Article)] > maxUnitsArticle {
+		return r
+	}
+	if g.cards && g.words <= r.proseWords() {
+		// A grid of cards beside longer prose: the prose is the
+		// category's copy, the grid its shop.
 		return r
 	}
 	body, node := g.joined(p, r)

@@ -241,7 +241,10 @@ type block struct {
 	lines     []string // text cut at <br>
 	words     int
 	linkWords int
-	links     int            // links with words in the block
+	links     int // links with words in the block, and wordless ones before it
+	// wordLinks counts the links with words in the block only: a card's
+	// picture linking to its item is not one of its title's links.
+	wordLinks int
 	container *treediff.Node // nearest block-level element
 	heading   int            // 1..6 inside <hN>, else 0
 	cue       bool           // under a boilerplate class/id/role
@@ -324,8 +327,9 @@ type blockCutter struct {
 	p   *page
 	cur *block
 	sb  strings.Builder
-	// links counts the links opened and not yet counted in a block.
-	links                                    int
+	// links counts the links opened and not yet counted in a block;
+	// wordLinks those of them still open or closed on a word.
+	links, wordLinks                         int
 	lastBR                                   bool
 	linkDepth, cueDepth, weakDepth, preDepth int
 	// codeDepth counts the <pre> and <code> elements the walk is in.
@@ -394,7 +398,8 @@ func (c *blockCutter) text(n *treediff.Node) {
 	cur := c.cur
 	cur.words += len(ws)
 	cur.links += c.links
-	c.links = 0
+	cur.wordLinks += c.wordLinks
+	c.links, c.wordLinks = 0, 0
 	if c.linkDepth > 0 {
 		cur.linkWords += len(ws)
 		if !cur.started || cur.leadLink == cur.words-len(ws) && cur.leadLink > 0 {
@@ -463,6 +468,7 @@ func (c *blockCutter) open(n *treediff.Node) {
 		c.linkDepth++
 		if c.linkDepth == 1 {
 			c.links++ // counted for the block its first word opens or extends
+			c.wordLinks++
 		}
 	case n.Label == "pre":
 		c.preDepth++
@@ -490,6 +496,9 @@ func (c *blockCutter) exit(n *treediff.Node) {
 	switch {
 	case n.Label == "a":
 		c.linkDepth--
+		if c.linkDepth == 0 {
+			c.wordLinks = 0 // closed without a word (an image's link)
+		}
 	case headingLevel(n.Label) > 0:
 		c.heading = c.heading[:len(c.heading)-1]
 	case n.Label == "pre":

@@ -3,6 +3,7 @@ package singlepage
 import (
 	"strings"
 
+	"github.com/gleaner/gleaner/pagetype"
 	"github.com/gleaner/gleaner/selector"
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -42,6 +43,9 @@ type unitGroup struct {
 	parent *treediff.Node
 	sig    string
 	words  int
+	// cards: a group of cards (see unitWords.card), found on a page
+	// without a group of units of prose.
+	cards bool
 }
 
 // unitSignature is what siblings built alike share: the tag and the first
@@ -103,50 +107,96 @@ func postsRegion(n *treediff.Node) bool {
 
 // units returns the page's largest group of units by content words, or
 // false when no group has minUnits units of minUnitWords words on average.
-// It is linear in the number of nodes: each element's children are
-// grouped once, and a child's words are a difference of prefix sums.
+// A page without such a group may still list items as cards (see
+// unitWords.card): its largest group of cards is then its units. It is
+// linear in the number of nodes: each element's children are grouped
+// once, and a child's words are a difference of prefix sums.
 func (p *page) units() (unitGroup, bool) {
-	prefix := p.unitWordPrefix()
-	var best unitGroup
+	w := p.unitWordPrefix()
+	var best, cards unitGroup
 	for _, c := range p.t.Nodes {
 		if c.Kind != treediff.Element || len(c.Children) < minUnits || p.opt.hides(c) || skipTags[c.Label] {
 			continue
 		}
-		for sig, g := range p.childGroups(c, prefix) {
+		for sig, g := range p.childGroups(c, w) {
 			if g.n >= minUnits && g.words >= minUnitWords*g.n && g.words > best.words {
 				best = unitGroup{parent: c, sig: sig, words: g.words}
 			}
+			if g.cardGroup() && g.cardWords > cards.words {
+				cards = unitGroup{parent: c, sig: sig, words: g.cardWords, cards: true}
+			}
 		}
+	}
+	if best.parent == nil {
+		// Units of prose outweigh a grid of cards: where a page has
+		// both, they are its items and the grid its shop.
+		best = cards
 	}
 	return best, best.parent != nil
 }
 
-// unitWordPrefix is the prefix sums of the blocks' unit content words:
-// the blocks i to j hold prefix[j]-prefix[i].
-func (p *page) unitWordPrefix() []int {
-	prefix := make([]int, len(p.blocks)+1)
+// minCardWords is the fewest words a group's units hold on average when
+// most of them are cards (see unitWords.card): a product's name and its
+// price say what the item is in fewer words than a teaser.
+const minCardWords = 3
+
+// unitWords holds prefix sums over the page's blocks: the blocks i to j
+// hold content[j]-content[i] unit content words, titles[j]-titles[i]
+// words of the other texts a unit keeps (its linked title, a line of
+// facts), and facts[j]-facts[i] blocks that state a price or a line of
+// dates or figures.
+type unitWords struct{ content, titles, facts []int }
+
+// unitWordPrefix is the prefix sums of the blocks' unit content words,
+// other kept words and facts (see unitWords).
+func (p *page) unitWordPrefix() unitWords {
+	n := len(p.blocks) + 1
+	w := unitWords{make([]int, n), make([]int, n), make([]int, n)}
 	for i, b := range p.blocks {
-		prefix[i+1] = prefix[i]
-		if p.unitContent(b) {
-			prefix[i+1] += b.words
+		w.content[i+1], w.titles[i+1], w.facts[i+1] = w.content[i], w.titles[i], w.facts[i]
+		switch {
+		case p.unitContent(b):
+			w.content[i+1] += b.words
+		case p.unitText(b):
+			w.titles[i+1] += b.words
+		}
+		if p.threadCues == nil && b.words <= maxAttributeWords && !b.cue && (unitFact(b) || pagetype.HoldsPrice(b.text)) {
+			w.facts[i+1]++
 		}
 	}
-	return prefix
+	return w
 }
 
-// unitTally counts the units of one signature and their content words.
-type unitTally struct{ n, words int }
+// card reports whether unit u is an item's card: a fact (a price, a date)
+// beside other words (its name). A menu's entries state no facts.
+func (w unitWords) card(p *page, u *treediff.Node) bool {
+	i, j := p.first[u.Index], p.end[u.Index]
+	return w.facts[j] > w.facts[i] && w.content[j]+w.titles[j]-w.content[i]-w.titles[i] > 1
+}
+
+// unitTally counts the units of one signature and their content words;
+// the cards among them, and the words they hold as cards (see
+// unitWords.card).
+type unitTally struct{ n, words, all, cards, cardWords int }
+
+// cardGroup reports whether most units (of all, with content or cards)
+// are cards, at least minUnits, holding minCardWords words on average:
+// items, not a menu's entries.
+func (g *unitTally) cardGroup() bool {
+	return 2*g.cards > g.all && g.cards >= minUnits && g.cardWords >= minCardWords*g.cards
+}
 
 // childGroups groups c's element children that hold content words by
 // their signature.
-func (p *page) childGroups(c *treediff.Node, prefix []int) map[string]*unitTally {
+func (p *page) childGroups(c *treediff.Node, w unitWords) map[string]*unitTally {
 	groups := map[string]*unitTally{}
 	for _, u := range c.Children {
 		if u.Kind != treediff.Element || p.end[u.Index] <= p.first[u.Index] {
 			continue
 		}
-		w := prefix[p.end[u.Index]] - prefix[p.first[u.Index]]
-		if w == 0 {
+		i, j := p.first[u.Index], p.end[u.Index]
+		n, card := w.content[j]-w.content[i], w.card(p, u)
+		if n == 0 && !card {
 			continue
 		}
 		sig := unitSignature(u)
@@ -155,18 +205,26 @@ func (p *page) childGroups(c *treediff.Node, prefix []int) map[string]*unitTally
 			g = &unitTally{}
 			groups[sig] = g
 		}
-		g.n++
-		g.words += w
+		g.all++
+		if n > 0 {
+			g.n++
+			g.words += n
+		}
+		if card {
+			g.cards++
+			g.cardWords += n + w.titles[j] - w.titles[i]
+		}
 	}
 	return groups
 }
 
 // unitText reports a block the units joined to a base keep (see joined):
 // a unit's content, or its one short link, the item's title (a product's
-// name, a post's author), which in a menu of short links would be
-// navigation.
+// name), which in a menu of short links would be navigation. On a forum
+// thread a post's one link is its author's name, which the thread's text
+// leaves out as it does the post's date line.
 func (p *page) unitText(b *block) bool {
-	return p.unitKeeps(b) || b.links == 1 && !b.code && (!b.cue || p.inPosts(b)) && !isBoilerLine(b) && !isLegal(b)
+	return p.unitKeeps(b) || p.threadCues == nil && b.wordLinks == 1 && !b.code && !b.cue && !isBoilerLine(b) && !isLegal(b)
 }
 
 // paras returns the text of the group's units, block by block in

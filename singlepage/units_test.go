@@ -245,3 +245,72 @@ func TestUnitsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestUnitsCards: a shop's grid lists its items as cards, a linked name
+// beside a price, fewer words than a teaser holds; with no units of prose
+// on the page, the grid is its units and the body holds every card. Beside
+// a category's longer copy, the copy is the body and the grid stays out.
+func TestUnitsCards(t *testing.T) {
+	tests := []struct {
+		file      string
+		in, notIn []string
+	}{
+		{"card-grid.html", []string{"Small things that make a desk work better: lamps, risers and organizers.",
+			"Oak Desk Lamp", "$ 49+", "Walnut Monitor Riser", "$ 89", "Maple Keyboard Tray", "$ 139+"}, []string{"Privacy", "Chairs"}},
+		{"cards-and-copy.html", []string{"Our belts are cut from vegetable-tanned hides"}, []string{"Wool Beanie", "£ 18", "Linen Shirt", "£ 55"}},
+	}
+	for _, tt := range tests {
+		tr, src := parseIn(t, "units", tt.file)
+		c, err := Choices(tr, Options{Source: src}.WithDefaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		paras := map[string]bool{}
+		for _, para := range strings.Split(c.Base.Body, "\n\n") {
+			paras[para] = true
+		}
+		for _, s := range tt.in {
+			if !paras[s] && !strings.Contains(c.Base.Body, s) {
+				t.Errorf("%s: body lacks %q:\n%s", tt.file, s, c.Base.Body)
+			}
+		}
+		for _, s := range tt.notIn {
+			if paras[s] {
+				t.Errorf("%s: body holds %q:\n%s", tt.file, s, c.Base.Body)
+			}
+		}
+	}
+}
+
+// TestBlockLinks: a link closed without a word (a card's picture linking
+// to its item) is none of the block's links with words (wordLinks), so a
+// card's title beside its picture is one short link (unitText).
+func TestBlockLinks(t *testing.T) {
+	tests := []struct {
+		html, text string
+		links      int
+	}{
+		{`<div><a href="/p/1"><img src="1.jpg" alt=""></a><a href="/p/1">Oak Desk Lamp</a></div>`, "Oak Desk Lamp", 1},
+		{`<div><a href="/p/1"><img src="1.jpg" alt=""></a><a href="/p/2"><img src="2.jpg" alt=""></a><p>Sold by the piece</p></div>`, "Sold by the piece", 0},
+		{`<p><a href="/a">Lamps</a> and <a href="/b">risers</a></p>`, "Lamps and risers", 2},
+	}
+	for _, tt := range tests {
+		tr, err := treediff.Parse("links", []byte("<html><body>"+tt.html+"</body></html>"), treediff.ParseOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := newPage(tr, Options{}.WithDefaults())
+		found := false
+		for _, b := range p.blocks {
+			if b.text == tt.text {
+				found = true
+				if b.wordLinks != tt.links {
+					t.Errorf("%q: %d links with words, want %d", tt.text, b.wordLinks, tt.links)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no block %q in %s", tt.text, tt.html)
+		}
+	}
+}
