@@ -61,34 +61,10 @@ func dates(s *scan, ld ldMeta, src []byte, opt Options) (sourced, sourced) {
 		// is a republication's or a migration's.
 		pub = shownBefore(pub, b.firstShown(), 2)
 	}
-	pub = shownInstead(s, pub, mod)
 	if pub.value == "" {
 		pub = unstatedPublished(s, b, mod, src, opt.URL)
 	}
 	return pub, mod
-}
-
-// shownInstead is the modification date in place of a publication date
-// the page states but shows nowhere, when the page shows the
-// modification's day ("Last updated: Sep 17, 2025"): the day a reader
-// dates the page by. wcxb-dev articles whose two dates differ, the
-// publication's not shown and the modification's shown: the gold is the
-// modification's on 18 of 25 (of the first 300 pages).
-func shownInstead(s *scan, pub, mod sourced) sourced {
-	if pub.value == "" || mod.value == "" || sameDayOf(pub.value, mod.value) || !shownLine(s, mod.value) || shownLine(s, pub.value) {
-		return pub
-	}
-	return mod
-}
-
-// shownLine reports whether a line of the page states day d.
-func shownLine(s *scan, d string) bool {
-	for _, l := range s.lines {
-		if sameDayOf(lineDate(l.text, l.cue, time.Time{}, s.order), d) {
-			return true
-		}
-	}
-	return false
 }
 
 // unstatedPublished stands in for the publication date of a page that
