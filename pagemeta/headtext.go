@@ -2,6 +2,7 @@ package pagemeta
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/charmap"
@@ -14,8 +15,33 @@ import (
 // end of each heading ("Quickstart¶"): on the wcxb-dev documentation
 // pages, 13 headlines ended with one, no gold title does.
 func cleanHeadline(h string) string {
-	h = invisible.Replace(repairMojibake(h))
+	h = halfWidth(invisible.Replace(repairMojibake(h)))
 	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(h), "¶"))
+}
+
+// halfWidth writes the full-width forms of ASCII characters ("Work？")
+// as their plain forms in a headline of no Chinese, Japanese or Korean
+// script, where they are an input method's slip, not the title's
+// spelling; a CJK headline keeps its full-width punctuation.
+func halfWidth(h string) string {
+	if !strings.ContainsFunc(h, isFullWidth) || strings.ContainsFunc(h, isCJK) {
+		return h
+	}
+	return strings.Map(func(r rune) rune {
+		if isFullWidth(r) {
+			return r - 0xFEE0
+		}
+		return r
+	}, h)
+}
+
+// isFullWidth reports whether r is the full-width form of an ASCII
+// character (U+FF01 to U+FF5E).
+func isFullWidth(r rune) bool { return r >= 0xFF01 && r <= 0xFF5E }
+
+// isCJK reports whether r is of a Chinese, Japanese or Korean script.
+func isCJK(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
 // invisible drops the characters that do not show in a headline: a byte

@@ -389,6 +389,21 @@ func TestHeadlineInvisible(t *testing.T) {
 	}
 }
 
+// TestHeadlineFullWidth: the full-width forms of ASCII characters in a
+// headline of no CJK script are written plain; a CJK headline keeps its
+// full-width punctuation.
+func TestHeadlineFullWidth(t *testing.T) {
+	cases := []struct{ file, want string }{
+		{"title-full-width.html", "How Does Robot Vacuum Mapping Work?"},
+		{"title-full-width-zh.html", "扫地机器人如何绘制地图？"},
+	}
+	for _, c := range cases {
+		if got := extractFile(t, c.file).Title; got != c.want {
+			t.Errorf("%s: title %q, want %q", c.file, got, c.want)
+		}
+	}
+}
+
 func TestCutSiteName(t *testing.T) {
 	cases := []struct{ in, site, host, want string }{
 		{"Council delays the vote | Daily Example", "Daily Example", "", "Council delays the vote"},
