@@ -69,7 +69,10 @@ func sharedConfig(srv *fixtures.Server, name string) Config {
 	cfg.MaxPages = 60
 	cfg.Delay = 40 * time.Millisecond
 	cfg.Workers = 2
-	cfg.LeaseTTL = 2 * time.Second
+	// Long enough that a loaded machine (heartbeats every TTL/3) does not
+	// let a live worker's lease expire and another worker fetch its URL
+	// again; short enough that the killed worker's leases come back soon.
+	cfg.LeaseTTL = 6 * time.Second
 	cfg.Timeout = 20 * time.Second // a loaded machine must not turn a page into a timeout in one crawl only
 	return cfg
 }
