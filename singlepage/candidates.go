@@ -39,6 +39,10 @@ import (
 // lengths and counts instead of headings, 0.847 (listing 0.689), 0.919,
 // 0.992. Neither boosted trees on that evidence nor a regression of the
 // F1 gain instead of the logistic model did better held-out.
+// What the two bodies' lines tell (the prose share, length, scatter and
+// share of the lines each body holds alone; each body's shape) was tried
+// too (session 12, fitconfidence --chooser --text-evidence): no held-out
+// gain on every set (see textevidence.go there).
 
 // CandidateTrafilatura names go-trafilatura's candidate.
 const CandidateTrafilatura = "trafilatura"

@@ -34,6 +34,9 @@ type choiceRecord struct {
 	Units float64 `json:"units"`
 	HasU  bool    `json:"has_units,omitempty"`
 	Base  float64 `json:"base"`
+	// BaseBody is the base's body, kept to read evidence from the bodies
+	// again without extracting (--text-evidence).
+	BaseBody string `json:"base_body,omitempty"`
 	// Cands are the other extractors' candidates.
 	Cands []choiceCand `json:"cands"`
 }
@@ -42,6 +45,7 @@ type choiceCand struct {
 	Name     string    `json:"name"`
 	F1       float64   `json:"f1"`
 	Features []float64 `json:"features"`
+	Body     string    `json:"body,omitempty"`
 }
 
 // extractChoices reads every page of the manifests with
@@ -112,8 +116,9 @@ func choiceOf(set string, ds *eval.Dataset, i int, bodyOnly bool) choiceRecord {
 		return singlepage.WordOverlap(text, pg.Gold)
 	}
 	r.Block, r.Base, r.Units, r.HasU = score(c.Block), score(c.Base.Body), score(c.Units), c.Units != ""
+	r.BaseBody = c.Base.Body
 	for _, cand := range c.Candidates {
-		r.Cands = append(r.Cands, choiceCand{Name: cand.Name, F1: score(cand.Body), Features: cand.Features})
+		r.Cands = append(r.Cands, choiceCand{Name: cand.Name, F1: score(cand.Body), Features: cand.Features, Body: cand.Body})
 	}
 	return r
 }
@@ -434,6 +439,8 @@ type chooserArgs struct {
 	reuse, write               bool
 	folds                      int
 	above                      []float64
+	// textEvidence is --text-evidence's mode (withTextEvidence).
+	textEvidence string
 }
 
 // runChooser reads (or extracts) the candidates' records, reports the
@@ -451,6 +458,9 @@ func runChooser(ctx context.Context, a chooserArgs, stdout, stderr io.Writer) er
 		if err == nil && a.records != "" {
 			err = writeChoices(a.records, recs)
 		}
+	}
+	if err == nil {
+		err = withTextEvidence(recs, a.textEvidence)
 	}
 	if err != nil {
 		return err

@@ -53,6 +53,12 @@
 //	  --manifest ../shared/data/big9-dev/manifest.tsv \
 //	  --body-only article,service,forum,product,collection,listing,documentation,readability \
 //	  --records /tmp/chooser.jsonl
+//
+// The chooser's records keep the base's and each candidate's body:
+// --reuse --text-evidence plain (or article) adds to the recorded
+// evidence what the two bodies' lines tell (textevidence.go) and reports
+// the held-out figures without writing a model, to try such evidence in
+// seconds before putting it in singlepage's Candidate.Features.
 package main
 
 import (
@@ -121,6 +127,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	articleWeight := fs.Float64("article-weight", 0.25, "`weight` of an article source's page in the page type fit (a typed page weighs 1)")
 	heldOut := fs.String("held-out", "", "write each page's held-out calibrated confidence and page type (JSONL) to this `file`")
 	chooser := fs.Bool("chooser", false, "fit the single-page chooser (singlepage/choose_model.go) on the pages' candidates instead")
+	textEv := fs.String("text-evidence", "", "with --chooser: add the bodies' text evidence (`mode` plain or article) to the recorded features, report only (nothing written)")
 	candidates := fs.String("candidates", singlepage.CandidateTrafilatura+","+singlepage.CandidateFused, "comma-separated `names` of the candidates the chooser may take (with --chooser)")
 	above := fs.String("above", "0.65,0.85", "comma-separated `probabilities` over which the chooser takes each candidate of --candidates, in order (the last for the rest; with --chooser)")
 	if err := fs.Parse(args); err != nil {
@@ -132,7 +139,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("--above: %w", err)
 		}
 		return runChooser(ctx, chooserArgs{manifests: manifests, bodyOnly: eval.SplitList(*bodyOnly), records: *recordsPath,
-			reuse: *reuse, folds: *folds, out: *out, write: *write, names: eval.SplitList(*candidates), above: bars}, stdout, stderr)
+			reuse: *reuse, folds: *folds, out: *out, write: *write && *textEv == "", names: eval.SplitList(*candidates), above: bars,
+			textEvidence: *textEv}, stdout, stderr)
 	}
 	recs, err := loadRecords(ctx, *reuse, *recordsPath, manifests, eval.SplitList(*bodyOnly), stderr)
 	if err != nil {
