@@ -361,6 +361,8 @@ func TestDateRules(t *testing.T) {
 		// A member's join date goes with its label: the post's title and
 		// date after it are read.
 		{"date-forum-joined.html", "2023-12-17T11:23:00Z", "byline"},
+		// So is when what a member's profile presents was founded.
+		{"date-forum-founded.html", "2019-08-27T01:47:00Z", "byline"},
 		// A forum's header shows the current time far above the thread's
 		// title (an h2 under the forum's name in an h1): not the date.
 		{"date-forum-clock.html", "2024-06-04T11:23:55Z", "byline"},

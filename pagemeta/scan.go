@@ -167,9 +167,10 @@ func (s *scan) memberDate(text string) bool {
 	return false
 }
 
-// reMember is the label of when a member joined a forum or a site, in
+// reMember is the label of when a member joined a forum or a site, or
+// when what a profile presents was founded ("Founded: Dec 11, 2021"), in
 // en, fr, de, es, it, pt, nl, pl: the date after it is the member's.
-var reMember = regexp.MustCompile(`(?i)^(?:joined|member since|registered|inscrit|inscription|mitglied seit|registriert|dabei seit|registrado|miembro desde|iscritto|membro desde|lid sinds|lid geworden|dołączył|dołączyła|zarejestrowany)\b`)
+var reMember = regexp.MustCompile(`(?i)^(?:joined|member since|registered|founded|inscrit|inscription|fondé|mitglied seit|registriert|dabei seit|gegründet|registrado|miembro desde|fundado|iscritto|fondato|membro desde|lid sinds|lid geworden|opgericht|dołączył|dołączyła|zarejestrowany|założony)\b`)
 
 // element reads what element n states: the head's statements wherever
 // they are, dates and names outside excluded regions.
