@@ -1,6 +1,7 @@
 package pagemeta
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -81,4 +82,19 @@ func latinByte(r rune) (byte, bool) {
 		return c, true
 	}
 	return 0, false
+}
+
+// reSourceHost is a headline's last part naming the site a link
+// aggregator's story points to, and the count of its comments after it
+// ("Grads find fewer jobs (example.com) 87"): the listing's annotation,
+// not the story's title, which no domain name ends.
+var reSourceHost = regexp.MustCompile(`\s*\((?:[a-z0-9-]+\.)+[a-z]{2,}\)(?:\s+[0-9][0-9,]*)?$`)
+
+// withoutSourceHost is h without a last part naming a linked site, when
+// a title remains.
+func withoutSourceHost(h string) string {
+	if loc := reSourceHost.FindStringIndex(h); loc != nil && loc[0] > 0 {
+		return h[:loc[0]]
+	}
+	return h
 }

@@ -143,11 +143,12 @@ func TestExtract(t *testing.T) {
 			},
 		},
 		{
-			// A reply's author (a Comment item's) does not sign the page.
+			// A reply's author (a Comment item's) does not sign the page;
+			// the first post's writer (data-author) does.
 			file: "author-reply-items.html",
 			want: Meta{
-				Title: "Early symptoms?", Lang: "en", DeclaredLang: "en",
-				Sources: Sources{Title: "h1", Lang: "text"},
+				Title: "Early symptoms?", Authors: []string{"lulu30"}, Lang: "en", DeclaredLang: "en",
+				Sources: Sources{Title: "h1", Authors: "poster", Lang: "text"},
 			},
 		},
 		{

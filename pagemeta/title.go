@@ -53,7 +53,7 @@ func headline(s *scan, ld ldMeta, site, host string) (string, string) {
 	h, src := statedHeadline(s, ld, site, host)
 	// An h1 may end with the site's name as the <title> does
 	// ("Headline – Site").
-	h = cutPipe(cutSiteSuffix(cleanHeadline(h), site, host))
+	h = withoutSourceHost(cutPipe(cutSiteSuffix(cleanHeadline(h), site, host)))
 	if d := withoutDate(h); d != h && matching([]string{d}, statedTitles(s, ld)) != "" {
 		h = d // the stated title agrees: the date was the byline's
 	}

@@ -1,0 +1,78 @@
+package pagemeta
+
+import (
+	"strings"
+
+	"github.com/gleaner/gleaner/treediff"
+)
+
+// posterAttrs are the attributes by which a thread's post states who
+// wrote it (forum software writes them on the post or its user's link).
+var posterAttrs = []string{"data-author", "data-username"}
+
+// threadPoster is the first poster named after the headline (node index
+// from; the whole page when it has none), for a page nothing else signs:
+// a thread's starter, who wrote its first post. The post names its
+// writer in a data attribute (posterAttrs), or shows the name in an
+// element whose class ends in "username" ("username", "bigusername",
+// "PostUser-name"): the user's name as forum software marks it. Only the
+// first such element counts, the replies' writers follow it; a form's
+// fields ("Username") are passed over. "" when it reads as no name or as
+// the site's.
+func threadPoster(t *treediff.Tree, from int, site, host string) string {
+	if t == nil || t.Root == nil {
+		return ""
+	}
+	name, found := "", false
+	t.Root.Walk(func(n *treediff.Node) bool {
+		if found || n.Kind != treediff.Element || formPart(n) {
+			return false
+		}
+		if n.Index > from {
+			name, found = posterName(n)
+		}
+		return !found
+	})
+	if names := splitAuthors(name, false); found && len(names) == 1 && !namesSite(names[0], site, host) {
+		return names[0]
+	}
+	return ""
+}
+
+// formPart reports whether n is a form or one of its fields: what a
+// reader fills in ("Username"), not a poster.
+func formPart(n *treediff.Node) bool {
+	switch n.Label {
+	case "form", "label", "input", "button", "select", "textarea":
+		return true
+	}
+	return false
+}
+
+// posterName is the poster an element names (ok true) by a data
+// attribute or a user-name class.
+func posterName(n *treediff.Node) (string, bool) {
+	for _, a := range posterAttrs {
+		if v := attr(n, a); v != "" {
+			return v, true
+		}
+	}
+	if userNameClass(attr(n, "class")) {
+		if text := strings.Join(strings.Fields(n.Text()), " "); text != "" {
+			return text, true
+		}
+	}
+	return "", false
+}
+
+// userNameClass reports whether a class token, hyphens and underscores
+// aside, ends in "username".
+func userNameClass(class string) bool {
+	for _, tok := range strings.Fields(class) {
+		tok = strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(tok))
+		if strings.HasSuffix(tok, "username") {
+			return true
+		}
+	}
+	return false
+}
