@@ -3,6 +3,7 @@ package singlepage
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -148,4 +149,33 @@ func NormWords(s string) string {
 		parts[i] = strings.ToLower(w.Text)
 	}
 	return strings.Join(parts, " ")
+}
+
+// gapBefore reports whether inline element n, entered in t's text, starts
+// where the text of its previous sibling element ends with no space
+// between them: "<span>Brand</span><span>Model 10</span>",
+// "<b>POST</b><code>/v1/items</code>". A page's style sets such boxes
+// apart (a product's brand above its name, a method beside its path); read
+// as they are written, their words run together. A single letter before
+// (a drop cap: "<b>T</b><span>he</span>") and text that is the element's
+// sibling ("link<a>s</a>") are one word, read as written.
+func gapBefore(t *treediff.Tree, n *treediff.Node) bool {
+	if n.Kind != treediff.Element || treediff.IsBlock(n.Label) || n.Index == 0 || n.Index >= len(t.Nodes) || t.Nodes[n.Index] != n {
+		return false
+	}
+	prev := t.Nodes[n.Index-1] // the previous sibling's last descendant, or n's parent
+	if prev.Kind != treediff.Text || prev.Parent == n.Parent || prev == n.Parent {
+		return false
+	}
+	s := prev.Label
+	r, size := utf8.DecodeLastRuneInString(s)
+	if size == 0 || unicode.IsSpace(r) || utf8.RuneCountInString(strings.TrimSpace(s)) < 2 {
+		return false
+	}
+	for a, k := prev.Parent, 0; a != nil && a != n.Parent; a, k = a.Parent, k+1 {
+		if treediff.IsBlock(a.Label) || k > 64 {
+			return false // a block ended: its text is a block of its own
+		}
+	}
+	return true
 }
