@@ -167,9 +167,7 @@ func gapBefore(t *treediff.Tree, n *treediff.Node) bool {
 	if prev.Kind != treediff.Text || prev.Parent == n.Parent || prev == n.Parent {
 		return false
 	}
-	s := prev.Label
-	r, size := utf8.DecodeLastRuneInString(s)
-	if size == 0 || unicode.IsSpace(r) || utf8.RuneCountInString(strings.TrimSpace(s)) < 2 {
+	if !endsWord(prev.Label) {
 		return false
 	}
 	for a, k := prev.Parent, 0; a != nil && a != n.Parent; a, k = a.Parent, k+1 {
@@ -178,4 +176,11 @@ func gapBefore(t *treediff.Tree, n *treediff.Node) bool {
 		}
 	}
 	return true
+}
+
+// endsWord reports text that ends with no space after two characters or
+// more.
+func endsWord(s string) bool {
+	r, size := utf8.DecodeLastRuneInString(s)
+	return size > 0 && !unicode.IsSpace(r) && utf8.RuneCountInString(strings.TrimSpace(s)) >= 2
 }
