@@ -167,7 +167,7 @@ func gapBefore(t *treediff.Tree, n *treediff.Node) bool {
 	if prev.Kind != treediff.Text || prev.Parent == n.Parent || prev == n.Parent {
 		return false
 	}
-	if !endsWord(prev.Label) {
+	if !endsWord(prev.Label) || midWord(prev.Label, firstText(t, n)) {
 		return false
 	}
 	for a, k := prev.Parent, 0; a != nil && a != n.Parent; a, k = a.Parent, k+1 {
@@ -178,9 +178,43 @@ func gapBefore(t *treediff.Tree, n *treediff.Node) bool {
 	return true
 }
 
-// endsWord reports text that ends with no space after two characters or
-// more.
+// firstText is the text of the first text node under n, within a few
+// nodes of it ("" if none).
+func firstText(t *treediff.Tree, n *treediff.Node) string {
+	for i := n.Index + 1; i < len(t.Nodes) && i <= n.Index+16 && t.Nodes[i].Depth > n.Depth; i++ {
+		if c := t.Nodes[i]; c.Kind == treediff.Text && strings.TrimSpace(c.Label) != "" {
+			return c.Label
+		}
+	}
+	return ""
+}
+
+// midWord reports a boundary inside a word: a lower-case letter on both
+// sides ("an<span>d</span>"), or a script written without spaces between
+// words (Chinese, Japanese, Thai…) on either side.
+func midWord(before, after string) bool {
+	r, _ := utf8.DecodeLastRuneInString(before)
+	a, size := utf8.DecodeRuneInString(after)
+	if size == 0 {
+		return noSpaces(r)
+	}
+	return unicode.IsLower(r) && unicode.IsLower(a) || noSpaces(r) || noSpaces(a)
+}
+
+// noSpaces reports a letter of a script that does not set words apart
+// with spaces.
+func noSpaces(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
+}
+
+// endsWord reports text that ends with no space on a word of two
+// characters or more: a single letter after a space or alone is the
+// start of a word styled apart ("sustainably made: <span>p</span>roducts").
 func endsWord(s string) bool {
 	r, size := utf8.DecodeLastRuneInString(s)
-	return size > 0 && !unicode.IsSpace(r) && utf8.RuneCountInString(strings.TrimSpace(s)) >= 2
+	if size == 0 || unicode.IsSpace(r) {
+		return false
+	}
+	last := s[strings.LastIndexFunc(s, unicode.IsSpace)+1:]
+	return utf8.RuneCountInString(last) >= 2
 }
