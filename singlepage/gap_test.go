@@ -17,13 +17,15 @@ func TestGapBetweenInlineBoxes(t *testing.T) {
 		want string // in the body
 	}{
 		{`<span class="brand">Northwind</span><span class="name">Trail Runner 10 shoes</span>`, "Northwind Trail Runner"},
-		{`<b>POST</b><span>/v1/orders</span>`, "POST /v1/orders"},
+		{`<span>Price</span><span>24 dollars</span>`, "Price 24 dollars"},
 		{`<a href="/a"><span>Alpine</span></a><a href="/b"><span>Harbour</span></a>`, "Alpine Harbour"},
 		{`<b>T</b><span>he</span> river rose`, "The river rose"},
 		{`<span>made for you: p</span><span>roducts</span>`, "you: products"},
 		{`<span>bread an</span><span>d butter</span>`, "bread and butter"},
 		{`<span>深深地為那</span><span>多種顏色</span>`, "深深地為那多種顏色"},
 		{`<span>Makers</span><span>Market</span>`, "Makers Market"},
+		{`<a href="/app">an App</a><span>.</span> It`, "an App. It"},
+		{`<a href="/c">Discover Cars</a><b>!</b>`, "Discover Cars!"},
 		{`the <a href="/x">link</a>s of it`, "links of it"},
 		{`<code><span>os</span><span>path</span></code>`, "ospath"},
 		{`<span>Alpine</span> <span>Harbour</span>`, "Alpine Harbour"},

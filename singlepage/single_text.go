@@ -154,8 +154,8 @@ func NormWords(s string) string {
 // gapBefore reports whether inline element n, entered in t's text, starts
 // where the text of its previous sibling element ends with no space
 // between them: "<span>Brand</span><span>Model 10</span>",
-// "<b>POST</b><code>/v1/items</code>". A page's style sets such boxes
-// apart (a product's brand above its name, a method beside its path); read
+// "<b>Price</b><span>24 dollars</span>". A page's style sets such boxes
+// apart (a product's brand above its name, a label beside its value); read
 // as they are written, their words run together. A single letter before
 // (a drop cap: "<b>T</b><span>he</span>") and text that is the element's
 // sibling ("link<a>s</a>") are one word, read as written.
@@ -189,17 +189,21 @@ func firstText(t *treediff.Tree, n *treediff.Node) string {
 	return ""
 }
 
-// midWord reports a boundary inside a word: a lower-case letter on both
-// sides ("an<span>d</span>"), or a script written without spaces between
-// words (Chinese, Japanese, Thai…) on either side.
+// midWord reports a boundary that is no gap between two words: not a
+// letter or digit on each side (punctuation: "an app<span>.</span>"), a
+// lower-case letter on both sides ("an<span>d</span>"), or a script
+// written without spaces between words (Chinese, Japanese, Thai…).
 func midWord(before, after string) bool {
 	r, _ := utf8.DecodeLastRuneInString(before)
-	a, size := utf8.DecodeRuneInString(after)
-	if size == 0 {
-		return noSpaces(r)
+	a, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(after, unicode.IsSpace))
+	if !wordRune(r) || !wordRune(a) {
+		return true
 	}
 	return unicode.IsLower(r) && unicode.IsLower(a) || noSpaces(r) || noSpaces(a)
 }
+
+// wordRune reports a letter or a digit.
+func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // noSpaces reports a letter of a script that does not set words apart
 // with spaces.
