@@ -34,13 +34,63 @@ func hidden(n *treediff.Node) bool {
 			return true
 		}
 	}
-	for _, k := range []string{"hidden", "popover"} {
-		// A popover is shown only when a script or a button opens it.
-		if _, ok := n.Attr(k); ok {
-			return true
+	if _, ok := n.Attr("popover"); ok {
+		return true // shown only when a script or a button opens it
+	}
+	if isDialog(n) || hiddenByClass(n) {
+		return true
+	}
+	if collapsedPanel(n) {
+		return false
+	}
+	if _, ok := n.Attr("hidden"); ok {
+		return true
+	}
+	return styledHidden(n)
+}
+
+// panelRoles are the ARIA roles of a widget's panel that a visitor opens
+// (a tab's panel, an accordion's region); no role is one too.
+var panelRoles = map[string]bool{"": true, "tabpanel": true, "region": true}
+
+// panelWords are the parts of a class token that name a collapsing
+// widget's panel in the common frameworks and conventions ("tab-pane",
+// "accordion__panel", "collapse", "toggle__content", "expander-content",
+// "faq__answer").
+var panelWords = map[string]bool{
+	"tab": true, "tabs": true, "tabpanel": true, "pane": true, "collapse": true,
+	"collapsible": true, "accordion": true, "expander": true, "expandable": true,
+	"toggle": true, "answer": true,
+}
+
+// collapsedPanel reports the panel of a tab or accordion widget, which a
+// page hides (hidden attribute, inline style) only until a visitor clicks
+// its tab or its header: a description, a specification, an answer, the
+// page's own content. It is a panel by its role (tabpanel), by being
+// labelled by its tab or header (aria-labelledby) with a panel's role, or
+// by a class token naming such a panel (panelWords). A dialog, a menu or a
+// popover is no panel; a panel inside a hidden dialog stays hidden with it.
+func collapsedPanel(n *treediff.Node) bool {
+	role, _ := n.Attr("role")
+	role = strings.ToLower(strings.TrimSpace(role))
+	if !panelRoles[role] {
+		return false
+	}
+	if role == "tabpanel" {
+		return true
+	}
+	if _, ok := n.Attr("aria-labelledby"); ok {
+		return true
+	}
+	c, _ := n.Attr("class")
+	for _, t := range strings.Fields(strings.ToLower(c)) {
+		for _, part := range strings.FieldsFunc(t, func(r rune) bool { return r == '-' || r == '_' }) {
+			if panelWords[part] {
+				return true
+			}
 		}
 	}
-	return isDialog(n) || styledHidden(n)
+	return false
 }
 
 // wrapsPage reports an element that is, with each of its ancestors below
@@ -79,11 +129,18 @@ func isDialog(n *treediff.Node) bool {
 }
 
 // styledHidden reports an element hidden by its inline style (unless it
-// wraps the whole page: wrapsPage) or by a hiding utility class.
+// wraps the whole page: wrapsPage or is a widget's collapsed panel:
+// collapsedPanel) or by a hiding utility class.
 func styledHidden(n *treediff.Node) bool {
-	if s, ok := n.Attr("style"); ok && hiddenStyle(s) && !wrapsPage(n) {
+	if s, ok := n.Attr("style"); ok && hiddenStyle(s) && !wrapsPage(n) && !collapsedPanel(n) {
 		return true
 	}
+	return hiddenByClass(n)
+}
+
+// hiddenByClass reports an element hidden by a hiding utility class
+// (hiddenClass).
+func hiddenByClass(n *treediff.Node) bool {
 	c, ok := n.Attr("class")
 	return ok && hiddenClass(c)
 }

@@ -1,6 +1,7 @@
 package singlepage
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -39,6 +40,20 @@ func TestHidden(t *testing.T) {
 		{`<div class="article">x</div>`, false},
 		// A popover is shown only when invoked, as a dialog is.
 		{`<div popover id="tip">x</div>`, true},
+		// A tab's or an accordion's collapsed panel: a visitor opens it.
+		{`<div role="tabpanel" hidden>x</div>`, false},
+		{`<div id="p2" aria-labelledby="h2" style="display:none">x</div>`, false},
+		{`<div class="tab-pane" style="display:none">x</div>`, false},
+		{`<div class="faq__answer" style="display: none;">x</div>`, false},
+		{`<div class="c-accordion__panel" hidden>x</div>`, false},
+		// A dialog, a menu or a screen-reader text is no panel; a
+		// class that merely contains a panel's word names none.
+		{`<div role="dialog" aria-labelledby="t" hidden>x</div>`, true},
+		{`<div role="menu" class="tabs-dropdown" hidden>x</div>`, true},
+		{`<div class="tab-pane sr-only">x</div>`, true},
+		{`<div class="table-wrap" style="display:none">x</div>`, true},
+		{`<div class="stable" hidden>x</div>`, true},
+		{`<div class="tab-pane" popover>x</div>`, true},
 	}
 	for _, tt := range tests {
 		// A header beside the element: it is not the page's wrapper.
@@ -117,6 +132,38 @@ func TestHiddenWrapper(t *testing.T) {
 					t.Errorf("hidden(wrap) in %s = %v, want %v", tt.body, got, tt.want)
 				}
 			}
+		}
+	}
+}
+
+// TestCollapsedPanelsAreContent: a product page's specification and care
+// panels, hidden until their tab is clicked (hidden attribute, inline
+// style), are in the body; the newsletter dialog hidden beside them is not.
+func TestCollapsedPanelsAreContent(t *testing.T) {
+	src, err := os.ReadFile("testdata/shop/product-tabs.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := treediff.Parse("tabs", src, treediff.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Extract(tr, Options{SecondOpinionBelow: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"solid walnut harvested", true},
+		{"mortise and tenon", true},
+		{"renew the oil finish", true},
+		{"ten percent off", false},
+	}
+	for _, tt := range tests {
+		if got := strings.Contains(r.Body, tt.text); got != tt.want {
+			t.Errorf("body holds %q: %v, want %v; body %q", tt.text, got, tt.want, r.Body)
 		}
 	}
 }

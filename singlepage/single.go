@@ -436,7 +436,7 @@ func (c *blockCutter) enter(n *treediff.Node) bool {
 		p.end[n.Index] = len(p.blocks)
 		return false
 	}
-	if n.Label == "img" || n.Label == "hr" {
+	if n.Label == "img" || n.Label == "hr" || c.codeDepth == 0 && gapBefore(p.t, n) {
 		c.sb.WriteByte(' ')
 	}
 	if treediff.IsBlock(n.Label) {

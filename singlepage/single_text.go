@@ -3,6 +3,7 @@ package singlepage
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/gleaner/gleaner/treediff"
 )
@@ -148,4 +149,76 @@ func NormWords(s string) string {
 		parts[i] = strings.ToLower(w.Text)
 	}
 	return strings.Join(parts, " ")
+}
+
+// gapBefore reports whether inline element n, entered in t's text, starts
+// where the text of its previous sibling element ends with no space
+// between them: "<span>Brand</span><span>Model 10</span>",
+// "<b>Price</b><span>24 dollars</span>". A page's style sets such boxes
+// apart (a product's brand above its name, a label beside its value); read
+// as they are written, their words run together. A single letter before
+// (a drop cap: "<b>T</b><span>he</span>") and text that is the element's
+// sibling ("link<a>s</a>") are one word, read as written.
+func gapBefore(t *treediff.Tree, n *treediff.Node) bool {
+	if n.Kind != treediff.Element || treediff.IsBlock(n.Label) || n.Index == 0 || n.Index >= len(t.Nodes) || t.Nodes[n.Index] != n {
+		return false
+	}
+	prev := t.Nodes[n.Index-1] // the previous sibling's last descendant, or n's parent
+	if prev.Kind != treediff.Text || prev.Parent == n.Parent || prev == n.Parent {
+		return false
+	}
+	if !endsWord(prev.Label) || midWord(prev.Label, firstText(t, n)) {
+		return false
+	}
+	for a, k := prev.Parent, 0; a != nil && a != n.Parent; a, k = a.Parent, k+1 {
+		if treediff.IsBlock(a.Label) || k > 64 {
+			return false // a block ended: its text is a block of its own
+		}
+	}
+	return true
+}
+
+// firstText is the text of the first text node under n, within a few
+// nodes of it ("" if none).
+func firstText(t *treediff.Tree, n *treediff.Node) string {
+	for i := n.Index + 1; i < len(t.Nodes) && i <= n.Index+16 && t.Nodes[i].Depth > n.Depth; i++ {
+		if c := t.Nodes[i]; c.Kind == treediff.Text && strings.TrimSpace(c.Label) != "" {
+			return c.Label
+		}
+	}
+	return ""
+}
+
+// midWord reports a boundary that is no gap between two words: not a
+// letter or digit on each side (punctuation: "an app<span>.</span>"), a
+// lower-case letter on both sides ("an<span>d</span>"), or a script
+// written without spaces between words (Chinese, Japanese, Thai…).
+func midWord(before, after string) bool {
+	r, _ := utf8.DecodeLastRuneInString(before)
+	a, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(after, unicode.IsSpace))
+	if !wordRune(r) || !wordRune(a) {
+		return true
+	}
+	return unicode.IsLower(r) && unicode.IsLower(a) || noSpaces(r) || noSpaces(a)
+}
+
+// wordRune reports a letter or a digit.
+func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// noSpaces reports a letter of a script that does not set words apart
+// with spaces.
+func noSpaces(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
+}
+
+// endsWord reports text that ends with no space on a word of two
+// characters or more: a single letter after a space or alone is the
+// start of a word styled apart ("sustainably made: <span>p</span>roducts").
+func endsWord(s string) bool {
+	r, size := utf8.DecodeLastRuneInString(s)
+	if size == 0 || unicode.IsSpace(r) {
+		return false
+	}
+	last := s[strings.LastIndexFunc(s, unicode.IsSpace)+1:]
+	return utf8.RuneCountInString(last) >= 2
 }
