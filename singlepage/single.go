@@ -301,10 +301,10 @@ func newPage(t *treediff.Tree, opt Options) *page {
 	return buildPage(t, opt, &m)
 }
 
-// cueOf is n's cue unless the page reads no cues or n holds most of its
-// prose.
+// cueOf is n's cue unless the page reads no cues, n holds most of its
+// prose or is a story's <article> under a weak cue.
 func (p *page) cueOf(n *treediff.Node) cueStrength {
-	if p.cues == nil || p.cues.HoldsProse(n) {
+	if p.cues == nil || p.cues.HoldsProse(n) || p.cues.isStory(n) {
 		return noCue
 	}
 	return cueOf(n)
