@@ -28,3 +28,31 @@ func TestHiddenQualified(t *testing.T) {
 		}
 	}
 }
+
+// TestAuthorBox: a box naming the author's bio, profile or card, or
+// "about the author", is no article text; a byline or an author's name
+// is no box.
+func TestAuthorBox(t *testing.T) {
+	tests := []struct {
+		v    string
+		want bool
+	}{
+		{"author-bio", true},
+		{"post-authorbox", true},
+		{"author_profile wrap", true},
+		{"about-the-author", true},
+		{"abouttheauthor", true},
+		{"about_author", true},
+		{"entry-author-description", true},
+		{"post-author", false},
+		{"author-name", false},
+		{"authors-container", false},
+		{"byline author", false},
+		{"article-body", false},
+	}
+	for _, tt := range tests {
+		if got := authorBox(tt.v); got != tt.want {
+			t.Errorf("authorBox(%q) = %v, want %v", tt.v, got, tt.want)
+		}
+	}
+}

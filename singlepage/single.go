@@ -255,6 +255,9 @@ type block struct {
 	leadLink  int            // words of the link the block starts with
 	started   bool           // a word has been seen (for leadLink)
 	class     blockClass
+	// weakLine marks a sentence under a weak cue judged by its
+	// neighbours: article text amid article text, else navigation.
+	weakLine bool
 }
 
 func (b *block) linkDensity() float64 {
@@ -301,10 +304,10 @@ func newPage(t *treediff.Tree, opt Options) *page {
 	return buildPage(t, opt, &m)
 }
 
-// cueOf is n's cue unless the page reads no cues or n holds most of its
-// prose.
+// cueOf is n's cue unless the page reads no cues, n holds most of its
+// prose or is a story's <article> under a weak cue.
 func (p *page) cueOf(n *treediff.Node) cueStrength {
-	if p.cues == nil || p.cues.HoldsProse(n) {
+	if p.cues == nil || p.cues.HoldsProse(n) || p.cues.isStory(n) {
 		return noCue
 	}
 	return cueOf(n)
@@ -820,7 +823,7 @@ func (p *page) classify(b *block) blockClass {
 	case b.cue:
 		return classBad
 	case b.weak && (b.words < 2*p.opt.GoodWords || ld >= 0.1):
-		return classBad
+		return p.weakClass(b)
 	case ld > p.opt.MaxLinkDensity:
 		return classBad
 	case b.pre && b.words >= 3:
@@ -841,6 +844,18 @@ func (p *page) classify(b *block) blockClass {
 		return classGood
 	}
 	return classShort
+}
+
+// weakClass is the class of a short or linked block b under a weak cue:
+// navigation, unless it is a full sentence without links (a story's
+// column "with-sidebar"), which its neighbours judge (smooth): article
+// text amid article text, else navigation.
+func (p *page) weakClass(b *block) blockClass {
+	if b.linkWords == 0 && b.words >= p.opt.GoodWords && sentenceLike(&block{text: b.text, words: b.words}) {
+		b.weakLine = true
+		return classShort
+	}
+	return classBad
 }
 
 // furnitureText reports a byline, dateline, label or legal notice; a
@@ -890,6 +905,8 @@ func (p *page) smooth() {
 		k := b.class
 		if k == classShort && prev == classGood && next[i] == classGood {
 			b.class = classGood
+		} else if b.weakLine && k == classShort {
+			b.class = classBad
 		}
 		if k != classShort {
 			// A short block turned article text lies after article text:

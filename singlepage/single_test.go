@@ -87,6 +87,18 @@ func TestExtractSingle(t *testing.T) {
 			selector: "html > body > div.story",
 		},
 		{
+			// An author box after the article: its bio is long prose
+			// with no link, by an author the page does not name.
+			file:  "authorbox.html",
+			title: "Allotment waiting lists grow",
+			body: []string{
+				"Waiting lists for allotments in the county have doubled in three years, as more households try to grow their own vegetables and fruit.",
+				"Councils say they have found new land on the edge of several towns, but that preparing the plots and laying water pipes takes at least a year.",
+				"Some gardeners have started to share their plots with neighbours on the list, splitting the rent and the work between two families.",
+			},
+			selector: "html > body > div.page > div.content > article.post > div.entry",
+		},
+		{
 			file:  "jsonld.html",
 			title: "Quiet week",
 			body: []string{
