@@ -34,7 +34,10 @@
 //
 // --records caches the extraction (rerun with --reuse to fit again without
 // extracting; the extraction of each manifest can run apart, in parallel,
-// into its own file, and --reuse --records a.jsonl,b.jsonl fit on all).
+// into its own file, with --write=false so that a run on one set does not
+// write models fitted on that set alone (the page type model it writes would
+// change the next set's extraction), and --reuse --records a.jsonl,b.jsonl
+// fit on all).
 //
 // With --chooser it fits instead the single-page method's chooser between
 // its own body and the candidates (singlepage.Choices: go-trafilatura's
