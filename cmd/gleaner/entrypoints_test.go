@@ -235,6 +235,7 @@ func TestEntryPointsGuarded(t *testing.T) {
 		{"crawl", cli(crawl...), true, true},
 		{"crawl --plain", cli(append(crawl, "--plain")...), false, true},
 		{"worker", workerEntry, true, true},
+		{"monitor", cli("monitor", "--db", "DB", "--rounds", "1", "--delay", "1ms", "--allow-hosts", "ALLOW", "SITE/", "SITE/away"), false, true},
 		{"monitor --render", cli("monitor", "--db", "DB", "--rounds", "1", "--render", "--delay", "1ms", "--allow-hosts", "ALLOW", "SITE/"), true, true},
 		{"render", cli("render", "--db", "DB", "--tabs", "1", "--allow-host", "ALLOW", "SITE/", "SITE/away"), true, true},
 		{"render --plain", cli("render", "--plain", "--db", "DB", "--allow-host", "ALLOW", "SITE/", "SITE/away"), false, true},
