@@ -40,7 +40,8 @@ type Meta struct {
 
 // Sources names where each field of a Meta came from: "json-ld", "meta",
 // "itemprop", "time", "byline", "class", "url", "h1", "title", "text",
-// "declared", "link", "noscript" (microdata in <noscript> markup); ""
+// "declared", "link", "noscript" (microdata in <noscript> markup),
+// "poster" (a thread's first poster, threadPoster); ""
 // when the field is empty. Zone is "page" (stated),
 // "site" (Options.Zone) or "utc" (assumed), "" for a date without time.
 type Sources struct {

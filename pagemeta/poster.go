@@ -65,11 +65,14 @@ func posterName(n *treediff.Node) (string, bool) {
 	return "", false
 }
 
+// separators are what joins the words of a class token.
+var separators = strings.NewReplacer("-", "", "_", "")
+
 // userNameClass reports whether a class token, hyphens and underscores
 // aside, ends in "username".
 func userNameClass(class string) bool {
 	for _, tok := range strings.Fields(class) {
-		tok = strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(tok))
+		tok = separators.Replace(strings.ToLower(tok))
 		if strings.HasSuffix(tok, "username") {
 			return true
 		}

@@ -194,10 +194,7 @@ func (p *page) stories() []bool {
 			continue
 		}
 		if words == nil {
-			words = make([]int, len(p.blocks)+1)
-			for j, b := range p.blocks {
-				words[j+1] = words[j] + b.words
-			}
+			words = p.wordPrefix()
 		}
 		out[i] = words[p.end[i]]-words[p.first[i]] >= minStoryWords
 	}

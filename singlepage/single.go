@@ -851,7 +851,7 @@ func (p *page) classify(b *block) blockClass {
 // column "with-sidebar"), which its neighbours judge (smooth): article
 // text amid article text, else navigation.
 func (p *page) weakClass(b *block) blockClass {
-	if b.linkWords == 0 && b.words >= p.opt.GoodWords && sentenceLike(&block{text: b.text, words: b.words}) {
+	if b.linkWords == 0 && b.words >= max(p.opt.GoodWords, minSentenceWords) && endsSentence(b.text) {
 		b.weakLine = true
 		return classShort
 	}

@@ -122,10 +122,18 @@ func isDigits(s string) bool {
 // sentences end. Inside the article's span it is kept even when a box of
 // links separates it from the paragraphs around.
 func sentenceLike(b *block) bool {
-	if b.class == classBad || b.heading > 0 || b.linkWords > 0 || b.words < 5 {
+	if b.class == classBad || b.heading > 0 || b.linkWords > 0 || b.words < minSentenceWords {
 		return false
 	}
-	t := strings.TrimRight(b.text, " ")
+	return endsSentence(b.text)
+}
+
+// minSentenceWords is the least words of a full sentence (sentenceLike).
+const minSentenceWords = 5
+
+// endsSentence reports text that ends as a sentence does.
+func endsSentence(text string) bool {
+	t := strings.TrimRight(text, " ")
 	return strings.HasSuffix(t, ".") || strings.HasSuffix(t, "!") || strings.HasSuffix(t, "?") ||
 		strings.HasSuffix(t, ".\"") || strings.HasSuffix(t, ".”") || strings.HasSuffix(t, "?\"")
 }

@@ -199,14 +199,24 @@ func (p *page) cardGroups(c *treediff.Node, isCard func(*treediff.Node) bool) ma
 // cardPrefixes returns the prefix sums, over p's blocks, of their words,
 // their links and the blocks holding a price.
 func (p *page) cardPrefixes() (words, links, prices []int) {
-	words, links, prices = make([]int, len(p.blocks)+1), make([]int, len(p.blocks)+1), make([]int, len(p.blocks)+1)
+	words, links, prices = p.wordPrefix(), make([]int, len(p.blocks)+1), make([]int, len(p.blocks)+1)
 	for i, b := range p.blocks {
-		words[i+1], links[i+1], prices[i+1] = words[i]+b.words, links[i]+b.links, prices[i]
+		links[i+1], prices[i+1] = links[i]+b.links, prices[i]
 		if pagetype.HoldsPrice(b.text) {
 			prices[i+1]++
 		}
 	}
 	return words, links, prices
+}
+
+// wordPrefix is the prefix sum of p's blocks' words: node i holds
+// prefix[p.end[i]] - prefix[p.first[i]] words.
+func (p *page) wordPrefix() []int {
+	prefix := make([]int, len(p.blocks)+1)
+	for i, b := range p.blocks {
+		prefix[i+1] = prefix[i] + b.words
+	}
+	return prefix
 }
 
 // zonedBlocks marks, per block of p, those inside a shop zone (the
