@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/gleaner/gleaner/fixtures"
 )
@@ -31,7 +32,7 @@ func TestOneLoopAloneAndAsWorker(t *testing.T) {
 	if err != nil || len(fetched) == 0 {
 		t.Fatalf("alone: %d URLs fetched, %v", len(fetched), err)
 	}
-	hitsBefore := len(srv.Hits())
+	aloneEnd := time.Now()
 
 	shared := tempDB(t)
 	wcfg := sharedConfig(srv, "worker")
@@ -58,6 +59,6 @@ func TestOneLoopAloneAndAsWorker(t *testing.T) {
 	if wsum.Counters.Tried != sum.Counters.Tried || (wsum.Stop != StopExhausted && wsum.Stop != StopMaxPages) {
 		t.Errorf("worker: stop %s, %s; alone: stop %s, %s", wsum.Stop, wsum.Counters, sum.Stop, sum.Counters)
 	}
-	checkPolite(t, srv.Hits()[hitsBefore:], wcfg.Delay)
+	checkPolite(t, hitsSince(srv, aloneEnd), wcfg.Delay)
 	sameCorpus(t, alone, "alone", shared, wcfg.Name)
 }
