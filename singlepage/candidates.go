@@ -234,10 +234,14 @@ func (c *Choice) withUnits(p *page, g unitGroup) Result {
 // a product's (its most probable type).
 func (c *Choice) withoutShopZones(p *page) Result {
 	r := c.Base
-	if !c.readAs(pagetype.Product) {
-		return r
+	body := r.Body
+	switch {
+	case c.readAs(pagetype.Product):
+		body = p.withoutShopZones(body)
+	case c.readAs(pagetype.Service):
+		body = p.withoutRails(body)
 	}
-	if body := p.withoutShopZones(r.Body); body != r.Body {
+	if body != r.Body {
 		r.Body, r.lineWords = body, 0
 	}
 	return r

@@ -113,13 +113,15 @@ func shopZone(n *treediff.Node) bool {
 }
 
 // shopZones marks, per node index of p's tree, the nodes inside a shop
-// zone (shopZone on them or an ancestor below <body>, or, with cards, a
-// rail's card: priceCards). One preorder pass.
+// zone (shopZone on them or an ancestor below <body>, a section a rail
+// heading opens: railSections, or, with cards, a rail's card:
+// priceCards). One preorder pass.
 func (p *page) shopZones(cards bool) []bool {
 	in := make([]bool, len(p.t.Nodes))
 	if cards {
 		in = p.priceCards()
 	}
+	p.railSections(in)
 	for _, n := range p.t.Nodes {
 		if n.Parent != nil && in[n.Parent.Index] {
 			in[n.Index] = true
@@ -222,7 +224,12 @@ func (p *page) wordPrefix() []int {
 // zonedBlocks marks, per block of p, those inside a shop zone (the
 // blocks under its outermost nodes: one pass; cards as in shopZones).
 func (p *page) zonedBlocks(cards bool) []bool {
-	zones := p.shopZones(cards)
+	return p.blocksUnder(p.shopZones(cards))
+}
+
+// blocksUnder marks, per block of p, those under a node zones marks,
+// zones marking every node below a marked one (one pass).
+func (p *page) blocksUnder(zones []bool) []bool {
 	zoned := make([]bool, len(p.blocks))
 	for _, n := range p.t.Nodes {
 		if zones[n.Index] && (n.Parent == nil || !zones[n.Parent.Index]) {
@@ -322,8 +329,8 @@ func zoneOnly(ws []string, zone, outside map[string]bool) bool {
 // the comments under a thread's posts (c.replies): another extractor
 // takes them for content as readily. A candidate left empty is dropped.
 func (c *Choice) candidatesAsRead(p *page) {
-	product := c.readAs(pagetype.Product)
-	if !product && c.replies == nil {
+	product, service := c.readAs(pagetype.Product), c.readAs(pagetype.Service)
+	if !product && !service && c.replies == nil {
 		return
 	}
 	kept := c.Candidates[:0]
@@ -333,6 +340,9 @@ func (c *Choice) candidatesAsRead(p *page) {
 		}
 		if product {
 			cand.Body = p.withoutShopZones(cand.Body)
+		}
+		if service {
+			cand.Body = p.withoutRails(cand.Body)
 		}
 		if strings.TrimSpace(cand.Body) != "" {
 			kept = append(kept, cand)
