@@ -105,11 +105,15 @@ func (p *page) markFollowing(in []bool, n *treediff.Node, heads []int) {
 
 // headingPrefix is the prefix sum of p's heading blocks: node i holds
 // prefix[p.end[i]] - prefix[p.first[i]] of them.
-func (p *page) headingPrefix() []int {
+func (p *page) headingPrefix() []int { return p.levelPrefix(0) }
+
+// levelPrefix is the prefix sum of p's blocks in a heading of the level
+// (1 to 6; 0: of any level).
+func (p *page) levelPrefix(level int) []int {
 	prefix := make([]int, len(p.blocks)+1)
 	for i, b := range p.blocks {
 		prefix[i+1] = prefix[i]
-		if b.heading > 0 {
+		if b.heading > 0 && (level == 0 || b.heading == level) {
 			prefix[i+1]++
 		}
 	}
@@ -118,7 +122,8 @@ func (p *page) headingPrefix() []int {
 
 // withoutRails returns body (on page p) without the paragraphs that are
 // text of the sections rail headings open only (withoutZoned): a service
-// page's "related services" after its own.
+// page's "related services" after its own. A body they would leave under
+// minKeptShare of its words stays whole, as withoutShopZones.
 func (p *page) withoutRails(body string) string {
 	in := make([]bool, len(p.t.Nodes))
 	p.railSections(in)
@@ -127,5 +132,9 @@ func (p *page) withoutRails(body string) string {
 			in[n.Index] = true
 		}
 	}
-	return p.withoutZoned(body, p.blocksUnder(in))
+	kept := p.withoutZoned(body, p.blocksUnder(in))
+	if float64(len(strings.Fields(kept))) < minKeptShare*float64(len(strings.Fields(body))) {
+		return body // the rail is the body (the page misread)
+	}
+	return kept
 }

@@ -91,7 +91,7 @@ func isLetter(b byte) bool { return b >= 'a' && b <= 'z' }
 var shopZoneWords = []string{
 	"review", "rating", "recommend", "related", "similar", "upsell",
 	"cross-sell", "crosssell", "legal", "disclaimer", "footnote", "popover",
-	"tooltip", "drawer", "accessor", "sponsor",
+	"tooltip", "drawer", "accessor", "sponsor", "shipping",
 }
 
 // shopZone reports whether n's class or id names a shop zone; "preview"
@@ -113,21 +113,25 @@ func shopZone(n *treediff.Node) bool {
 }
 
 // shopZones marks, per node index of p's tree, the nodes inside a shop
-// zone (shopZone on them or an ancestor below <body>, a section a rail
-// heading opens: railSections, or, with cards, a rail's card:
-// priceCards). One preorder pass.
+// zone (shopZone on them or an ancestor below <body>, unless it holds the
+// page's main heading (<h1>): a class naming the product's own state
+// ("shipping-taxable") on the box of the product; with cards, a rail's
+// card: priceCards, or a section a rail heading opens: railSections).
+// One preorder pass.
 func (p *page) shopZones(cards bool) []bool {
 	in := make([]bool, len(p.t.Nodes))
 	if cards {
 		in = p.priceCards()
+		p.railSections(in)
 	}
-	p.railSections(in)
+	h1 := p.levelPrefix(1)
 	for _, n := range p.t.Nodes {
 		if n.Parent != nil && in[n.Parent.Index] {
 			in[n.Index] = true
 			continue
 		}
-		in[n.Index] = in[n.Index] || n.Kind == treediff.Element && n.Label != "body" && n.Label != "html" && shopZone(n)
+		in[n.Index] = in[n.Index] || n.Kind == treediff.Element && n.Label != "body" && n.Label != "html" &&
+			h1[p.end[n.Index]] == h1[p.first[n.Index]] && shopZone(n)
 	}
 	return in
 }
@@ -248,9 +252,10 @@ func (p *page) markBlocks(zoned []bool, n *treediff.Node) {
 
 // withoutShopZones returns body (a base's or another extractor's, on page
 // p) without the paragraphs that are text of the page's shop zones only
-// (withoutZoned). Rails of cards are left in when taking them out would
-// leave less than minKeptShare of the body's words: the cards are then
-// the body (a shop's grid, the page misread as a product's).
+// (withoutZoned). Rails (of cards, or named by their heading) are left in
+// when taking them out would leave less than minKeptShare of the body's
+// words: the cards are then the body (a shop's grid, the page misread as
+// a product's).
 func (p *page) withoutShopZones(body string) string {
 	named := p.withoutZoned(body, p.zonedBlocks(false))
 	all := p.withoutZoned(named, p.zonedBlocks(true))
