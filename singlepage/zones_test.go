@@ -1,7 +1,6 @@
 package singlepage
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/gleaner/gleaner/treediff"
@@ -50,10 +49,7 @@ func TestIsFilteredZone(t *testing.T) {
 func TestWithoutShopZones(t *testing.T) {
 	tr, src := parseIn(t, "shop", "product-rail.html")
 	p := newPage(tr, Options{Source: src})
-	cases := []struct {
-		para string
-		kept bool
-	}{
+	cases := []keptPara{
 		{"The Harbor Rain Jacket keeps a coastal downpour out for hours: a three-layer shell with taped seams", true},
 		{"Two hand pockets and a chest pocket with water-resistant zips", true},
 		{"$ 129.00", true},
@@ -61,16 +57,7 @@ func TestWithoutShopZones(t *testing.T) {
 		{"$ 62.00", false},
 		{"Free returns within thirty days of the delivery date", false},
 	}
-	var paras []string
-	for _, c := range cases {
-		paras = append(paras, c.para)
-	}
-	got := "\n\n" + p.withoutShopZones(strings.Join(paras, "\n\n")) + "\n\n"
-	for _, c := range cases {
-		if kept := strings.Contains(got, "\n\n"+c.para+"\n\n"); kept != c.kept {
-			t.Errorf("%q: kept %v, want %v", c.para, kept, c.kept)
-		}
-	}
+	checkKept(t, "shop zones", p.withoutShopZones, cases)
 	// A body made of the cards alone is a grid of products (the page
 	// misread as a product's): it stays.
 	grid := "Trail shell model 1 for wet hikes in three colours\n\n$ 61.00\n\nTrail shell model 2 for wet hikes in three colours"
