@@ -85,9 +85,10 @@ func isLetter(b byte) bool { return b >= 'a' && b <= 'z' }
 
 // shopZoneWords mark, in a class or id, a product page's reviews, its
 // rails of other products (accessories, sponsored ones), the shop's fine
-// print (legal lines, disclaimers, footnotes) and what opens over the
-// page (popovers, tooltips, drawers): on most of wcxb-dev's product pages
-// the gold keeps none of them.
+// print (legal lines, disclaimers, footnotes), its delivery and returns
+// terms (shipping) and what opens over the page (popovers, tooltips,
+// drawers): on most of wcxb-dev's product pages the gold keeps none of
+// them.
 var shopZoneWords = []string{
 	"review", "rating", "recommend", "related", "similar", "upsell",
 	"cross-sell", "crosssell", "legal", "disclaimer", "footnote", "popover",
