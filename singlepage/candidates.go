@@ -162,7 +162,7 @@ func (c *Choice) readBase(p *page, g unitGroup, ok bool) {
 	if ok {
 		c.Base = c.withUnits(p, g)
 	}
-	if forum && ok {
+	if forum {
 		c.Base = c.withoutReplies(p, g)
 	}
 	c.Base = c.withoutShopZones(p)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 
+	"github.com/gleaner/gleaner/pagetype"
 	"github.com/gleaner/gleaner/treediff"
 )
 
@@ -82,13 +83,17 @@ func noscriptShown(src []byte) []byte {
 // under noscriptBelow words, the result on the page's <noscript> content
 // (opt.Source) when that body is longer. The result read from <noscript>
 // keeps r's title, date and author (read from the page's head and
-// headline) and has no Node: its elements are not t's.
+// headline) and has no Node: its elements are not t's. The <noscript>
+// content has no head to say what the page is: on a page read as a forum
+// thread, its posts' counters and labels are left out (withoutCounters)
+// as they are from a thread's base.
 func withNoscript(t *treediff.Tree, r Result, err error, opt Options) (Result, error) {
 	return whenBarelyFound(r, err, func() (Result, error) {
 		src, ok := noscriptPage(opt.Source)
 		if !ok {
 			return Result{}, ErrNoContent
 		}
+		typ, _ := pagetype.Classify(t, opt.Source)
 		nt, err := treediff.Parse(t.Name+" noscript", src, treediff.ParseOptions{})
 		if err != nil {
 			return Result{}, err
@@ -104,6 +109,9 @@ func withNoscript(t *treediff.Tree, r Result, err error, opt Options) (Result, e
 			ns.Title = r.Title
 		}
 		ns.Date, ns.Author = r.Date, r.Author
+		if typ == pagetype.Forum {
+			ns.Body = withoutCounters(ns.Body)
+		}
 		return ns, err
 	})
 }

@@ -45,15 +45,106 @@ func (g unitGroup) isUnit(n *treediff.Node) bool {
 }
 
 // withoutReplies returns c's base without the comments under the posts of
-// the thread g (replyBlocks), which it keeps in c.replies for the
-// candidates (candidatesAsRead).
+// the thread g (replyBlocks) nor its posts' counters and labels
+// (counterLine), which it keeps in c.replies for the candidates
+// (candidatesAsRead). g has no units when the thread has too few posts to
+// make a group: its posts' counters go all the same.
 func (c *Choice) withoutReplies(p *page, g unitGroup) Result {
 	c.replies = p.replyBlocks(g)
+	for i, b := range p.blocks {
+		if b.words <= maxCounterWords && counterLine(b.text) {
+			c.replies[i] = true
+		}
+	}
 	r := c.Base
-	if body := p.withoutZoned(r.Body, c.replies); body != r.Body && strings.TrimSpace(body) != "" {
+	body := withoutCounters(p.withoutZoned(r.Body, c.replies))
+	if body != r.Body && strings.TrimSpace(body) != "" {
 		r.Body, r.lineWords = body, 0
 	}
 	return r
+}
+
+// A thread's posts carry counters and labels beside their text: a post's
+// votes ("13"), its number ("Reply 4"), its likes ("1 Like"), its poster's
+// card ("Posts: 4032", "23.8k 14 gold badges 88 silver badges", "Senior
+// Member", "Joined"). They describe the post or its poster, and are not
+// what the thread says.
+
+// cardWords are the words of a post's or its poster's counters, rank and
+// labels.
+var cardWords = map[string]bool{
+	"badge": true, "badges": true, "gold": true, "silver": true, "bronze": true,
+	"reputation": true, "rep": true, "points": true, "posts": true, "messages": true,
+	"like": true, "likes": true, "reactions": true, "reaction": true, "score": true,
+	"reply": true, "replies": true, "vote": true, "votes": true, "kudos": true,
+	"member": true, "members": true, "moderator": true, "admin": true, "administrator": true,
+	"staff": true, "poster": true, "starter": true, "op": true, "author": true,
+	"joined": true, "location": true, "new": true, "senior": true, "junior": true,
+	"well-known": true, "established": true, "premium": true, "original": true,
+	"thread": true, "active": true, "veteran": true,
+}
+
+// Bounds of a line of counters or labels.
+const (
+	maxCounterWords = 16
+	maxLabelWords   = 3
+)
+
+// withoutCounters returns a thread's body without its paragraphs that are
+// a post's counters or labels (counterLine).
+func withoutCounters(body string) string {
+	paras := strings.Split(body, "\n\n")
+	kept := paras[:0:0]
+	for _, t := range paras {
+		if !counterLine(t) {
+			kept = append(kept, t)
+		}
+	}
+	return strings.Join(kept, "\n\n")
+}
+
+// counterLine reports a line of a post's counters or labels: a figure
+// alone ("13", "-2", "1.2k"), figures beside card words and nothing else
+// ("Posts: 4032", "1 Like"), or a few card words (a rank: "Senior
+// Member"; a label: "Joined").
+func counterLine(text string) bool {
+	words, figures := 0, 0
+	for _, w := range strings.Fields(strings.ToLower(text)) {
+		w = strings.Trim(w, ":,·•()|")
+		switch {
+		case w == "":
+			continue
+		case isFigure(w):
+			figures++
+		case !cardWords[w]:
+			return false
+		}
+		words++
+	}
+	if words == 0 || words > maxCounterWords {
+		return false
+	}
+	if figures == 0 {
+		return words <= maxLabelWords
+	}
+	return words == 1 || figures < words
+}
+
+// isFigure reports a count as a page shows it: digits with a sign,
+// thousands separators, a decimal point or a k / m suffix ("-2",
+// "1,069", "23.8k").
+func isFigure(w string) bool {
+	w = strings.TrimLeft(w, "+-−")
+	w = strings.TrimRight(w, "km")
+	if w == "" || w[0] < '0' || w[0] > '9' {
+		return false
+	}
+	for _, r := range w {
+		if (r < '0' || r > '9') && r != ',' && r != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 // A forum whose software builds the thread with script sends a shell: no
