@@ -36,7 +36,10 @@ var (
 // save stamp gives way to the one the byline shows (savedStamp), and so
 // does one days after the first date shown under the headline. A
 // modification date serves as the publication date only when nothing
-// else gives one, and go-htmldate's when not even that.
+// else gives one, and go-htmldate's when not even that. A stated date
+// also gives way to the byline's when another publication source seconds
+// the byline (seconded), or when it is a time of no zone and the byline
+// shows the day next to it (localDay).
 func dates(s *scan, ld ldMeta, src []byte, opt Options) (sourced, sourced) {
 	b := &bylines{s: s, now: opt.Fetched}
 	pub := firstDate(
@@ -60,6 +63,8 @@ func dates(s *scan, ld ldMeta, src []byte, opt Options) (sourced, sourced) {
 		// stated one, is when the text was first out: the stated date
 		// is a republication's or a migration's.
 		pub = shownBefore(pub, b.firstShown(), 2)
+		pub = seconded(s, pub, mod, b.firstShown())
+		pub = localDay(pub, b.firstShown())
 	}
 	if pub.value == "" {
 		pub = unstatedPublished(s, b, mod, src, opt.URL)
@@ -163,6 +168,67 @@ func shownBefore(pub sourced, shown string, days int) sourced {
 		return sourced{shown, "byline"}
 	}
 	return pub
+}
+
+// seconded is the publication date the byline shows, days after the
+// stated one pub, when another of the page's publication sources (a meta
+// tag, a date element) states that day too and it is not the stated
+// modification day: two sources against one, where the stated date is an
+// older version's (a republished text keeps its first record's date in
+// one place). Else pub.
+func seconded(s *scan, pub, mod sourced, shown string) sourced {
+	p, ok1 := instant(pub.value)
+	t, ok2 := instant(shown)
+	if !ok1 || !ok2 || !t.After(p.AddDate(0, 0, 2)) || sameDayOf(shown, mod.value) || !statedElsewhere(s, shown) {
+		return pub
+	}
+	return sourced{shown, "byline"}
+}
+
+// localDay is the byline's date when pub states a time of no zone and
+// the byline shows the day before or after it: the stated time's day
+// depends on a zone the page does not give, the byline's is the day its
+// readers were shown. Else pub.
+func localDay(pub sourced, shown string) sourced {
+	p, ok1 := instant(pub.value)
+	t, ok2 := instant(shown)
+	if !ok1 || !ok2 || len(pub.value) <= len("2006-01-02") || hasZone(pub.value) || sameDayOf(pub.value, shown) {
+		return pub
+	}
+	if d := dayOf(t).Sub(dayOf(p)); d == 24*time.Hour || d == -24*time.Hour {
+		return sourced{shown, "byline"}
+	}
+	return pub
+}
+
+// dayOf is midnight UTC of the calendar day t is written with.
+func dayOf(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// hasZone reports whether a date as NormalizeDate writes it states its
+// zone (Z or an offset after the time).
+func hasZone(d string) bool {
+	_, clock, ok := strings.Cut(d, "T")
+	return ok && strings.ContainsAny(clock, "Z+-")
+}
+
+// statedElsewhere reports whether a publication meta tag or a date
+// element not marked as a modification states day d.
+func statedElsewhere(s *scan, d string) bool {
+	for _, k := range publishedMetas {
+		for _, v := range s.metas[k] {
+			if sameDayOf(normalizeDate(v, s.order), d) {
+				return true
+			}
+		}
+	}
+	for _, t := range s.times {
+		if t.kind != "modified" && sameDayOf(normalizeDate(t.value, s.order), d) {
+			return true
+		}
+	}
+	return false
 }
 
 // instant parses a date as NormalizeDate writes it; a time of unknown

@@ -354,6 +354,16 @@ func TestDateRules(t *testing.T) {
 		// down, after an "Updated" line, may be a table's.
 		{"date-shown-earlier.html", "2022-10-08", "byline"},
 		{"date-shown-table.html", "2025-02-12T23:21:00Z", "json-ld"},
+		// A date shown under the headline days after the stated one,
+		// which another publication source states too (a meta tag), is
+		// the publication's; shown alone, the stated date stands.
+		{"date-shown-seconded.html", "2025-10-14", "byline"},
+		{"date-shown-alone.html", "2023-03-02T09:00:00Z", "json-ld"},
+		// A stated time of no zone is of no sure day: the byline's day,
+		// the one before or after it, is the one shown; a stated time
+		// with its zone keeps its day.
+		{"date-zoneless-local.html", "2024-06-08T20:40:00Z", "byline"},
+		{"date-zoned-shown.html", "2024-06-09T02:40:11Z", "json-ld"},
 		// When a member joined a forum is not the thread's date, even
 		// shown first under the headline; a WebPage's mainEntity states
 		// the thread's.
