@@ -1,6 +1,8 @@
 package pagemeta
 
 import (
+	"net/url"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -130,6 +132,8 @@ func namedMetaAuthors(s *scan) []string {
 		for _, v := range s.metas[k] {
 			if !strings.HasPrefix(v, "http") && !strings.HasPrefix(v, "@") {
 				vs = append(vs, v) // a profile URL or handle is not a name
+			} else if h := profileHandle(v, s.host); h != "" {
+				vs = append(vs, h)
 			}
 		}
 		if len(vs) > 0 {
@@ -137,6 +141,22 @@ func namedMetaAuthors(s *scan) []string {
 		}
 	}
 	return nil
+}
+
+// profileHandle is the member's handle a profile URL on the page's own
+// site names in its last segment, marked by "~" or "@" ("/~jdoe",
+// "/@jdoe"): the user who posted, as the site writes them. "" for another
+// site's URL (a social network's page) or a path without such a mark.
+func profileHandle(v, host string) string {
+	u, err := url.Parse(v)
+	if err != nil || host == "" || strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.") != host {
+		return ""
+	}
+	seg := path.Base(strings.TrimRight(u.Path, "/"))
+	if len(seg) < 2 || seg[0] != '~' && seg[0] != '@' {
+		return ""
+	}
+	return seg[1:]
 }
 
 // reByline is a byline's lead word in en, fr, de, es, it, pt, nl, pl;
@@ -180,7 +200,7 @@ func bylineAuthors(s *scan) []string {
 // Doe"), or the next line after a lead word alone ("Written by").
 func ledNames(lines []line, i int) []string {
 	l := lines[i]
-	if m := reByline.FindStringSubmatch(l.text); m != nil && (l.cue == "author" || leadWordStrong(l.text)) {
+	if m := reByline.FindStringSubmatch(l.text); m != nil && (l.cue == "author" || leadWordStrong(l.text)) && !sentenceTail(l.text) {
 		if names := splitAuthors(m[1], true); len(names) > 0 {
 			return names
 		}
@@ -189,6 +209,13 @@ func ledNames(lines []line, i int) []string {
 		return splitAuthors(lines[i+1].text, true)
 	}
 	return nil
+}
+
+// sentenceTail reports whether a text led by a lower-case "by" ends a
+// sentence ("… according to the survey <a>…</a> by the Review."): the
+// end of a paragraph's sentence after a link, not a byline.
+func sentenceTail(t string) bool {
+	return strings.HasPrefix(t, "by ") && strings.HasSuffix(t, ".")
 }
 
 // bylineParts splits a byline that lists its parts ("Jane Doe | Senior

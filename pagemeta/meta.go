@@ -101,10 +101,8 @@ func Extract(t *treediff.Tree, src []byte, opt Options) Meta {
 	m.headings = texts(s.headings, "", "")
 	s.setAnchor(m.Title, m.Sources.Title)
 	m.Authors, m.Sources.Authors = authors(s, ld, m.SiteName, hostOf(opt.URL))
-	if len(m.Authors) == 0 {
-		if p := threadPoster(t, anchor(s), m.SiteName, hostOf(opt.URL)); p != "" {
-			m.Authors, m.Sources.Authors = []string{p}, "poster"
-		}
+	if p, at := threadPoster(t, anchor(s), m.SiteName, hostOf(opt.URL)); p != "" && posterFirst(s, m.Authors, m.Sources.Authors, at) {
+		m.Authors, m.Sources.Authors = []string{p}, "poster"
 	}
 	pub, mod := dates(s, ld, src, opt)
 	m.Published, m.Sources.Published = pub.value, pub.source

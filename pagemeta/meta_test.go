@@ -404,11 +404,14 @@ func TestHeadlineInvisible(t *testing.T) {
 
 // TestHeadlineFullWidth: the full-width forms of ASCII characters in a
 // headline of no CJK script are written plain; a CJK headline keeps its
-// full-width punctuation.
+// full-width punctuation. An h1 "Label: Title" whose title alone is the
+// stated one gives the title; one stated whole keeps its first part.
 func TestHeadlineFullWidth(t *testing.T) {
 	cases := []struct{ file, want string }{
 		{"title-full-width.html", "How Does Robot Vacuum Mapping Work?"},
 		{"title-full-width-zh.html", "扫地机器人如何绘制地图？"},
+		{"title-colon-label.html", "Ten Ways to Keep Tomatoes From Splitting"},
+		{"title-colon-kept.html", "Soil 101: Reading a Test Report"},
 	}
 	for _, c := range cases {
 		if got := extractFile(t, c.file).Title; got != c.want {

@@ -18,10 +18,10 @@ var posterAttrs = []string{"data-author", "data-username"}
 // "PostUser-name"): the user's name as forum software marks it. Only the
 // first such element counts, the replies' writers follow it; a form's
 // fields ("Username") are passed over. "" when it reads as no name or as
-// the site's.
-func threadPoster(t *treediff.Tree, from int, site, host string) string {
+// the site's. at is the poster's element.
+func threadPoster(t *treediff.Tree, from int, site, host string) (poster string, at *treediff.Node) {
 	if t == nil || t.Root == nil {
-		return ""
+		return "", nil
 	}
 	name, found := "", false
 	t.Root.Walk(func(n *treediff.Node) bool {
@@ -30,13 +30,47 @@ func threadPoster(t *treediff.Tree, from int, site, host string) string {
 		}
 		if n.Index > from {
 			name, found = posterName(n)
+			at = n
 		}
 		return !found
 	})
 	if names := splitAuthors(name, false); found && len(names) == 1 && !namesSite(names[0], site, host) {
-		return names[0]
+		return names[0], at
 	}
-	return ""
+	return "", nil
+}
+
+// posterFirst reports whether a thread's first poster, whose element is
+// at, signs the page rather than the text byline that gave names: the
+// poster comes first, in a post, not in a comment under an article. A
+// thread's posts each show their writer, and a "By …" line after the
+// first post is a reply's writer, a related thread's starter or a post's
+// own words, not the page's signature; on an article the byline precedes
+// the comments' posters.
+func posterFirst(s *scan, names []string, source string, at *treediff.Node) bool {
+	if len(names) == 0 {
+		return true
+	}
+	if source != "byline" || inComment(at) {
+		return false
+	}
+	for _, l := range s.lines {
+		if strings.Contains(l.text, names[0]) {
+			return at.Index < l.index
+		}
+	}
+	return false
+}
+
+// inComment reports whether n is inside an element whose class or id
+// names a comment: a reader's reply under an article.
+func inComment(n *treediff.Node) bool {
+	for ; n != nil; n = n.Parent {
+		if n.Kind == treediff.Element && strings.Contains(strings.ToLower(attr(n, "class")+" "+attr(n, "id")), "comment") {
+			return true
+		}
+	}
+	return false
 }
 
 // formPart reports whether n is a form or one of its fields: what a

@@ -8,7 +8,10 @@ import (
 // TestThreadPoster: a page nothing else signs is signed by the first
 // poster after its headline, named by a user-name class or a data
 // attribute (not the visitor's name above the headline, not a reply's
-// writer), never by a form's field.
+// writer), never by a form's field. On a thread the first poster
+// outranks a later "by" line naming a reply's writer (the first post's
+// own "by" line shows a login the text byline passes over); under an
+// article, a commenter never outranks the byline.
 func TestThreadPoster(t *testing.T) {
 	cases := []struct {
 		file    string
@@ -18,6 +21,8 @@ func TestThreadPoster(t *testing.T) {
 		{"poster-class.html", []string{"birchturner"}, "poster"},
 		{"author-reply-items.html", []string{"lulu30"}, "poster"},
 		{"poster-form.html", nil, ""},
+		{"poster-before-byline.html", []string{"potter_june"}, "poster"},
+		{"poster-comments.html", []string{"Irene Valdes"}, "byline"},
 	}
 	for _, c := range cases {
 		m := extractFile(t, c.file)

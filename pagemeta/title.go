@@ -188,6 +188,9 @@ const maxLabelWords = 3
 // when another stated title keeps it. "" when no h1 is.
 func labelledTitle(hs []*treediff.Node, stated []sourced) string {
 	for _, h := range hs {
+		if t := colonLabelled(h.Text(), stated); t != "" {
+			return t
+		}
 		texts := textsUnder(h)
 		for k := 1; k < len(texts); k++ {
 			label, rest := strings.Join(texts[:k], " "), strings.Join(texts[k:], " ")
@@ -197,6 +200,20 @@ func labelledTitle(hs []*treediff.Node, stated []sourced) string {
 		}
 	}
 	return ""
+}
+
+// colonLabelled is the title of a heading written "Label: Title" in one
+// text ("Blog: Title", "Buying Guide: Title"), where the page states the
+// title without the label (whole or beside the site's name), and never
+// with it: the section's name before it is not part of
+// what the page is called. "" when the heading is not such.
+func colonLabelled(h string, stated []sourced) string {
+	h = strings.Join(strings.Fields(h), " ")
+	label, rest, ok := strings.Cut(h, ": ")
+	if !ok || len(treediff.Words(label)) > maxLabelWords || matching([]string{rest}, stated) == "" || matching([]string{h}, stated) != "" {
+		return ""
+	}
+	return cleanHeadline(rest)
 }
 
 // isStated reports whether t is one of the stated titles, letters and
