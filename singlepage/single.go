@@ -258,6 +258,11 @@ type block struct {
 	// weakLine marks a sentence under a weak cue judged by its
 	// neighbours: article text amid article text, else navigation.
 	weakLine bool
+	// table and cell are the innermost <table> and <td> or <th>
+	// holding the block, nil for none; dataCell marks a short cell of a
+	// data table (markDataTables).
+	table, cell *treediff.Node
+	dataCell    bool
 }
 
 func (b *block) linkDensity() float64 {
@@ -320,6 +325,7 @@ func buildPage(t *treediff.Tree, opt Options, cues *ProseMap) *page {
 	c.walk(t.Root)
 	c.flush()
 	p.judge()
+	p.markDataTables()
 	p.smooth()
 	return p
 }
@@ -339,6 +345,8 @@ type blockCutter struct {
 	codeDepth  int
 	heading    []int
 	containers []*treediff.Node
+	tables     []*treediff.Node
+	cells      []*treediff.Node
 }
 
 // walkFrame is a node to enter, or to leave (exit) once its children are
@@ -422,6 +430,12 @@ func (c *blockCutter) newBlock(n *treediff.Node) *block {
 	if len(c.heading) > 0 {
 		b.heading = c.heading[len(c.heading)-1]
 	}
+	if len(c.tables) > 0 {
+		b.table = c.tables[len(c.tables)-1]
+	}
+	if len(c.cells) > 0 {
+		b.cell = c.cells[len(c.cells)-1]
+	}
 	return b
 }
 
@@ -475,6 +489,10 @@ func (c *blockCutter) open(n *treediff.Node) {
 		}
 	case n.Label == "pre":
 		c.preDepth++
+	case n.Label == "table":
+		c.tables = append(c.tables, n)
+	case n.Label == "td" || n.Label == "th":
+		c.cells = append(c.cells, n)
 	}
 	if isCode(n) {
 		c.codeDepth++
@@ -506,6 +524,10 @@ func (c *blockCutter) exit(n *treediff.Node) {
 		c.heading = c.heading[:len(c.heading)-1]
 	case n.Label == "pre":
 		c.preDepth--
+	case n.Label == "table":
+		c.tables = c.tables[:len(c.tables)-1]
+	case n.Label == "td" || n.Label == "th":
+		c.cells = c.cells[:len(c.cells)-1]
 	}
 	if treediff.IsBlock(n.Label) {
 		c.flush()
@@ -548,6 +570,7 @@ func (p *page) judge() {
 		}
 	}
 	p.mixedLists()
+	p.announcedLists()
 	p.teaserRows()
 }
 
@@ -663,9 +686,13 @@ func (p *page) amidText(l *treediff.Node, good []int) bool {
 const minListItems = 4
 
 // listOf returns the list (<ul>, <ol>) whose item holds block b, nil when
-// none does.
+// none does. The item's text may be set in a paragraph of its own
+// (<li><p>).
 func listOf(b *block) *treediff.Node {
 	c := b.container
+	if c != nil && c.Label == "p" && c.Parent != nil && c.Parent.Label == "li" {
+		c = c.Parent
+	}
 	if c == nil || c.Label != "li" || c.Parent == nil {
 		return nil
 	}
@@ -929,6 +956,11 @@ func (p *page) weight(b *block) float64 {
 	case classBad:
 		return -float64(b.words)
 	}
+	if b.dataCell {
+		// A data table's cell is the article's as much as its
+		// paragraphs (markDataTables), if less than a sentence.
+		return dataCellWeight * float64(b.words)
+	}
 	if sentenceLike(b) {
 		// A one-sentence paragraph reads as the article's ("Do you know
 		// what it means?"): it joins the text beside it.
@@ -1115,10 +1147,11 @@ func (p *page) articleLists(lo, hi int) map[*treediff.Node]bool {
 }
 
 // keeps reports whether block b, the page's i-th, is the article's own
-// text in a body spanning blocks up to hi: article text, a sentence, a
-// section heading or an item of a list holding article text.
+// text in a body spanning blocks up to hi: article text, a data table's
+// cell, a sentence, a section heading or an item of a list holding
+// article text.
 func (p *page) keeps(b *block, i, hi int, lists map[*treediff.Node]bool) bool {
-	return b.class == classGood || sentenceLike(b) || p.subheading(i, hi) || listItem(b, lists)
+	return b.class == classGood || b.dataCell || sentenceLike(b) || p.subheading(i, hi) || listItem(b, lists)
 }
 
 // spanLine reports a line the article's span holds between its paragraphs
