@@ -294,9 +294,17 @@ func spanEnd(before string) bool {
 	return false
 }
 
+// numericDate finds the first numeric date of s that is not a version
+// number or a part of a longer figure (versionLike).
 func numericDate(s string, o dateOrder) (dayMatch, bool) {
-	g := reNumeric.FindStringSubmatchIndex(s)
-	if g == nil || s[g[4]:g[5]] != s[g[8]:g[9]] {
+	var g []int
+	for _, m := range reNumeric.FindAllStringSubmatchIndex(s, maxNumericTokens) {
+		if s[m[4]:m[5]] == s[m[8]:m[9]] && !versionLike(s, m) {
+			g = m
+			break
+		}
+	}
+	if g == nil {
 		return dayMatch{}, false
 	}
 	a, _ := strconv.Atoi(s[g[2]:g[3]])
@@ -305,6 +313,34 @@ func numericDate(s string, o dateOrder) (dayMatch, bool) {
 	y, m, d := numericDay(a, b, c, s[g[4]:g[5]] == "/" && o == slashMonthFirst, g[3]-g[2])
 	return dayMatch{y: y, m: time.Month(m), d: d, start: g[0], end: g[1], ok: plausibleYear(y) && m >= 1 && m <= 12 && d >= 1}, true
 }
+
+// maxNumericTokens bounds the numeric tokens of a text read for a date.
+const maxNumericTokens = 16
+
+// reVersionWord ends a text that names a version, a build or a release
+// before its number ("Version 3.8.11", "v 2.10.24", "Build 4.1.12"), in
+// en, fr, de, es, it, pt, nl, pl.
+var reVersionWord = regexp.MustCompile(`(?:^|[^\p{L}])(?:version|versión|versione|versão|versie|wersja|ver|v|build|release|rev|revision|révision|patch|firmware)\.? ?:? ?$`)
+
+// versionLike reports whether reNumeric's match g of s is a version
+// number or a part of a longer figure rather than a date: a version word
+// before it, a digit joined to it by a dot, slash or dash on either side
+// ("10.2.3.24", "1.2.10.5"), or dots between numbers of which one is of a
+// single digit and a year of two ("3.8.11", "8.4.13": a date written
+// with dots pads its day and month, "03.08.11", or gives its year whole).
+func versionLike(s string, g []int) bool {
+	start, end := g[0], g[1]
+	if reVersionWord.MatchString(s[max(0, start-12):start]) {
+		return true
+	}
+	if start >= 2 && strings.ContainsRune("./-", rune(s[start-1])) && isDigit(s[start-2]) ||
+		end+1 < len(s) && strings.ContainsRune("./-", rune(s[end])) && isDigit(s[end+1]) {
+		return true
+	}
+	return s[g[4]:g[5]] == "." && g[11]-g[10] == 2 && (g[3]-g[2] == 1 || g[7]-g[6] == 1)
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // numericDay orders the three numbers of a numeric date: year first when
 // the first has four digits, else month first when monthFirst (a slashed

@@ -69,3 +69,26 @@ func TestNormalizeDateLanguages(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalizeDateVersions: a version number, a build's or a part of a
+// longer figure is no date; a date beside one is read.
+func TestNormalizeDateVersions(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"Powered by vBoard® Version 3.8.11", ""},
+		{"10. Lang 8.4.13 Release Announcement", ""},
+		{"Firmware v 2.10.24 is out", ""},
+		{"Build 1.2.2024", ""},
+		{"Addresses 192.168.12.24 and 10.1.1.24", ""},
+		{"Release 4.12.05.3", ""},
+		// Dates written with dots pad their day and month or give their
+		// year whole.
+		{"Posted 03.08.11", "2011-08-03"},
+		{"am 3.8.2011", "2011-08-03"},
+		{"Version 3.8.11, released 12.09.2024", "2024-09-12"},
+	}
+	for _, c := range cases {
+		if got := NormalizeDate(c.in); got != c.want {
+			t.Errorf("NormalizeDate(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

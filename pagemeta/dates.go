@@ -31,8 +31,10 @@ var (
 
 // dates returns the page's publication and modification dates, each from
 // the first source that gives a complete date: JSON-LD, meta tags,
-// itemprop and <time> elements, the bylines (a date near the headline, a
-// date-classed element), the URL. A stated publication date that is a
+// itemprop and <time> elements (those marked as publications, a date a
+// publication label names as a field's value, then those of no stated
+// kind), the bylines (a date near the headline, a date-classed element),
+// the URL, a date a line starting with a publication label states. A stated publication date that is a
 // save stamp gives way to the one the byline shows (savedStamp), and so
 // does one days after the first date shown under the headline. A
 // modification date serves as the publication date only when nothing
@@ -45,9 +47,12 @@ func dates(s *scan, ld ldMeta, src []byte, opt Options) (sourced, sourced) {
 	pub := firstDate(
 		func() sourced { return sourced{normalizeDate(ld.published, s.order), "json-ld"} },
 		func() sourced { return sourced{metaDate(s, publishedMetas), "meta"} },
-		func() sourced { return sourced{timeDate(s, "published"), "time"} },
+		func() sourced { return sourced{timeOfKind(s, "published"), "time"} },
+		func() sourced { return labelledPublished(s, true) },
+		func() sourced { return sourced{timeOfKind(s, ""), "time"} },
 		func() sourced { return sourced{b.published(), "byline"} },
 		func() sourced { return sourced{urlDate(opt.URL), "url"} },
+		func() sourced { return labelledPublished(s, false) },
 	)
 	mod := firstDate(
 		func() sourced { return sourced{normalizeDate(ld.modified, s.order), "json-ld"} },
@@ -534,4 +539,38 @@ func urlDate(u string) string {
 		return ""
 	}
 	return t.Format("2006-01-02")
+}
+
+// labelledPublished is the day the page's publication labels date, or
+// the first date element of no stated kind when it states that day with
+// a time. alone reads only the labels that are texts of their own, a
+// field's name before its value ("Published", "15 November 2018"): they
+// name the page's date wherever they are (a sidebar), where "posted on
+// …" starts the lines of lists of other stories too, read only when no
+// byline nor the URL dates the page.
+func labelledPublished(s *scan, alone bool) sourced {
+	d := labelledDate(s, alone)
+	if t := timeOfKind(s, ""); sameDayOf(t, d) && len(t) > len(d) {
+		return sourced{t, "time"}
+	}
+	return sourced{d, "label"}
+}
+
+// labelledDate is the day the page's publication labels (those that are
+// texts of their own if alone) date, when they all date the same day:
+// several days are those of several items (a listing's, a thread's
+// posts). "" when no label dates a day.
+func labelledDate(s *scan, alone bool) string {
+	day := ""
+	for _, l := range s.published {
+		d := normalizeDate(l.text, s.order)
+		switch {
+		case d == "" || alone && !l.alone:
+		case day == "":
+			day = d
+		case !sameDayOf(d, day):
+			return ""
+		}
+	}
+	return day
 }

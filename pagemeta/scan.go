@@ -45,6 +45,21 @@ type scan struct {
 	// anchor is the heading that shows the headline (setAnchor), nil
 	// when none is known.
 	anchor *treediff.Node
+	// published are the texts, in any region, that a publication label
+	// dates ("Published: 3 May 2024", or "Published" and the date in one
+	// of the next texts); pending counts the texts still read after a
+	// label alone.
+	published []labelled
+	pending   int
+	clock     string // the time of day a label alone gave
+}
+
+// labelled is a text a publication label dates: alone is set when the
+// label is a text of its own (a field's name: "Published", then the
+// date), not the start of the dated text ("Posted on 3 May by …").
+type labelled struct {
+	text  string
+	alone bool
 }
 
 // dated is a date-bearing element: its value (datetime attribute or
@@ -89,7 +104,10 @@ func scanTree(t *treediff.Tree, pageURL string) *scan {
 // nearest ancestor that has one.
 type region struct {
 	excluded, story bool
-	cue             string
+	// replies is set inside readers' comments and replies, excluded
+	// regions whose dates are never the page's, labelled or not.
+	replies bool
+	cue     string
 }
 
 // headlineHolders are the elements that hold an h1, the h1 included.
@@ -110,6 +128,9 @@ func headlineHolders(t *treediff.Tree) map[*treediff.Node]bool {
 func (s *scan) walk(n *treediff.Node, r region) {
 	switch n.Kind {
 	case treediff.Text:
+		if !r.replies {
+			s.labelled(n.Label)
+		}
 		if !r.excluded {
 			s.addLine(n.Label, r.cue, n.Index)
 		}
@@ -129,6 +150,7 @@ func (s *scan) walk(n *treediff.Node, r region) {
 func (s *scan) enter(n *treediff.Node, r region) region {
 	r.story = r.story || s.keep[n] && (n.Label == "article" || n.Label == "main")
 	r.excluded = r.excluded || !s.keep[n] && excludedRegion(n, r.story)
+	r.replies = r.replies || r.excluded && repliesRegion(n)
 	if c := bylineCue(n); c != "" {
 		r.cue = c
 	}
@@ -348,6 +370,24 @@ func excludedRegion(n *treediff.Node, story bool) bool {
 	return false
 }
 
+// replyWords are the words of a class or id that mark readers' comments
+// and replies.
+var replyWords = map[string]bool{"comment": true, "comments": true, "reply": true, "replies": true,
+	"discussion": true, "disqus": true}
+
+// repliesRegion reports whether n holds readers' comments or replies,
+// from the words of its class and id.
+func repliesRegion(n *treediff.Node) bool {
+	for _, tok := range strings.Fields(strings.ToLower(attr(n, "class") + " " + attr(n, "id"))) {
+		for _, w := range strings.FieldsFunc(tok, func(r rune) bool { return r == '-' || r == '_' }) {
+			if replyWords[w] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // excludedToken reports whether a class or id token names an excluded
 // region: one of its words does, and a story's own footer is not one.
 func excludedToken(tok string, story bool) bool {
@@ -467,4 +507,51 @@ func firstOf(vs ...string) string {
 		}
 	}
 	return ""
+}
+
+// rePublishedLabel labels when a page was published, at the start of a
+// text ("Published: …", "Posted on …", "Date published"), in en, fr, de,
+// es, it, pt, nl, pl.
+var rePublishedLabel = regexp.MustCompile(`(?i)^(?:date (?:of )?)?(?:first )?(?:published|posted|publication date|date published|publié|veröffentlicht|publicado|pubblicato|gepubliceerd|opublikowano)(?: on| at| date| le| am| el| il| em| op)?(?:\s*:)?\s*`)
+
+// reClockOnly is a text that is empty or a time of day only.
+var reClockOnly = regexp.MustCompile(`(?i)^(?:\d{1,2}[:.h]\d{2}(?::\d{2})? ?(?:[ap]\.?m\.?)?)?[ ,|-]*$`)
+
+// labelledTexts is how many texts after a label alone may hold its date
+// (a label read by screen readers only may come between).
+const labelledTexts = 2
+
+// maxLabelledWords bounds the words of a labelled date's text: a longer
+// one is prose.
+const maxLabelledWords = 10
+
+// labelled keeps text when a publication label dates it.
+func (s *scan) labelled(text string) {
+	words := strings.Fields(text)
+	switch {
+	case len(words) == 0:
+		return
+	case len(words) > maxLabelledWords:
+		s.pending = 0
+		return
+	}
+	text = strings.Join(words, " ")
+	loc := rePublishedLabel.FindStringIndex(text)
+	switch {
+	// The page's order of slashed dates is not known yet: labelledDate
+	// reads the dates, this only whether there is one.
+	case loc != nil && normalizeDate(text[loc[1]:], s.order) != "":
+		s.published = append(s.published, labelled{text: text[loc[1]:]})
+		s.pending = 0
+	case loc != nil && reClockOnly.MatchString(text[loc[1]:]):
+		// A label alone, or with a time of day only ("Posted: 3:25
+		// pm", the day in the next text); not one that goes on
+		// ("Posted by …").
+		s.pending, s.clock = labelledTexts, text[loc[1]:]
+	case s.pending > 0 && strings.ContainsAny(text, "0123456789"):
+		s.published = append(s.published, labelled{text: text + " " + s.clock, alone: true})
+		s.pending = 0
+	default:
+		s.pending = max(0, s.pending-1)
+	}
 }
