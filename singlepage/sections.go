@@ -64,7 +64,9 @@ func letterWords(text string) int {
 
 // withMain returns r, the block model's result on page p, with the body
 // of the main element holding r's element when r's body is under
-// mainShare of that element's content words.
+// mainShare of that element's content words (sectionContent and
+// featureLine blocks: a region of feature cards is what r is a fragment
+// of as much as one of prose).
 func withMain(r Result, p *page) Result {
 	if r.Node == nil {
 		return r
@@ -74,9 +76,11 @@ func withMain(r Result, p *page) Result {
 		return r
 	}
 	blocks := p.blocks[p.first[m.Index]:p.end[m.Index]]
+	imgs := p.images()
+	keep := make([]bool, len(blocks))
 	words := 0
-	for _, b := range blocks {
-		if sectionContent(b) {
+	for i, b := range blocks {
+		if keep[i] = sectionContent(b) || p.featureLine(b, imgs); keep[i] {
 			words += b.words
 		}
 	}
@@ -85,9 +89,8 @@ func withMain(r Result, p *page) Result {
 	}
 	var paras []string
 	seen := map[string]bool{}
-	imgs := p.images()
 	for i, b := range blocks {
-		if !sectionContent(b) && !p.featureLine(b, imgs) || echo(b, i, seen, r.Title) {
+		if !keep[i] || echo(b, i, seen, r.Title) {
 			continue
 		}
 		seen[b.text] = true
