@@ -28,6 +28,14 @@ func TestGather(t *testing.T) {
 		{"main-sections.html", []string{"Build workflows that unify data", "Production apps at prototype speed", "Streamline your team",
 			"Use it to build any application", "Databases with record limits", "Models run fully"},
 			[]string{"Learn more", "Book a demo", "Get started", "Hear from product leaders", "All rights reserved"}},
+		// A main region of sections whose feature cards (an icon, a
+		// heading, a line) and checklist lines read as photo captions:
+		// they are the page's; a list of teasers with pictures and a
+		// counter are not.
+		{"main-feature-cards.html", []string{"Build workflows that unify data", "Production apps at prototype speed",
+			"Models run fully", "Private networking", "Every app gets its own network", "Metrics built in", "Backups kept for thirty days",
+			"Support from real engineers"},
+			[]string{"Twelve regions added", "1,204 likes", "All rights reserved"}},
 		// Short lines and linked lines between the article's paragraphs:
 		// a checklist's items under their headings, a linked heading, an
 		// item naming its link, a paragraph led by a link.

@@ -2,6 +2,8 @@ package singlepage
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gleaner/gleaner/selector"
 	"github.com/gleaner/gleaner/treediff"
@@ -36,9 +38,35 @@ func sectionContent(b *block) bool {
 	return b.class != classBad && !b.code && !b.cue && !b.inLink
 }
 
+// featureLine reports a block the block model reads as a photo's caption
+// (isCaption, imgs: p.images()) whose own text reads as content (classify:
+// it sets what judge set already): in a main region made of sections, a
+// small box of an icon and short lines is a feature card or a plan's
+// checklist, part of the body once the region is. A list item with an
+// icon is a teaser of a list of other pages, a line of a word or a number
+// a counter ("12 comments") or a label: neither is kept.
+func (p *page) featureLine(b *block, imgs []bool) bool {
+	return b.class == classBad && !b.code && !b.cue && !b.inLink &&
+		b.container != nil && b.container.Label != "li" && letterWords(b.text) >= 2 &&
+		p.isCaption(b, imgs) && p.classify(b) != classBad
+}
+
+// letterWords counts the words of text that start with a letter.
+func letterWords(text string) int {
+	n := 0
+	for _, w := range strings.Fields(text) {
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n
+}
+
 // withMain returns r, the block model's result on page p, with the body
 // of the main element holding r's element when r's body is under
-// mainShare of that element's content words.
+// mainShare of that element's content words (sectionContent and
+// featureLine blocks: a region of feature cards is what r is a fragment
+// of as much as one of prose).
 func withMain(r Result, p *page) Result {
 	if r.Node == nil {
 		return r
@@ -48,9 +76,11 @@ func withMain(r Result, p *page) Result {
 		return r
 	}
 	blocks := p.blocks[p.first[m.Index]:p.end[m.Index]]
+	imgs := p.images()
+	keep := make([]bool, len(blocks))
 	words := 0
-	for _, b := range blocks {
-		if sectionContent(b) {
+	for i, b := range blocks {
+		if keep[i] = sectionContent(b) || p.featureLine(b, imgs); keep[i] {
 			words += b.words
 		}
 	}
@@ -60,7 +90,7 @@ func withMain(r Result, p *page) Result {
 	var paras []string
 	seen := map[string]bool{}
 	for i, b := range blocks {
-		if !sectionContent(b) || echo(b, i, seen, r.Title) {
+		if !keep[i] || echo(b, i, seen, r.Title) {
 			continue
 		}
 		seen[b.text] = true
