@@ -47,6 +47,7 @@ func TestExtractSingle(t *testing.T) {
 				"The weather service expects the snow to stop by Tuesday evening, with temperatures rising slowly through the week.",
 			},
 			selector: "html > body > table > tbody > tr:nth-of-type(2) > td:nth-of-type(2)",
+			date:     "2005-03-12", // "Posted: 2:51 pm March 12, 2005", a labelled field
 		},
 		{
 			// Entries with subheadings parted by share links.
