@@ -1,6 +1,7 @@
 package singlepage
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -46,9 +47,134 @@ func sectionContent(b *block) bool {
 // icon is a teaser of a list of other pages, a line of a word or a number
 // a counter ("12 comments") or a label: neither is kept.
 func (p *page) featureLine(b *block, imgs []bool) bool {
-	return b.class == classBad && !b.code && !b.cue && !b.inLink &&
-		b.container != nil && b.container.Label != "li" && letterWords(b.text) >= 2 &&
+	return b.class == classBad && featureText(b) &&
 		p.isCaption(b, imgs) && p.classify(b) != classBad
+}
+
+// minCards is the least number of sibling cards of one shape that make
+// a row of feature cards.
+const minCards = 3
+
+// iconSize is the largest width or height, in pixels, an image declares
+// to be an icon rather than a photo.
+const iconSize = 64
+
+// featureCard reports block b of box, a small box holding an image that
+// isCaption reads as a photo's, as a line of a feature card: a service
+// or product page sets its features as a row of cards, each an icon or
+// picture, a short heading and a line or two. The line reads as content
+// (featureText), the box is one of at least minCards siblings of its
+// shape, and it is no photo's: not a figure or its caption, and it holds
+// a heading or an icon. A teaser links its headline (a linked line
+// before b) or sits in a list item; a gallery's captions have neither
+// heading nor icon: both stay out.
+func (p *page) featureCard(b *block, box *treediff.Node, imgs []bool) bool {
+	if !featureText(b) || b.weak || box.Label == "figure" || under(b.container, box, "figcaption") {
+		return false
+	}
+	heading, before := false, true
+	for _, c := range p.blocks[p.first[box.Index]:p.end[box.Index]] {
+		before = before && c != b
+		if before && (c.inLink || c.leadLink > 0) {
+			return false
+		}
+		heading = heading || c.heading > 1
+	}
+	return (heading || hasIcon(box)) && p.sameCards(box, imgs) >= minCards
+}
+
+// featureText reports a line that reads as content: two or more words
+// starting with a letter (not a counter such as "12 comments" or a
+// label), no script, no cue, not all links, not in a list item.
+func featureText(b *block) bool {
+	return !b.code && !b.cue && !b.inLink && b.container != nil &&
+		b.container.Label != "li" && letterWords(b.text) >= 2
+}
+
+// under reports whether n or an ancestor of n below top is a label
+// element.
+func under(n, top *treediff.Node, label string) bool {
+	for a := n; a != nil && a != top; a = a.Parent {
+		if a.Kind == treediff.Element && a.Label == label {
+			return true
+		}
+	}
+	return false
+}
+
+// hasIcon reports a box holding an image declared small (width or height
+// at most iconSize) or drawn as a vector (an .svg source or an inline
+// <svg>): an icon, not a photo.
+func hasIcon(box *treediff.Node) bool {
+	var found bool
+	var walk func(n *treediff.Node, depth int)
+	walk = func(n *treediff.Node, depth int) {
+		if found || depth > 8 || n.Kind != treediff.Element {
+			return
+		}
+		if n.Label == "svg" || (n.Label == "img" && iconImage(n)) {
+			found = true
+			return
+		}
+		for _, c := range n.Children {
+			walk(c, depth+1)
+		}
+	}
+	walk(box, 0)
+	return found
+}
+
+// iconImage reports an <img> declared small or with a vector source.
+func iconImage(n *treediff.Node) bool {
+	src, _ := n.Attr("src")
+	src = strings.ToLower(strings.TrimSpace(src))
+	if i := strings.IndexAny(src, "?#"); i >= 0 {
+		src = src[:i]
+	}
+	if strings.HasSuffix(src, ".svg") || strings.HasPrefix(src, "data:image/svg") {
+		return true
+	}
+	for _, k := range []string{"width", "height"} {
+		v, _ := n.Attr(k)
+		if px, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), "px")); err == nil && px > 0 && px <= iconSize {
+			return true
+		}
+	}
+	return false
+}
+
+// sameCards counts the siblings of box (box included) of its shape: the
+// same element, holding an image, at most three blocks. A box alone in
+// its wrapper (a grid's column) counts the wrapper's siblings.
+func (p *page) sameCards(box *treediff.Node, imgs []bool) int {
+	for range 2 {
+		if box.Parent == nil || elementChildren(box.Parent) != 1 {
+			break
+		}
+		box = box.Parent
+	}
+	if box.Parent == nil {
+		return 0
+	}
+	n := 0
+	for _, c := range box.Parent.Children {
+		if c.Kind == treediff.Element && c.Label == box.Label && imgs[c.Index] &&
+			p.end[c.Index]-p.first[c.Index] <= 3 {
+			n++
+		}
+	}
+	return n
+}
+
+// elementChildren counts n's element children.
+func elementChildren(n *treediff.Node) int {
+	k := 0
+	for _, c := range n.Children {
+		if c.Kind == treediff.Element {
+			k++
+		}
+	}
+	return k
 }
 
 // letterWords counts the words of text that start with a letter.

@@ -823,7 +823,7 @@ func (p *page) isCaption(b *block, imgs []bool) bool {
 					return false
 				}
 			}
-			return true
+			return !p.featureCard(b, a, imgs)
 		}
 		a = a.Parent
 	}
