@@ -1,7 +1,6 @@
 package singlepage
 
 import (
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -55,19 +54,16 @@ func (p *page) featureLine(b *block, imgs []bool) bool {
 // a row of feature cards.
 const minCards = 3
 
-// iconSize is the largest width or height, in pixels, an image declares
-// to be an icon rather than a photo.
-const iconSize = 64
-
 // featureCard reports block b of box, a small box holding an image that
 // isCaption reads as a photo's, as a line of a feature card: a service
 // or product page sets its features as a row of cards, each an icon or
 // picture, a short heading and a line or two. The line reads as content
 // (featureText), the box is one of at least minCards siblings of its
 // shape, and it is no photo's: not a figure or its caption, and it holds
-// a heading or an icon. A teaser links its headline (a linked line
-// before b) or sits in a list item; a gallery's captions have neither
-// heading nor icon: both stay out.
+// a heading (a row of reviews, an avatar and a quote, has none). A
+// teaser links its headline (a linked line before b) or its picture, or
+// sits in a list item; a gallery's captions have no heading: both stay
+// out.
 func (p *page) featureCard(b *block, box *treediff.Node, imgs []bool) bool {
 	if !featureText(b) || b.weak || box.Label == "figure" || under(b.container, box, "figcaption") {
 		return false
@@ -80,7 +76,26 @@ func (p *page) featureCard(b *block, box *treediff.Node, imgs []bool) bool {
 		}
 		heading = heading || c.heading > 1
 	}
-	return (heading || hasIcon(box)) && p.sameCards(box, imgs) >= minCards
+	return heading && !linkedImage(box, false) && p.sameCards(box, imgs) >= minCards
+}
+
+// linkedImage reports an image under n inside a link (inLink: n is): a
+// teaser's picture links to the page it announces, a feature's icon to
+// nothing.
+func linkedImage(n *treediff.Node, inLink bool) bool {
+	if n.Kind != treediff.Element {
+		return false
+	}
+	inLink = inLink || n.Label == "a"
+	if n.Label == "img" {
+		return inLink
+	}
+	for _, c := range n.Children {
+		if linkedImage(c, inLink) {
+			return true
+		}
+	}
+	return false
 }
 
 // featureText reports a line that reads as content: two or more words
@@ -96,47 +111,6 @@ func featureText(b *block) bool {
 func under(n, top *treediff.Node, label string) bool {
 	for a := n; a != nil && a != top; a = a.Parent {
 		if a.Kind == treediff.Element && a.Label == label {
-			return true
-		}
-	}
-	return false
-}
-
-// hasIcon reports a box holding an image declared small (width or height
-// at most iconSize) or drawn as a vector (an .svg source or an inline
-// <svg>): an icon, not a photo.
-func hasIcon(box *treediff.Node) bool {
-	var found bool
-	var walk func(n *treediff.Node, depth int)
-	walk = func(n *treediff.Node, depth int) {
-		if found || depth > 8 || n.Kind != treediff.Element {
-			return
-		}
-		if n.Label == "svg" || (n.Label == "img" && iconImage(n)) {
-			found = true
-			return
-		}
-		for _, c := range n.Children {
-			walk(c, depth+1)
-		}
-	}
-	walk(box, 0)
-	return found
-}
-
-// iconImage reports an <img> declared small or with a vector source.
-func iconImage(n *treediff.Node) bool {
-	src, _ := n.Attr("src")
-	src = strings.ToLower(strings.TrimSpace(src))
-	if i := strings.IndexAny(src, "?#"); i >= 0 {
-		src = src[:i]
-	}
-	if strings.HasSuffix(src, ".svg") || strings.HasPrefix(src, "data:image/svg") {
-		return true
-	}
-	for _, k := range []string{"width", "height"} {
-		v, _ := n.Attr(k)
-		if px, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), "px")); err == nil && px > 0 && px <= iconSize {
 			return true
 		}
 	}
