@@ -117,18 +117,30 @@ func under(n, top *treediff.Node, label string) bool {
 	return false
 }
 
+// cardRow names a row of cards: their parent and their element.
+type cardRow struct {
+	parent *treediff.Node
+	label  string
+}
+
 // sameCards counts the siblings of box (box included) of its shape: the
 // same element, holding an image, at most three blocks. A box alone in
-// its wrapper (a grid's column) counts the wrapper's siblings.
+// its wrapper (a grid's column: severalElements false, box being one)
+// counts the wrapper's siblings. Each row
+// is counted once (p.cards): a grid of many cards stays linear.
 func (p *page) sameCards(box *treediff.Node, imgs []bool) int {
 	for range 2 {
-		if box.Parent == nil || elementChildren(box.Parent) != 1 {
+		if box.Parent == nil || severalElements(box.Parent) {
 			break
 		}
 		box = box.Parent
 	}
 	if box.Parent == nil {
 		return 0
+	}
+	row := cardRow{box.Parent, box.Label}
+	if n, ok := p.cards[row]; ok {
+		return n
 	}
 	n := 0
 	for _, c := range box.Parent.Children {
@@ -137,18 +149,11 @@ func (p *page) sameCards(box *treediff.Node, imgs []bool) int {
 			n++
 		}
 	}
-	return n
-}
-
-// elementChildren counts n's element children.
-func elementChildren(n *treediff.Node) int {
-	k := 0
-	for _, c := range n.Children {
-		if c.Kind == treediff.Element {
-			k++
-		}
+	if p.cards == nil {
+		p.cards = map[cardRow]int{}
 	}
-	return k
+	p.cards[row] = n
+	return n
 }
 
 // letterWords counts the words of text that start with a letter.

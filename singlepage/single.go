@@ -290,6 +290,9 @@ type page struct {
 	threadCues []bool
 	// items counts the items of each list (mixedLists).
 	items map[*treediff.Node]int
+	// cards counts, per parent and element name, the children that are
+	// cards (sameCards), once per parent.
+	cards map[cardRow]int
 }
 
 // skipTags never hold article text.
