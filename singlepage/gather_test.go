@@ -36,6 +36,17 @@ func TestGather(t *testing.T) {
 			"Models run fully", "Private networking", "Every app gets its own network", "Metrics built in", "Backups kept for thirty days",
 			"Support from real engineers"},
 			[]string{"Twelve regions added", "1,204 likes", "All rights reserved"}},
+		// A row of feature cards (an icon, a short heading, a line) with
+		// no main element: the cards' lines are the page's, no photo
+		// captions.
+		{"card-features.html", []string{"Run your apps close", "Private networking", "Every app gets its own network",
+			"Automatic certificates", "Metrics built in", "Dashboards for every service", "Start with one machine"},
+			[]string{"All rights reserved", "Pricing"}},
+		// An article's galleries (photos with a heading and a caption,
+		// figures) and a row of related stories with pictures: their
+		// lines stay out.
+		{"gallery-related.html", []string{"The river rose above its banks", "Residents moved furniture"},
+			[]string{"Water covers the quay", "Volunteers fill sandbags", "A boat crosses", "Engineers say the work", "Trains run again", "All rights reserved"}},
 		// Short lines and linked lines between the article's paragraphs:
 		// a checklist's items under their headings, a linked heading, an
 		// item naming its link, a paragraph led by a link.

@@ -46,9 +46,114 @@ func sectionContent(b *block) bool {
 // icon is a teaser of a list of other pages, a line of a word or a number
 // a counter ("12 comments") or a label: neither is kept.
 func (p *page) featureLine(b *block, imgs []bool) bool {
-	return b.class == classBad && !b.code && !b.cue && !b.inLink &&
-		b.container != nil && b.container.Label != "li" && letterWords(b.text) >= 2 &&
+	return b.class == classBad && featureText(b) &&
 		p.isCaption(b, imgs) && p.classify(b) != classBad
+}
+
+// minCards is the least number of sibling cards of one shape that make
+// a row of feature cards.
+const minCards = 3
+
+// featureCard reports block b of box, a small box holding an image that
+// isCaption reads as a photo's, as a line of a feature card: a service
+// or product page sets its features as a row of cards, each an icon or
+// picture, a short heading and a line or two. The line reads as content
+// (featureText), the box is one of at least minCards siblings of its
+// shape, and it is no photo's: not a figure or its caption, and it holds
+// a heading (a row of reviews, an avatar and a quote, has none). A
+// teaser links its headline (a linked line before b) or its picture, or
+// sits in a list item; a gallery's captions have no heading: both stay
+// out.
+func (p *page) featureCard(b *block, box *treediff.Node, imgs []bool) bool {
+	if !featureText(b) || b.weak || box.Label == "figure" || under(b.container, box, "figcaption") {
+		return false
+	}
+	heading, before := false, true
+	for _, c := range p.blocks[p.first[box.Index]:p.end[box.Index]] {
+		before = before && c != b
+		if before && (c.inLink || c.leadLink > 0) {
+			return false
+		}
+		heading = heading || c.heading > 1
+	}
+	return heading && !linkedImage(box, false) && p.sameCards(box, imgs) >= minCards
+}
+
+// linkedImage reports an image under n inside a link (inLink: n is): a
+// teaser's picture links to the page it announces, a feature's icon to
+// nothing.
+func linkedImage(n *treediff.Node, inLink bool) bool {
+	if n.Kind != treediff.Element {
+		return false
+	}
+	inLink = inLink || n.Label == "a"
+	if n.Label == "img" {
+		return inLink
+	}
+	for _, c := range n.Children {
+		if linkedImage(c, inLink) {
+			return true
+		}
+	}
+	return false
+}
+
+// featureText reports a line that reads as content: two or more words
+// starting with a letter (not a counter such as "12 comments" or a
+// label), no script, no cue, not all links, not in a list item.
+func featureText(b *block) bool {
+	return !b.code && !b.cue && !b.inLink && b.container != nil &&
+		b.container.Label != "li" && letterWords(b.text) >= 2
+}
+
+// under reports whether n or an ancestor of n below top is a label
+// element.
+func under(n, top *treediff.Node, label string) bool {
+	for a := n; a != nil && a != top; a = a.Parent {
+		if a.Kind == treediff.Element && a.Label == label {
+			return true
+		}
+	}
+	return false
+}
+
+// cardRow names a row of cards: their parent and their element.
+type cardRow struct {
+	parent *treediff.Node
+	label  string
+}
+
+// sameCards counts the siblings of box (box included) of its shape: the
+// same element, holding an image, at most three blocks. A box alone in
+// its wrapper (a grid's column: severalElements false, box being one)
+// counts the wrapper's siblings. Each row
+// is counted once (p.cards): a grid of many cards stays linear.
+func (p *page) sameCards(box *treediff.Node, imgs []bool) int {
+	for range 2 {
+		if box.Parent == nil || severalElements(box.Parent) {
+			break
+		}
+		box = box.Parent
+	}
+	if box.Parent == nil {
+		return 0
+	}
+	row := cardRow{box.Parent, box.Label}
+	if n, ok := p.cards[row]; ok {
+		return n
+	}
+	n := 0
+	for _, c := range box.Parent.Children {
+		if c.Kind == treediff.Element && c.Label == box.Label && imgs[c.Index] &&
+			p.end[c.Index]-p.first[c.Index] <= 3 {
+			n++
+		}
+	}
+	if p.cards == nil {
+		p.cards = map[cardRow]int{}
+	}
+	p.cards[row] = n
+	return n
 }
 
 // letterWords counts the words of text that start with a letter.

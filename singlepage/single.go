@@ -290,6 +290,9 @@ type page struct {
 	threadCues []bool
 	// items counts the items of each list (mixedLists).
 	items map[*treediff.Node]int
+	// cards counts, per parent and element name, the children that are
+	// cards (sameCards), once per parent.
+	cards map[cardRow]int
 }
 
 // skipTags never hold article text.
@@ -823,7 +826,7 @@ func (p *page) isCaption(b *block, imgs []bool) bool {
 					return false
 				}
 			}
-			return true
+			return !p.featureCard(b, a, imgs)
 		}
 		a = a.Parent
 	}
