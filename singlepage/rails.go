@@ -133,7 +133,7 @@ func (p *page) withoutRails(body string) string {
 		}
 	}
 	kept := p.withoutZoned(body, p.blocksUnder(in))
-	if float64(len(strings.Fields(kept))) < minKeptShare*float64(len(strings.Fields(body))) {
+	if !leavesEnough(kept, body) {
 		return body // the rail is the body (the page misread)
 	}
 	return kept

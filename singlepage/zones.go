@@ -260,7 +260,7 @@ func (p *page) markBlocks(zoned []bool, n *treediff.Node) {
 func (p *page) withoutShopZones(body string) string {
 	named := p.withoutZoned(body, p.zonedBlocks(false))
 	all := p.withoutZoned(named, p.zonedBlocks(true))
-	if float64(len(strings.Fields(all))) < minKeptShare*float64(len(strings.Fields(named))) {
+	if !leavesEnough(all, named) {
 		return named
 	}
 	return all
@@ -269,6 +269,12 @@ func (p *page) withoutShopZones(body string) string {
 // minKeptShare is the share of a body's words a rail of cards taken out
 // must leave.
 const minKeptShare = 0.2
+
+// leavesEnough reports whether kept, body without some zones, holds at
+// least minKeptShare of body's words: else the zones were the body.
+func leavesEnough(kept, body string) bool {
+	return float64(len(strings.Fields(kept))) >= minKeptShare*float64(len(strings.Fields(body)))
+}
 
 // withoutZoned returns body without the paragraphs that are text of the
 // zoned blocks only: most of their word 4-grams (a short paragraph: its
@@ -374,7 +380,7 @@ func WithoutShopZones(t *treediff.Tree, src []byte, r Result) Result {
 	}
 	p := newPage(t, Options{Source: src}.WithDefaults())
 	body := p.withoutShopZones(r.Body)
-	if float64(len(strings.Fields(body))) >= minKeptShare*float64(len(strings.Fields(r.Body))) && body != r.Body {
+	if leavesEnough(body, r.Body) && body != r.Body {
 		r.Body, r.lineWords = body, 0
 	}
 	return r
