@@ -46,6 +46,9 @@ type unitGroup struct {
 	// cards: a group of cards (see unitWords.card), found on a page
 	// without a group of units of prose.
 	cards bool
+	// alike are the page's other parents built as parent, whose units
+	// are the group's too (see spread).
+	alike []*treediff.Node
 }
 
 // unitSignature is what siblings built alike share: the tag and the first
@@ -132,6 +135,7 @@ func (p *page) units() (unitGroup, bool) {
 		// both, they are its items and the grid its shop.
 		best = cards
 	}
+	best.spread(p, w)
 	return best, best.parent != nil
 }
 
@@ -329,12 +333,15 @@ func unitText(p *page, u *treediff.Node, keep func(*block) bool) string {
 	return b.String()
 }
 
-// members returns the group's units.
+// members returns the group's units, those of its parents built alike
+// (see spread) too, in document order.
 func (g unitGroup) members() []*treediff.Node {
 	var out []*treediff.Node
-	for _, u := range g.parent.Children {
-		if u.Kind == treediff.Element && unitSignature(u) == g.sig {
-			out = append(out, u)
+	for _, c := range g.parents() {
+		for _, u := range c.Children {
+			if u.Kind == treediff.Element && unitSignature(u) == g.sig {
+				out = append(out, u)
+			}
 		}
 	}
 	return out
@@ -383,7 +390,7 @@ func withUnits(r Result, p *page) Result {
 		// The group is the layout around r's element: r stays.
 		return r
 	}
-	paras, node := g.paras(p), g.parent
+	paras, node := g.paras(p), g.root()
 	if r.Node != nil && !g.parent.Contains(r.Node) {
 		var ok bool
 		if paras, node, ok = g.beside(p, r, n, paras); !ok {
@@ -402,11 +409,11 @@ func withUnits(r Result, p *page) Result {
 func (g unitGroup) beside(p *page, r Result, n int, paras []string) ([]string, *treediff.Node, bool) {
 	switch {
 	case n <= maxIntroWords && g.introducedBy(p, r.Node):
-		return append(strings.Split(r.Body, "\n\n"), paras...), commonAncestor(r.Node, g.parent), true
+		return append(strings.Split(r.Body, "\n\n"), paras...), commonAncestor(r.Node, g.root()), true
 	case float64(g.words) < unitsAlone*float64(n):
 		return nil, nil, false
 	}
-	return paras, g.parent, true
+	return paras, g.root(), true
 }
 
 // maxIntroWords bounds the words of a listing's introduction: a short
@@ -441,9 +448,9 @@ func (g unitGroup) introducedBy(p *page, n *treediff.Node) bool {
 func (g unitGroup) joined(p *page, r Result) (string, *treediff.Node) {
 	inUnit := map[int]bool{}
 	g.eachUnitBlock(p, p.unitText, func(i int, _ *block, again bool) { inUnit[i] = again })
-	node := g.parent
+	node := g.root()
 	if r.Node != nil {
-		node = commonAncestor(r.Node, g.parent)
+		node = commonAncestor(r.Node, node)
 	}
 	return p.joinBody(r.Body, node, inUnit), node
 }
