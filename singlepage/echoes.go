@@ -34,3 +34,29 @@ func withoutEchoes(body string) string {
 	}
 	return strings.Join(kept, "\n\n")
 }
+
+// minChantWords and maxChantWords bound a chant (chant): at least
+// minChantWords words, at most maxChantWords of them distinct.
+const (
+	minChantWords = 12
+	maxChantWords = 4
+)
+
+// chant reports a text that says a few words over and over ("Book now
+// Book now Book now…"): a ticker scrolling across the page, filler, never
+// something the page says once to its reader. The block model reads it
+// as furniture (furnitureText), unless the page sets it in <pre> (a
+// pattern drawn in characters).
+func chant(text string) bool {
+	ws := strings.Fields(NormWords(text))
+	if len(ws) < minChantWords {
+		return false
+	}
+	distinct := map[string]bool{}
+	for _, w := range ws {
+		if distinct[w] = true; len(distinct) > maxChantWords {
+			return false
+		}
+	}
+	return true
+}

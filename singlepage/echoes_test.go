@@ -25,9 +25,27 @@ func TestWithoutEchoes(t *testing.T) {
 	}
 }
 
+func TestChant(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{strings.Repeat("Book now * ", 6), true},
+		{strings.Repeat("word ", 40), true},
+		{strings.Repeat("Book now * ", 5), false},
+		{"Sails, covers and tents: we sew sails, covers and tents, and we mend sails, covers and tents.", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := chant(tt.text); got != tt.want {
+			t.Errorf("chant(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
 // TestCandidateEchoes reads a service page whose carousel of quotes is
-// written twice in the source (cloned slides): every body holds each
-// quote once.
+// written twice in the source (cloned slides) and whose strip repeats one
+// line of words: every body holds each quote once and not the strip.
 func TestCandidateEchoes(t *testing.T) {
 	tr, src := parseIn(t, "echoes", "slides.html")
 	c, err := Choices(tr, Options{Source: src}.WithDefaults())
@@ -41,6 +59,9 @@ func TestCandidateEchoes(t *testing.T) {
 	}
 	if bodies[CandidateTrafilatura] == "" {
 		t.Fatalf("no %s candidate", CandidateTrafilatura)
+	}
+	if strings.Contains(c.Base.Body, "Free inspection") {
+		t.Errorf("base: the strip in %q", c.Base.Body)
 	}
 	for name, body := range bodies {
 		for _, q := range quotes {
