@@ -175,8 +175,8 @@ func (c *Choice) readAs(typ string) bool {
 }
 
 // add runs the extractor name (run) on doc and adds its body, as t shows
-// it, to c's candidates; go-trafilatura's agreement with the base is kept
-// for the calibration.
+// it, tidied and without its echoes (withoutEchoes), to c's candidates;
+// go-trafilatura's agreement with the base is kept for the calibration.
 func (c *Choice) add(t *treediff.Tree, name string, run func(*html.Node) (string, error), doc *html.Node) {
 	body, err := guarded(run, doc)
 	if name == CandidateTrafilatura {
@@ -194,7 +194,7 @@ func (c *Choice) add(t *treediff.Tree, name string, run func(*html.Node) (string
 		// bring that back.
 		body = shownIn(t, body)
 	}
-	if body = tidy(body, c.Base.Title); body != "" {
+	if body = withoutEchoes(tidy(body, c.Base.Title)); body != "" {
 		c.Candidates = append(c.Candidates, Candidate{Name: name, Body: body})
 	}
 }

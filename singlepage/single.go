@@ -888,14 +888,14 @@ func (p *page) weakClass(b *block) blockClass {
 	return classBad
 }
 
-// furnitureText reports a byline, dateline, label or legal notice; a
+// furnitureText reports a byline, dateline, label, legal notice or chant; a
 // date in a table's row of cells (dataCell) is the table's data ("5/1/2023"
 // in a column of dates), not a dateline.
 func furnitureText(b *block) bool {
 	if b.words <= 16 && dataCell(b) && mostlyDate(treediff.Words(b.text)) {
 		return false
 	}
-	return isBoilerLine(b) || isLegal(b)
+	return isBoilerLine(b) || isLegal(b) || b.words >= minChantWords && chant(b.text)
 }
 
 // dataCell reports a block that is a cell of a table's row of several
