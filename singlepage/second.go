@@ -81,9 +81,10 @@ func withSecondOpinion(r Result, t *treediff.Tree, p *page, src []byte, below fl
 	out.chooser, out.chooserKnown = c.chooserProb()
 	if c.readAs(pagetype.Article) {
 		// Every candidate keeps the author's bio closing an article
-		// (withoutBios); on other pages a text about the named person is
+		// (withoutBios) and the site's sections below it
+		// (withoutClosing); on other pages a text about the named person is
 		// the content (a book's author on its product page).
-		out.Body = withoutBios(out.Body, authorNames(r.Author))
+		out.Body = withoutClosing(withoutBios(out.Body, authorNames(r.Author)))
 	}
 	return out
 }

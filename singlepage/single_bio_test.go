@@ -1,9 +1,6 @@
 package singlepage
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestWithoutBios drops the stated author's bio at either end of a body,
 // whichever candidate gave it, and keeps the body's mentions of a person
@@ -38,14 +35,8 @@ func TestWithoutBios(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			body := strings.Join(tt.body, "\n\n")
-			want := body
-			if tt.want != nil {
-				want = strings.Join(tt.want, "\n\n")
-			}
-			if got := withoutBios(body, authorNames(tt.author)); got != want {
-				t.Errorf("withoutBios =\n%s\nwant\n%s", got, want)
-			}
+			names := authorNames(tt.author)
+			checkCut(t, "withoutBios", func(body string) string { return withoutBios(body, names) }, tt.body, tt.want)
 		})
 	}
 }
@@ -56,12 +47,7 @@ func TestWithoutBios(t *testing.T) {
 // pronoun) is left out, the article's own mention of her, in its middle,
 // stays.
 func TestAuthorBioPage(t *testing.T) {
-	tr, src := parseIn(t, "gather", "author-bio.html")
-	r, err := Extract(tr, Options{Source: src})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkBody(t, "author-bio.html", r.Body,
+	checkPage(t, "gather", "author-bio.html",
 		[]string{"A layer of mulch", "Maria Lopez, a soil scientist", "In spring, pull the mulch back"},
 		[]string{"garden writer who has tested", "doctorate in agronomy", "All rights reserved"})
 }
