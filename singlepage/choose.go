@@ -33,6 +33,11 @@ func (c *Choice) choose() int {
 	return c.chooseWith(choiceModels)
 }
 
+// Chosen returns the index of the candidate the fitted chooser
+// (choose_model.go) takes over the base, -1 for none: fitconfidence
+// reports it beside a refit, as the chooser before.
+func (c *Choice) Chosen() int { return c.choose() }
+
 // chooseWith returns the candidate whose model (ms, by candidate name)
 // gives it the highest probability of beating the base over that
 // model's bar (Above): each kind of candidate has its own model, as the

@@ -138,9 +138,7 @@ func ExtractContext(ctx context.Context, t *treediff.Tree, opt Options) (Result,
 // description (withDescription). The site method reads a page alone with it.
 func Alone(t *treediff.Tree, r Result, err error, opt Options) (Result, error) {
 	r, err = WithCandidates(t, r, err, opt)
-	r, err = withNoscript(t, r, err, opt)
-	r, err = withRevealed(t, r, err, opt)
-	return withDescription(t, r, err, opt)
+	return afterChoice(t, r, err, opt)
 }
 
 // WithCandidates returns the block model's result r on page t (err its

@@ -112,3 +112,56 @@ func TestChoicesRoundTrip(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestShippedF1 checks the "shipped" column: the F1 of the body the
+// built chooser takes (here the fixed rule, the features being too few
+// for a fitted model), the base's when it takes none.
+func TestShippedF1(t *testing.T) {
+	tests := []struct {
+		name string
+		rec  choiceRecord
+		want float64
+	}{
+		{"no candidate", choiceRecord{Base: 0.7}, 0.7},
+		{"rule takes", choiceRecord{Base: 0.4, Cands: []choiceCand{{Name: singlepage.CandidateTrafilatura, F1: 0.9, Features: []float64{1, 0}}}}, 0.9},
+		{"rule keeps", choiceRecord{Base: 0.4, Cands: []choiceCand{{Name: singlepage.CandidateTrafilatura, F1: 0.9, Features: []float64{0, 0}}}}, 0.4},
+	}
+	for _, tt := range tests {
+		if got := shippedF1(tt.rec); got != tt.want {
+			t.Errorf("%s: shippedF1 = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestSettledView checks that records holding the settled scores are
+// reported (and, with --labels settled, fitted) on them: a base of a few
+// words a later reading replaces scores as that reading.
+func TestSettledView(t *testing.T) {
+	tests := []struct {
+		name string
+		recs []choiceRecord
+		ok   bool
+		base float64 // the first record's base in the view
+		cand float64 // its first candidate's
+	}{
+		{"none", nil, false, 0, 0},
+		{"old records", []choiceRecord{{Base: 0.1, Cands: []choiceCand{{F1: 0.5, Settled: 0.5}}}}, false, 0.1, 0.5},
+		{"settled", []choiceRecord{{Base: 0.1, BaseSettled: 0.9, HasSettled: true, Cands: []choiceCand{{F1: 0.5, Settled: 0.6}}},
+			{Err: "unreadable"}}, true, 0.9, 0.6},
+	}
+	for _, tt := range tests {
+		if got := settled(tt.recs); got != tt.ok {
+			t.Errorf("%s: settled = %v, want %v", tt.name, got, tt.ok)
+		}
+		if !tt.ok || len(tt.recs) == 0 {
+			continue
+		}
+		v := settledView(tt.recs)
+		if v[0].Base != tt.base || v[0].Cands[0].F1 != tt.cand {
+			t.Errorf("%s: view base %v cand %v, want %v %v", tt.name, v[0].Base, v[0].Cands[0].F1, tt.base, tt.cand)
+		}
+		if tt.recs[0].Base == v[0].Base || tt.recs[0].Cands[0].F1 == v[0].Cands[0].F1 {
+			t.Errorf("%s: the view changed the records", tt.name)
+		}
+	}
+}

@@ -57,6 +57,15 @@
 //	  --body-only article,service,forum,product,collection,listing,documentation,readability \
 //	  --records /tmp/chooser.jsonl
 //
+// Each body is scored twice: as found, and as the page ends with it
+// (singlepage.Choice.Settled: an article's closing bio left out, a body
+// barely found read again from <noscript>, with hidden boxes shown, from a
+// thread's description), which is what evalcmp measures. The report gives
+// the settled scores when the records hold them (written since session
+// 13), and the column "shipped" is the chooser as built
+// (choose_model.go) on them; the chooser is fitted on the scores as found
+// unless --labels settled. --chooser-l2 sets its regressions' L2 penalty.
+//
 // The chooser's records keep the base's and each candidate's body:
 // --reuse --text-evidence plain (or article) adds to the recorded
 // evidence what the two bodies' lines tell (textevidence.go) and reports
@@ -133,17 +142,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	textEv := fs.String("text-evidence", "", "with --chooser: add the bodies' text evidence (`mode` plain or article) to the recorded features, report only (nothing written)")
 	candidates := fs.String("candidates", singlepage.CandidateTrafilatura+","+singlepage.CandidateFused, "comma-separated `names` of the candidates the chooser may take (with --chooser)")
 	above := fs.String("above", "0.65,0.85", "comma-separated `probabilities` over which the chooser takes each candidate of --candidates, in order (the last for the rest; with --chooser)")
+	l2 := fs.Float64("chooser-l2", l2Choice, "L2 `penalty` of the chooser's regressions (with --chooser)")
+	labels := fs.String("labels", "raw", "with --chooser: the bodies' `scores` the chooser is fitted on, raw (as found) or settled (as the page ends with them; reported so when the records hold them)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *chooser {
+		if *labels != "raw" && *labels != "settled" {
+			return fmt.Errorf("--labels %q: want raw or settled", *labels)
+		}
 		bars, err := parseFloats(*above)
 		if err != nil {
 			return fmt.Errorf("--above: %w", err)
 		}
 		return runChooser(ctx, chooserArgs{manifests: manifests, bodyOnly: eval.SplitList(*bodyOnly), records: *recordsPath,
 			reuse: *reuse, folds: *folds, out: *out, write: *write && *textEv == "", names: eval.SplitList(*candidates), above: bars,
-			textEvidence: *textEv}, stdout, stderr)
+			textEvidence: *textEv, l2: *l2, labels: *labels}, stdout, stderr)
 	}
 	recs, err := loadRecords(ctx, *reuse, *recordsPath, manifests, eval.SplitList(*bodyOnly), stderr)
 	if err != nil {
