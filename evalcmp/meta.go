@@ -325,8 +325,8 @@ func normTitle(s string) string {
 }
 
 // gleanerMeta is what Gleaner says of a page: its metadata (pagemeta),
-// the headline chosen with the single-page extraction's title as
-// pagemeta.Meta.Headline does.
+// the headline chosen with the single-page extraction's title and page
+// type as pagemeta.Meta.HeadlineOf does.
 func gleanerMeta(e dataset.Entry, src []byte) pageMeta {
 	t, err := treediff.Parse(e.ID, src, treediff.ParseOptions{})
 	if err != nil {
@@ -334,7 +334,7 @@ func gleanerMeta(e dataset.Entry, src []byte) pageMeta {
 	}
 	r, _ := singlepage.Extract(t, singlepage.Options{Source: src})
 	m := pagemeta.Extract(t, src, pagemeta.Options{URL: e.URL, Text: r.Body})
-	return pageMeta{Title: m.Headline(r.Title), Date: m.Published, Author: strings.Join(m.Authors, ", "), DateSource: m.Sources.Published,
+	return pageMeta{Title: m.HeadlineOf(r.Title, r.PageType), Date: m.Published, Author: strings.Join(m.Authors, ", "), DateSource: m.Sources.Published,
 		Lang: m.Lang, Declared: m.DeclaredLang, LangSource: m.Sources.Lang, Words: len(strings.Fields(r.Body))}
 }
 

@@ -36,6 +36,8 @@ type Meta struct {
 	Sources      Sources `json:"sources"`
 	// headings are the texts of the page's h1, for Headline.
 	headings []string
+	// titleIn is what Headline's chooser reads besides headings.
+	titleIn titleInputs
 }
 
 // Sources names where each field of a Meta came from: "json-ld", "meta",
@@ -99,6 +101,11 @@ func Extract(t *treediff.Tree, src []byte, opt Options) Meta {
 		sourced{s.meta("article:section", "parsely-section", "sailthru.section", "section"), "meta"}, sourced{ld.section, "json-ld"})
 	m.Title, m.Sources.Title = headline(s, ld, m.SiteName, hostOf(opt.URL))
 	m.headings = texts(s.headings, "", "")
+	if m.Title != "" || len(m.headings) > 0 { // else the chooser has only the extracted title
+		m.titleIn = titleInputs{stated: []sourced{{s.meta("og:title", "twitter:title"), "og"}, {ld.headline, "json-ld"},
+			{s.meta("headline", "dc.title", "dcterms.title", "title"), "dc"}, {s.docTitle, "title"}},
+			site: m.SiteName, host: hostOf(opt.URL), article: strings.EqualFold(s.meta("og:type"), "article") || ld.article}
+	}
 	s.setAnchor(m.Title, m.Sources.Title)
 	m.Authors, m.Sources.Authors = authors(s, ld, m.SiteName, hostOf(opt.URL))
 	if p, at := threadPoster(t, anchor(s), m.SiteName, hostOf(opt.URL)); p != "" && posterFirst(s, m.Authors, m.Sources.Authors, at) {

@@ -18,7 +18,26 @@ import (
 // extracted title that is neither one of the page's h1 nor that stated
 // title: a heading or caption inside the text ("Photo via Pexels") is no
 // headline (wcxb-dev articles: +6 titles, 86.4% -> 87.2%).
-func (m Meta) Headline(extracted string) string {
+//
+// Where the model (titlechoice.go, title_model.go) has weights, it
+// chooses among these rules' headline, the h1, the stated titles and the
+// extracted title.
+func (m Meta) Headline(extracted string) string { return m.HeadlineOf(extracted, "") }
+
+// HeadlineOf is Headline on a page of the given type (pagetype.Types,
+// singlepage.Result.PageType; "" when unknown): the chooser weighs the
+// candidates by the page's kind.
+func (m Meta) HeadlineOf(extracted, pageType string) string {
+	if len(titleWeights) > 0 && m.titleIn.stated != nil && ChoosesTitle(pageType) {
+		if t := m.chooseTitle(extracted, pageType); t != "" {
+			return t
+		}
+	}
+	return m.headlineRule(extracted)
+}
+
+// headlineRule is Headline by the hand rules alone.
+func (m Meta) headlineRule(extracted string) string {
 	extracted = cleanHeadline(extracted)
 	switch {
 	case m.Sources.Title == "h1" || m.Sources.Title == "h2" || extracted == "":
