@@ -48,13 +48,13 @@ func (m *Monitor) document(r int, p pending, pg *page) Document {
 	return d
 }
 
-// headline is the page's headline (pagemeta.Meta.Headline) when a
+// headline is the page's headline (pagemeta.Meta.HeadlineOf) when a
 // heading, its structured data or its extraction gives it, "" when it is
 // only the page's whole <title> (an app shell's is the site's name; a
 // feed's title is then better). A headline that is part of the <title>
 // (the title less the site's name) is the page's own.
 func headline(pg *page) string {
-	h := pg.pm.Headline(pg.title)
+	h := pg.pm.HeadlineOf(pg.title, pg.pageType)
 	if pg.pm.Sources.Title == "title" && strings.EqualFold(strings.Join(strings.Fields(h), " "), strings.Join(strings.Fields(pg.pm.Title), " ")) {
 		return ""
 	}

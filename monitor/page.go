@@ -442,6 +442,7 @@ type page struct {
 	contentHash string
 	method      string  // the single-page extraction's method
 	confidence  float64 // and its confidence
+	pageType    string  // and its reading of the page's type
 }
 
 func (m *Monitor) readPage(u, final string, src []byte) *page {
@@ -456,7 +457,7 @@ func (m *Monitor) readPage(u, final string, src []byte) *page {
 	}
 	if res, err := singlepage.Extract(t, singlepage.Options{Source: src, SecondOpinionBelow: -1}); err == nil {
 		pg.title, pg.text = res.Title, res.Body
-		pg.method, pg.confidence = res.Method, res.Confidence
+		pg.method, pg.confidence, pg.pageType = res.Method, res.Confidence, res.PageType
 	}
 	// The page's own metadata, relative bylines read against the fetch,
 	// a time without zone in the zone of the site's feeds.

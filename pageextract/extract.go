@@ -80,6 +80,9 @@ func Extract(ctx context.Context, p *Page, opt Options) (Result, error) {
 	}
 	meta := pagemeta.Extract(tree, src, pagemeta.Options{URL: p.URL, Text: res.Body})
 	res.Meta = &meta
+	// The headline is chosen as every command chooses it, from what the
+	// page states, the extraction's title and its page type.
+	res.Title = meta.HeadlineOf(res.Title, res.PageType)
 	return res, nil
 }
 
