@@ -96,3 +96,22 @@ func TestCandidatesAsReadRails(t *testing.T) {
 		}
 	}
 }
+
+// TestOnceEach: a paragraph a product page lays out twice (for small and
+// large screens) is kept once, at its first place; a short one (a size, a
+// label) as often as it comes.
+func TestOnceEach(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"A kettle for the open flame.\n\nSize\n\nA kettle for the open flame.\n\nSize",
+			"A kettle for the open flame.\n\nSize\n\nSize"},
+		{"Keeps its handle cool, always.\n\nkeeps its handle cool always\n\nIn stock",
+			"Keeps its handle cool, always.\n\nIn stock"},
+		{"One line said once.\n\nAnother line said once.", "One line said once.\n\nAnother line said once."},
+		{"", ""},
+	}
+	for _, tc := range tests {
+		if got := onceEach(tc.in); got != tc.want {
+			t.Errorf("onceEach(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

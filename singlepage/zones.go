@@ -264,12 +264,35 @@ func (p *page) withoutShopZones(body string) string {
 // shopZonesOut is withoutShopZones, with the floor (minKeptShare) on its
 // rails or without it (floor false: the zones go whatever they leave).
 func (p *page) shopZonesOut(body string, floor bool) string {
-	named := p.withoutZoned(body, p.zonedBlocks(false))
+	named := p.withoutZoned(onceEach(body), p.zonedBlocks(false))
 	all := p.withoutZoned(named, p.zonedBlocks(true))
 	if floor && !leavesEnough(all, named) {
 		return named
 	}
 	return all
+}
+
+// minOnceWords is the fewest words of a paragraph onceEach keeps once: a
+// shorter one (a size, a label) is said again with reason.
+const minOnceWords = 4
+
+// onceEach returns body with each paragraph of minOnceWords words or more
+// once, at its first place: a shop lays a product's description out
+// twice, once for small screens and once for large, and says it once.
+func onceEach(body string) string {
+	seen := map[string]bool{}
+	var kept []string
+	for _, t := range strings.Split(body, "\n\n") {
+		key := NormWords(t)
+		if len(strings.Fields(key)) >= minOnceWords {
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+		}
+		kept = append(kept, t)
+	}
+	return strings.Join(kept, "\n\n")
 }
 
 // minKeptShare is the share of a body's words a rail of cards taken out
