@@ -153,13 +153,14 @@ func (c *Choice) setUnits(p *page, find func() (unitGroup, bool)) (unitGroup, bo
 // readBase sets c's base as the page's type reading has it: joined with
 // the page's units g (ok when it has some; on a forum thread, its posts
 // in their "comments" region: readThread, without the comments under
-// each post: withoutReplies) and without a product page's shop zones.
+// each post: withoutReplies) and without a product page's shop zones
+// (whose units, a rail of other products, are not joined: shopUnits).
 func (c *Choice) readBase(p *page, g unitGroup, ok bool) {
 	forum := c.readAs(pagetype.Forum)
 	if forum {
 		g, ok = c.setUnits(p, p.readThread)
 	}
-	if ok {
+	if ok && !(c.readAs(pagetype.Product) && p.shopUnits(g)) {
 		c.Base = c.withUnits(p, g)
 	}
 	if forum {

@@ -258,12 +258,41 @@ func (p *page) markBlocks(zoned []bool, n *treediff.Node) {
 // words: the cards are then the body (a shop's grid, the page misread as
 // a product's).
 func (p *page) withoutShopZones(body string) string {
-	named := p.withoutZoned(body, p.zonedBlocks(false))
+	return p.shopZonesOut(body, true)
+}
+
+// shopZonesOut is withoutShopZones, with the floor (minKeptShare) on its
+// rails or without it (floor false: the zones go whatever they leave).
+func (p *page) shopZonesOut(body string, floor bool) string {
+	named := p.withoutZoned(onceEach(body), p.zonedBlocks(false))
 	all := p.withoutZoned(named, p.zonedBlocks(true))
-	if !leavesEnough(all, named) {
+	if floor && !leavesEnough(all, named) {
 		return named
 	}
 	return all
+}
+
+// minOnceWords is the fewest words of a paragraph onceEach keeps once: a
+// shorter one (a size, a label) is said again with reason.
+const minOnceWords = 4
+
+// onceEach returns body with each paragraph of minOnceWords words or more
+// once, at its first place: a shop lays a product's description out
+// twice, once for small screens and once for large, and says it once.
+func onceEach(body string) string {
+	seen := map[string]bool{}
+	var kept []string
+	for _, t := range strings.Split(body, "\n\n") {
+		key := NormWords(t)
+		if len(strings.Fields(key)) >= minOnceWords {
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+		}
+		kept = append(kept, t)
+	}
+	return strings.Join(kept, "\n\n")
 }
 
 // minKeptShare is the share of a body's words a rail of cards taken out
@@ -282,26 +311,50 @@ func leavesEnough(kept, body string) bool {
 // the zoned blocks, as another extractor joins a card's lines. A text
 // also shown outside stays. Linear in the words of the page and of body.
 func (p *page) withoutZoned(body string, zoned []bool) string {
-	inZone, outside := map[string]bool{}, map[string]bool{}
-	var zoneWords, outsideWords []string
+	zone, out := textGrams{}, textGrams{}
 	for i, b := range p.blocks {
-		ws := strings.Fields(NormWords(b.text))
 		if zoned[i] {
-			zoneWords = append(zoneWords, ws...)
-			inZone[strings.Join(ws, " ")] = true
+			zone.add(b.text)
 		} else {
-			outsideWords = append(outsideWords, ws...)
-			outside[strings.Join(ws, " ")] = true
+			out.add(b.text)
 		}
 	}
-	if len(zoneWords) == 0 {
+	return zone.dropFrom(body, out)
+}
+
+// textGrams gathers texts of a page (a zone's, or what stands outside
+// it) for zoneOnly: each text whole and the word 4-grams running across
+// them.
+type textGrams struct {
+	grams map[string]bool
+	words []string
+}
+
+// add adds text (its normalized words) to g.
+func (g *textGrams) add(text string) {
+	if g.grams == nil {
+		g.grams = map[string]bool{}
+	}
+	ws := strings.Fields(NormWords(text))
+	g.words = append(g.words, ws...)
+	g.grams[strings.Join(ws, " ")] = true
+}
+
+// dropFrom returns body without its paragraphs that are text of zone g
+// only (zoneOnly), outside the text shown elsewhere.
+func (g textGrams) dropFrom(body string, outside textGrams) string {
+	if len(g.words) == 0 {
 		return body
 	}
-	addGrams(inZone, zoneWords)
-	addGrams(outside, outsideWords)
+	inZone := g.grams
+	addGrams(inZone, g.words)
+	if outside.grams == nil {
+		outside.grams = map[string]bool{}
+	}
+	addGrams(outside.grams, outside.words)
 	var kept []string
 	for _, t := range strings.Split(body, "\n\n") {
-		if !zoneOnly(strings.Fields(NormWords(t)), inZone, outside) {
+		if !zoneOnly(strings.Fields(NormWords(t)), inZone, outside.grams) {
 			kept = append(kept, t)
 		}
 	}
@@ -337,7 +390,8 @@ func zoneOnly(ws []string, zone, outside map[string]bool) bool {
 }
 
 // candidatesAsRead drops from c's candidates what the page's reading
-// drops from the base: the text inside its shop zones on a product page,
+// drops from the base: the text inside its shop zones and its closed
+// overlays (withoutHidden) on a product page,
 // the comments under a thread's posts (c.replies): another extractor
 // takes them for content as readily. A candidate left empty is dropped.
 func (c *Choice) candidatesAsRead(p *page) {
@@ -345,13 +399,19 @@ func (c *Choice) candidatesAsRead(p *page) {
 	if !product && !service && c.replies == nil {
 		return
 	}
+	// A base with its own text outside the zones shows where the product
+	// is: another extractor's body then loses its zones (and the page's
+	// closed overlays) whatever they leave. The floor stays for a base
+	// made of the zones, or none (a grid misread as a product's).
+	base := strings.TrimSpace(c.Base.Body)
+	floor := product && (base == "" || !leavesEnough(p.withoutZoned(base, p.zonedBlocks(true)), base))
 	kept := c.Candidates[:0]
 	for _, cand := range c.Candidates {
 		if c.replies != nil {
 			cand.Body = p.withoutZoned(cand.Body, c.replies)
 		}
 		if product {
-			cand.Body = p.withoutShopZones(cand.Body)
+			cand.Body = p.shopZonesOut(p.withoutHidden(cand.Body), floor)
 		}
 		if service {
 			cand.Body = p.withoutRails(cand.Body)
@@ -384,4 +444,30 @@ func WithoutShopZones(t *treediff.Tree, src []byte, r Result) Result {
 		r.Body, r.lineWords = body, 0
 	}
 	return r
+}
+
+// shopUnits reports whether g, the page's largest group of units, lies in
+// its shop zones (shopZones with cards): its parent is in one, or most of
+// its units are. On a product page such a group is a rail of other
+// products or the reviews, not the rest of the product's description,
+// and its text is not joined to the base.
+func (p *page) shopUnits(g unitGroup) bool {
+	if g.parent == nil {
+		return false
+	}
+	in := p.shopZones(true)
+	if in[g.parent.Index] {
+		return true
+	}
+	units, zoned := 0, 0
+	for _, u := range g.parent.Children {
+		if u.Kind != treediff.Element || unitSignature(u) != g.sig {
+			continue
+		}
+		units++
+		if in[u.Index] {
+			zoned++
+		}
+	}
+	return 2*zoned > units
 }
