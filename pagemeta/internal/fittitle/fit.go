@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -50,10 +51,18 @@ func (r record) ruleIndex() int {
 	return -1
 }
 
+// alsoChosen are page types the chooser is tried on besides those it
+// decides (--choose, to weigh a wider chooser held out before changing
+// pagemeta.ChoosesTitle).
+var alsoChosen listFlag
+
 // chosen reports whether the chooser decides r's title: a page of a
 // type other than article (pagemeta.HeadlineOf keeps the hand rules'
-// headline on articles, where the model gains nothing over them).
-func (r record) chosen() bool { return pagemeta.ChoosesTitle(r.PageType) }
+// headline on articles, where the model gains nothing over them), or
+// of a type tried with --choose.
+func (r record) chosen() bool {
+	return pagemeta.ChoosesTitle(r.PageType) || slices.Contains(alsoChosen, r.PageType)
+}
 
 // pick is the candidate weights w score highest, the rules' on a page
 // the chooser does not decide.

@@ -59,3 +59,29 @@ func TestFoldKeepsSites(t *testing.T) {
 		t.Fatal("fold not deterministic")
 	}
 }
+
+// TestChooseFlag: --choose makes the chooser decide a page type it
+// leaves to the hand rules, for the report; without it, an article's
+// pick is the rules' candidate.
+func TestChooseFlag(t *testing.T) {
+	defer func() { alsoChosen = nil }()
+	w := []float64{0, 1} // the other candidate scores highest
+	r := synthetic(2)[0] // the other candidate is right
+	tests := []struct {
+		pageType string
+		also     []string
+		want     int
+	}{
+		{"service", nil, 1},
+		{"article", nil, 0},
+		{"article", []string{"article"}, 1},
+		{"product", []string{"article"}, 0},
+	}
+	for _, tt := range tests {
+		alsoChosen = tt.also
+		r.PageType = tt.pageType
+		if got := pick(w, r); got != tt.want {
+			t.Errorf("%s with --choose %v: picked %d, want %d", tt.pageType, tt.also, got, tt.want)
+		}
+	}
+}

@@ -24,7 +24,9 @@
 //	  --records /tmp/fittitle.jsonl
 //
 // (--reuse fits again from --records without extracting; --write=false
-// reports without writing the model).
+// reports without writing the model; --choose article reports the
+// chooser deciding articles too, held out, as pagemeta.ChoosesTitle
+// would need before it took them).
 package main
 
 import (
@@ -83,6 +85,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	reuse := fl.Bool("reuse", false, "read --records instead of extracting")
 	write := fl.Bool("write", true, "write pagemeta/title_model.go")
 	out := fl.String("out", "pagemeta/title_model.go", "where --write writes the model")
+	alsoChosen = nil
+	fl.Var(&alsoChosen, "choose", "a page type the chooser is tried on besides those it decides, for the report (repeatable; with --write=false)")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
