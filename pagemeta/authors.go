@@ -17,7 +17,8 @@ import (
 // names only the site is passed over for a later one that names someone
 // else; the site's name is kept only when no source does (a blog named
 // after its author, a company's post signed by the company).
-func authors(s *scan, ld ldMeta, site, host string) ([]string, string) {
+func authors(s *scan, t *treediff.Tree, ld ldMeta, site, host string) ([]string, string) {
+	s = bylineScan(s, t)
 	// strict: names read from the page's text (see splitAuthors); a
 	// desk's byline is read as its signature.
 	candidates := []struct {
@@ -477,7 +478,7 @@ var (
 	notNames = map[string]bool{"about": true, "author": true, "authors": true, "view": true, "more": true, "posts": true,
 		"full": true, "bio": true, "member": true, "login": true, "share": true, "shares": true, "follow": true, "read": true,
 		"all": true, "articles": true, "by": true, "the": true, "of": true, "contact": true, "profile": true, "team": true,
-		"admin": true, "home": true, "menu": true, "search": true, "subscribe": true, "newsletter": true, "comments": true}
+		"admin": true, "sign": true, "join": true, "register": true, "home": true, "menu": true, "search": true, "subscribe": true, "newsletter": true, "comments": true}
 )
 
 // beforeRole cuts a byline part before a role that follows the name:

@@ -107,7 +107,7 @@ func Extract(t *treediff.Tree, src []byte, opt Options) Meta {
 			site: m.SiteName, host: hostOf(opt.URL), article: strings.EqualFold(s.meta("og:type"), "article") || ld.article}
 	}
 	s.setAnchor(m.Title, m.Sources.Title)
-	m.Authors, m.Sources.Authors = authors(s, ld, m.SiteName, hostOf(opt.URL))
+	m.Authors, m.Sources.Authors = authors(s, t, ld, m.SiteName, hostOf(opt.URL))
 	if p, at := threadPoster(t, anchor(s), m.SiteName, hostOf(opt.URL)); p != "" && posterFirst(s, m.Authors, m.Sources.Authors, at) {
 		m.Authors, m.Sources.Authors = []string{p}, "poster"
 	}
