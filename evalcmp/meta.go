@@ -217,7 +217,9 @@ func (r *metaReport) score(method string, g goldMeta, got pageMeta) {
 	judge := map[string]func() (bool, bool, bool){
 		"date":   func() (bool, bool, bool) { return g.Date != "", got.Date == "", sameDay(g.Date, got.Date) },
 		"author": func() (bool, bool, bool) { return g.Author != "", got.Author == "", sameAuthors(g.Author, got.Author) },
-		"title":  func() (bool, bool, bool) { return g.Title != "", got.Title == "", sameTitle(g.Title, got.Title) },
+		"title": func() (bool, bool, bool) {
+			return g.Title != "", got.Title == "", pagemeta.SameTitle(g.Title, got.Title)
+		},
 	}
 	for _, f := range metaFields {
 		has, missing, right := judge[f]()
@@ -246,7 +248,7 @@ func misses(id string, g goldMeta, got pageMeta) []metaMiss {
 	if g.Author != "" && !sameAuthors(g.Author, got.Author) {
 		out = append(out, metaMiss{id, "author", g.Author, got.Author, ""})
 	}
-	if g.Title != "" && !sameTitle(g.Title, got.Title) {
+	if g.Title != "" && !pagemeta.SameTitle(g.Title, got.Title) {
 		out = append(out, metaMiss{id, "title", g.Title, got.Title, ""})
 	}
 	return out
@@ -309,19 +311,6 @@ func sameAuthors(gold, got string) bool {
 		}
 	}
 	return true
-}
-
-// sameTitle compares titles case-insensitively, with typographic quotes
-// and dashes as their plain forms and spaces collapsed.
-func sameTitle(gold, got string) bool {
-	return got != "" && normTitle(gold) == normTitle(got)
-}
-
-var titleReplacer = strings.NewReplacer("\u2018", "'", "\u2019", "'", "\u201c", `"`, "\u201d", `"`,
-	"\u2013", "-", "\u2014", "-", "\u00a0", " ", "\u2026", "...")
-
-func normTitle(s string) string {
-	return strings.ToLower(strings.Join(strings.Fields(titleReplacer.Replace(s)), " "))
 }
 
 // gleanerMeta is what Gleaner says of a page: its metadata (pagemeta),

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gleaner/gleaner/pagemeta"
 )
 
 var metaManifest = filepath.Join("testdata", "meta", "manifest.tsv")
@@ -65,7 +67,7 @@ func TestSameAuthors(t *testing.T) {
 			t.Errorf("sameAuthors(%q, %q) = %v", c.gold, c.got, got)
 		}
 	}
-	if !sameDay("2025-09", "2025-09-14") || sameDay("2025-09-04", "2025-09-05T01:00Z") || !sameTitle("It’s — fine", "it's - Fine") {
+	if !sameDay("2025-09", "2025-09-14") || sameDay("2025-09-04", "2025-09-05T01:00Z") || !pagemeta.SameTitle("It’s — fine", "it's - Fine") {
 		t.Error("sameDay or sameTitle")
 	}
 }

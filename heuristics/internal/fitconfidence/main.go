@@ -80,7 +80,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"os"
 	"os/signal"
@@ -89,6 +88,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/eval"
 	"github.com/gleaner/gleaner/pagetype"
 	"github.com/gleaner/gleaner/singlepage"
@@ -286,13 +286,9 @@ func readJSONL[T any](path string) ([]T, error) {
 	}
 }
 
-// foldOf assigns a site to a fold by a hash of its name: a site's pages
-// stay together, and the split does not depend on the order of pages.
-func foldOf(site string, folds int) int {
-	h := fnv.New32a()
-	h.Write([]byte(site))
-	return int(h.Sum32() % uint32(folds))
-}
+// foldOf is a site's fold among folds (dataset.SiteFold): a site's pages
+// are always held out together.
+func foldOf(site string, folds int) int { return dataset.SiteFold(site, folds) }
 
 // heldOut is one page's held-out outcome (--held-out).
 type heldOut struct {

@@ -2,14 +2,13 @@ package main
 
 import (
 	"fmt"
-	"hash/fnv"
 	"io"
 	"math"
 	"slices"
 	"sort"
-	"strings"
 	"text/tabwriter"
 
+	"github.com/gleaner/gleaner/dataset"
 	"github.com/gleaner/gleaner/pagemeta"
 )
 
@@ -21,20 +20,11 @@ const (
 	folds = 5
 )
 
-var titleReplacer = strings.NewReplacer("\u2018", "'", "\u2019", "'", "\u201c", `"`, "\u201d", `"`,
-	"\u2013", "-", "\u2014", "-", "\u00a0", " ", "\u2026", "...")
-
-// normTitle is a title as evalcmp --meta compares it.
-func normTitle(s string) string {
-	return strings.ToLower(strings.Join(strings.Fields(titleReplacer.Replace(s)), " "))
-}
-
 // right is the index of r's candidate that is the gold title, -1 when
 // none is.
 func (r record) right() int {
-	g := normTitle(r.Gold)
 	for i, c := range r.Cands {
-		if normTitle(c.Text) == g {
+		if pagemeta.SameTitle(r.Gold, c.Text) {
 			return i
 		}
 	}
@@ -142,12 +132,8 @@ func addGrad(grad, w []float64, r record, y int) {
 
 func fitAll(recs []record) []float64 { return fit(recs) }
 
-// foldOf assigns a site to a fold by a hash of its name.
-func foldOf(site string) int {
-	h := fnv.New32a()
-	h.Write([]byte(site))
-	return int(h.Sum32() % folds)
-}
+// foldOf is a site's fold (dataset.SiteFold).
+func foldOf(site string) int { return dataset.SiteFold(site, folds) }
 
 // heldOut is each page's pick by the model fitted without its fold.
 func heldOut(recs []record) []int {
