@@ -79,14 +79,20 @@ func withSecondOpinion(r Result, t *treediff.Tree, p *page, src []byte, below fl
 		out = c.take(i)
 	}
 	out.chooser, out.chooserKnown = c.chooserProb()
-	if c.readAs(pagetype.Article) {
-		// Every candidate keeps the author's bio closing an article
-		// (withoutBios) and the site's sections below it
-		// (withoutClosing); on other pages a text about the named person is
-		// the content (a book's author on its product page).
-		out.Body = withoutClosing(withoutBios(out.Body, authorNames(r.Author)))
-	}
+	out.Body = c.withoutTail(out.Body)
 	return out
+}
+
+// withoutTail returns body, the one chosen on c's page, without what
+// closes an article but is not the story, which every candidate keeps:
+// the author's bio (withoutBios, the base's author) and the site's
+// sections below it (withoutClosing). On other pages a text about the
+// named person is the content (a book's author on its product page).
+func (c *Choice) withoutTail(body string) string {
+	if !c.readAs(pagetype.Article) {
+		return body
+	}
+	return withoutClosing(withoutBios(body, authorNames(c.Base.Author)))
 }
 
 // tidy drops from body, the second candidate's, the lines the block model

@@ -1,13 +1,13 @@
 package singlepage
 
 import (
-	"github.com/gleaner/gleaner/pagetype"
 	"github.com/gleaner/gleaner/treediff"
 )
 
 // Settled returns the body the single-page method ends with on page t
 // when it takes candidate i of c (-1: the base): an article's closing bio
-// left out (as withSecondOpinion does), then a body barely found read
+// and the site's sections below it left out (withoutTail, as
+// withSecondOpinion does), then a body barely found read
 // again (afterChoice: from <noscript>, with hidden boxes shown, from a
 // thread's description). fitconfidence --chooser scores these bodies,
 // the ones a page gets, so that the chooser learns what its choice
@@ -18,9 +18,7 @@ func (c *Choice) Settled(t *treediff.Tree, i int, opt Options) string {
 	if i >= 0 && i < len(c.Candidates) {
 		r = c.take(i)
 	}
-	if c.readAs(pagetype.Article) {
-		r.Body = withoutBios(r.Body, authorNames(c.Base.Author))
-	}
+	r.Body = c.withoutTail(r.Body)
 	r, err := afterChoice(t, r, nil, opt)
 	if err != nil {
 		return ""
